@@ -1,0 +1,34 @@
+import { Type, type Static } from 'typebox';
+
+/** Every API error answer: never a stack trace, never SQL. */
+export const ErrorBody = Type.Object(
+  {
+    statusCode: Type.Integer(),
+    error: Type.String(),
+    message: Type.String(),
+    requestId: Type.Optional(Type.String()),
+  },
+  { $id: 'ErrorBody' },
+);
+export type ErrorBody = Static<typeof ErrorBody>;
+
+export const IdParam = Type.Object(
+  { id: Type.Integer({ minimum: 1, maximum: 2147483647 }) },
+  { additionalProperties: false },
+);
+export type IdParam = Static<typeof IdParam>;
+
+export const PageQuery = Type.Object(
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0 })),
+  },
+  { additionalProperties: false },
+);
+export type PageQuery = Static<typeof PageQuery>;
+
+/** ISO calendar date, YYYY-MM-DD. */
+export const IsoDate = Type.String({ format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
+export const Timestamp = Type.String({ format: 'date-time' });
+
+export const OkBody = Type.Object({ ok: Type.Literal(true) });

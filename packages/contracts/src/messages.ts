@@ -1,0 +1,140 @@
+/** Every user-facing text of the spec (sections 2, 5 and 8), word for word, defined once. */
+
+export const Validation = {
+  email: 'Enter a valid email',
+  passwordsMismatch: 'Passwords do not match',
+  passwordPolicy:
+    'Password must be at least 8 characters and include upper, lower, number, and special character.',
+  resetLinkInvalid: 'Reset link is invalid or has expired.',
+  mfaCode: 'Enter a valid 6-digit code',
+  insuranceType: 'Type is required',
+  insuranceProvider: 'Provider is required',
+  insurancePolicyNumber: 'Policy number is required',
+  firstNameRequired: 'First name is required',
+  lastNameRequired: 'Last name is required',
+  roleRequired: 'Role is required',
+  organizationRequired: 'Organization is required',
+  deviceIdRequired: 'Device ID is required',
+  organizationNameRequired: 'Name is required',
+} as const;
+
+export const Toasts = {
+  failedToLoadOptions: 'Failed to load options',
+  registrationFailed: 'Registration failed',
+  requestFailed: 'Request failed',
+  failedToAddOrganization: 'Failed to add organization',
+  failedToAddDevice: 'Failed to add device',
+  failedToLoadLogs: 'Failed to load logs',
+  loginFailed: 'Login failed',
+  passwordChangeFailed: 'Password change failed',
+  mfaFailed: 'MFA failed',
+  sessionError: 'Session error',
+  failedToLoadUser: 'Failed to load user',
+  forgotPasswordSent: 'If an account exists, a password reset email has been sent.',
+  passwordUpdated: 'Password updated',
+  changePasswordFailed: 'Change password failed',
+  failedToSetUpMfa: 'Failed to set up MFA',
+  verificationFailed: 'Verification failed',
+  disableMfaFailed: 'Disable MFA failed',
+  passwordChanged: 'Password changed',
+  mfaEnabled: 'MFA enabled',
+  mfaDisabled: 'MFA disabled',
+  scanQrCode: 'Scan the QR code, then enter the 6-digit code.',
+  userCreated: 'User created',
+  inviteResent: 'Invite resent',
+  userEnabled: 'User enabled',
+  userDisabled: 'User disabled',
+  organizationAdded: 'Organization added',
+  deviceAdded: 'Device added',
+} as const;
+
+export const SessionTexts = {
+  endedTitle: 'Session Ended',
+  endedBody: 'Your session has expired. Please log in again.',
+  leave: 'Leave',
+} as const;
+
+export const Labels = {
+  next: 'Next',
+  login: 'Login',
+  forgotPassword: 'Forgot password?',
+  show: 'Show',
+  hide: 'Hide',
+  setPassword: 'Set Password',
+  verify: 'Verify',
+  verifying: 'Verifying…',
+  dashboard: 'Dashboard',
+  profile: 'Profile',
+  logout: 'Logout',
+  loginLink: 'Login',
+  patients: 'Patients',
+  devices: 'Devices',
+  users: 'Users',
+  register: 'Register',
+  addOrg: 'Add Org',
+  db: 'DB',
+  auditLogs: 'Audit Logs',
+  addPatient: 'Add Patient',
+  updatePatient: 'Update Patient',
+  view: 'View',
+  edit: 'Edit',
+  enrollInRpm: 'Enroll in RPM',
+  notAvailable: 'N/A',
+  table: 'Table',
+  figure: 'Figure',
+  addNote: 'Add Note',
+  addTrackingTime: 'Add Tracking Time',
+  trackingTime: 'Tracking Time',
+  save: 'Save',
+  selectATable: 'Select a table',
+  schema: 'Schema',
+  sampleRows: 'Sample Rows',
+  resendInvite: 'Resend Invite',
+  enable: 'Enable',
+  disable: 'Disable',
+  setUpMfa: 'Set up MFA',
+  disableMfa: 'Disable MFA',
+  notBuiltYet: 'This page is not built yet.',
+} as const;
+
+/** Sidebar entries, in the spec's order (admins get the admin entries after Patients). */
+export const SidebarEntries = {
+  everyone: [{ label: Labels.patients, path: '/patients' }],
+  admin: [
+    { label: Labels.devices, path: '/devices' },
+    { label: Labels.users, path: '/users' },
+    { label: Labels.register, path: '/register' },
+    { label: Labels.addOrg, path: '/organizations/add' },
+    { label: Labels.db, path: '/db' },
+    { label: Labels.auditLogs, path: '/audit-logs' },
+  ],
+} as const;
+
+export const UsersTableColumns = [
+  'ID',
+  'Email',
+  'Role',
+  'Cognito Status',
+  'Status',
+  'Created',
+  'Last Update',
+  'Action',
+] as const;
+
+export const DbSchemaColumns = ['Column', 'Type', 'Nullable'] as const;
+
+export const DevicesTableColumns = ['Device ID', 'Model', 'Type', 'Assigned To'] as const;
+
+/** Server error texts (the JSON `message` of 4xx answers). */
+export const ApiErrors = {
+  unauthorized: 'Authentication required',
+  forbidden: 'You do not have permission to do this',
+  notFound: 'Not found',
+  csrf: 'Missing X-Requested-With header',
+  badRequest: 'Invalid request',
+  rateLimited: 'Too many requests, please try again later',
+  internal: 'Internal server error',
+  sessionExpired: 'Session expired',
+  userDisabled: 'User is disabled',
+  userUnknown: 'User is not registered in the portal',
+} as const;
