@@ -1,0 +1,160 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Repository root, so that `./.data/` means the same place whichever workspace npm runs us from. */
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+export interface Config {
+  port: number;
+  host: string;
+  publicUrl: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  logLevel: string;
+  webDist: string;
+  adminEmail: string;
+  adminPassword: string | undefined;
+  defaultOrganizationName: string;
+  cognito: { userPoolId: string; clientId: string; region: string } | undefined;
+  localMfa: 'optional' | 'required';
+  redisUrl: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  trustProxy: boolean;
+  /** Send the session cookie with the Secure flag (on by default when PUBLIC_URL is https). */
+  secureCookies: boolean;
+  rateLimitPerMinute: number;
+}
+
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(problems.join('; '));
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** Reads and checks every setting at once, so an operator sees all mistakes in one go. */
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = [];
+  const str = (name: string): string | undefined => {
+    const v = env[name];
+    return v === undefined || v.trim() === '' ? undefined : v.trim();
+  };
+
+  const intIn = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = str(name);
+    if (raw === undefined) return fallback;
+    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+      problems.push(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return Number(raw);
+  };
+
+  const port = intIn('PORT', 3000, 0, 65535);
+  const host = str('HOST') ?? '127.0.0.1';
+
+  const publicUrl = (str('PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  if (!isHttpUrl(publicUrl)) problems.push(`PUBLIC_URL must be an http(s) URL (got "${publicUrl}")`);
+
+  const databaseUrl = str('DATABASE_URL');
+  if (databaseUrl !== undefined && !isPostgresUrl(databaseUrl)) {
+    problems.push('DATABASE_URL must look like postgres://user:password@host:5432/database');
+  }
+
+  const logLevel = str('LOG_LEVEL') ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+
+  const adminEmail = str('PORTAL_ADMIN_EMAIL') ?? 'admin@example.com';
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(adminEmail)) {
+    problems.push(`PORTAL_ADMIN_EMAIL must be an email address (got "${adminEmail}")`);
+  }
+
+  const cognitoVars = ['COGNITO_USER_POOL_ID', 'COGNITO_CLIENT_ID', 'AWS_REGION'] as const;
+  const setCognito = cognitoVars.filter((n) => str(n) !== undefined);
+  let cognito: Config['cognito'];
+  // AWS_REGION alone is common in cloud environments and must not switch the pool mode.
+  if (str('COGNITO_USER_POOL_ID') !== undefined || str('COGNITO_CLIENT_ID') !== undefined) {
+    if (setCognito.length !== cognitoVars.length) {
+      problems.push(`Cognito mode needs all of ${cognitoVars.join(', ')}`);
+    } else {
+      cognito = {
+        userPoolId: str('COGNITO_USER_POOL_ID')!,
+        clientId: str('COGNITO_CLIENT_ID')!,
+        region: str('AWS_REGION')!,
+      };
+      if (!/^[\w-]+_[0-9a-zA-Z]+$/.test(cognito.userPoolId)) {
+        problems.push('COGNITO_USER_POOL_ID must look like us-east-1_AbCdEf123');
+      }
+    }
+  }
+
+  const localMfa = str('LOCAL_POOL_MFA') ?? 'optional';
+  if (localMfa !== 'optional' && localMfa !== 'required') {
+    problems.push('LOCAL_POOL_MFA must be "optional" or "required"');
+  }
+
+  const redisUrl = str('REDIS_URL');
+  if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) {
+    problems.push('REDIS_URL must look like redis://host:6379');
+  }
+  const smtpUrl = str('SMTP_URL');
+  if (smtpUrl !== undefined && !/^smtps?:\/\//.test(smtpUrl)) {
+    problems.push('SMTP_URL must look like smtp://user:pass@host:587');
+  }
+
+  const bool = (name: string, fallback: boolean): boolean => {
+    const raw = str(name);
+    if (raw === undefined) return fallback;
+    if (!['true', 'false', '1', '0'].includes(raw)) {
+      problems.push(`${name} must be true or false`);
+      return fallback;
+    }
+    return raw === 'true' || raw === '1';
+  };
+
+  const config: Config = {
+    port,
+    host,
+    publicUrl,
+    databaseUrl,
+    dataDir: path.resolve(REPO_ROOT, str('DATA_DIR') ?? '.data'),
+    logLevel,
+    webDist: path.resolve(REPO_ROOT, str('WEB_DIST') ?? 'packages/web/dist'),
+    adminEmail,
+    adminPassword: str('PORTAL_ADMIN_PASSWORD'),
+    defaultOrganizationName: str('PORTAL_ORG_NAME') ?? 'Default Clinic',
+    cognito,
+    localMfa: localMfa === 'required' ? 'required' : 'optional',
+    redisUrl,
+    smtpUrl,
+    mailFrom: str('MAIL_FROM') ?? 'RPM Portal <no-reply@localhost>',
+    trustProxy: bool('TRUST_PROXY', false),
+    secureCookies: bool('SECURE_COOKIES', publicUrl.startsWith('https://')),
+    rateLimitPerMinute: intIn('RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const u = new URL(value);
+    return u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+function isPostgresUrl(value: string): boolean {
+  try {
+    const u = new URL(value);
+    return (u.protocol === 'postgres:' || u.protocol === 'postgresql:') && u.hostname !== '' && u.pathname.length > 1;
+  } catch {
+    return false;
+  }
+}

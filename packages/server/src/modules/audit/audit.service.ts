@@ -1,0 +1,19 @@
+import type { Queryable } from '../../db/pool.ts';
+import type { RequestContext } from '../../plugins/context.ts';
+import { insertAuditLog, type AuditEntry } from './audit.repository.ts';
+
+export type AuditEvent = Omit<AuditEntry, 'userId' | 'ipAddress' | 'userAgent' | 'requestId'>;
+
+/**
+ * Writes one audit record for a request. Pass the transaction client of the change being
+ * recorded, so that the change and its record commit (or roll back) together.
+ */
+export async function audit(db: Queryable, ctx: RequestContext, event: AuditEvent): Promise<void> {
+  await insertAuditLog(db, {
+    ...event,
+    userId: ctx.actor?.id ?? null,
+    ipAddress: ctx.ip,
+    userAgent: ctx.userAgent,
+    requestId: ctx.requestId,
+  });
+}

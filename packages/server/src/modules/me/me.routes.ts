@@ -1,0 +1,45 @@
+import { MeResponse, MfaBody, SESSION_COOKIE, TokenBody } from '@rpm/contracts';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { contextOf, signedInContextOf } from '../../plugins/context.ts';
+import { exchangeToken, getMe, logout, updateMfa, type MeDeps } from './me.service.ts';
+
+export const meRoutes: FastifyPluginAsyncTypebox<MeDeps & { secureCookies: boolean }> = async (app, deps) => {
+  app.post(
+    '/api/token',
+    { config: { access: 'public' }, schema: { tags: ['session'], body: TokenBody, response: { 200: MeResponse } } },
+    async (request, reply) => {
+      const { sessionToken, user } = await exchangeToken(deps, contextOf(request), request.body.token);
+      // No Max-Age: the cookie dies with the browser; the server enforces idle and absolute limits.
+      void reply.setCookie(SESSION_COOKIE, sessionToken, {
+        httpOnly: true,
+        sameSite: 'strict',
+        secure: deps.secureCookies,
+        path: '/',
+      });
+      return { user };
+    },
+  );
+
+  app.post(
+    '/api/logout',
+    // The page-close beacon cannot send custom headers; SameSite=Strict keeps it same-origin.
+    { config: { access: 'public', csrfExempt: true }, schema: { tags: ['session'] } },
+    async (request, reply) => {
+      await logout(deps, contextOf(request), request.sessionToken);
+      void reply.clearCookie(SESSION_COOKIE, { path: '/' });
+      return reply.status(204).send();
+    },
+  );
+
+  app.get(
+    '/api/me',
+    { config: { access: 'signed-in' }, schema: { tags: ['session'], response: { 200: MeResponse } } },
+    async (request) => ({ user: await getMe(deps, signedInContextOf(request)) }),
+  );
+
+  app.post(
+    '/api/me/mfa',
+    { config: { access: 'signed-in' }, schema: { tags: ['session'], body: MfaBody, response: { 200: MeResponse } } },
+    async (request) => ({ user: await updateMfa(deps, signedInContextOf(request), request.body.enabled) }),
+  );
+};

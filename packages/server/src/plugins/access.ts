@@ -1,0 +1,67 @@
+import { ApiErrors, CSRF_HEADER, CSRF_HEADER_VALUE, SESSION_COOKIE } from '@rpm/contracts';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type pg from 'pg';
+import { audit } from '../modules/audit/audit.service.ts';
+import { resolveSession } from '../modules/sessions/sessions.service.ts';
+import { contextOf } from './context.ts';
+
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Access control for the API, run as the first hook of every request, before body parsing and
+ * validation: CSRF header, then session, then role. Each /api route must declare its access in
+ * `config.access`; a route without one stops the server at start-up rather than being open.
+ */
+export function installAccessControl(app: FastifyInstance, pool: pg.Pool): void {
+  app.decorateRequest('actor', null);
+  app.decorateRequest('sessionToken', null);
+
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api/')) return;
+    if (!route.config?.access) {
+      throw new Error(`route ${String(route.method)} ${route.url} does not declare its access`);
+    }
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    const config = request.routeOptions.config;
+    const access = config?.access;
+    if (!access) return; // not an API route (static files, the user pool's own endpoint)
+
+    if (STATE_CHANGING.has(request.method) && !config.csrfExempt) {
+      if (request.headers[CSRF_HEADER] !== CSRF_HEADER_VALUE) {
+        return deny(reply, request, 403, ApiErrors.csrf);
+      }
+    }
+
+    const token = request.cookies[SESSION_COOKIE];
+    if (token) {
+      request.sessionToken = token;
+      request.actor = await resolveSession(pool, token);
+    }
+    if (access === 'public') return;
+
+    if (!request.actor) {
+      return deny(reply, request, 401, token ? ApiErrors.sessionExpired : ApiErrors.unauthorized);
+    }
+    if (access === 'admin' && request.actor.role !== 'admin') {
+      await audit(pool, contextOf(request), {
+        action: 'access.denied',
+        outcome: 'denied',
+        resourceType: 'route',
+        resourceId: `${request.method} ${request.routeOptions.url}`,
+        reason: 'admin role required',
+      });
+      return deny(reply, request, 403, ApiErrors.forbidden);
+    }
+  });
+}
+
+function deny(reply: FastifyReply, request: FastifyRequest, status: number, message: string) {
+  return reply.status(status).send({
+    statusCode: status,
+    error: status === 401 ? 'Unauthorized' : 'Forbidden',
+    message,
+    requestId: request.id,
+  });
+}

@@ -1,0 +1,57 @@
+import type { Role } from '@rpm/contracts';
+import type { FastifyRequest } from 'fastify';
+
+/** The signed-in staff member behind a request, as loaded from their server-side session. */
+export interface Actor {
+  id: number;
+  email: string;
+  role: Role;
+  organizationId: number | null;
+  cognitoUsername: string | null;
+}
+
+/** What services need to know about the request for access checks and audit records. */
+export interface RequestContext {
+  actor: Actor | null;
+  ip: string;
+  userAgent: string | null;
+  requestId: string;
+}
+
+export type SignedInContext = RequestContext & { actor: Actor };
+
+/** Who may call a route. Every /api route must declare one (checked at start-up). */
+export type Access = 'public' | 'signed-in' | 'admin';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+    /** The page-close logout beacon cannot set headers; it is the one CSRF exception. */
+    csrfExempt?: boolean;
+  }
+  interface FastifyRequest {
+    actor: Actor | null;
+    sessionToken: string | null;
+  }
+}
+
+export function contextOf(request: FastifyRequest): RequestContext {
+  return {
+    actor: request.actor,
+    ip: request.ip,
+    userAgent: truncate(request.headers['user-agent'], 512),
+    requestId: request.id,
+  };
+}
+
+/** For handlers behind `signed-in` or `admin` access: the access hook guarantees an actor. */
+export function signedInContextOf(request: FastifyRequest): SignedInContext {
+  const ctx = contextOf(request);
+  if (!ctx.actor) throw new Error('signed-in route reached without an actor');
+  return ctx as SignedInContext;
+}
+
+function truncate(value: string | undefined, max: number): string | null {
+  if (value === undefined) return null;
+  return value.length > max ? value.slice(0, max) : value;
+}

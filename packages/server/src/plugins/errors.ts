@@ -1,0 +1,54 @@
+import { ApiErrors } from '@rpm/contracts';
+import type { FastifyError, FastifyInstance } from 'fastify';
+
+/** An error a service throws on purpose: its status and message are safe to show the caller. */
+export class HttpError extends Error {
+  constructor(
+    public readonly statusCode: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+export const badRequest = (message: string = ApiErrors.badRequest) => new HttpError(400, message);
+export const forbidden = (message: string = ApiErrors.forbidden) => new HttpError(403, message);
+export const notFound = (message: string = ApiErrors.notFound) => new HttpError(404, message);
+export const conflict = (message: string) => new HttpError(409, message);
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  406: 'Not Acceptable',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+/**
+ * Every error leaves as `{statusCode, error, message, requestId}`. Client errors keep their
+ * message (Fastify's and ours are written for callers); anything else becomes a plain 500 whose
+ * details go only to the log, so no stack trace or SQL ever reaches a caller.
+ */
+export function installErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const status = error instanceof HttpError ? error.statusCode : (error.statusCode ?? 500);
+    const clientError = status >= 400 && status < 500;
+    if (!clientError) request.log.error({ err: error }, 'request failed');
+    let message = clientError ? error.message : ApiErrors.internal;
+    if (error.validation) message = `Invalid request: ${error.message}`;
+    if (status === 429) message = ApiErrors.rateLimited;
+    void reply.status(clientError ? status : 500).send({
+      statusCode: clientError ? status : 500,
+      error: STATUS_TEXT[clientError ? status : 500] ?? 'Error',
+      message,
+      requestId: request.id,
+    });
+  });
+}

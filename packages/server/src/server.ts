@@ -1,0 +1,113 @@
+import pino from 'pino';
+import { buildApp, loggerOptions } from './app.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { bootstrapPortal } from './db/bootstrap.ts';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.ts';
+import { runMigrations } from './db/migrate.ts';
+import { createPool } from './db/pool.ts';
+import { provisionFirstAdmin } from './identity/bootstrap-admin.ts';
+import { createIdentity } from './identity/index.ts';
+
+/** One clear line per problem and exit 1: an operator should never have to read a stack trace. */
+function fail(lines: string[]): never {
+  for (const line of lines) process.stderr.write(`rpm-portal: ${line}\n`);
+  process.exit(1);
+}
+
+async function main(): Promise<void> {
+  const startedAt = performance.now();
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) fail(err.problems.map((p) => `configuration error: ${p}`));
+    throw err;
+  }
+  const log = pino(loggerOptions(config.logLevel) as pino.LoggerOptions);
+
+  let embedded: EmbeddedDatabase | undefined;
+  let databaseUrl = config.databaseUrl;
+  if (!databaseUrl) {
+    try {
+      embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, log: (m) => log.info(m) });
+    } catch (err) {
+      fail([`could not start the embedded PostgreSQL in ${config.dataDir}: ${(err as Error).message}`]);
+    }
+    databaseUrl = embedded.url;
+    log.info({ dataDir: config.dataDir }, 'embedded PostgreSQL started');
+  }
+
+  const pool = createPool(databaseUrl);
+  let shuttingDown = false;
+  const shutdown = async (signal: string, code = 0) => {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    log.info({ signal }, 'shutting down');
+    await app?.close().catch(() => {});
+    await identity?.close().catch(() => {});
+    await pool.end().catch(() => {});
+    await embedded?.stop().catch((err: Error) => log.error({ err }, 'embedded PostgreSQL did not stop cleanly'));
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  try {
+    await pool.query('SELECT 1');
+  } catch (err) {
+    await embedded?.stop().catch(() => {});
+    fail([`cannot connect to the database${config.databaseUrl ? ' at DATABASE_URL' : ''}: ${(err as Error).message}`]);
+  }
+
+  const applied = await runMigrations(pool);
+  if (applied.length) log.info({ applied }, 'migrations applied');
+  const boot = await bootstrapPortal(pool, {
+    adminEmail: config.adminEmail,
+    organizationName: config.defaultOrganizationName,
+  });
+  if (boot.created) log.info({ email: config.adminEmail }, 'first start: created the default organization and admin');
+
+  let identity: Awaited<ReturnType<typeof createIdentity>> | undefined;
+  let app: Awaited<ReturnType<typeof buildApp>> | undefined;
+  identity = await createIdentity({
+    settings: {
+      mode: config.cognito ? 'cognito' : 'local',
+      publicUrl: config.publicUrl,
+      region: config.cognito?.region,
+      userPoolId: config.cognito?.userPoolId,
+      clientId: config.cognito?.clientId,
+      smtpUrl: config.smtpUrl,
+      mailFrom: config.mailFrom,
+      localMfa: config.localMfa,
+    },
+    db: pool,
+    log,
+  });
+  app = await buildApp({ config, pool, identity, logger: log });
+
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    const reason =
+      e.code === 'EADDRINUSE'
+        ? `port ${config.port} is already in use (set PORT to another port)`
+        : e.code === 'EACCES'
+          ? `no permission to listen on port ${config.port}`
+          : e.message;
+    process.stderr.write(`rpm-portal: cannot start the server: ${reason}\n`);
+    await shutdown('listen-failed', 1);
+    return;
+  }
+
+  // The local pool's admin API is served by this very process, so this runs after listen().
+  await provisionFirstAdmin({ identity, db: pool, log, email: config.adminEmail, password: config.adminPassword });
+
+  const ms = Math.round(performance.now() - startedAt);
+  log.info({ url: config.publicUrl, startupMs: ms, pool: identity.mode }, `portal ready at ${config.publicUrl} in ${ms} ms`);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`rpm-portal: failed to start: ${(err as Error).message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,49 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { createPool } from '../src/db/pool.ts';
+
+export const TEMPLATE_DB = 'rpm_test_template';
+
+export interface TestDatabase {
+  pool: pg.Pool;
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** A fresh, fully migrated database of its own on the run's real PostgreSQL. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const adminUrl = inject('postgresAdminUrl');
+  const name = `rpm_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    // A template can be copied by one session at a time; retry briefly when files race.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await admin.query(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DB}`);
+        break;
+      } catch (err) {
+        if (attempt >= 20 || !/being accessed by other users/.test((err as Error).message)) throw err;
+        await new Promise((r) => setTimeout(r, 100 + Math.random() * 200));
+      }
+    }
+  } finally {
+    await admin.end();
+  }
+  const u = new URL(adminUrl);
+  u.pathname = `/${name}`;
+  const url = u.toString();
+  const pool = createPool(url, 5);
+  return {
+    pool,
+    url,
+    async drop() {
+      await pool.end();
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
