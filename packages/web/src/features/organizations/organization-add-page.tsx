@@ -1,0 +1,5 @@
+import { NotBuilt } from '../../components/not-built.tsx';
+
+export default function OrganizationAddPage() {
+  return <NotBuilt title="Add organization" />;
+}
