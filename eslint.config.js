@@ -30,7 +30,12 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['../../features/*', '../*/**'], message: 'Features must not import other features.' }] },
+        {
+          patterns: [
+            { regex: '^\\.\\./(?!\\.)[^/]+/', message: 'Features must not import other features.' },
+            { regex: '/features/', message: 'Features must not import other features.' },
+          ],
+        },
       ],
     },
   },

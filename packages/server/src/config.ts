@@ -10,6 +10,8 @@ export interface Config {
   publicUrl: string;
   databaseUrl: string | undefined;
   dataDir: string;
+  /** Port of the embedded PostgreSQL; a free one is picked at each start when unset. */
+  embeddedPgPort: number | undefined;
   logLevel: string;
   webDist: string;
   adminEmail: string;
@@ -123,6 +125,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl,
     databaseUrl,
     dataDir: path.resolve(REPO_ROOT, str('DATA_DIR') ?? '.data'),
+    embeddedPgPort: str('EMBEDDED_PG_PORT') === undefined ? undefined : intIn('EMBEDDED_PG_PORT', 0, 1, 65535),
     logLevel,
     webDist: path.resolve(REPO_ROOT, str('WEB_DIST') ?? 'packages/web/dist'),
     adminEmail,

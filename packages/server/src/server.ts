@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { buildApp, loggerOptions } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
@@ -6,7 +7,7 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.ts';
 import { runMigrations } from './db/migrate.ts';
 import { createPool } from './db/pool.ts';
 import { provisionFirstAdmin } from './identity/bootstrap-admin.ts';
-import { createIdentity } from './identity/index.ts';
+import { createIdentity, type Identity } from './identity/index.ts';
 
 /** One clear line per problem and exit 1: an operator should never have to read a stack trace. */
 function fail(lines: string[]): never {
@@ -29,7 +30,11 @@ async function main(): Promise<void> {
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
     try {
-      embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, log: (m) => log.info(m) });
+      embedded = await startEmbeddedPostgres({
+        dataDir: config.dataDir,
+        port: config.embeddedPgPort,
+        log: (m) => log.info(m),
+      });
     } catch (err) {
       fail([`could not start the embedded PostgreSQL in ${config.dataDir}: ${(err as Error).message}`]);
     }
@@ -38,6 +43,8 @@ async function main(): Promise<void> {
   }
 
   const pool = createPool(databaseUrl);
+  let identity: Identity | undefined;
+  let app: FastifyInstance | undefined;
   let shuttingDown = false;
   const shutdown = async (signal: string, code = 0) => {
     if (shuttingDown) return;
@@ -67,8 +74,6 @@ async function main(): Promise<void> {
   });
   if (boot.created) log.info({ email: config.adminEmail }, 'first start: created the default organization and admin');
 
-  let identity: Awaited<ReturnType<typeof createIdentity>> | undefined;
-  let app: Awaited<ReturnType<typeof buildApp>> | undefined;
   identity = await createIdentity({
     settings: {
       mode: config.cognito ? 'cognito' : 'local',

@@ -1,6 +1,7 @@
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -33,6 +34,9 @@ export async function startEmbeddedPostgres(opts: {
   const database = opts.database ?? 'rpm';
   const pgDir = path.join(opts.dataDir, 'pg');
   await mkdir(opts.dataDir, { recursive: true, mode: 0o700 });
+  // Run as root, PostgreSQL runs as the `postgres` user, which must be able to reach its own
+  // directory inside ours: allow traversal, not listing.
+  if (process.getuid?.() === 0) await chmod(opts.dataDir, 0o711);
 
   const credentials = await loadOrCreateCredentials(path.join(opts.dataDir, 'pg-credentials.json'));
   await recoverFromUncleanStop(pgDir, log);
@@ -81,6 +85,10 @@ export async function startEmbeddedPostgres(opts: {
     async stop() {
       if (stopped) return;
       stopped = true;
+      // The package waits for the child's 'exit' event, which never comes again for a postmaster
+      // that is already gone (shut down by another start's recovery, or killed).
+      const child = Reflect.get(server, 'process') as ChildProcess | undefined;
+      if (!child || child.exitCode !== null || child.signalCode !== null) return;
       await server.stop();
     },
   };

@@ -33,7 +33,7 @@ export async function runMigrations(pool: pg.Pool): Promise<string[]> {
         applied.push(file);
       } catch (err) {
         await client.query('ROLLBACK');
-        throw new Error(`migration ${file} failed: ${(err as Error).message}`);
+        throw new Error(`migration ${file} failed: ${(err as Error).message}`, { cause: err });
       }
     }
   } finally {

@@ -1,0 +1,217 @@
+/**
+ * End-to-end harness: the real portal (built web app, real server, embedded PostgreSQL in a data
+ * directory of its own, the local user pool) on free ports, driven by the system Chromium.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CSRF_HEADER, CSRF_HEADER_VALUE, Labels } from '@rpm/contracts';
+import pg from 'pg';
+import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ADMIN_EMAIL = 'admin@example.com';
+// Meets the password policy; only ever used for throwaway test portals.
+const ADMIN_PASSWORD = 'Admin-e2e-Pa55!';
+
+export interface Portal {
+  url: string;
+  adminEmail: string;
+  adminPassword: string;
+  dataDir: string;
+  /** The portal's own database, for setting up data and reading the outbox. */
+  db: pg.Pool;
+  /** Everything the server printed, for asserting what the logs (never) contain. */
+  output(): string;
+  /** Stops the server gracefully (SIGTERM), or abruptly with SIGKILL. */
+  stop(signal?: NodeJS.Signals): Promise<void>;
+  /** Starts it again on the same data directory and ports. */
+  restart(): Promise<void>;
+  /** Stops it and removes its data directory. */
+  dispose(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface StartOptions {
+  env?: Record<string, string>;
+  dataDir?: string;
+}
+
+export async function startPortal(opts: StartOptions = {}): Promise<Portal> {
+  if (!existsSync(path.join(REPO_ROOT, 'packages/web/dist/index.html'))) {
+    throw new Error('The web app is not built: run `npm run build` first (`npm run test:e2e` does).');
+  }
+  const dataDir = opts.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'rpm-e2e-')));
+  const port = await freePort();
+  const pgPort = await freePort();
+  const url = `http://localhost:${port}`;
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    PUBLIC_URL: url,
+    DATA_DIR: dataDir,
+    EMBEDDED_PG_PORT: String(pgPort),
+    PORTAL_ADMIN_EMAIL: ADMIN_EMAIL,
+    PORTAL_ADMIN_PASSWORD: ADMIN_PASSWORD,
+    LOG_LEVEL: 'info',
+    ...opts.env,
+  };
+  delete env.DATABASE_URL;
+  let log = '';
+  let child: ChildProcess | undefined;
+
+  const launch = async () => {
+    child = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/server.ts'], {
+      cwd: REPO_ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout!.on('data', (d: Buffer) => (log += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (log += d.toString()));
+    await waitForHealth(url, child, () => log);
+  };
+  await launch();
+
+  const credentials = JSON.parse(await readFile(path.join(dataDir, 'pg-credentials.json'), 'utf8')) as {
+    password: string;
+  };
+  const db = new pg.Pool({
+    connectionString: `postgres://postgres:${encodeURIComponent(credentials.password)}@127.0.0.1:${pgPort}/rpm`,
+    max: 3,
+  });
+  db.on('error', () => {});
+
+  const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
+    const c = child;
+    if (!c || c.exitCode !== null) return;
+    const exited = new Promise<void>((resolve) => c.once('exit', () => resolve()));
+    c.kill(signal);
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 30_000))]);
+  };
+
+  return {
+    url,
+    adminEmail: ADMIN_EMAIL,
+    adminPassword: env.PORTAL_ADMIN_PASSWORD ?? ADMIN_PASSWORD,
+    dataDir,
+    db,
+    output: () => log,
+    stop,
+    restart: launch,
+    async dispose() {
+      await db.end().catch(() => {});
+      await stop();
+      if (!opts.dataDir) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function waitForHealth(url: string, child: ChildProcess, log: () => string): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`portal exited with ${child.exitCode}:\n${log()}`);
+    try {
+      const res = await fetch(`${url}/api/health`);
+      // Ready means the first admin is provisioned too, which happens after listen().
+      if (res.ok && /portal ready/.test(log())) return;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`portal did not become ready:\n${log()}`);
+}
+
+export function chromiumPath(): string {
+  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(
+    (p): p is string => !!p,
+  );
+  const found = candidates.find((p) => existsSync(p));
+  if (!found) {
+    throw new Error(
+      'No Chromium found for the end-to-end tests. Install it (Debian: `apt-get install chromium`) ' +
+        'or set CHROMIUM_PATH to a Chromium/Chrome executable.',
+    );
+  }
+  return found;
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromiumPath(),
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** Collects console errors and page errors so a test can assert there were none. */
+export function collectConsoleErrors(page: Page, ignore: RegExp[] = []): string[] {
+  const errors: string[] = [];
+  page.on('console', (msg: ConsoleMessage) => {
+    if (msg.type() === 'error' && !ignore.some((r) => r.test(msg.text()))) errors.push(msg.text());
+  });
+  page.on('pageerror', (err) => errors.push(err.message));
+  return errors;
+}
+
+/**
+ * Signs in through the real login page: email, Next, password, Login, and a TOTP code when the
+ * account has MFA. The login page labels its inputs "Email", "Password" and "Code".
+ */
+export async function signInAs(
+  page: Page,
+  portal: Pick<Portal, 'url'>,
+  email: string,
+  password: string,
+  opts: { code?: () => string | Promise<string> } = {},
+): Promise<void> {
+  await page.goto(`${portal.url}/login`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('button', { name: Labels.next }).click();
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: Labels.login }).click();
+  if (opts.code) {
+    await page.getByLabel('Code').fill(await opts.code());
+    await page.getByRole('button', { name: Labels.verify }).click();
+  }
+  await page.waitForURL(`${portal.url}/`);
+}
+
+/** Calls the API with the page's session cookie, as the browser app would. */
+export async function apiAs<T = unknown>(
+  page: Page,
+  portal: Pick<Portal, 'url'>,
+  method: 'GET' | 'POST' | 'PUT',
+  apiPath: string,
+  body?: unknown,
+): Promise<{ status: number; body: T }> {
+  const res = await page.request.fetch(`${portal.url}${apiPath}`, {
+    method,
+    headers: { [CSRF_HEADER]: CSRF_HEADER_VALUE, 'content-type': 'application/json' },
+    data: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status(), body: (text ? JSON.parse(text) : undefined) as T };
+}
