@@ -1,5 +1,38 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ErrorBody, IdParam, PatientPageQuery, VitalPage, VitalSeries, VitalSeriesQuery } from '@rpm/contracts';
+import { signedInContextOf } from '../../plugins/context.ts';
 import type { ModuleDeps } from '../module-deps.ts';
+import { listVitals, readVitalSeries } from './vitals.service.ts';
 
-/** vitals: routes not built yet. */
-export const vitalsRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async () => {};
+/** Blood pressure readings of a patient, paged on the server (the table and the chart use it). */
+export const vitalsRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, deps) => {
+  app.get(
+    '/api/patients/:id/vitals',
+    {
+      config: { access: 'signed-in' },
+      schema: {
+        tags: ['vitals'],
+        params: IdParam,
+        querystring: PatientPageQuery,
+        response: { 200: VitalPage, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody },
+      },
+    },
+    async (request) =>
+      listVitals(deps, signedInContextOf(request), request.params.id, request.query.limit ?? 10, request.query.offset ?? 0),
+  );
+
+  // The Figure view needs a series, not pages: one call with compact columns.
+  app.get(
+    '/api/patients/:id/vitals/series',
+    {
+      config: { access: 'signed-in' },
+      schema: {
+        tags: ['vitals'],
+        params: IdParam,
+        querystring: VitalSeriesQuery,
+        response: { 200: VitalSeries, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody },
+      },
+    },
+    async (request) => readVitalSeries(deps, signedInContextOf(request), request.params.id, request.query.days ?? 90),
+  );
+};

@@ -1,0 +1,53 @@
+import { PatientErrors, type Note, type NotePage } from '@rpm/contracts';
+import type pg from 'pg';
+import type { SignedInContext } from '../../plugins/context.ts';
+import { audit } from '../audit/audit.service.ts';
+import { AuditedRefusal, auditedTransaction, requirePatientAccess } from '../patients/patient-access.ts';
+import { countNotes, insertNote, pageNotes } from './notes.repository.ts';
+
+export async function listNotes(
+  deps: { db: pg.Pool },
+  ctx: SignedInContext,
+  patientId: number,
+  limit: number,
+  offset: number,
+): Promise<NotePage> {
+  return auditedTransaction(deps.db, ctx, async (tx) => {
+    await requirePatientAccess(tx, ctx, patientId, 'note.list');
+    const items = await pageNotes(tx, patientId, limit, offset);
+    const total = await countNotes(tx, patientId);
+    await audit(tx, ctx, {
+      action: 'note.list',
+      outcome: 'success',
+      resourceType: 'patient',
+      resourceId: patientId,
+      details: { limit, offset, count: items.length },
+    });
+    return { items, total };
+  });
+}
+
+export async function addNote(deps: { db: pg.Pool }, ctx: SignedInContext, patientId: number, content: string): Promise<Note> {
+  return auditedTransaction(deps.db, ctx, async (tx) => {
+    await requirePatientAccess(tx, ctx, patientId, 'note.create');
+    // Keep the author's line breaks and spacing; only an all-blank note is refused.
+    if (!content.trim()) {
+      throw new AuditedRefusal(400, PatientErrors.noteContentRequired, {
+        action: 'note.create',
+        outcome: 'failure',
+        resourceType: 'patient',
+        resourceId: patientId,
+        reason: 'empty note',
+      });
+    }
+    const note = await insertNote(tx, patientId, ctx.actor.id, content);
+    await audit(tx, ctx, {
+      action: 'note.create',
+      outcome: 'success',
+      resourceType: 'note',
+      resourceId: note.id,
+      details: { patient_id: patientId, length: content.length },
+    });
+    return note;
+  });
+}

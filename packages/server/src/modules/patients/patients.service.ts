@@ -1,0 +1,239 @@
+import {
+  PatientErrors,
+  Validation,
+  type Insurance,
+  type InsuranceInput,
+  type PatientDetail,
+  type PatientInput,
+  type PatientListItem,
+} from '@rpm/contracts';
+import type pg from 'pg';
+import type { SignedInContext } from '../../plugins/context.ts';
+import { audit } from '../audit/audit.service.ts';
+import { AuditedRefusal, auditedTransaction, requirePatientAccess } from './patient-access.ts';
+import {
+  currentDeviceIds,
+  findPatientDetail,
+  findPatientRow,
+  insertPatient,
+  listInsurances,
+  listPatients,
+  organizationExists,
+  replaceInsurances,
+  setPatientDevices,
+  updatePatient,
+  userOrganization,
+  type InsuranceRow,
+  type PatientRow,
+} from './patients.repository.ts';
+
+export interface PatientsDeps {
+  db: pg.Pool;
+}
+
+export async function listPatientsFor(deps: PatientsDeps, ctx: SignedInContext): Promise<PatientListItem[]> {
+  return auditedTransaction(deps.db, ctx, async (tx) => {
+    // A provider without an organization sees nobody rather than everybody.
+    const scope = ctx.actor.role === 'admin' ? null : (ctx.actor.organizationId ?? -1);
+    const patients = await listPatients(tx, scope);
+    await audit(tx, ctx, {
+      action: 'patient.list',
+      outcome: 'success',
+      resourceType: 'patient',
+      details: { count: patients.length, organization_id: scope },
+    });
+    return patients;
+  });
+}
+
+export async function readPatient(deps: PatientsDeps, ctx: SignedInContext, id: number): Promise<PatientDetail> {
+  return auditedTransaction(deps.db, ctx, async (tx) => {
+    await requirePatientAccess(tx, ctx, id, 'patient.read');
+    const patient = (await findPatientDetail(tx, id))!;
+    await audit(tx, ctx, { action: 'patient.read', outcome: 'success', resourceType: 'patient', resourceId: id });
+    return patient;
+  });
+}
+
+export async function listPatientInsurances(deps: PatientsDeps, ctx: SignedInContext, id: number): Promise<Insurance[]> {
+  return auditedTransaction(deps.db, ctx, async (tx) => {
+    await requirePatientAccess(tx, ctx, id, 'insurance.list');
+    const items = await listInsurances(tx, id);
+    await audit(tx, ctx, {
+      action: 'insurance.list',
+      outcome: 'success',
+      resourceType: 'patient',
+      resourceId: id,
+      details: { count: items.length },
+    });
+    return items;
+  });
+}
+
+/**
+ * Creates a patient with its insurances and devices, and the audit record, in one transaction.
+ */
+export async function createPatient(deps: PatientsDeps, ctx: SignedInContext, input: PatientInput): Promise<PatientDetail> {
+  return auditedTransaction(deps.db, ctx, async (tx) => {
+    const action = 'patient.create';
+    const row = await checkedPatientRow(tx, ctx, input, action, null);
+    const insurances = checkedInsurances(input.insurances ?? [], action, null);
+    const deviceIds = input.device_ids ?? [];
+    if (deviceIds.length && ctx.actor.role !== 'admin') {
+      throw refusal(403, PatientErrors.deviceAssignmentAdminOnly, action, 'denied', null, 'device assignment is admin only');
+    }
+    const id = await insertPatient(tx, row);
+    await replaceInsurances(tx, id, insurances);
+    const moved = await assignDevices(tx, id, deviceIds, action);
+    await audit(tx, ctx, {
+      action,
+      outcome: 'success',
+      resourceType: 'patient',
+      resourceId: id,
+      details: {
+        organization_id: row.organization_id,
+        insurance_count: insurances.length,
+        device_ids: deviceIds,
+        ...(moved.length ? { devices_moved: moved } : {}),
+      },
+    });
+    return (await findPatientDetail(tx, id))!;
+  });
+}
+
+/**
+ * Saves a patient: its fields, then (when given) the whole insurance set and the device
+ * assignment, and the audit record, in one transaction, so a failure at any step saves nothing.
+ */
+export async function savePatient(
+  deps: PatientsDeps,
+  ctx: SignedInContext,
+  id: number,
+  input: PatientInput,
+): Promise<PatientDetail> {
+  return auditedTransaction(deps.db, ctx, async (tx) => {
+    const action = 'patient.update';
+    await requirePatientAccess(tx, ctx, id, action, true);
+    const before = (await findPatientRow(tx, id))!;
+    const row = await checkedPatientRow(tx, ctx, input, action, id);
+    const current = await currentDeviceIds(tx, id);
+    const wanted = input.device_ids === undefined ? null : [...input.device_ids].sort((a, b) => a - b);
+    const devicesChange = wanted !== null && !sameIds(wanted, current);
+    if (devicesChange && ctx.actor.role !== 'admin') {
+      throw refusal(403, PatientErrors.deviceAssignmentAdminOnly, action, 'denied', id, 'device assignment is admin only');
+    }
+    await updatePatient(tx, id, row);
+    let insuranceCount: number | undefined;
+    if (input.insurances !== undefined) {
+      const insurances = checkedInsurances(input.insurances, action, id);
+      await replaceInsurances(tx, id, insurances);
+      insuranceCount = insurances.length;
+    }
+    // Devices go last: an unknown device id undoes the whole save, insurances included.
+    const moved = devicesChange ? await assignDevices(tx, id, wanted, action) : [];
+    const changed = (Object.keys(row) as (keyof PatientRow)[]).filter((k) => row[k] !== before[k]);
+    await audit(tx, ctx, {
+      action,
+      outcome: 'success',
+      resourceType: 'patient',
+      resourceId: id,
+      // Names of changed fields only: the values are health information.
+      details: {
+        changed_fields: changed,
+        ...(insuranceCount !== undefined ? { insurance_count: insuranceCount } : {}),
+        ...(devicesChange ? { device_ids: wanted, devices_before: current } : {}),
+        ...(moved.length ? { devices_moved: moved } : {}),
+      },
+    });
+    return (await findPatientDetail(tx, id))!;
+  });
+}
+
+function refusal(
+  status: number,
+  message: string,
+  action: string,
+  outcome: 'failure' | 'denied',
+  id: number | null,
+  reason: string,
+): AuditedRefusal {
+  return new AuditedRefusal(status, message, { action, outcome, resourceType: 'patient', resourceId: id, reason });
+}
+
+/** Trims, turns '' into null and checks the rules a schema cannot express. */
+async function checkedPatientRow(
+  tx: pg.PoolClient,
+  ctx: SignedInContext,
+  input: PatientInput,
+  action: string,
+  id: number | null,
+): Promise<PatientRow> {
+  const first = input.first_name.trim();
+  const last = input.last_name.trim();
+  if (!first) throw refusal(400, Validation.firstNameRequired, action, 'failure', id, 'first name missing');
+  if (!last) throw refusal(400, Validation.lastNameRequired, action, 'failure', id, 'last name missing');
+
+  if (ctx.actor.role !== 'admin' && input.organization_id !== ctx.actor.organizationId) {
+    throw refusal(403, PatientErrors.otherOrganization, action, 'denied', id, 'organization of another provider');
+  }
+  if (!(await organizationExists(tx, input.organization_id))) {
+    throw refusal(400, PatientErrors.organizationUnknown, action, 'failure', id, 'unknown organization');
+  }
+  const providerId = input.primary_provider_id ?? null;
+  if (providerId !== null && (await userOrganization(tx, providerId)) !== input.organization_id) {
+    throw refusal(400, PatientErrors.providerNotInOrganization, action, 'failure', id, 'provider of another organization');
+  }
+  return {
+    first_name: first,
+    middle_name: blankToNull(input.middle_name),
+    last_name: last,
+    date_of_birth: blankToNull(input.date_of_birth),
+    gender: input.gender ?? null,
+    organization_id: input.organization_id,
+    primary_provider_id: providerId,
+    enrolled_rpm: input.enrolled_rpm ?? false,
+    enrollment_status: blankToNull(input.enrollment_status),
+  };
+}
+
+function checkedInsurances(items: InsuranceInput[], action: string, id: number | null): InsuranceRow[] {
+  return items.map((i) => {
+    const policyholder = blankToNull(i.policyholder);
+    const birthdate = blankToNull(i.policyholder_birthdate);
+    if (i.type !== 'Private' && (policyholder !== null || birthdate !== null)) {
+      throw refusal(400, PatientErrors.policyholderOnlyPrivate, action, 'failure', id, 'policyholder on non-private insurance');
+    }
+    return {
+      type: i.type,
+      provider_name: blankToNull(i.provider_name),
+      policy_number: blankToNull(i.policy_number),
+      policyholder,
+      policyholder_birthdate: birthdate,
+    };
+  });
+}
+
+async function assignDevices(tx: pg.PoolClient, id: number, deviceIds: number[], action: string) {
+  const { unknown, moved } = await setPatientDevices(tx, id, deviceIds);
+  if (unknown.length) {
+    throw new AuditedRefusal(400, PatientErrors.deviceUnknown, {
+      action,
+      outcome: 'failure',
+      resourceType: 'patient',
+      resourceId: id,
+      reason: 'unknown device',
+      details: { unknown_device_ids: unknown },
+    });
+  }
+  return moved;
+}
+
+function blankToNull(value: string | null | undefined): string | null {
+  if (value === undefined || value === null) return null;
+  const trimmed = value.trim();
+  return trimmed === '' ? null : trimmed;
+}
+
+function sameIds(a: number[], b: number[]): boolean {
+  return a.length === b.length && a.every((v, i) => v === b[i]);
+}

@@ -1,0 +1,39 @@
+import type { TrackingSession } from '@rpm/contracts';
+import type { Queryable } from '../../db/pool.ts';
+
+/** Newest day first, a range scan of tracking_sessions_patient_idx. */
+export async function pageTracking(
+  db: Queryable,
+  patientId: number,
+  limit: number,
+  offset: number,
+): Promise<TrackingSession[]> {
+  const { rows } = await db.query<TrackingSession>(
+    `SELECT id, date, duration_minutes, notes FROM tracking_sessions WHERE patient_id = $1
+      ORDER BY date DESC, id DESC LIMIT $2 OFFSET $3`,
+    [patientId, limit, offset],
+  );
+  return rows;
+}
+
+export async function countTracking(db: Queryable, patientId: number): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM tracking_sessions WHERE patient_id = $1',
+    [patientId],
+  );
+  return rows[0]!.n;
+}
+
+export async function insertTracking(
+  db: Queryable,
+  patientId: number,
+  userId: number,
+  s: Omit<TrackingSession, 'id'>,
+): Promise<TrackingSession> {
+  const { rows } = await db.query<TrackingSession>(
+    `INSERT INTO tracking_sessions (patient_id, user_id, date, duration_minutes, notes)
+     VALUES ($1, $2, $3, $4, $5) RETURNING id, date, duration_minutes, notes`,
+    [patientId, userId, s.date, s.duration_minutes, s.notes],
+  );
+  return rows[0]!;
+}

@@ -1,0 +1,53 @@
+import { TRACKING_MINUTES_DEFAULT, type TrackingSession, type TrackingSessionInput, type TrackingSessionPage } from '@rpm/contracts';
+import type pg from 'pg';
+import type { SignedInContext } from '../../plugins/context.ts';
+import { audit } from '../audit/audit.service.ts';
+import { auditedTransaction, requirePatientAccess } from '../patients/patient-access.ts';
+import { countTracking, insertTracking, pageTracking } from './tracking.repository.ts';
+
+export async function listTracking(
+  deps: { db: pg.Pool },
+  ctx: SignedInContext,
+  patientId: number,
+  limit: number,
+  offset: number,
+): Promise<TrackingSessionPage> {
+  return auditedTransaction(deps.db, ctx, async (tx) => {
+    await requirePatientAccess(tx, ctx, patientId, 'tracking.list');
+    const items = await pageTracking(tx, patientId, limit, offset);
+    const total = await countTracking(tx, patientId);
+    await audit(tx, ctx, {
+      action: 'tracking.list',
+      outcome: 'success',
+      resourceType: 'patient',
+      resourceId: patientId,
+      details: { limit, offset, count: items.length },
+    });
+    return { items, total };
+  });
+}
+
+export async function addTracking(
+  deps: { db: pg.Pool },
+  ctx: SignedInContext,
+  patientId: number,
+  input: TrackingSessionInput,
+): Promise<TrackingSession> {
+  return auditedTransaction(deps.db, ctx, async (tx) => {
+    await requirePatientAccess(tx, ctx, patientId, 'tracking.create');
+    const notes = input.notes?.trim() ? input.notes : null;
+    const session = await insertTracking(tx, patientId, ctx.actor.id, {
+      date: input.date,
+      duration_minutes: input.duration_minutes ?? TRACKING_MINUTES_DEFAULT,
+      notes,
+    });
+    await audit(tx, ctx, {
+      action: 'tracking.create',
+      outcome: 'success',
+      resourceType: 'tracking_session',
+      resourceId: session.id,
+      details: { patient_id: patientId, date: session.date, duration_minutes: session.duration_minutes },
+    });
+    return session;
+  });
+}
