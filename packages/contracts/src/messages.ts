@@ -138,3 +138,14 @@ export const ApiErrors = {
   userDisabled: 'User is disabled',
   userUnknown: 'User is not registered in the portal',
 } as const;
+
+/** Server error texts of the patient API (400/403 answers the patient form shows in a toast). */
+export const PatientErrors = {
+  policyholderOnlyPrivate: 'Policyholder fields are only allowed for Private insurance',
+  organizationUnknown: 'Organization does not exist',
+  otherOrganization: 'You can only manage patients of your own organization',
+  providerNotInOrganization: "The primary provider must belong to the patient's organization",
+  deviceAssignmentAdminOnly: 'Only administrators can change device assignments',
+  deviceUnknown: 'Device does not exist',
+  noteContentRequired: 'Note content is required',
+} as const;
