@@ -1,0 +1,205 @@
+/**
+ * Server test factories: the real app on a free port (the local user pool's admin API is called
+ * over HTTP, as in production), real pool users, and real sign-in through SRP with the Amplify
+ * client the browser uses, then POST /api/token for a portal session.
+ */
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { CSRF_HEADER, CSRF_HEADER_VALUE, type Role } from '@rpm/contracts';
+import { Amplify } from 'aws-amplify';
+import { fetchAuthSession, signIn as amplifySignIn } from 'aws-amplify/auth';
+import { cognitoUserPoolsTokenProvider } from 'aws-amplify/auth/cognito';
+import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
+import { buildApp } from '../src/app.ts';
+import { loadConfig, type Config } from '../src/config.ts';
+import { freePort } from '../src/db/embedded.ts';
+import { createIdentity, type Identity } from '../src/identity/index.ts';
+import { createTestDatabase, type TestDatabase } from './db.ts';
+
+export interface TestServer {
+  app: FastifyInstance;
+  url: string;
+  db: TestDatabase;
+  identity: Identity;
+  config: Config;
+  /** Every log line the server wrote, for asserting that no secret ever appears in one. */
+  logs(): string;
+  close(): Promise<void>;
+}
+
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const db = await createTestDatabase();
+  const port = await freePort();
+  const config = loadConfig({
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    LOG_LEVEL: 'info',
+    RATE_LIMIT_PER_MINUTE: '100000',
+    ...env,
+  });
+  let logs = '';
+  const log = pino(
+    { level: 'info' },
+    new Writable({
+      write(chunk: Buffer, _enc, cb) {
+        logs += chunk.toString();
+        cb();
+      },
+    }),
+  );
+  const identity = await createIdentity({
+    settings: { mode: 'local', publicUrl: config.publicUrl, localMfa: config.localMfa },
+    db: db.pool,
+    log,
+  });
+  const app = await buildApp({ config, pool: db.pool, identity, logger: log });
+  await app.listen({ port, host: '127.0.0.1' });
+  return {
+    app,
+    url: config.publicUrl,
+    db,
+    identity,
+    config,
+    logs: () => logs,
+    async close() {
+      await app.close();
+      await identity.close();
+      await db.drop();
+    },
+  };
+}
+
+export interface Staff {
+  id: number;
+  email: string;
+  password: string;
+  cognitoUsername: string;
+  role: Role;
+  organizationId: number | null;
+}
+
+/** A password that meets the policy, different every time. */
+export const newPassword = () => `Pw-${randomBytes(6).toString('hex')}-A1!`;
+
+export async function createOrganization(server: TestServer, name = `Clinic ${randomBytes(3).toString('hex')}`) {
+  const { rows } = await server.db.pool.query<{ id: number }>(
+    `INSERT INTO organizations (name) VALUES ($1) RETURNING id`,
+    [name],
+  );
+  return { id: rows[0]!.id, name };
+}
+
+/** A confirmed user-pool account with a permanent password, and its portal record. */
+export async function createStaff(
+  server: TestServer,
+  opts: { role: Role; organizationId: number | null; email?: string; status?: 'active' | 'disabled' },
+): Promise<Staff> {
+  const email = opts.email ?? `${opts.role}-${randomBytes(4).toString('hex')}@example.com`;
+  const password = newPassword();
+  const { user } = await server.identity.directory.createUser({ email, suppressMessage: true });
+  await server.identity.directory.setPassword(user.username, password, true);
+  const { rows } = await server.db.pool.query<{ id: number }>(
+    `INSERT INTO users (email, role, status, first_name, last_name, organization_id, cognito_username, cognito_sub)
+     VALUES ($1, $2, $3, 'Test', $4, $5, $6, $7) RETURNING id`,
+    [email, opts.role, opts.status ?? 'active', opts.role, opts.organizationId, user.username, user.sub],
+  );
+  return { id: rows[0]!.id, email, password, cognitoUsername: user.username, role: opts.role, organizationId: opts.organizationId };
+}
+
+/** Tokens live in memory only; each sign-in starts from an empty store. */
+class MemoryStorage {
+  private items = new Map<string, string>();
+  async setItem(key: string, value: string) {
+    this.items.set(key, value);
+  }
+  async getItem(key: string) {
+    return this.items.get(key) ?? null;
+  }
+  async removeItem(key: string) {
+    this.items.delete(key);
+  }
+  async clear() {
+    this.items.clear();
+  }
+}
+const storage = new MemoryStorage();
+cognitoUserPoolsTokenProvider.setKeyValueStorage(storage);
+
+/** Signs in through the local pool with SRP, exactly as the browser does, and returns the access token. */
+export async function poolAccessToken(server: TestServer, email: string, password: string): Promise<string> {
+  const { userPoolId, clientId, userPoolEndpoint } = server.identity.appConfig;
+  Amplify.configure({ Auth: { Cognito: { userPoolId, userPoolClientId: clientId, userPoolEndpoint } } });
+  await storage.clear();
+  const result = await amplifySignIn({ username: email, password });
+  if (result.nextStep.signInStep !== 'DONE') throw new Error(`sign-in stopped at ${result.nextStep.signInStep}`);
+  const session = await fetchAuthSession();
+  const token = session.tokens?.accessToken.toString();
+  await storage.clear();
+  if (!token) throw new Error('no access token after sign-in');
+  return token;
+}
+
+export interface ApiResponse<T = unknown> {
+  status: number;
+  body: T;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+export interface ApiClient {
+  cookie: string | null;
+  request<T = unknown>(
+    method: string,
+    path: string,
+    opts?: { body?: unknown; headers?: Record<string, string>; rawBody?: string },
+  ): Promise<ApiResponse<T>>;
+  get<T = unknown>(path: string): Promise<ApiResponse<T>>;
+  post<T = unknown>(path: string, body?: unknown): Promise<ApiResponse<T>>;
+  put<T = unknown>(path: string, body?: unknown): Promise<ApiResponse<T>>;
+}
+
+/** A client with the CSRF header and, when given, a session cookie; requests go through inject. */
+export function apiClient(server: TestServer, cookie: string | null = null): ApiClient {
+  const client: ApiClient = {
+    cookie,
+    async request<T>(method: string, path: string, opts: { body?: unknown; headers?: Record<string, string>; rawBody?: string } = {}) {
+      const headers: Record<string, string> = { [CSRF_HEADER]: CSRF_HEADER_VALUE, ...opts.headers };
+      if (client.cookie) headers.cookie = client.cookie;
+      let payload: string | undefined = opts.rawBody;
+      if (opts.body !== undefined) {
+        payload = JSON.stringify(opts.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      const res = await server.app.inject({
+        method: method as 'GET',
+        url: path,
+        headers,
+        payload,
+        remoteAddress: '127.0.0.1',
+      });
+      let body: unknown = res.body;
+      try {
+        body = res.body ? JSON.parse(res.body) : undefined;
+      } catch {
+        /* not JSON */
+      }
+      return { status: res.statusCode, body: body as T, headers: res.headers };
+    },
+    get: (path) => client.request('GET', path),
+    post: (path, body) => client.request('POST', path, { body: body ?? {} }),
+    put: (path, body) => client.request('PUT', path, { body }),
+  };
+  return client;
+}
+
+/** Real sign-in: SRP against the pool, then POST /api/token; the client carries the session cookie. */
+export async function signIn(server: TestServer, staff: Pick<Staff, 'email' | 'password'>): Promise<ApiClient> {
+  const token = await poolAccessToken(server, staff.email, staff.password);
+  const anonymous = apiClient(server);
+  const res = await anonymous.post('/api/token', { token });
+  if (res.status !== 200) throw new Error(`POST /api/token answered ${res.status}: ${JSON.stringify(res.body)}`);
+  const setCookie = res.headers['set-cookie'];
+  const raw = Array.isArray(setCookie) ? setCookie[0] : setCookie;
+  if (!raw) throw new Error('POST /api/token set no cookie');
+  return apiClient(server, raw.split(';')[0]!);
+}
