@@ -1,5 +1,107 @@
-import { NotBuilt } from '../../components/not-built.tsx';
+import { Alert, Box, Button, CircularProgress, Divider, Paper, Stack, Typography } from '@mui/material';
+import { Labels, PatientTexts, type Insurance } from '@rpm/contracts';
+import { Link as RouterLink, useParams } from 'react-router';
+import { paths } from '../../app/paths.ts';
+import { errorMessage } from '../../lib/api-client.ts';
+import { usePatient } from './api.ts';
+import { fullName, statusText } from './format.ts';
+import { NotesSection } from './notes-section.tsx';
+import { TrackingSection } from './tracking-section.tsx';
+import { VitalsSection } from './vitals-section.tsx';
 
+/** /patients/:id: the patient, insurance, vitals, notes and tracking time. */
 export default function PatientDetailPage() {
-  return <NotBuilt title="Patient" />;
+  const id = Number(useParams().id);
+  const patient = usePatient(id);
+
+  if (patient.isPending) {
+    return (
+      <Box sx={{ display: 'flex', justifyContent: 'center', py: 4 }} role="status" aria-label="Loading">
+        <CircularProgress />
+      </Box>
+    );
+  }
+  if (patient.isError) return <Alert severity="error">{errorMessage(patient.error, PatientTexts.failedToLoadPatient)}</Alert>;
+  const p = patient.data;
+
+  return (
+    <Stack spacing={3}>
+      <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between' }}>
+        <Typography variant="h4" component="h1">
+          {fullName(p)}
+        </Typography>
+        <Button variant="outlined" component={RouterLink} to={paths.patientEdit(p.id)}>
+          {Labels.edit}
+        </Button>
+      </Stack>
+      <Paper variant="outlined" sx={{ p: 2 }}>
+        <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 3, rowGap: 1, m: 0 }}>
+          <Field term={PatientTexts.dateOfBirth} value={p.date_of_birth ?? Labels.notAvailable} />
+          <Field term={PatientTexts.status} value={statusText(p.enrollment_status)} />
+          <Field term={Labels.enrollInRpm} value={p.enrolled_rpm ? 'Yes' : 'No'} />
+          <Field term={PatientTexts.provider} value={p.primary_provider_name ?? Labels.notAvailable} />
+          <Field term={PatientTexts.organization} value={p.organization_name ?? Labels.notAvailable} />
+          <Field
+            term={PatientTexts.assignedDevices}
+            value={
+              p.devices.length
+                ? p.devices.map((d) => [d.device_id, d.model].filter(Boolean).join(' · ')).join(', ')
+                : PatientTexts.noDevices
+            }
+          />
+        </Box>
+      </Paper>
+      <Box component="section" aria-labelledby="insurance-heading">
+        <Typography id="insurance-heading" variant="h6" component="h2" sx={{ mb: 1 }}>
+          {PatientTexts.insurance}
+        </Typography>
+        {p.insurances.length === 0 ? (
+          <Typography color="text.secondary">{PatientTexts.noInsurance}</Typography>
+        ) : (
+          <Stack spacing={1}>
+            {p.insurances.map((i) => (
+              <InsuranceCard key={i.id} insurance={i} />
+            ))}
+          </Stack>
+        )}
+      </Box>
+      <Divider />
+      <VitalsSection patientId={p.id} />
+      <Divider />
+      <NotesSection patientId={p.id} />
+      <Divider />
+      <TrackingSection patientId={p.id} />
+    </Stack>
+  );
+}
+
+function Field({ term, value }: { term: string; value: string }) {
+  return (
+    <>
+      <Typography component="dt" sx={{ fontWeight: 600 }}>
+        {term}
+      </Typography>
+      <Typography component="dd" sx={{ m: 0 }}>
+        {value}
+      </Typography>
+    </>
+  );
+}
+
+function InsuranceCard({ insurance: i }: { insurance: Insurance }) {
+  return (
+    <Paper variant="outlined" sx={{ p: 1.5 }} data-testid="insurance-card">
+      <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 3, rowGap: 0.5, m: 0 }}>
+        <Field term={PatientTexts.type} value={i.type} />
+        <Field term={PatientTexts.insuranceProvider} value={i.provider_name ?? Labels.notAvailable} />
+        <Field term={PatientTexts.policyNumber} value={i.policy_number ?? Labels.notAvailable} />
+        {i.type === 'Private' && (
+          <>
+            <Field term={PatientTexts.policyholder} value={i.policyholder ?? Labels.notAvailable} />
+            <Field term={PatientTexts.policyholderBirthdate} value={i.policyholder_birthdate ?? Labels.notAvailable} />
+          </>
+        )}
+      </Box>
+    </Paper>
+  );
 }

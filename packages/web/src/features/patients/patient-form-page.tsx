@@ -1,5 +1,276 @@
-import { NotBuilt } from '../../components/not-built.tsx';
+import {
+  Alert,
+  Box,
+  Button,
+  Checkbox,
+  CircularProgress,
+  FormControlLabel,
+  FormGroup,
+  Paper,
+  Stack,
+  TextField,
+  Typography,
+} from '@mui/material';
+import { GENDERS, Labels, PatientTexts, Validation, type Device } from '@rpm/contracts';
+import { useSnackbar } from 'notistack';
+import { useEffect, useRef } from 'react';
+import { Controller, useForm, useWatch } from 'react-hook-form';
+import { useNavigate, useParams } from 'react-router';
+import { paths } from '../../app/paths.ts';
+import { errorMessage } from '../../lib/api-client.ts';
+import { useCurrentUser, useDevices, useOrganizations, usePatient, useProviders, useSavePatient } from './api.ts';
+import { fullName } from './format.ts';
+import { InsuranceFields } from './insurance-fields.tsx';
+import { emptyPatientForm, toFormValues, toPatientInput, type PatientFormValues } from './patient-form-values.ts';
 
+/** /patients/add ('Add Patient') and /patients/:id/edit ('Update Patient'). */
 export default function PatientFormPage() {
-  return <NotBuilt title="Add Patient" />;
+  const params = useParams();
+  const patientId = params.id ? Number(params.id) : null;
+  const isEdit = patientId !== null;
+  const me = useCurrentUser();
+  const patient = usePatient(patientId ?? 0, isEdit);
+
+  if (isEdit && patient.isError) {
+    return <Alert severity="error">{errorMessage(patient.error, PatientTexts.failedToLoadPatient)}</Alert>;
+  }
+  if (me.isPending || (isEdit && patient.isPending)) {
+    return (
+      <Box sx={{ display: 'flex', justifyContent: 'center', py: 4 }} role="status" aria-label="Loading">
+        <CircularProgress />
+      </Box>
+    );
+  }
+  const user = me.data ?? null;
+  const initial = isEdit && patient.data ? toFormValues(patient.data) : emptyPatientForm(user?.organization_id ?? null);
+  return (
+    <PatientForm
+      key={patientId ?? 'new'}
+      patientId={patientId}
+      initial={initial}
+      isAdmin={user?.role === 'admin'}
+      currentOrganizationName={patient.data?.organization_name ?? null}
+    />
+  );
+}
+
+interface FormProps {
+  patientId: number | null;
+  initial: PatientFormValues;
+  isAdmin: boolean;
+  currentOrganizationName: string | null;
+}
+
+export function PatientForm({ patientId, initial, isAdmin, currentOrganizationName }: FormProps) {
+  const navigate = useNavigate();
+  const { enqueueSnackbar } = useSnackbar();
+  const save = useSavePatient(patientId);
+  const {
+    register,
+    control,
+    handleSubmit,
+    setValue,
+    formState: { errors, isSubmitting },
+  } = useForm<PatientFormValues>({ mode: 'onBlur', defaultValues: initial });
+
+  const organizationId = useWatch({ control, name: 'organization_id' });
+  const organizations = useOrganizations();
+  const providers = useProviders(organizationId ? Number(organizationId) : null);
+  const devices = useDevices(isAdmin);
+
+  // A provider chosen for one organization is meaningless in another: clear it on a change.
+  const firstOrg = useRef(organizationId);
+  useEffect(() => {
+    if (firstOrg.current !== organizationId) setValue('primary_provider_id', '');
+    firstOrg.current = organizationId;
+  }, [organizationId, setValue]);
+
+  const reg = (name: Parameters<typeof register>[0], required?: string) => {
+    const { ref, ...rest } = register(name, required ? { validate: (v) => (String(v ?? '').trim() ? true : required) } : {});
+    return { ...rest, inputRef: ref };
+  };
+
+  const onSubmit = async (values: PatientFormValues) => {
+    try {
+      const saved = await save.mutateAsync(toPatientInput(values, isAdmin));
+      enqueueSnackbar(PatientTexts.saved, { variant: 'success' });
+      void navigate(paths.patient(saved.id));
+    } catch (err) {
+      // The form keeps everything typed; only the toast says what went wrong.
+      enqueueSnackbar(errorMessage(err, PatientTexts.saveFailed), { variant: 'error' });
+    }
+  };
+
+  // The organization list a provider gets may be just their own; the patient's own organization
+  // is always an option so an edit never shows an empty choice.
+  const orgOptions = [...(organizations.data ?? [])];
+  if (initial.organization_id && !orgOptions.some((o) => String(o.id) === initial.organization_id)) {
+    orgOptions.push({ id: Number(initial.organization_id), name: currentOrganizationName ?? initial.organization_id });
+  }
+  const title = patientId === null ? Labels.addPatient : Labels.updatePatient;
+
+  return (
+    <Box component="form" noValidate onSubmit={handleSubmit(onSubmit)} aria-label={title}>
+      <Typography variant="h4" component="h1" sx={{ mb: 2 }}>
+        {title}
+      </Typography>
+      <Stack spacing={3}>
+        <Paper variant="outlined" sx={{ p: 2 }}>
+          <Stack spacing={2}>
+            <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
+              <TextField
+                label={PatientTexts.firstName}
+                required
+                fullWidth
+                error={Boolean(errors.first_name)}
+                helperText={errors.first_name?.message}
+                {...reg('first_name', Validation.firstNameRequired)}
+              />
+              <TextField label={PatientTexts.middleName} fullWidth {...reg('middle_name')} />
+              <TextField
+                label={PatientTexts.lastName}
+                required
+                fullWidth
+                error={Boolean(errors.last_name)}
+                helperText={errors.last_name?.message}
+                {...reg('last_name', Validation.lastNameRequired)}
+              />
+            </Stack>
+            <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
+              <TextField
+                type="date"
+                label={PatientTexts.dateOfBirth}
+                fullWidth
+                slotProps={{ inputLabel: { shrink: true } }}
+                {...reg('date_of_birth')}
+              />
+              <TextField
+                select
+                label={PatientTexts.gender}
+                fullWidth
+                slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+                {...reg('gender')}
+              >
+                <option value="" />
+                {GENDERS.map((g) => (
+                  <option key={g} value={g}>
+                    {PatientTexts[`gender_${g}`]}
+                  </option>
+                ))}
+              </TextField>
+            </Stack>
+            <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
+              <TextField
+                select
+                label={PatientTexts.organization}
+                required
+                fullWidth
+                error={Boolean(errors.organization_id)}
+                helperText={errors.organization_id?.message}
+                slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+                {...reg('organization_id', Validation.organizationRequired)}
+              >
+                <option value="" />
+                {orgOptions.map((o) => (
+                  <option key={o.id} value={String(o.id)}>
+                    {o.name}
+                  </option>
+                ))}
+              </TextField>
+              <TextField
+                select
+                label={PatientTexts.primaryProvider}
+                fullWidth
+                disabled={!organizationId}
+                slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+                {...reg('primary_provider_id')}
+              >
+                <option value="">{PatientTexts.none}</option>
+                {(providers.data ?? []).map((p) => (
+                  <option key={p.id} value={String(p.id)}>
+                    {p.name}
+                  </option>
+                ))}
+                {/* Keep the saved provider visible while the list loads. */}
+                {initial.primary_provider_id &&
+                  organizationId === initial.organization_id &&
+                  !(providers.data ?? []).some((p) => String(p.id) === initial.primary_provider_id) && (
+                    <option value={initial.primary_provider_id}>{initial.primary_provider_id}</option>
+                  )}
+              </TextField>
+            </Stack>
+            <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ alignItems: 'center' }}>
+              <Controller
+                control={control}
+                name="enrolled_rpm"
+                render={({ field }) => (
+                  <FormControlLabel
+                    control={<Checkbox checked={field.value} onChange={(e) => field.onChange(e.target.checked)} onBlur={field.onBlur} />}
+                    label={Labels.enrollInRpm}
+                  />
+                )}
+              />
+              <TextField label={PatientTexts.enrollmentStatus} fullWidth {...reg('enrollment_status')} />
+            </Stack>
+          </Stack>
+        </Paper>
+
+        <InsuranceFields control={control} register={register} errors={errors} />
+
+        {isAdmin && (
+          <Box component="section" aria-labelledby="devices-heading">
+            <Typography id="devices-heading" variant="h6" component="h2" sx={{ mb: 1 }}>
+              {PatientTexts.devices}
+            </Typography>
+            <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+              {PatientTexts.deviceMovesNote}
+            </Typography>
+            {devices.isError ? (
+              <Alert severity="error">{errorMessage(devices.error, PatientTexts.saveFailed)}</Alert>
+            ) : (
+              <Controller
+                control={control}
+                name="device_ids"
+                render={({ field }) => (
+                  <FormGroup>
+                    {(devices.data ?? []).map((d) => (
+                      <FormControlLabel
+                        key={d.id}
+                        label={deviceLabel(d, patientId)}
+                        control={
+                          <Checkbox
+                            checked={field.value.includes(d.id)}
+                            onChange={(e) =>
+                              field.onChange(
+                                e.target.checked ? [...field.value, d.id] : field.value.filter((x) => x !== d.id),
+                              )
+                            }
+                          />
+                        }
+                      />
+                    ))}
+                  </FormGroup>
+                )}
+              />
+            )}
+          </Box>
+        )}
+
+        <Stack direction="row" spacing={2}>
+          <Button type="submit" variant="contained" disabled={isSubmitting}>
+            {Labels.save}
+          </Button>
+          <Button onClick={() => void navigate(patientId === null ? paths.patients : paths.patient(patientId))}>
+            {PatientTexts.cancel}
+          </Button>
+        </Stack>
+      </Stack>
+    </Box>
+  );
+}
+
+function deviceLabel(d: Device, patientId: number | null): string {
+  const base = [d.device_id, d.model, d.type].filter(Boolean).join(' · ');
+  if (d.patient && d.patient_id !== patientId) return `${base} — ${fullName(d.patient)}`;
+  return base;
 }

@@ -1,0 +1,93 @@
+import type { Gender, InsuranceType, PatientDetail, PatientInput } from '@rpm/contracts';
+
+/** The form holds text everywhere (what inputs hold); conversion happens once, on submit. */
+export interface InsuranceFormValues {
+  type: InsuranceType | '';
+  provider_name: string;
+  policy_number: string;
+  policyholder: string;
+  policyholder_birthdate: string;
+}
+
+export interface PatientFormValues {
+  first_name: string;
+  middle_name: string;
+  last_name: string;
+  date_of_birth: string;
+  gender: Gender | '';
+  organization_id: string;
+  primary_provider_id: string;
+  enrolled_rpm: boolean;
+  enrollment_status: string;
+  insurances: InsuranceFormValues[];
+  device_ids: number[];
+}
+
+export const emptyPatientForm = (organizationId: number | null): PatientFormValues => ({
+  first_name: '',
+  middle_name: '',
+  last_name: '',
+  date_of_birth: '',
+  gender: '',
+  organization_id: organizationId === null ? '' : String(organizationId),
+  primary_provider_id: '',
+  enrolled_rpm: false,
+  enrollment_status: '',
+  insurances: [],
+  device_ids: [],
+});
+
+export function toFormValues(p: PatientDetail): PatientFormValues {
+  return {
+    first_name: p.first_name,
+    middle_name: p.middle_name ?? '',
+    last_name: p.last_name,
+    date_of_birth: p.date_of_birth ?? '',
+    gender: p.gender ?? '',
+    organization_id: String(p.organization_id),
+    primary_provider_id: p.primary_provider_id === null ? '' : String(p.primary_provider_id),
+    enrolled_rpm: p.enrolled_rpm,
+    enrollment_status: p.enrollment_status ?? '',
+    insurances: p.insurances.map((i) => ({
+      type: i.type,
+      provider_name: i.provider_name ?? '',
+      policy_number: i.policy_number ?? '',
+      policyholder: i.policyholder ?? '',
+      policyholder_birthdate: i.policyholder_birthdate ?? '',
+    })),
+    device_ids: p.device_ids,
+  };
+}
+
+const orNull = (v: string): string | null => (v.trim() === '' ? null : v.trim());
+
+/**
+ * The request body. Empty strings become null (spec section 5); policyholder fields are sent
+ * only for Private insurance; device_ids only when the device section was shown (admins), so
+ * a provider's save never touches device assignments.
+ */
+export function toPatientInput(v: PatientFormValues, includeDevices: boolean): PatientInput {
+  const body: PatientInput = {
+    first_name: v.first_name.trim(),
+    middle_name: orNull(v.middle_name),
+    last_name: v.last_name.trim(),
+    date_of_birth: orNull(v.date_of_birth),
+    gender: v.gender === '' ? null : v.gender,
+    organization_id: Number(v.organization_id),
+    primary_provider_id: v.primary_provider_id === '' ? null : Number(v.primary_provider_id),
+    enrolled_rpm: v.enrolled_rpm,
+    enrollment_status: orNull(v.enrollment_status),
+    insurances: v.insurances.map((i) => {
+      const isPrivate = i.type === 'Private';
+      return {
+        type: i.type as InsuranceType,
+        provider_name: orNull(i.provider_name),
+        policy_number: orNull(i.policy_number),
+        policyholder: isPrivate ? orNull(i.policyholder) : null,
+        policyholder_birthdate: isPrivate ? orNull(i.policyholder_birthdate) : null,
+      };
+    }),
+  };
+  if (includeDevices) body.device_ids = v.device_ids;
+  return body;
+}
