@@ -3,11 +3,16 @@ import { IsoDate, Timestamp } from './common.ts';
 import { MAX_PAGE_LIMIT } from './constants.ts';
 
 export const GENDERS = ['male', 'female', 'other'] as const;
-export const Gender = Type.Union(GENDERS.map((g) => Type.Literal(g)));
+export const Gender = Type.Union([Type.Literal('male'), Type.Literal('female'), Type.Literal('other')]);
 export type Gender = (typeof GENDERS)[number];
 
 export const INSURANCE_TYPES = ['Medicare', 'Medicaid', 'Private', 'Other'] as const;
-export const InsuranceType = Type.Union(INSURANCE_TYPES.map((t) => Type.Literal(t)));
+export const InsuranceType = Type.Union([
+  Type.Literal('Medicare'),
+  Type.Literal('Medicaid'),
+  Type.Literal('Private'),
+  Type.Literal('Other'),
+]);
 export type InsuranceType = (typeof INSURANCE_TYPES)[number];
 
 const Name = Type.String({ minLength: 1, maxLength: 100 });
@@ -208,3 +213,64 @@ export const VitalSeries = Type.Object({
   diastolic: Type.Array(Type.Integer()),
 });
 export type VitalSeries = Static<typeof VitalSeries>;
+
+/** Texts of the patient screens beyond the spec's own (column heads, field labels, states). */
+export const PatientTexts = {
+  listTitle: 'Patients',
+  firstName: 'First name',
+  middleName: 'Middle name',
+  lastName: 'Last name',
+  status: 'Status',
+  actions: 'Actions',
+  noPatients: 'No patients yet.',
+  failedToLoadPatients: 'Failed to load patients',
+  failedToLoadPatient: 'Failed to load patient',
+  dateOfBirth: 'Date of birth',
+  gender: 'Gender',
+  organization: 'Organization',
+  primaryProvider: 'Primary provider',
+  provider: 'Provider',
+  enrollmentStatus: 'Enrollment status',
+  none: 'None',
+  insurance: 'Insurance',
+  addInsurance: 'Add insurance',
+  removeInsurance: 'Remove insurance',
+  type: 'Type',
+  insuranceProvider: 'Provider',
+  policyNumber: 'Policy number',
+  policyholder: 'Policyholder',
+  policyholderBirthdate: 'Policyholder birthdate',
+  noInsurance: 'No insurance on file.',
+  devices: 'Devices',
+  assignedDevices: 'Assigned devices',
+  noDevices: 'No devices assigned.',
+  deviceMovesNote: 'A device assigned to another patient moves to this one when you save.',
+  saveFailed: 'Failed to save patient',
+  saved: 'Patient saved',
+  cancel: 'Cancel',
+  vitals: 'Vitals',
+  time: 'Time',
+  systolic: 'Systolic',
+  diastolic: 'Diastolic',
+  pulse: 'Pulse',
+  noVitals: 'No readings yet.',
+  failedToLoadVitals: 'Failed to load vitals',
+  chartLabel: 'Blood pressure chart',
+  loadingChart: 'Loading chart',
+  clinicalNotes: 'Clinical Notes',
+  noteContent: 'Content',
+  noNotes: 'No notes yet.',
+  failedToLoadNotes: 'Failed to load notes',
+  noteAdded: 'Note added',
+  noteFailed: 'Failed to add note',
+  date: 'Date',
+  minutes: 'Minutes',
+  notes: 'Notes',
+  noTracking: 'No tracking time yet.',
+  failedToLoadTracking: 'Failed to load tracking time',
+  trackingAdded: 'Tracking time added',
+  trackingFailed: 'Failed to add tracking time',
+  gender_male: 'Male',
+  gender_female: 'Female',
+  gender_other: 'Other',
+} as const;
