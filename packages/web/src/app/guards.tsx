@@ -1,15 +1,46 @@
+import { Box, CircularProgress } from '@mui/material';
 import type { ReactNode } from 'react';
+import { Navigate, useLocation } from 'react-router';
+import { useAuth } from '../lib/auth/auth-context.tsx';
+import { paths } from './paths.ts';
+
+function Checking() {
+  return (
+    <Box sx={{ display: 'flex', justifyContent: 'center', py: 6 }} role="status" aria-label="Loading">
+      <CircularProgress />
+    </Box>
+  );
+}
 
 /*
- * Navigation guards of spec section 2. Not built yet: until sign-in lands they let every page
- * render. The server refuses every API call without a session either way.
+ * Navigation guards of spec section 2:
+ * - while the session has expired, navigation is allowed (the Session Ended modal is up); the page
+ *   behind it stays empty, so nothing of the last user's data stays on an unattended screen;
+ * - a signed-in route without a user goes to /; / itself then sends the visitor to /login, so a
+ *   signed-out visitor always ends on the login page and never loops;
+ * - an admin route without the admin role goes to /;
+ * - /login while signed in goes to /.
  */
 export function RequireAuth({ children }: { children: ReactNode }) {
-  return <>{children}</>;
+  const { status, user, expired } = useAuth();
+  const { pathname } = useLocation();
+  if (status === 'loading') return <Checking />;
+  if (user) return <>{children}</>;
+  if (expired) return null;
+  return <Navigate to={pathname === paths.dashboard ? paths.login : paths.dashboard} replace />;
 }
+
 export function RequireAdmin({ children }: { children: ReactNode }) {
-  return <>{children}</>;
+  const { status, user, expired } = useAuth();
+  if (status === 'loading') return <Checking />;
+  if (user?.role === 'admin') return <>{children}</>;
+  if (expired && !user) return null;
+  return <Navigate to={paths.dashboard} replace />;
 }
+
 export function PublicOnly({ children }: { children: ReactNode }) {
+  const { status, user, expired } = useAuth();
+  if (status === 'loading') return <Checking />;
+  if (user && !expired) return <Navigate to={paths.dashboard} replace />;
   return <>{children}</>;
 }

@@ -1,20 +1,66 @@
-import { AppBar, Box, Container, Toolbar, Typography } from '@mui/material';
+import { Box, Container } from '@mui/material';
+import { SIDEBAR_COLLAPSED_WIDTH, SIDEBAR_EXPANDED_WIDTH } from '@rpm/contracts';
+import { useState } from 'react';
 import { Outlet } from 'react-router';
+import { useAuth } from '../lib/auth/auth-context.tsx';
+import { SessionEndedDialog, SessionManager } from './session.tsx';
+import { Sidebar } from './sidebar.tsx';
+import { TopBar } from './top-bar.tsx';
 
-/** The page frame. The top bar and sidebar of spec section 2 come with sign-in. */
+const SIDEBAR_KEY = 'rpm.sidebarCollapsed';
+
+function readCollapsed(): boolean {
+  try {
+    return localStorage.getItem(SIDEBAR_KEY) === '1';
+  } catch {
+    return false;
+  }
+}
+
+/** The page frame of spec section 2: top bar, sidebar for signed-in users, the session rules. */
 export function Layout() {
+  const { user } = useAuth();
+  const [collapsed, setCollapsed] = useState(readCollapsed);
+  const toggle = () => {
+    setCollapsed((c) => {
+      try {
+        localStorage.setItem(SIDEBAR_KEY, c ? '0' : '1');
+      } catch {
+        /* the choice lasts until reload */
+      }
+      return !c;
+    });
+  };
+  const sidebarWidth = collapsed ? SIDEBAR_COLLAPSED_WIDTH : SIDEBAR_EXPANDED_WIDTH;
+
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', minHeight: '100vh' }}>
-      <AppBar position="static">
-        <Toolbar>
-          <Typography variant="h6" component="div">
-            RPM Portal
-          </Typography>
-        </Toolbar>
-      </AppBar>
-      <Container component="main" sx={{ py: 3 }}>
-        <Outlet />
-      </Container>
+      <Box
+        component="a"
+        href="#main-content"
+        sx={{
+          position: 'absolute',
+          left: -10000,
+          top: 8,
+          zIndex: (t) => t.zIndex.tooltip,
+          bgcolor: 'background.paper',
+          p: 1,
+          '&:focus': { left: 8 },
+        }}
+      >
+        Skip to content
+      </Box>
+      <TopBar />
+      <Box sx={{ display: 'flex', flex: 1, minHeight: 0 }}>
+        {user && <Sidebar role={user.role} collapsed={collapsed} width={sidebarWidth} onToggle={toggle} />}
+        <Box component="main" id="main-content" tabIndex={-1} sx={{ flex: 1, minWidth: 0, outline: 'none' }}>
+          <Container maxWidth="lg" sx={{ py: 3 }}>
+            <Outlet />
+          </Container>
+        </Box>
+      </Box>
+      <SessionManager />
+      <SessionEndedDialog />
     </Box>
   );
 }

@@ -1,13 +1,19 @@
 import { Typography } from '@mui/material';
-import { Labels } from '@rpm/contracts';
+import { AuthLabels, Labels } from '@rpm/contracts';
+import { useAuth } from '../../lib/auth/auth-context.tsx';
 
 export default function DashboardPage() {
+  const { user } = useAuth();
+  const name = user?.first_name?.trim();
   return (
     <>
       <Typography variant="h4" component="h1" gutterBottom>
         {Labels.dashboard}
       </Typography>
-      <Typography>Welcome to the remote patient monitoring portal.</Typography>
+      <Typography>
+        {name ? `Welcome, ${name}. ` : ''}
+        {AuthLabels.welcome}
+      </Typography>
     </>
   );
 }

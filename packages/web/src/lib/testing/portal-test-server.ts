@@ -1,0 +1,64 @@
+import type { CurrentUser } from '@rpm/contracts';
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+
+/** The answers a test portal gives: who is signed in (null = nobody), and which calls arrived. */
+export interface TestPortalState {
+  user: CurrentUser | null;
+  calls: string[];
+}
+
+export const testPortal: TestPortalState = { user: null, calls: [] };
+
+export const USER_POOL_ENDPOINT = 'http://localhost:3000/cognito';
+
+export function makeUser(overrides: Partial<CurrentUser> = {}): CurrentUser {
+  return {
+    id: 1,
+    email: 'pat.provider@example.com',
+    role: 'provider',
+    first_name: 'Pat',
+    last_name: 'Provider',
+    organization_id: 1,
+    status: 'active',
+    mfa_enabled: false,
+    ...overrides,
+  };
+}
+
+/** Signs a user in as far as the API is concerned: the session cookie exists and /api/me answers. */
+export function signInForTest(user: CurrentUser): void {
+  testPortal.user = user;
+  localStorage.setItem('rpm.hasSession', '1');
+}
+
+export const server = setupServer(
+  http.get('/app-config.json', () =>
+    HttpResponse.json({
+      userPoolId: 'local_test',
+      clientId: 'testclient',
+      region: 'local',
+      userPoolEndpoint: USER_POOL_ENDPOINT,
+    }),
+  ),
+  http.get('/api/me', () => {
+    testPortal.calls.push('GET /api/me');
+    return testPortal.user
+      ? HttpResponse.json({ user: testPortal.user })
+      : HttpResponse.json({ message: 'Authentication required' }, { status: 401 });
+  }),
+  http.post('/api/logout', () => {
+    testPortal.calls.push('POST /api/logout');
+    testPortal.user = null;
+    return new HttpResponse(null, { status: 204 });
+  }),
+  http.get('/api/expire-me', () => {
+    testPortal.calls.push('GET /api/expire-me');
+    return HttpResponse.json({ message: 'Session expired' }, { status: 401 });
+  }),
+);
+
+export function resetTestPortal(): void {
+  testPortal.user = null;
+  testPortal.calls = [];
+}
