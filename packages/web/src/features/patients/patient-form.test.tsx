@@ -1,0 +1,154 @@
+import { Labels, PatientTexts, Validation, type PatientInput } from '@rpm/contracts';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { SnackbarProvider } from 'notistack';
+import type { ReactNode } from 'react';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { PatientForm } from './patient-form-page.tsx';
+import { emptyPatientForm } from './patient-form-values.ts';
+import PatientsPage from './patients-page.tsx';
+
+let lastBody: PatientInput | null = null;
+const server = setupServer(
+  http.get('/api/organizations', () => HttpResponse.json([{ id: 1, name: 'North Clinic' }])),
+  http.get('/api/organizations/1/providers', () => HttpResponse.json([{ id: 7, name: 'Dr. Who' }])),
+  http.get('/api/devices', () => HttpResponse.json([])),
+);
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => {
+  server.resetHandlers();
+  lastBody = null;
+});
+afterAll(() => server.close());
+
+function wrap(ui: ReactNode, path = '/patients/add') {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <QueryClientProvider client={client}>
+      <SnackbarProvider>
+        <MemoryRouter initialEntries={[path]}>
+          <Routes>
+            <Route path="/patients/add" element={ui} />
+            <Route path="/patients" element={ui} />
+            <Route path="/patients/:id" element={<p>detail page</p>} />
+          </Routes>
+        </MemoryRouter>
+      </SnackbarProvider>
+    </QueryClientProvider>,
+  );
+}
+
+const renderForm = (isAdmin = false) =>
+  wrap(<PatientForm patientId={null} initial={emptyPatientForm(1)} isAdmin={isAdmin} currentOrganizationName={null} />);
+
+describe('patient form', () => {
+  it('shows the insurance messages only once a field loses focus', async () => {
+    const user = userEvent.setup();
+    renderForm();
+    await user.click(screen.getByRole('button', { name: PatientTexts.addInsurance }));
+    const type = screen.getByLabelText(`${PatientTexts.type} 1`);
+    const provider = screen.getByLabelText(`${PatientTexts.insuranceProvider} 1`);
+    const policy = screen.getByLabelText(`${PatientTexts.policyNumber} 1`);
+    expect(screen.queryByText(Validation.insuranceType)).not.toBeInTheDocument();
+
+    await user.click(type);
+    await user.tab();
+    expect(await screen.findByText(Validation.insuranceType)).toBeInTheDocument();
+    expect(screen.queryByText(Validation.insuranceProvider)).not.toBeInTheDocument();
+
+    await user.click(provider);
+    await user.tab();
+    expect(await screen.findByText(Validation.insuranceProvider)).toBeInTheDocument();
+    expect(screen.queryByText(Validation.insurancePolicyNumber)).not.toBeInTheDocument();
+
+    await user.click(policy);
+    await user.tab();
+    expect(await screen.findByText(Validation.insurancePolicyNumber)).toBeInTheDocument();
+
+    await user.type(provider, 'Acme');
+    await user.tab();
+    await waitFor(() => expect(screen.queryByText(Validation.insuranceProvider)).not.toBeInTheDocument());
+  });
+
+  it('shows policyholder fields only for Private insurance', async () => {
+    const user = userEvent.setup();
+    renderForm();
+    await user.click(screen.getByRole('button', { name: PatientTexts.addInsurance }));
+    const type = screen.getByLabelText(`${PatientTexts.type} 1`);
+    expect(screen.queryByLabelText(`${PatientTexts.policyholder} 1`)).not.toBeInTheDocument();
+    await user.selectOptions(type, 'Private');
+    expect(screen.getByLabelText(`${PatientTexts.policyholder} 1`)).toBeInTheDocument();
+    expect(screen.getByLabelText(`${PatientTexts.policyholderBirthdate} 1`)).toBeInTheDocument();
+    await user.selectOptions(type, 'Medicare');
+    expect(screen.queryByLabelText(`${PatientTexts.policyholder} 1`)).not.toBeInTheDocument();
+  });
+
+  it('sends empty strings as null, no device_ids for a provider, and keeps the input after a failed save', async () => {
+    server.use(
+      http.post('/api/patients', async ({ request }) => {
+        lastBody = (await request.json()) as PatientInput;
+        return HttpResponse.json({ statusCode: 400, error: 'Bad Request', message: 'Server says no' }, { status: 400 });
+      }),
+    );
+    const user = userEvent.setup();
+    renderForm();
+    expect(screen.queryByRole('heading', { name: PatientTexts.devices })).not.toBeInTheDocument();
+    await user.type(screen.getByLabelText(new RegExp(`^${PatientTexts.firstName}`)), 'Ada');
+    await user.type(screen.getByLabelText(new RegExp(`^${PatientTexts.lastName}`)), 'Lovelace');
+    await user.click(screen.getByRole('button', { name: PatientTexts.addInsurance }));
+    await user.selectOptions(screen.getByLabelText(`${PatientTexts.type} 1`), 'Medicare');
+    await user.type(screen.getByLabelText(`${PatientTexts.insuranceProvider} 1`), 'CMS');
+    await user.type(screen.getByLabelText(`${PatientTexts.policyNumber} 1`), 'M-1');
+    await user.click(screen.getByRole('button', { name: Labels.save }));
+
+    expect(await screen.findByText('Server says no')).toBeInTheDocument();
+    expect(lastBody).toMatchObject({
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      middle_name: null,
+      date_of_birth: null,
+      enrollment_status: null,
+      organization_id: 1,
+      insurances: [{ type: 'Medicare', provider_name: 'CMS', policy_number: 'M-1', policyholder: null, policyholder_birthdate: null }],
+    });
+    expect(lastBody && 'device_ids' in lastBody).toBe(false);
+    expect(screen.getByLabelText(new RegExp(`^${PatientTexts.firstName}`))).toHaveValue('Ada');
+    expect(screen.getByLabelText(`${PatientTexts.insuranceProvider} 1`)).toHaveValue('CMS');
+  });
+
+  it('shows the device section to admins', async () => {
+    renderForm(true);
+    expect(screen.getByRole('heading', { name: PatientTexts.devices })).toBeInTheDocument();
+  });
+
+  it('refuses to submit without first and last names', async () => {
+    const user = userEvent.setup();
+    renderForm();
+    await user.click(screen.getByRole('button', { name: Labels.save }));
+    expect(await screen.findByText(Validation.firstNameRequired)).toBeInTheDocument();
+    expect(screen.getByText(Validation.lastNameRequired)).toBeInTheDocument();
+    expect(lastBody).toBeNull();
+  });
+});
+
+describe('patients page', () => {
+  it("shows 'N/A' for a patient without enrollment status", async () => {
+    server.use(
+      http.get('/api/patients', () =>
+        HttpResponse.json([
+          { id: 1, first_name: 'Ada', middle_name: null, last_name: 'Lovelace', date_of_birth: null, organization_id: 1, enrolled_rpm: false, enrollment_status: null },
+          { id: 2, first_name: 'Ben', middle_name: null, last_name: 'Franklin', date_of_birth: null, organization_id: 1, enrolled_rpm: true, enrollment_status: 'Active' },
+        ]),
+      ),
+    );
+    wrap(<PatientsPage />, '/patients');
+    const ada = (await screen.findByText('Lovelace')).closest('tr')!;
+    expect(ada).toHaveTextContent(Labels.notAvailable);
+    expect(screen.getByText('Franklin').closest('tr')).toHaveTextContent('Active');
+    expect(screen.getByRole('link', { name: Labels.addPatient })).toHaveAttribute('href', '/patients/add');
+  });
+});
