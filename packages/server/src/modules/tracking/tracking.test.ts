@@ -1,0 +1,68 @@
+import type { TrackingSession, TrackingSessionPage } from '@rpm/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient, createOrganization, createStaff, signIn, startTestServer, type ApiClient, type TestServer } from '../../../test/app.ts';
+
+let server: TestServer;
+let provider: ApiClient;
+let patientId: number;
+let otherPatientId: number;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const org = await createOrganization(server);
+  const other = await createOrganization(server);
+  provider = await signIn(server, await createStaff(server, { role: 'provider', organizationId: org.id }));
+  const insert = async (orgId: number) =>
+    (await server.db.pool.query<{ id: number }>(
+      `INSERT INTO patients (first_name, last_name, organization_id) VALUES ('T', 'Patient', $1) RETURNING id`,
+      [orgId],
+    )).rows[0]!.id;
+  patientId = await insert(org.id);
+  otherPatientId = await insert(other.id);
+});
+afterAll(async () => server?.close());
+
+const lastAudit = async (action: string) =>
+  (await server.db.pool.query(
+    `SELECT outcome, resource_type, resource_id, details FROM audit_logs WHERE action = $1 ORDER BY id DESC LIMIT 1`,
+    [action],
+  )).rows[0];
+
+describe('tracking time', () => {
+  it('adds entries (minutes default to 0), lists them newest day first, and audits both', async () => {
+    const a = await provider.post<TrackingSession>(`/api/patients/${patientId}/sessions`, { date: '2026-03-01', notes: '' });
+    expect(a.status).toBe(201);
+    expect(a.body).toMatchObject({ date: '2026-03-01', duration_minutes: 0, notes: null });
+    expect(await lastAudit('tracking.create')).toMatchObject({
+      outcome: 'success',
+      resource_type: 'tracking_session',
+      resource_id: String(a.body.id),
+    });
+    await provider.post(`/api/patients/${patientId}/sessions`, { date: '2026-03-05', duration_minutes: 1440, notes: 'Call' });
+    const list = await provider.get<TrackingSessionPage>(`/api/patients/${patientId}/sessions`);
+    expect(list.body.total).toBe(2);
+    expect(list.body.items.map((s) => s.date)).toEqual(['2026-03-05', '2026-03-01']);
+    expect(await lastAudit('tracking.list')).toMatchObject({ outcome: 'success', resource_id: String(patientId) });
+  });
+
+  it.each([
+    ['minutes above 1440', { date: '2026-03-01', duration_minutes: 1441 }],
+    ['negative minutes', { date: '2026-03-01', duration_minutes: -1 }],
+    ['minutes as text', { date: '2026-03-01', duration_minutes: '5' }],
+    ['fractional minutes', { date: '2026-03-01', duration_minutes: 1.5 }],
+    ['a bad date', { date: '01/03/2026' }],
+    ['no date', { duration_minutes: 5 }],
+    ['an unknown field', { date: '2026-03-01', user_id: 3 }],
+  ])('refuses %s with 400', async (_l, body) => {
+    expect((await provider.post(`/api/patients/${patientId}/sessions`, body)).status).toBe(400);
+  });
+
+  it("answers 404 for another organization's patient and 401 without a session", async () => {
+    expect((await provider.post(`/api/patients/${otherPatientId}/sessions`, { date: '2026-03-01' })).status).toBe(404);
+    expect(await lastAudit('tracking.create')).toMatchObject({ outcome: 'denied' });
+    expect((await provider.get(`/api/patients/${otherPatientId}/sessions`)).status).toBe(404);
+    expect((await apiClient(server).get(`/api/patients/${patientId}/sessions`)).status).toBe(401);
+    const { rows } = await server.db.pool.query('SELECT count(*)::int AS n FROM tracking_sessions WHERE patient_id = $1', [otherPatientId]);
+    expect(rows[0].n).toBe(0);
+  });
+});

@@ -1,0 +1,73 @@
+import type { VitalPage, VitalSeries } from '@rpm/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient, createOrganization, createStaff, signIn, startTestServer, type ApiClient, type TestServer } from '../../../test/app.ts';
+
+let server: TestServer;
+let provider: ApiClient;
+let patientId: number;
+let otherPatientId: number;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const org = await createOrganization(server);
+  const other = await createOrganization(server);
+  provider = await signIn(server, await createStaff(server, { role: 'provider', organizationId: org.id }));
+  const insert = async (orgId: number) =>
+    (await server.db.pool.query<{ id: number }>(
+      `INSERT INTO patients (first_name, last_name, organization_id) VALUES ('V', 'Patient', $1) RETURNING id`,
+      [orgId],
+    )).rows[0]!.id;
+  patientId = await insert(org.id);
+  otherPatientId = await insert(other.id);
+  // 25 readings one hour apart in January (outside the chart's recent window).
+  await server.db.pool.query(
+    `INSERT INTO vitals (patient_id, created_at, systolic, diastolic, pulse)
+     SELECT $1, timestamptz '2026-01-01T00:00:00Z' + g * interval '1 hour', 100 + g, 60 + g, NULL
+       FROM generate_series(1, 25) g`,
+    [patientId],
+  );
+  await server.db.pool.query(
+    `INSERT INTO vitals (patient_id, created_at, systolic, diastolic) VALUES ($1, now() - interval '1 hour', 150, 95)`,
+    [otherPatientId],
+  );
+});
+afterAll(async () => server?.close());
+
+describe('GET /api/patients/{id}/vitals', () => {
+  it('pages newest first with a total, 10 by default, and audits the read', async () => {
+    const res = await provider.get<VitalPage>(`/api/patients/${patientId}/vitals`);
+    expect(res.status).toBe(200);
+    expect(res.body.total).toBe(25);
+    expect(res.body.items).toHaveLength(10);
+    expect(res.body.items[0]).toEqual({ created_at: '2026-01-02T01:00:00.000Z', systolic: 125, diastolic: 85, pulse: null });
+    const page3 = await provider.get<VitalPage>(`/api/patients/${patientId}/vitals?limit=10&offset=20`);
+    expect(page3.body.items.map((v) => v.systolic)).toEqual([105, 104, 103, 102, 101]);
+    const { rows } = await server.db.pool.query(
+      `SELECT outcome, resource_type, resource_id, details FROM audit_logs WHERE action = 'vitals.list' ORDER BY id DESC LIMIT 1`,
+    );
+    expect(rows[0]).toMatchObject({ outcome: 'success', resource_type: 'patient', resource_id: String(patientId) });
+    expect(rows[0].details).toMatchObject({ limit: 10, offset: 20, count: 5 });
+  });
+
+  it.each(['limit=0', 'limit=101', 'offset=-1', 'limit=abc', 'sort=asc'])('refuses %s with 400', async (q) => {
+    expect((await provider.get(`/api/patients/${patientId}/vitals?${q}`)).status).toBe(400);
+  });
+
+  it("answers 404 for another organization's patient and 401 without a session", async () => {
+    expect((await provider.get(`/api/patients/${otherPatientId}/vitals`)).status).toBe(404);
+    expect((await provider.get(`/api/patients/${otherPatientId}/vitals/series`)).status).toBe(404);
+    expect((await apiClient(server).get(`/api/patients/${patientId}/vitals`)).status).toBe(401);
+  });
+
+  it('gives the chart a series of the recent days, oldest first', async () => {
+    await server.db.pool.query(
+      `INSERT INTO vitals (patient_id, created_at, systolic, diastolic)
+       SELECT $1, now() - g * interval '1 day', 120 + g, 80 FROM generate_series(1, 3) g`,
+      [patientId],
+    );
+    const res = await provider.get<VitalSeries>(`/api/patients/${patientId}/vitals/series?days=7`);
+    expect(res.status).toBe(200);
+    expect(res.body.systolic).toEqual([123, 122, 121]);
+    expect(res.body.t[0]).toBeLessThan(res.body.t[2]!);
+  });
+});
