@@ -104,12 +104,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       if (!isSessionExpiredFlagSet()) {
         // This tab still holds pool tokens after a reload or a typed URL: open a fresh portal
         // session with them rather than trust a cookie the page-close beacon may have ended.
-        let token: string | null = null;
-        try {
-          token = await currentAccessToken();
-        } catch {
-          token = null;
-        }
+        const token = await currentAccessToken().catch(() => null);
         try {
           if (token) {
             await apiPost('/api/token', { token });

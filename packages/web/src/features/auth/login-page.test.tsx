@@ -1,0 +1,63 @@
+import { AuthLabels, Labels, Validation } from '@rpm/contracts';
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { resetTestPortal, server } from '../../lib/testing/portal-test-server.ts';
+import { renderApp } from '../../lib/testing/render-app.tsx';
+
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => {
+  server.resetHandlers();
+  resetTestPortal();
+});
+afterAll(() => server.close());
+
+describe('login page', () => {
+  it('refuses an email that does not look like one, and goes on to the password step with a valid one', async () => {
+    const user = userEvent.setup();
+    renderApp('/login');
+    const email = await screen.findByLabelText(AuthLabels.email);
+    await user.type(email, 'not-an-email');
+    await user.click(screen.getByRole('button', { name: Labels.next }));
+    expect(await screen.findByText(Validation.email)).toBeInTheDocument();
+    expect(screen.queryByLabelText(AuthLabels.password)).not.toBeInTheDocument();
+
+    await user.clear(email);
+    await user.type(email, 'pat@example.com');
+    await user.click(screen.getByRole('button', { name: Labels.next }));
+    expect(await screen.findByLabelText(AuthLabels.password)).toBeInTheDocument();
+    expect(screen.queryByText(Validation.email)).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: Labels.login })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: Labels.forgotPassword })).toHaveAttribute('href', '/forgot-password');
+  });
+
+  it('submits the email step with Enter too', async () => {
+    const user = userEvent.setup();
+    renderApp('/login');
+    await user.type(await screen.findByLabelText(AuthLabels.email), 'bad@{Enter}');
+    expect(await screen.findByText(Validation.email)).toBeInTheDocument();
+  });
+
+  it('shows and hides the password with the Show/Hide toggle', async () => {
+    const user = userEvent.setup();
+    renderApp('/login');
+    await user.type(await screen.findByLabelText(AuthLabels.email), 'pat@example.com');
+    await user.click(screen.getByRole('button', { name: Labels.next }));
+    const password = await screen.findByLabelText(AuthLabels.password);
+    await user.type(password, 'Secret-1!');
+    expect(password).toHaveAttribute('type', 'password');
+    await user.click(screen.getByRole('button', { name: Labels.show }));
+    expect(password).toHaveAttribute('type', 'text');
+    await user.click(screen.getByRole('button', { name: Labels.hide }));
+    expect(password).toHaveAttribute('type', 'password');
+  });
+
+  it('goes back to the email step with Start over', async () => {
+    const user = userEvent.setup();
+    renderApp('/login');
+    await user.type(await screen.findByLabelText(AuthLabels.email), 'pat@example.com');
+    await user.click(screen.getByRole('button', { name: Labels.next }));
+    await user.click(await screen.findByRole('button', { name: AuthLabels.startOver }));
+    expect(await screen.findByRole('button', { name: Labels.next })).toBeInTheDocument();
+  });
+});
