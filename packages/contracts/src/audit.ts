@@ -20,3 +20,25 @@ export const AuditLog = Type.Object({
   request_id: Type.Union([Type.String(), Type.Null()]),
 });
 export type AuditLog = Static<typeof AuditLog>;
+
+/** GET /api/audit-logs?limit&offset: server paging, newest first. */
+export const AuditLogsQuery = Type.Object(
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0 })),
+  },
+  { additionalProperties: false },
+);
+export type AuditLogsQuery = Static<typeof AuditLogsQuery>;
+
+/**
+ * `total` is exact for a small log; for a large one it is the planner's estimate (counting ten
+ * million rows on every page view would be the slowest part of the page), and
+ * `total_is_estimate` says so.
+ */
+export const AuditLogsResponse = Type.Object({
+  logs: Type.Array(AuditLog),
+  total: Type.Integer(),
+  total_is_estimate: Type.Boolean(),
+});
+export type AuditLogsResponse = Static<typeof AuditLogsResponse>;

@@ -189,6 +189,20 @@ export const AdminTexts = {
   failedToLoadDevices: 'Failed to load devices',
   failedToLoadTables: 'Failed to load tables',
   failedToLoadTable: 'Failed to load table',
+  firstName: 'First name',
+  middleName: 'Middle name',
+  lastName: 'Last name',
+  title: 'Title',
+  role: 'Role',
+  organization: 'Organization',
+  email: 'Email',
+  organizationName: 'Name',
+  deviceId: 'Device ID',
+  model: 'Model',
+  type: 'Type',
+  table: 'Table',
+  rowsShown: 'rows shown',
+  userActions: 'Actions for',
 } as const;
 
 export const AuditLogColumns = [

@@ -1,5 +1,137 @@
-import { NotBuilt } from '../../components/not-built.tsx';
+import {
+  Alert,
+  Box,
+  CircularProgress,
+  LinearProgress,
+  Paper,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TablePagination,
+  TableRow,
+  Typography,
+} from '@mui/material';
+import {
+  AUDIT_PAGE_SIZE,
+  AUDIT_PAGE_SIZE_OPTIONS,
+  AdminTexts,
+  AuditLogColumns,
+  Toasts,
+  type AuditLog,
+  type AuditLogsResponse,
+} from '@rpm/contracts';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useSnackbar } from 'notistack';
+import { useEffect, useState } from 'react';
+import { apiGet } from '../../lib/api-client.ts';
+import { formatTimestamp } from '../../lib/format-timestamp.ts';
+import { useTimezone } from '../../lib/timezone.ts';
 
+const text = (v: string | number | null) => (v === null ? '' : String(v));
+
+function cells(log: AuditLog, timezone: string): string[] {
+  return [
+    formatTimestamp(log.timestamp, timezone),
+    text(log.user_id),
+    text(log.ip_address),
+    log.action,
+    text(log.resource_type),
+    text(log.resource_id),
+    log.details ? JSON.stringify(log.details) : '',
+    text(log.target_user_id),
+    log.outcome,
+    text(log.reason),
+    text(log.user_agent),
+    text(log.request_id),
+  ];
+}
+
+/** /audit-logs: the audit trail, newest first, paged by the server (spec section 9). */
 export default function AuditLogsPage() {
-  return <NotBuilt title="Audit Logs" />;
+  const [page, setPage] = useState(0);
+  const [rowsPerPage, setRowsPerPage] = useState<number>(AUDIT_PAGE_SIZE);
+  const { enqueueSnackbar } = useSnackbar();
+  const { timezone } = useTimezone();
+  const logs = useQuery({
+    queryKey: ['audit-logs', rowsPerPage, page],
+    queryFn: () => apiGet<AuditLogsResponse>(`/api/audit-logs?limit=${rowsPerPage}&offset=${page * rowsPerPage}`),
+    placeholderData: keepPreviousData,
+  });
+
+  useEffect(() => {
+    if (logs.isError) enqueueSnackbar(Toasts.failedToLoadLogs, { variant: 'error' });
+  }, [logs.isError, enqueueSnackbar]);
+
+  return (
+    <Box>
+      <Typography variant="h4" component="h1" gutterBottom>
+        {AdminTexts.auditLogsTitle}
+      </Typography>
+      {logs.isPending ? (
+        <Box sx={{ display: 'flex', justifyContent: 'center', py: 4 }} role="status" aria-label="Loading">
+          <CircularProgress />
+        </Box>
+      ) : logs.isError && !logs.data ? (
+        <Alert severity="error">{Toasts.failedToLoadLogs}</Alert>
+      ) : (
+        <Paper>
+          {logs.isFetching && <LinearProgress aria-label="Loading" />}
+          {logs.data.total_is_estimate && (
+            <Typography variant="body2" color="text.secondary" sx={{ px: 2, pt: 1 }}>
+              {AdminTexts.totalIsEstimate}
+            </Typography>
+          )}
+          <TableContainer>
+            <Table size="small" aria-label={AdminTexts.auditLogsTitle}>
+              <TableHead>
+                <TableRow>
+                  {AuditLogColumns.map((c) => (
+                    <TableCell key={c} sx={{ whiteSpace: 'nowrap' }}>
+                      {c}
+                    </TableCell>
+                  ))}
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {logs.data.logs.length === 0 ? (
+                  <TableRow>
+                    <TableCell colSpan={AuditLogColumns.length}>{AdminTexts.noLogs}</TableCell>
+                  </TableRow>
+                ) : (
+                  logs.data.logs.map((log) => (
+                    <TableRow key={log.id} hover>
+                      {cells(log, timezone).map((value, i) => (
+                        <TableCell
+                          key={AuditLogColumns[i]}
+                          sx={{ maxWidth: 280, overflowWrap: 'anywhere', fontSize: '0.8rem' }}
+                        >
+                          {value}
+                        </TableCell>
+                      ))}
+                    </TableRow>
+                  ))
+                )}
+              </TableBody>
+            </Table>
+          </TableContainer>
+          <TablePagination
+            component="div"
+            count={logs.data.total}
+            page={page}
+            rowsPerPage={rowsPerPage}
+            rowsPerPageOptions={[...AUDIT_PAGE_SIZE_OPTIONS]}
+            onPageChange={(_e, p) => setPage(p)}
+            onRowsPerPageChange={(e) => {
+              setRowsPerPage(Number(e.target.value));
+              setPage(0);
+            }}
+            showFirstButton
+            showLastButton
+          />
+        </Paper>
+      )}
+    </Box>
+  );
 }

@@ -1,5 +1,73 @@
-import { NotBuilt } from '../../components/not-built.tsx';
+import { Box, Button, CircularProgress, Paper, Stack, TextField, Typography } from '@mui/material';
+import { AdminTexts, Toasts, Validation, type CreateDeviceBody } from '@rpm/contracts';
+import { useSnackbar } from 'notistack';
+import { useState, type FormEvent } from 'react';
+import { errorMessage } from '../../lib/api-client.ts';
+import { useAddDevice } from './api.ts';
 
+const EMPTY = { device_id: '', model: '', type: '' };
+
+/** /devices/add: device_id is required; model and type are optional (spec section 5). */
 export default function DeviceAddPage() {
-  return <NotBuilt title="Add device" />;
+  const { enqueueSnackbar } = useSnackbar();
+  const add = useAddDevice();
+  const [values, setValues] = useState(EMPTY);
+  const [error, setError] = useState<string | null>(null);
+
+  const set = (key: keyof typeof EMPTY) => (e: { target: { value: string } }) =>
+    setValues((v) => ({ ...v, [key]: e.target.value }));
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (!values.device_id.trim()) {
+      setError(Validation.deviceIdRequired);
+      return;
+    }
+    setError(null);
+    const body: CreateDeviceBody = { device_id: values.device_id.trim() };
+    if (values.model.trim()) body.model = values.model.trim();
+    if (values.type.trim()) body.type = values.type.trim();
+    add.mutate(body, {
+      onSuccess: () => {
+        setValues(EMPTY);
+        enqueueSnackbar(Toasts.deviceAdded, { variant: 'success' });
+      },
+      onError: (err) => enqueueSnackbar(errorMessage(err, Toasts.failedToAddDevice), { variant: 'error' }),
+    });
+  };
+
+  return (
+    <Box sx={{ maxWidth: 520 }}>
+      <Typography variant="h4" component="h1" gutterBottom>
+        {AdminTexts.addDeviceTitle}
+      </Typography>
+      <Paper component="form" noValidate onSubmit={submit} sx={{ p: 3 }} aria-label={AdminTexts.addDeviceTitle}>
+        <Stack spacing={2}>
+          <TextField
+            id="device-id"
+            label={AdminTexts.deviceId}
+            value={values.device_id}
+            onChange={set('device_id')}
+            onBlur={() => setError(values.device_id.trim() ? null : Validation.deviceIdRequired)}
+            required
+            error={Boolean(error)}
+            helperText={error}
+            fullWidth
+          />
+          <TextField id="device-model" label={AdminTexts.model} value={values.model} onChange={set('model')} fullWidth />
+          <TextField id="device-type" label={AdminTexts.type} value={values.type} onChange={set('type')} fullWidth />
+          <Box>
+            <Button
+              type="submit"
+              variant="contained"
+              disabled={add.isPending}
+              startIcon={add.isPending ? <CircularProgress size={16} color="inherit" /> : undefined}
+            >
+              {AdminTexts.submit}
+            </Button>
+          </Box>
+        </Stack>
+      </Paper>
+    </Box>
+  );
 }

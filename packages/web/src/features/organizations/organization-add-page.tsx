@@ -1,5 +1,74 @@
-import { NotBuilt } from '../../components/not-built.tsx';
+import { Box, Button, CircularProgress, Paper, Stack, TextField, Typography } from '@mui/material';
+import { AdminTexts, Toasts, Validation, type Organization } from '@rpm/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useSnackbar } from 'notistack';
+import { useState, type FormEvent } from 'react';
+import { ApiError, apiPost } from '../../lib/api-client.ts';
 
+/** /organizations/add: a name is all an organization needs (spec section 5). */
 export default function OrganizationAddPage() {
-  return <NotBuilt title="Add organization" />;
+  const { enqueueSnackbar } = useSnackbar();
+  const queryClient = useQueryClient();
+  const [name, setName] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const add = useMutation({
+    mutationFn: (body: { name: string }) => apiPost<Organization>('/api/organizations', body),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['organizations'] }),
+  });
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (!name.trim()) {
+      setError(Validation.organizationNameRequired);
+      return;
+    }
+    setError(null);
+    add.mutate(
+      { name: name.trim() },
+      {
+        onSuccess: () => {
+          setName('');
+          enqueueSnackbar(Toasts.organizationAdded, { variant: 'success' });
+        },
+        onError: (err) => {
+          // The toast is the spec's own text; the server's reason (e.g. a taken name) goes by the field.
+          enqueueSnackbar(Toasts.failedToAddOrganization, { variant: 'error' });
+          setError(err instanceof ApiError && err.status < 500 ? err.message : null);
+        },
+      },
+    );
+  };
+
+  return (
+    <Box sx={{ maxWidth: 520 }}>
+      <Typography variant="h4" component="h1" gutterBottom>
+        {AdminTexts.addOrganizationTitle}
+      </Typography>
+      <Paper component="form" noValidate onSubmit={submit} sx={{ p: 3 }} aria-label={AdminTexts.addOrganizationTitle}>
+        <Stack spacing={2}>
+          <TextField
+            id="organization-name"
+            label={AdminTexts.organizationName}
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            onBlur={() => setError(name.trim() ? null : Validation.organizationNameRequired)}
+            required
+            error={Boolean(error)}
+            helperText={error}
+            fullWidth
+          />
+          <Box>
+            <Button
+              type="submit"
+              variant="contained"
+              disabled={add.isPending}
+              startIcon={add.isPending ? <CircularProgress size={16} color="inherit" /> : undefined}
+            >
+              {AdminTexts.submit}
+            </Button>
+          </Box>
+        </Stack>
+      </Paper>
+    </Box>
+  );
 }

@@ -1,5 +1,103 @@
-import { NotBuilt } from '../../components/not-built.tsx';
+import {
+  Alert,
+  Box,
+  Button,
+  CircularProgress,
+  Paper,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
+import { AdminTexts, Labels, Toasts, UsersTableColumns, type AdminUser } from '@rpm/contracts';
+import { useSnackbar } from 'notistack';
+import { errorMessage } from '../../lib/api-client.ts';
+import { formatTimestamp } from '../../lib/format-timestamp.ts';
+import { useTimezone } from '../../lib/timezone.ts';
+import { useUserAction, useUsers, type UserAction } from './api.ts';
 
+const SUCCESS: Record<UserAction, string> = {
+  'resend-invite': Toasts.inviteResent,
+  enable: Toasts.userEnabled,
+  disable: Toasts.userDisabled,
+};
+
+/** /users: every staff account with its user-pool status, and the admin actions on it. */
 export default function UsersPage() {
-  return <NotBuilt title="Users" />;
+  const users = useUsers();
+  const action = useUserAction();
+  const { enqueueSnackbar } = useSnackbar();
+  const { timezone } = useTimezone();
+
+  const run = (user: AdminUser, kind: UserAction) =>
+    action.mutate(
+      { id: user.id, action: kind },
+      {
+        onSuccess: () => enqueueSnackbar(SUCCESS[kind], { variant: 'success' }),
+        onError: (err) => enqueueSnackbar(errorMessage(err, Toasts.requestFailed), { variant: 'error' }),
+      },
+    );
+  const busy = (user: AdminUser) => action.isPending && action.variables?.id === user.id;
+
+  return (
+    <Box>
+      <Typography variant="h4" component="h1" gutterBottom>
+        {AdminTexts.usersTitle}
+      </Typography>
+      {users.isPending ? (
+        <Box sx={{ display: 'flex', justifyContent: 'center', py: 4 }} role="status" aria-label="Loading">
+          <CircularProgress />
+        </Box>
+      ) : users.isError ? (
+        <Alert severity="error">{errorMessage(users.error, AdminTexts.failedToLoadUsers)}</Alert>
+      ) : users.data.length === 0 ? (
+        <Typography color="text.secondary">{AdminTexts.noUsers}</Typography>
+      ) : (
+        <TableContainer component={Paper}>
+          <Table size="small" aria-label={AdminTexts.usersTitle}>
+            <TableHead>
+              <TableRow>
+                {UsersTableColumns.map((c) => (
+                  <TableCell key={c}>{c}</TableCell>
+                ))}
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {users.data.map((u) => (
+                <TableRow key={u.id} hover data-testid={`user-row-${u.id}`}>
+                  <TableCell>{u.id}</TableCell>
+                  <TableCell>{u.email}</TableCell>
+                  <TableCell>{u.role}</TableCell>
+                  <TableCell>{u.cognito_status ?? ''}</TableCell>
+                  <TableCell>{u.status}</TableCell>
+                  <TableCell>{formatTimestamp(u.created_at, timezone)}</TableCell>
+                  <TableCell>{formatTimestamp(u.updated_at, timezone)}</TableCell>
+                  <TableCell>
+                    <Stack direction="row" spacing={1} role="group" aria-label={`${AdminTexts.userActions} ${u.email}`}>
+                      <Button size="small" disabled={busy(u)} onClick={() => run(u, 'resend-invite')}>
+                        {Labels.resendInvite}
+                      </Button>
+                      {u.status === 'active' ? (
+                        <Button size="small" color="error" disabled={busy(u)} onClick={() => run(u, 'disable')}>
+                          {Labels.disable}
+                        </Button>
+                      ) : (
+                        <Button size="small" color="success" disabled={busy(u)} onClick={() => run(u, 'enable')}>
+                          {Labels.enable}
+                        </Button>
+                      )}
+                    </Stack>
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </TableContainer>
+      )}
+    </Box>
+  );
 }

@@ -1,0 +1,102 @@
+/**
+ * Measures audit-log paging on a large log. Creates a scratch database on the server named by
+ * DATABASE_URL, migrates it, fills audit_logs with BENCH_ROWS rows (default 1,000,000) and times
+ * the queries GET /api/audit-logs runs, at shallow and deep offsets. Drops the database at the end.
+ *
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres BENCH_ROWS=2000000 npx tsx scripts/bench-audit.ts
+ *
+ * The hash-chain trigger is switched off in the scratch database only: linking millions of rows
+ * one by one measures the chain, not paging, and the pages read the same table either way.
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { runMigrations } from '../src/db/migrate.ts';
+import { createPool } from '../src/db/pool.ts';
+import { countAuditLogs, estimateAuditLogCount, listAuditLogPage } from '../src/modules/audit/audit.repository.ts';
+
+const rows = Number(process.env.BENCH_ROWS ?? 1_000_000);
+const adminUrl = process.env.DATABASE_URL;
+if (!adminUrl) throw new Error('set DATABASE_URL to a PostgreSQL server where databases may be created');
+
+const name = `rpm_bench_${randomBytes(4).toString('hex')}`;
+const admin = new pg.Client({ connectionString: adminUrl });
+await admin.connect();
+await admin.query(`CREATE DATABASE ${name}`);
+const url = new URL(adminUrl);
+url.pathname = `/${name}`;
+const pool = createPool(url.toString(), 2);
+
+async function time<T>(fn: () => Promise<T>, runs = 5): Promise<{ ms: number; value: T }> {
+  let value!: T;
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    value = await fn();
+    samples.push(performance.now() - t);
+  }
+  samples.sort((a, b) => a - b);
+  return { ms: samples[Math.floor(samples.length / 2)]!, value }; // median
+}
+
+try {
+  await runMigrations(pool);
+  await pool.query('ALTER TABLE audit_logs DISABLE TRIGGER audit_logs_chain');
+  const t0 = performance.now();
+  const batch = 250_000;
+  for (let start = 0; start < rows; start += batch) {
+    await pool.query(
+      `INSERT INTO audit_logs ("timestamp", user_id, ip_address, action, resource_type, resource_id, details,
+                               target_user_id, outcome, user_agent, request_id)
+       SELECT timestamptz '2025-01-01' + g * interval '3 seconds', 1 + g % 50, '10.0.' || (g % 255) || '.1',
+              (ARRAY['patient.read','patient.update','auth.token_exchange','note.create'])[1 + g % 4],
+              'patient', (g % 5000)::text, jsonb_build_object('fields', jsonb_build_array('first_name')),
+              NULL, 'success', 'Mozilla/5.0 (X11; Linux x86_64) Chrome/140', gen_random_uuid()::text
+         FROM generate_series($1::int, $2::int) g`,
+      [start + 1, Math.min(start + batch, rows)],
+    );
+  }
+  const insertS = (performance.now() - t0) / 1000;
+  const t1 = performance.now();
+  await pool.query('VACUUM ANALYZE audit_logs');
+  const vacuumS = (performance.now() - t1) / 1000;
+  const size = await pool.query<{ table: string; index: string }>(
+    `SELECT pg_size_pretty(pg_table_size('audit_logs')) AS table, pg_size_pretty(pg_indexes_size('audit_logs')) AS index`,
+  );
+  console.log(`rows: ${rows.toLocaleString('en')}; insert ${insertS.toFixed(1)} s; vacuum analyze ${vacuumS.toFixed(1)} s; table ${size.rows[0]!.table}, indexes ${size.rows[0]!.index}`);
+
+  const exact = await time(() => countAuditLogs(pool), 3);
+  const estimate = await time(() => estimateAuditLogCount(pool));
+  console.log(`count(*): ${exact.value.toLocaleString('en')} in ${exact.ms.toFixed(1)} ms`);
+  console.log(`estimate: ${estimate.value?.toLocaleString('en')} in ${estimate.ms.toFixed(2)} ms (off by ${(((estimate.value ?? 0) - exact.value) / exact.value * 100).toFixed(2)} %)`);
+
+  const offsets = [0, 1_000, 100_000, Math.floor(rows / 2), rows - 10, rows + 100];
+  for (const limit of [10, 100]) {
+    for (const offset of offsets) {
+      const r = await time(() => listAuditLogPage(pool, limit, offset));
+      console.log(`page limit ${limit} offset ${offset.toLocaleString('en').padStart(11)}: ${String(r.value.length).padStart(3)} rows in ${r.ms.toFixed(1)} ms`);
+    }
+  }
+  // For comparison: the naive query that reads every skipped row from the heap.
+  for (const offset of [Math.floor(rows / 2), rows - 10]) {
+    const r = await time(
+      () =>
+        pool.query(
+          `SELECT * FROM audit_logs ORDER BY "timestamp" DESC, id DESC LIMIT 10 OFFSET $1`,
+          [offset],
+        ),
+      3,
+    );
+    console.log(`naive SELECT * offset ${offset.toLocaleString('en')}: ${r.ms.toFixed(1)} ms`);
+  }
+  const plan = await pool.query(
+    `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF)
+     SELECT a.* FROM (SELECT "timestamp", id FROM audit_logs ORDER BY "timestamp" DESC, id DESC LIMIT 10 OFFSET $1) page
+     JOIN audit_logs a ON a.id = page.id ORDER BY page."timestamp" DESC, page.id DESC`,
+    [Math.floor(rows / 2)],
+  );
+  console.log(plan.rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n'));
+} finally {
+  await pool.end();
+  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin.end();
+}

@@ -1,0 +1,79 @@
+import { type AuditLogsResponse } from '@rpm/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOrganization, createStaff, signIn, startTestServer, type ApiClient, type TestServer } from '../../../test/app.ts';
+import { EXACT_COUNT_THRESHOLD } from './audit-log-list.service.ts';
+
+let server: TestServer;
+let admin: ApiClient;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const org = await createOrganization(server);
+  admin = await signIn(server, await createStaff(server, { role: 'admin', organizationId: org.id }));
+  await server.db.pool.query(
+    `INSERT INTO audit_logs ("timestamp", action, outcome, details)
+     SELECT now() - make_interval(secs => 1000 - g), 'test.event', 'success', jsonb_build_object('n', g)
+       FROM generate_series(1, 120) g`,
+  );
+});
+afterAll(async () => server?.close());
+
+const page = (limit: number, offset: number) => admin.get<AuditLogsResponse>(`/api/audit-logs?limit=${limit}&offset=${offset}`);
+
+describe('GET /api/audit-logs', () => {
+  it('answers newest first with every field and an exact total for a small log', async () => {
+    const res = await page(10, 0);
+    expect(res.status).toBe(200);
+    expect(res.body.logs).toHaveLength(10);
+    expect(res.body.total_is_estimate).toBe(false);
+    const { rows } = await server.db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM audit_logs`);
+    expect(res.body.total).toBe(rows[0]!.n);
+    // This very read is recorded, and is the newest record.
+    expect(res.body.logs[0]).toMatchObject({ action: 'audit.list', outcome: 'success', details: { limit: 10, offset: 0 } });
+    expect(Object.keys(res.body.logs[0]!).sort()).toEqual(
+      ['action', 'details', 'id', 'ip_address', 'outcome', 'reason', 'request_id', 'resource_id', 'resource_type', 'target_user_id', 'timestamp', 'user_agent', 'user_id'],
+    );
+    const times = res.body.logs.map((l) => Date.parse(l.timestamp));
+    expect([...times].sort((a, b) => b - a)).toEqual(times);
+  });
+
+  it('pages without gaps or overlaps', async () => {
+    const first = await page(50, 0);
+    const second = await page(50, 50);
+    // The second read added one record at the head: everything shifts by one.
+    expect(second.body.logs[1]!.id).toBe(first.body.logs[49]!.id);
+    const ids = new Set([...first.body.logs, ...second.body.logs.slice(1)].map((l) => l.id));
+    expect(ids.size).toBe(99);
+  });
+
+  it('answers an empty page, not an error, for an offset beyond the end', async () => {
+    const res = await page(100, 100_000);
+    expect(res.status).toBe(200);
+    expect(res.body.logs).toEqual([]);
+    expect(res.body.total).toBeGreaterThan(120);
+  });
+
+  it('refuses limits outside 1..100 and unknown parameters', async () => {
+    expect((await page(0, 0)).status).toBe(400);
+    expect((await page(101, 0)).status).toBe(400);
+    expect((await page(10, -1)).status).toBe(400);
+    expect((await admin.get('/api/audit-logs?limit=10&sort=id')).status).toBe(400);
+  });
+
+  it('uses the planner’s estimate, and says so, for a large log', async () => {
+    await server.db.pool.query(
+      `INSERT INTO audit_logs (action, outcome) SELECT 'bulk.event', 'success' FROM generate_series(1, $1::int)`,
+      [EXACT_COUNT_THRESHOLD + 10_000],
+    );
+    await server.db.pool.query('ANALYZE audit_logs');
+    const res = await page(10, 0);
+    expect(res.body.total_is_estimate).toBe(true);
+    const { rows } = await server.db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM audit_logs`);
+    expect(Math.abs(res.body.total - rows[0]!.n) / rows[0]!.n).toBeLessThan(0.05);
+    // The last page is short, so its total is exact again.
+    const last = await page(100, rows[0]!.n - 30);
+    expect(last.body.logs.length).toBeGreaterThan(0);
+    expect(last.body.total_is_estimate).toBe(false);
+    expect(last.body.total).toBe(rows[0]!.n + 1);
+  }, 120_000);
+});
