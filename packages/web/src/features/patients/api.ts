@@ -1,5 +1,4 @@
 import type {
-  CurrentUser,
   Device,
   Note,
   NoteInput,
@@ -39,19 +38,6 @@ export function unwrapList<T>(data: unknown, key: string): T[] {
     if (Array.isArray(inner)) return inner as T[];
   }
   return [];
-}
-
-/** The signed-in user's role decides whether the device section shows (the server enforces it). */
-export function useCurrentUser() {
-  return useQuery({
-    queryKey: ['me'],
-    queryFn: () => apiGet<{ user: CurrentUser }>('/api/me'),
-    select: (data: unknown): CurrentUser | null => {
-      if (data && typeof data === 'object' && 'user' in data) return (data as { user: CurrentUser }).user;
-      if (data && typeof data === 'object' && 'role' in data) return data as CurrentUser;
-      return null;
-    },
-  });
 }
 
 export const usePatients = () =>

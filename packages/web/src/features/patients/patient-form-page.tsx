@@ -18,7 +18,8 @@ import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useNavigate, useParams } from 'react-router';
 import { paths } from '../../app/paths.ts';
 import { errorMessage } from '../../lib/api-client.ts';
-import { useCurrentUser, useDevices, useOrganizations, usePatient, useProviders, useSavePatient } from './api.ts';
+import { useAuth } from '../../lib/auth/auth-context.tsx';
+import { useDevices, useOrganizations, usePatient, useProviders, useSavePatient } from './api.ts';
 import { fullName } from './format.ts';
 import { InsuranceFields } from './insurance-fields.tsx';
 import { emptyPatientForm, toFormValues, toPatientInput, type PatientFormValues } from './patient-form-values.ts';
@@ -28,20 +29,20 @@ export default function PatientFormPage() {
   const params = useParams();
   const patientId = params.id ? Number(params.id) : null;
   const isEdit = patientId !== null;
-  const me = useCurrentUser();
+  // The role only decides what is shown; the server refuses a provider's device change anyway.
+  const { user } = useAuth();
   const patient = usePatient(patientId ?? 0, isEdit);
 
   if (isEdit && patient.isError) {
     return <Alert severity="error">{errorMessage(patient.error, PatientTexts.failedToLoadPatient)}</Alert>;
   }
-  if (me.isPending || (isEdit && patient.isPending)) {
+  if (isEdit && patient.isPending) {
     return (
       <Box sx={{ display: 'flex', justifyContent: 'center', py: 4 }} role="status" aria-label="Loading">
         <CircularProgress />
       </Box>
     );
   }
-  const user = me.data ?? null;
   const initial = isEdit && patient.data ? toFormValues(patient.data) : emptyPatientForm(user?.organization_id ?? null);
   return (
     <PatientForm
