@@ -89,10 +89,13 @@ export { Name as PersonName, OptionalText };
 /** Free text a form may send empty: the server stores '' as null. */
 const InputText = (max: number) => Type.Union([Type.String({ maxLength: max }), Type.Null()]);
 const InputDate = Type.Union([IsoDate, Type.Literal(''), Type.Null()]);
+// Plain `enum` schemas: a bad value gets one clear "must be equal to one of the allowed values".
+const InputInsuranceType = Type.Unsafe<InsuranceType>({ type: 'string', enum: [...INSURANCE_TYPES] });
+const InputGender = Type.Unsafe<Gender | null>({ enum: [...GENDERS, null] });
 
 export const InsuranceInput = Type.Object(
   {
-    type: InsuranceType,
+    type: InputInsuranceType,
     provider_name: Type.Optional(InputText(200)),
     policy_number: Type.Optional(InputText(100)),
     // Only for Private insurance; any other type with a non-empty value is refused.
@@ -114,7 +117,7 @@ export const PatientInput = Type.Object(
     middle_name: Type.Optional(InputText(100)),
     last_name: Type.String({ maxLength: 100 }),
     date_of_birth: Type.Optional(InputDate),
-    gender: Type.Optional(Type.Union([Gender, Type.Null()])),
+    gender: Type.Optional(InputGender),
     organization_id: Type.Integer({ minimum: 1, maximum: 2147483647 }),
     primary_provider_id: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 2147483647 }), Type.Null()])),
     enrolled_rpm: Type.Optional(Type.Boolean()),
