@@ -78,6 +78,10 @@ describe('GET /api/db/sample/{table}', () => {
       await c2.query('BEGIN READ ONLY');
       await c2.query('SET LOCAL ROLE rpm_inspector');
       await expect(c2.query('SELECT user_id FROM sessions LIMIT 1')).rejects.toThrow(/permission denied/);
+      await c2.query('ROLLBACK');
+      await c2.query('BEGIN READ ONLY');
+      await c2.query('SET LOCAL ROLE rpm_inspector');
+      await expect(c2.query('SELECT count(*) FROM identity.users')).rejects.toThrow(/permission denied/);
     } finally {
       await c2.query('ROLLBACK');
       c2.release();

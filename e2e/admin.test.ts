@@ -1,0 +1,217 @@
+/**
+ * Administration in the real portal, as an admin through the real sign-in: register a provider
+ * and read the temporary password from the page, that provider's first sign-in in a second
+ * browser, disable (the provider's open tab is signed out on its next request and cannot sign
+ * in again) and enable, resend an invite, add an organization and a device, page through the
+ * audit log and find these actions in it, and open the database inspector on two tables.
+ */
+import {
+  AdminTexts,
+  AuditLogColumns,
+  AuthLabels,
+  DbSchemaColumns,
+  DevicesTableColumns,
+  Labels,
+  SessionTexts,
+  Toasts,
+  UsersTableColumns,
+} from '@rpm/contracts';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collectConsoleErrors, launchBrowser, signInAs, startPortal, type Portal } from './harness.ts';
+
+let portal: Portal;
+let browser: Browser;
+let adminContext: BrowserContext;
+let providerContext: BrowserContext;
+let admin: Page;
+let provider: Page;
+let adminErrors: string[];
+
+const stamp = Date.now().toString(36);
+const providerEmail = `prov-${stamp}@example.com`;
+const inviteeEmail = `invitee-${stamp}@example.com`;
+const providerPassword = 'Prov-Passw0rd!';
+const orgName = `Harbor Clinic ${stamp}`;
+const deviceId = `BP-${stamp}`.toUpperCase();
+
+beforeAll(async () => {
+  portal = await startPortal();
+  browser = await launchBrowser();
+  adminContext = await browser.newContext();
+  providerContext = await browser.newContext();
+  admin = await adminContext.newPage();
+  provider = await providerContext.newPage();
+  adminErrors = collectConsoleErrors(admin);
+  await signInAs(admin, portal, portal.adminEmail, portal.adminPassword);
+});
+afterAll(async () => {
+  await adminContext?.close().catch(() => {});
+  await providerContext?.close().catch(() => {});
+  await browser?.close();
+  await portal?.dispose();
+});
+
+async function expectToast(page: Page, text: string): Promise<void> {
+  await page.getByText(text, { exact: true }).first().waitFor({ state: 'visible', timeout: 15_000 });
+}
+
+/** Goes to an admin page through the sidebar, as a person would. */
+async function openFromSidebar(page: Page, label: string, path: string): Promise<void> {
+  await page.getByRole('navigation', { name: AuthLabels.mainNavigation }).getByRole('link', { name: label, exact: true }).click();
+  await page.waitForURL(`${portal.url}${path}`);
+}
+
+async function register(page: Page, email: string, first: string, last: string): Promise<string> {
+  await openFromSidebar(page, Labels.register, '/register');
+  await page.getByRole('heading', { name: AdminTexts.registerTitle }).waitFor();
+  await page.getByLabel(AdminTexts.firstName).fill(first);
+  await page.getByLabel(AdminTexts.lastName).fill(last);
+  await page.getByRole('combobox', { name: AdminTexts.organization }).click();
+  await page.getByRole('option').first().click();
+  await page.getByLabel(AdminTexts.email).fill(email);
+  await page.getByRole('button', { name: AdminTexts.submit }).click();
+  await expectToast(page, Toasts.userCreated);
+  const password = (await page.getByTestId('temp-password').textContent())?.trim() ?? '';
+  expect(password.length).toBeGreaterThanOrEqual(8);
+  return password;
+}
+
+function userRow(page: Page, email: string): Locator {
+  return page.getByRole('row').filter({ has: page.getByRole('cell', { name: email, exact: true }) });
+}
+
+describe('administration', () => {
+  it('registers a provider, who sets a new password on first sign-in in another browser', async () => {
+    const temp = await register(admin, providerEmail, 'Pat', 'Provider');
+    // The row is there with the pool's status for a user who has not signed in yet.
+    await openFromSidebar(admin, Labels.users, '/users');
+    expect(await admin.getByRole('columnheader').allTextContents()).toEqual([...UsersTableColumns]);
+    await userRow(admin, providerEmail).getByRole('cell', { name: 'FORCE_CHANGE_PASSWORD' }).waitFor();
+
+    await provider.goto(`${portal.url}/login`);
+    await provider.getByLabel(AuthLabels.email).fill(providerEmail);
+    await provider.getByRole('button', { name: Labels.next }).click();
+    await provider.getByLabel(AuthLabels.password, { exact: true }).fill(temp);
+    await provider.getByRole('button', { name: Labels.login }).click();
+    await provider.getByLabel(AuthLabels.newPassword).fill(providerPassword);
+    await provider.getByLabel(AuthLabels.confirmPassword).fill(providerPassword);
+    await provider.getByRole('button', { name: Labels.setPassword }).click();
+    await provider.waitForURL(`${portal.url}/`);
+    await provider.getByRole('heading', { name: Labels.dashboard }).waitFor();
+  });
+
+  it('disabling signs the provider’s open tab out on its next request and stops sign-in; enabling restores it', async () => {
+    await admin.reload();
+    const row = userRow(admin, providerEmail);
+    await row.getByRole('cell', { name: 'CONFIRMED' }).waitFor();
+    await row.getByRole('button', { name: Labels.disable }).click();
+    await expectToast(admin, Toasts.userDisabled);
+    // The row updated in place: status disabled, and the action is now Enable.
+    await row.getByRole('cell', { name: 'disabled', exact: true }).waitFor();
+    await row.getByRole('button', { name: Labels.enable }).waitFor();
+
+    // The provider's tab makes its next request: the server has ended the session.
+    await provider.getByRole('navigation', { name: AuthLabels.mainNavigation }).getByRole('link', { name: Labels.patients }).click();
+    await provider.getByRole('dialog', { name: SessionTexts.endedTitle }).waitFor({ timeout: 15_000 });
+    await provider.getByRole('button', { name: SessionTexts.leave }).click();
+    await provider.waitForURL(`${portal.url}/login`);
+
+    // And cannot sign in again.
+    await provider.getByLabel(AuthLabels.email).fill(providerEmail);
+    await provider.getByRole('button', { name: Labels.next }).click();
+    await provider.getByLabel(AuthLabels.password, { exact: true }).fill(providerPassword);
+    await provider.getByRole('button', { name: Labels.login }).click();
+    await provider.getByText(/disabled/i).first().waitFor({ timeout: 15_000 });
+    expect(provider.url()).toBe(`${portal.url}/login`);
+
+    await row.getByRole('button', { name: Labels.enable }).click();
+    await expectToast(admin, Toasts.userEnabled);
+    await row.getByRole('cell', { name: 'active', exact: true }).waitFor();
+    await signInAs(provider, portal, providerEmail, providerPassword);
+    await provider.getByRole('heading', { name: Labels.dashboard }).waitFor();
+  });
+
+  it('resends the invitation of a user who has not signed in yet', async () => {
+    await register(admin, inviteeEmail, 'Ivy', 'Invitee');
+    await openFromSidebar(admin, Labels.users, '/users');
+    await userRow(admin, inviteeEmail).getByRole('button', { name: Labels.resendInvite }).click();
+    await expectToast(admin, Toasts.inviteResent);
+    // The pool's outbox holds the first invitation and the resent one.
+    const sent = await portal.db.query(
+      `SELECT count(*)::int AS n FROM identity.outbox WHERE kind = 'invitation' AND lower(recipient) = lower($1)`,
+      [inviteeEmail],
+    );
+    expect(sent.rows[0].n).toBe(2);
+  });
+
+  it('adds an organization and a device, and refuses a duplicate device', async () => {
+    await openFromSidebar(admin, Labels.addOrg, '/organizations/add');
+    await admin.getByLabel(AdminTexts.organizationName).fill(orgName);
+    await admin.getByRole('button', { name: AdminTexts.submit }).click();
+    await expectToast(admin, Toasts.organizationAdded);
+
+    await openFromSidebar(admin, Labels.devices, '/devices');
+    await admin.getByRole('link', { name: AdminTexts.addDeviceTitle }).click();
+    await admin.waitForURL(`${portal.url}/devices/add`);
+    await admin.getByLabel(AdminTexts.deviceId).fill(deviceId);
+    await admin.getByLabel(AdminTexts.model).fill('BP5');
+    await admin.getByLabel(AdminTexts.type).fill('cuff');
+    await admin.getByRole('button', { name: AdminTexts.submit }).click();
+    await expectToast(admin, Toasts.deviceAdded);
+    await admin.getByLabel(AdminTexts.deviceId).fill(deviceId.toLowerCase());
+    await admin.getByRole('button', { name: AdminTexts.submit }).click();
+    await admin.getByText(/already exists/).first().waitFor();
+
+    await openFromSidebar(admin, Labels.devices, '/devices');
+    expect(await admin.getByRole('columnheader').allTextContents()).toEqual([...DevicesTableColumns]);
+    const row = admin.getByRole('row').filter({ hasText: deviceId });
+    expect(await row.getByRole('cell').allTextContents()).toEqual([deviceId, 'BP5', 'cuff', AdminTexts.unassigned]);
+  });
+
+  it('pages through the audit log and finds these actions in it', async () => {
+    await openFromSidebar(admin, Labels.auditLogs, '/audit-logs');
+    expect(await admin.getByRole('columnheader').allTextContents()).toEqual([...AuditLogColumns]);
+    const table = admin.getByRole('table', { name: AdminTexts.auditLogsTitle });
+    await table.getByRole('row').nth(1).waitFor();
+    expect(await table.getByRole('row').count()).toBe(11); // header + the default 10
+    const firstPageIds = await table.getByRole('row').nth(1).textContent();
+    await admin.getByRole('button', { name: 'Go to next page' }).click();
+    await admin.getByText(/^11–20 of \d+/).waitFor();
+    expect(await table.getByRole('row').nth(1).textContent()).not.toBe(firstPageIds);
+
+    await admin.getByRole('combobox', { name: /Rows per page/ }).click();
+    await admin.getByRole('option', { name: '100' }).click();
+    await admin.getByText(/^1–\d+ of \d+/).waitFor();
+    const text = await table.textContent();
+    for (const action of ['user.create', 'user.disable', 'user.enable', 'user.resend_invite', 'organization.create', 'device.create']) {
+      expect(text).toContain(action);
+    }
+  });
+
+  it('opens the database inspector on two tables, without secret columns', async () => {
+    await openFromSidebar(admin, Labels.db, '/db');
+    const select = admin.getByRole('combobox', { name: AdminTexts.table });
+    await admin.getByText(Labels.selectATable).first().waitFor();
+
+    await select.click();
+    await admin.getByRole('option', { name: 'users', exact: true }).click();
+    const schema = admin.getByRole('table', { name: Labels.schema });
+    await schema.getByRole('cell', { name: 'email', exact: true }).waitFor();
+    expect(await schema.getByRole('columnheader').allTextContents()).toEqual([...DbSchemaColumns]);
+    const sample = admin.getByRole('table', { name: Labels.sampleRows });
+    await sample.getByRole('cell', { name: providerEmail }).waitFor();
+    expect(await sample.getByRole('columnheader').allTextContents()).not.toContain('cognito_sub');
+    await admin.getByText(`${AdminTexts.withheldColumns}: cognito_sub, password_changed_at`).waitFor();
+    // Booleans read true/false.
+    expect(await sample.getByRole('cell', { name: 'false', exact: true }).count()).toBeGreaterThan(0);
+
+    await select.click();
+    await admin.getByRole('option', { name: 'devices', exact: true }).click();
+    await admin.getByRole('table', { name: Labels.sampleRows }).getByRole('cell', { name: deviceId }).waitFor();
+
+    const views = await portal.db.query(`SELECT action FROM audit_logs WHERE action LIKE 'db.%' AND outcome = 'success'`);
+    expect(views.rows.map((r) => r.action)).toEqual(expect.arrayContaining(['db.tables', 'db.schema', 'db.sample']));
+    expect(adminErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,51 @@
+import { AdminTexts, DbSchemaColumns, Labels } from '@rpm/contracts';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import DbPage from './db-page.tsx';
+
+const server = setupServer(
+  http.get('/api/db/tables', () => HttpResponse.json({ tables: ['devices', 'users'] })),
+  http.get('/api/db/schema/users', () =>
+    HttpResponse.json({
+      table: 'users',
+      columns: [
+        { name: 'email', type: 'text', nullable: false },
+        { name: 'title', type: 'text', nullable: true },
+      ],
+      withheld: ['cognito_sub'],
+    }),
+  ),
+  http.get('/api/db/sample/users', () =>
+    HttpResponse.json({ table: 'users', columns: ['email', 'mfa_enabled'], rows: [{ email: 'a@example.com', mfa_enabled: false }], withheld: ['cognito_sub'], limit: 50 }),
+  ),
+);
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterAll(() => server.close());
+
+describe('database inspector page', () => {
+  it('starts with “Select a table”, then shows the schema and sample rows with booleans as true/false', async () => {
+    const u = userEvent.setup();
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <DbPage />
+      </QueryClientProvider>,
+    );
+    const select = await screen.findByRole('combobox', { name: AdminTexts.table });
+    expect(select).toHaveTextContent(Labels.selectATable);
+    await u.click(select);
+    await u.click(await screen.findByRole('option', { name: 'users' }));
+
+    const schema = await screen.findByRole('table', { name: Labels.schema });
+    expect(within(schema).getAllByRole('columnheader').map((h) => h.textContent)).toEqual([...DbSchemaColumns]);
+    expect(within(schema).getByText('true')).toBeInTheDocument();
+    expect(within(schema).getByText('false')).toBeInTheDocument();
+    expect(screen.getByText(`${AdminTexts.withheldColumns}: cognito_sub`)).toBeInTheDocument();
+    const sample = await screen.findByRole('table', { name: Labels.sampleRows });
+    expect(within(sample).getByText('a@example.com')).toBeInTheDocument();
+    expect(within(sample).getByText('false')).toBeInTheDocument();
+  });
+});
