@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { CSRF_HEADER, CSRF_HEADER_VALUE, Labels } from '@rpm/contracts';
 import pg from 'pg';
 import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
+import { srpAccessToken } from '../packages/server/test/srp-client.ts';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ADMIN_EMAIL = 'admin@example.com';
@@ -47,6 +48,7 @@ export async function freePort(): Promise<number> {
 }
 
 export interface StartOptions {
+  /** Extra environment; DATABASE_URL here runs the portal against that external PostgreSQL. */
   env?: Record<string, string>;
   dataDir?: string;
 }
@@ -59,8 +61,9 @@ export async function startPortal(opts: StartOptions = {}): Promise<Portal> {
   const port = await freePort();
   const pgPort = await freePort();
   const url = `http://localhost:${port}`;
-  const env = {
-    ...process.env,
+  const { DATABASE_URL: _ignored, ...inherited } = process.env;
+  const env: Record<string, string | undefined> = {
+    ...inherited,
     PORT: String(port),
     PUBLIC_URL: url,
     DATA_DIR: dataDir,
@@ -70,7 +73,6 @@ export async function startPortal(opts: StartOptions = {}): Promise<Portal> {
     LOG_LEVEL: 'info',
     ...opts.env,
   };
-  delete env.DATABASE_URL;
   let log = '';
   let child: ChildProcess | undefined;
 
@@ -86,13 +88,14 @@ export async function startPortal(opts: StartOptions = {}): Promise<Portal> {
   };
   await launch();
 
-  const credentials = JSON.parse(await readFile(path.join(dataDir, 'pg-credentials.json'), 'utf8')) as {
-    password: string;
-  };
-  const db = new pg.Pool({
-    connectionString: `postgres://postgres:${encodeURIComponent(credentials.password)}@127.0.0.1:${pgPort}/rpm`,
-    max: 3,
-  });
+  let databaseUrl = env.DATABASE_URL;
+  if (!databaseUrl) {
+    const credentials = JSON.parse(await readFile(path.join(dataDir, 'pg-credentials.json'), 'utf8')) as {
+      password: string;
+    };
+    databaseUrl = `postgres://postgres:${encodeURIComponent(credentials.password)}@127.0.0.1:${pgPort}/rpm`;
+  }
+  const db = new pg.Pool({ connectionString: databaseUrl, max: 3 });
   db.on('error', () => {});
 
   const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
@@ -214,4 +217,43 @@ export async function apiAs<T = unknown>(
   });
   const text = await res.text();
   return { status: res.status(), body: (text ? JSON.parse(text) : undefined) as T };
+}
+
+/** A session without a browser: SRP sign-in with Amplify, POST /api/token, and the cookie. */
+export async function signInViaApi(
+  portal: Pick<Portal, 'url'>,
+  email: string,
+  password: string,
+  opts: { newPassword?: string } = {},
+): Promise<string> {
+  const appConfig = (await (await fetch(`${portal.url}/app-config.json`)).json()) as {
+    userPoolId: string;
+    clientId: string;
+    userPoolEndpoint?: string;
+  };
+  const token = await srpAccessToken(appConfig, email, password, opts);
+  const res = await fetch(`${portal.url}/api/token`, {
+    method: 'POST',
+    headers: { [CSRF_HEADER]: CSRF_HEADER_VALUE, 'content-type': 'application/json' },
+    body: JSON.stringify({ token }),
+  });
+  if (res.status !== 200) throw new Error(`POST /api/token answered ${res.status}: ${await res.text()}`);
+  return res.headers.get('set-cookie')!.split(';')[0]!;
+}
+
+/** fetch with a session cookie and the CSRF header, JSON in and out. */
+export async function callApi<T = unknown>(
+  portal: Pick<Portal, 'url'>,
+  cookie: string,
+  method: string,
+  apiPath: string,
+  body?: unknown,
+): Promise<{ status: number; body: T }> {
+  const res = await fetch(`${portal.url}${apiPath}`, {
+    method,
+    headers: { cookie, [CSRF_HEADER]: CSRF_HEADER_VALUE, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
 }

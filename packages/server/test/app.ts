@@ -6,9 +6,6 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { CSRF_HEADER, CSRF_HEADER_VALUE, type Role } from '@rpm/contracts';
-import { Amplify } from 'aws-amplify';
-import { fetchAuthSession, signIn as amplifySignIn } from 'aws-amplify/auth';
-import { cognitoUserPoolsTokenProvider } from 'aws-amplify/auth/cognito';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { buildApp } from '../src/app.ts';
@@ -16,6 +13,7 @@ import { loadConfig, type Config } from '../src/config.ts';
 import { freePort } from '../src/db/embedded.ts';
 import { createIdentity, type Identity } from '../src/identity/index.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
+import { srpAccessToken } from './srp-client.ts';
 
 export interface TestServer {
   app: FastifyInstance;
@@ -107,37 +105,9 @@ export async function createStaff(
   return { id: rows[0]!.id, email, password, cognitoUsername: user.username, role: opts.role, organizationId: opts.organizationId };
 }
 
-/** Tokens live in memory only; each sign-in starts from an empty store. */
-class MemoryStorage {
-  private items = new Map<string, string>();
-  async setItem(key: string, value: string) {
-    this.items.set(key, value);
-  }
-  async getItem(key: string) {
-    return this.items.get(key) ?? null;
-  }
-  async removeItem(key: string) {
-    this.items.delete(key);
-  }
-  async clear() {
-    this.items.clear();
-  }
-}
-const storage = new MemoryStorage();
-cognitoUserPoolsTokenProvider.setKeyValueStorage(storage);
-
 /** Signs in through the local pool with SRP, exactly as the browser does, and returns the access token. */
-export async function poolAccessToken(server: TestServer, email: string, password: string): Promise<string> {
-  const { userPoolId, clientId, userPoolEndpoint } = server.identity.appConfig;
-  Amplify.configure({ Auth: { Cognito: { userPoolId, userPoolClientId: clientId, userPoolEndpoint } } });
-  await storage.clear();
-  const result = await amplifySignIn({ username: email, password });
-  if (result.nextStep.signInStep !== 'DONE') throw new Error(`sign-in stopped at ${result.nextStep.signInStep}`);
-  const session = await fetchAuthSession();
-  const token = session.tokens?.accessToken.toString();
-  await storage.clear();
-  if (!token) throw new Error('no access token after sign-in');
-  return token;
+export function poolAccessToken(server: TestServer, email: string, password: string): Promise<string> {
+  return srpAccessToken(server.identity.appConfig, email, password);
 }
 
 export interface ApiResponse<T = unknown> {

@@ -1,9 +1,23 @@
 import { ApiErrors, CSRF_HEADER, CSRF_HEADER_VALUE, SESSION_COOKIE } from '@rpm/contracts';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import type pg from 'pg';
 import { audit } from '../modules/audit/audit.service.ts';
 import { resolveSession } from '../modules/sessions/sessions.service.ts';
-import { contextOf } from './context.ts';
+import { contextOf, type Access } from './context.ts';
+
+/** Every API route as registered, for the access-matrix and generated-input tests. */
+export interface ApiRoute {
+  method: string;
+  url: string;
+  access: Access;
+  schema: FastifySchema | undefined;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    apiRoutes: ApiRoute[];
+  }
+}
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -15,11 +29,17 @@ const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export function installAccessControl(app: FastifyInstance, pool: pg.Pool): void {
   app.decorateRequest('actor', null);
   app.decorateRequest('sessionToken', null);
+  const apiRoutes: ApiRoute[] = [];
+  app.decorate('apiRoutes', apiRoutes);
 
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api/')) return;
     if (!route.config?.access) {
       throw new Error(`route ${String(route.method)} ${route.url} does not declare its access`);
+    }
+    for (const method of [route.method].flat()) {
+      if (method === 'HEAD') continue;
+      apiRoutes.push({ method, url: route.url, access: route.config.access, schema: route.schema });
     }
   });
 
