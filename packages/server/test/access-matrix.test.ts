@@ -1,0 +1,271 @@
+/**
+ * The access matrix: every API route × every kind of caller → the status the server must answer.
+ * It runs against the real server and fails on any difference, when the server has a route this
+ * table does not list (read from the server itself), and when a route that touches patient data
+ * answers an authenticated caller without writing an audit record for that request.
+ */
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  apiClient,
+  createOrganization,
+  createStaff,
+  signIn,
+  startTestServer,
+  type ApiClient,
+  type TestServer,
+} from './app.ts';
+
+const PRINCIPALS = ['none', 'providerA', 'providerB', 'admin', 'disabled', 'idle'] as const;
+type Principal = (typeof PRINCIPALS)[number];
+type Expected = Record<Principal, number>;
+
+interface Fixtures {
+  orgA: number;
+  patientA: number;
+  targetUser: number;
+}
+
+interface Row {
+  method: 'GET' | 'POST' | 'PUT';
+  /** The route as the server registers it. */
+  route: string;
+  path: (f: Fixtures) => string;
+  body?: (f: Fixtures, p: Principal) => unknown;
+  expect: Expected;
+  /** Reads or writes patient data: each authenticated call must leave an audit record. */
+  patientData?: boolean;
+}
+
+const unique = (p: string) => `${p}-${randomBytes(3).toString('hex')}`;
+/** Signed-in routes: 401 for no, disabled or idle-expired sessions. */
+const signedIn = (ok: number, o: Partial<Expected> = {}): Expected => ({
+  none: 401,
+  disabled: 401,
+  idle: 401,
+  providerA: ok,
+  providerB: ok,
+  admin: ok,
+  ...o,
+});
+const adminOnly = (ok: number) => signedIn(ok, { providerA: 403, providerB: 403 });
+const everyone = (status: number): Expected => signedIn(status, { none: status, disabled: status, idle: status });
+/** Patient A belongs to organization A: provider B must not learn that it exists. */
+const patientOfA = (ok: number) => signedIn(ok, { providerB: 404 });
+
+const patientBody = (f: Fixtures) => ({
+  first_name: 'Matrix',
+  last_name: 'Patient',
+  organization_id: f.orgA,
+  gender: 'female',
+  insurances: [{ type: 'Medicare', provider_name: 'CMS', policy_number: 'M-1' }],
+});
+
+const TABLE: Row[] = [
+  { method: 'GET', route: '/api/health', path: () => '/api/health', expect: everyone(200) },
+  { method: 'GET', route: '/api/docs/json', path: () => '/api/docs/json', expect: everyone(200) },
+  { method: 'POST', route: '/api/token', path: () => '/api/token', body: () => ({ token: 'x'.repeat(40) }), expect: everyone(401) },
+  { method: 'GET', route: '/api/me', path: () => '/api/me', expect: signedIn(200) },
+  { method: 'POST', route: '/api/me/mfa', path: () => '/api/me/mfa', body: () => ({ enabled: false }), expect: signedIn(200) },
+  { method: 'GET', route: '/api/roles', path: () => '/api/roles', expect: adminOnly(200) },
+  { method: 'GET', route: '/api/organizations', path: () => '/api/organizations', expect: signedIn(200) },
+  {
+    method: 'POST',
+    route: '/api/organizations',
+    path: () => '/api/organizations',
+    body: () => ({ name: unique('Matrix Org') }),
+    expect: adminOnly(201),
+  },
+  {
+    method: 'GET',
+    route: '/api/organizations/:id/providers',
+    path: (f) => `/api/organizations/${f.orgA}/providers`,
+    expect: signedIn(200, { providerB: 404 }),
+  },
+  { method: 'GET', route: '/api/devices', path: () => '/api/devices', expect: signedIn(200) },
+  {
+    method: 'POST',
+    route: '/api/devices',
+    path: () => '/api/devices',
+    body: () => ({ device_id: unique('CUFF'), model: 'BP-1', type: 'blood pressure cuff' }),
+    expect: adminOnly(201),
+  },
+  { method: 'GET', route: '/api/patients', path: () => '/api/patients', expect: signedIn(200), patientData: true },
+  {
+    method: 'POST',
+    route: '/api/patients',
+    path: () => '/api/patients',
+    body: (f) => patientBody(f),
+    expect: signedIn(201, { providerB: 403 }),
+    patientData: true,
+  },
+  { method: 'GET', route: '/api/patients/:id', path: (f) => `/api/patients/${f.patientA}`, expect: patientOfA(200), patientData: true },
+  {
+    method: 'PUT',
+    route: '/api/patients/:id',
+    path: (f) => `/api/patients/${f.patientA}`,
+    body: (f) => patientBody(f),
+    expect: patientOfA(200),
+    patientData: true,
+  },
+  {
+    method: 'GET',
+    route: '/api/patients/:id/insurance',
+    path: (f) => `/api/patients/${f.patientA}/insurance`,
+    expect: patientOfA(200),
+    patientData: true,
+  },
+  {
+    method: 'GET',
+    route: '/api/patients/:id/vitals',
+    path: (f) => `/api/patients/${f.patientA}/vitals?limit=10&offset=0`,
+    expect: patientOfA(200),
+    patientData: true,
+  },
+  {
+    method: 'GET',
+    route: '/api/patients/:id/notes',
+    path: (f) => `/api/patients/${f.patientA}/notes`,
+    expect: patientOfA(200),
+    patientData: true,
+  },
+  {
+    method: 'POST',
+    route: '/api/patients/:id/notes',
+    path: (f) => `/api/patients/${f.patientA}/notes`,
+    body: () => ({ content: 'Matrix note' }),
+    expect: patientOfA(201),
+    patientData: true,
+  },
+  {
+    method: 'GET',
+    route: '/api/patients/:id/sessions',
+    path: (f) => `/api/patients/${f.patientA}/sessions`,
+    expect: patientOfA(200),
+    patientData: true,
+  },
+  {
+    method: 'POST',
+    route: '/api/patients/:id/sessions',
+    path: (f) => `/api/patients/${f.patientA}/sessions`,
+    body: () => ({ date: '2026-11-20', duration_minutes: 12, notes: 'Matrix call' }),
+    expect: patientOfA(201),
+    patientData: true,
+  },
+  { method: 'GET', route: '/api/admin/users', path: () => '/api/admin/users', expect: adminOnly(200) },
+  {
+    method: 'POST',
+    route: '/api/admin/users',
+    path: () => '/api/admin/users',
+    body: (f, p) => ({
+      email: `${unique(p)}@example.com`,
+      first_name: 'Matrix',
+      last_name: 'User',
+      role: 'provider',
+      organization_id: f.orgA,
+    }),
+    expect: adminOnly(201),
+  },
+  {
+    method: 'POST',
+    route: '/api/admin/users/:id/resend-invite',
+    path: (f) => `/api/admin/users/${f.targetUser}/resend-invite`,
+    expect: adminOnly(200),
+  },
+  {
+    method: 'POST',
+    route: '/api/admin/users/:id/disable',
+    path: (f) => `/api/admin/users/${f.targetUser}/disable`,
+    expect: adminOnly(200),
+  },
+  {
+    method: 'POST',
+    route: '/api/admin/users/:id/enable',
+    path: (f) => `/api/admin/users/${f.targetUser}/enable`,
+    expect: adminOnly(200),
+  },
+  { method: 'GET', route: '/api/audit-logs', path: () => '/api/audit-logs?limit=10&offset=0', expect: adminOnly(200) },
+  { method: 'GET', route: '/api/db/tables', path: () => '/api/db/tables', expect: adminOnly(200) },
+  { method: 'GET', route: '/api/db/schema/:table', path: () => '/api/db/schema/patients', expect: adminOnly(200) },
+  { method: 'GET', route: '/api/db/sample/:table', path: () => '/api/db/sample/patients', expect: adminOnly(200) },
+  // Last: it ends each caller's session.
+  { method: 'POST', route: '/api/logout', path: () => '/api/logout', expect: everyone(204) },
+];
+
+let server: TestServer;
+let fixtures: Fixtures;
+const clients = {} as Record<Principal, ApiClient>;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const orgA = await createOrganization(server, 'Matrix Org A');
+  const orgB = await createOrganization(server, 'Matrix Org B');
+  const staff = {
+    providerA: await createStaff(server, { role: 'provider', organizationId: orgA.id }),
+    providerB: await createStaff(server, { role: 'provider', organizationId: orgB.id }),
+    admin: await createStaff(server, { role: 'admin', organizationId: orgA.id }),
+    disabled: await createStaff(server, { role: 'admin', organizationId: orgA.id }),
+    idle: await createStaff(server, { role: 'admin', organizationId: orgA.id }),
+  };
+  clients.none = apiClient(server);
+  for (const p of ['providerA', 'providerB', 'admin', 'disabled', 'idle'] as const) clients[p] = await signIn(server, staff[p]);
+  await server.db.pool.query(`UPDATE users SET status = 'disabled' WHERE id = $1`, [staff.disabled.id]);
+  await server.db.pool.query(
+    `UPDATE sessions SET last_seen_at = now() - interval '16 minutes' WHERE user_id = $1`,
+    [staff.idle.id],
+  );
+
+  const patient = await server.db.pool.query<{ id: number }>(
+    `INSERT INTO patients (first_name, last_name, organization_id) VALUES ('Alice', 'Able', $1) RETURNING id`,
+    [orgA.id],
+  );
+  const target = await clients.admin.post<{ user: { id: number } }>('/api/admin/users', {
+    email: `${unique('target')}@example.com`,
+    first_name: 'Target',
+    last_name: 'User',
+    role: 'provider',
+    organization_id: orgA.id,
+  });
+  expect(target.status).toBe(201);
+  fixtures = { orgA: orgA.id, patientA: patient.rows[0]!.id, targetUser: target.body.user.id };
+});
+afterAll(async () => server?.close());
+
+describe('access matrix', () => {
+  it('lists every API route the server has, and no route it lacks', () => {
+    const served = new Set(server.app.apiRoutes.map((r) => `${r.method} ${r.url}`));
+    const listed = new Set(TABLE.map((r) => `${r.method} ${r.route}`));
+    expect([...served].filter((r) => !listed.has(r)).sort()).toEqual([]);
+    expect([...listed].filter((r) => !served.has(r)).sort()).toEqual([]);
+  });
+
+  it('answers every route × caller as the table says, auditing every touch of patient data', async () => {
+    const differences: string[] = [];
+    const unaudited: string[] = [];
+    let checked = 0;
+    for (const row of TABLE) {
+      for (const principal of PRINCIPALS) {
+        const res = await clients[principal].request(row.method, row.path(fixtures), {
+          body: row.body ? row.body(fixtures, principal) : row.method === 'GET' ? undefined : {},
+        });
+        checked++;
+        if (res.status !== row.expect[principal]) {
+          differences.push(
+            `${row.method} ${row.route} as ${principal}: expected ${row.expect[principal]}, got ${res.status} ${JSON.stringify(res.body).slice(0, 160)}`,
+          );
+        }
+        const authenticated = principal === 'providerA' || principal === 'providerB' || principal === 'admin';
+        if (row.patientData && authenticated) {
+          const { rowCount } = await server.db.pool.query(`SELECT 1 FROM audit_logs WHERE request_id = $1`, [
+            res.headers['x-request-id'],
+          ]);
+          if (!rowCount) unaudited.push(`${row.method} ${row.route} as ${principal} (${res.status})`);
+        }
+      }
+    }
+    expect(differences).toEqual([]);
+    expect(unaudited).toEqual([]);
+    expect(checked).toBe(TABLE.length * PRINCIPALS.length);
+    console.log(`access matrix: ${TABLE.length} routes × ${PRINCIPALS.length} principals = ${checked} checks`);
+  });
+});
