@@ -113,7 +113,7 @@ export function poolAccessToken(server: TestServer, email: string, password: str
 export interface ApiResponse<T = unknown> {
   status: number;
   body: T;
-  headers: Record<string, string | string[] | undefined>;
+  headers: Record<string, string | string[] | number | undefined>;
 }
 
 export interface ApiClient {
@@ -171,5 +171,5 @@ export async function signIn(server: TestServer, staff: Pick<Staff, 'email' | 'p
   const setCookie = res.headers['set-cookie'];
   const raw = Array.isArray(setCookie) ? setCookie[0] : setCookie;
   if (!raw) throw new Error('POST /api/token set no cookie');
-  return apiClient(server, raw.split(';')[0]!);
+  return apiClient(server, String(raw).split(';')[0]!);
 }

@@ -24,7 +24,7 @@ const BATCH = 20_000;
  */
 export async function verifyAuditChain(pool: pg.Pool): Promise<ChainReport> {
   const problems: ChainProblem[] = [];
-  let prev = Buffer.alloc(0);
+  let prev: Buffer = Buffer.alloc(0);
   let lastSeq = 0;
   let checked = 0;
   let head: ChainReport['head'] = null;
