@@ -43,15 +43,15 @@ async function main(): Promise<void> {
   }
 
   const pool = createPool(databaseUrl);
-  let identity: Identity | undefined;
-  let app: FastifyInstance | undefined;
+  // Filled in as start-up proceeds; shutdown closes whatever has started by then.
+  const running: { identity?: Identity; app?: FastifyInstance } = {};
   let shuttingDown = false;
   const shutdown = async (signal: string, code = 0) => {
     if (shuttingDown) return;
     shuttingDown = true;
     log.info({ signal }, 'shutting down');
-    await app?.close().catch(() => {});
-    await identity?.close().catch(() => {});
+    await running.app?.close().catch(() => {});
+    await running.identity?.close().catch(() => {});
     await pool.end().catch(() => {});
     await embedded?.stop().catch((err: Error) => log.error({ err }, 'embedded PostgreSQL did not stop cleanly'));
     process.exit(code);
@@ -74,7 +74,7 @@ async function main(): Promise<void> {
   });
   if (boot.created) log.info({ email: config.adminEmail }, 'first start: created the default organization and admin');
 
-  identity = await createIdentity({
+  const identity = await createIdentity({
     settings: {
       mode: config.cognito ? 'cognito' : 'local',
       publicUrl: config.publicUrl,
@@ -88,7 +88,9 @@ async function main(): Promise<void> {
     db: pool,
     log,
   });
-  app = await buildApp({ config, pool, identity, logger: log });
+  running.identity = identity;
+  const app = await buildApp({ config, pool, identity, logger: log });
+  running.app = app;
 
   try {
     await app.listen({ port: config.port, host: config.host });
