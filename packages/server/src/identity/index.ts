@@ -1,0 +1,199 @@
+import { randomBytes } from 'node:crypto';
+import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
+import { CognitoJwtVerifier, JwtVerifier } from 'aws-jwt-verify';
+import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
+import { decodeProtectedHeader } from 'jose';
+import type pg from 'pg';
+import { createDirectory, type UserDirectory } from './directory.ts';
+import { LocalPool, type LocalPoolOptions } from './local-pool.ts';
+import { createMailer } from './mailer.ts';
+import { localPoolPlugin } from './plugin.ts';
+import * as repo from './repository.ts';
+import { SIGNING_REGION } from './sigv4.ts';
+import { generateSigningKey, jwksOf, loadSigningKey } from './tokens.ts';
+
+export type { DirectoryUser, UserDirectory } from './directory.ts';
+export { readOutbox } from './mailer.ts';
+export type { LocalPoolOptions, ThrottleLimits } from './local-pool.ts';
+
+export interface IdentitySettings {
+  mode: 'local' | 'cognito';
+  /** e.g. http://localhost:3000 (no trailing slash) */
+  publicUrl: string;
+  /** cognito mode: AWS_REGION */
+  region?: string;
+  /** cognito mode */
+  userPoolId?: string;
+  /** cognito mode */
+  clientId?: string;
+  smtpUrl?: string;
+  mailFrom?: string;
+  localMfa?: 'optional' | 'required';
+}
+
+export interface Identity {
+  mode: 'local' | 'cognito';
+  appConfig: { userPoolId: string; clientId: string; region: string; userPoolEndpoint?: string };
+  /**
+   * Verifies an ACCESS token: signature, issuer, expiry, token_use "access", our client id, and
+   * (local pool) that the token's sign-in was not revoked by a global sign-out. Resolves with the
+   * subject and username; rejects otherwise.
+   */
+  verifyAccessToken(token: string): Promise<{ sub: string; username: string }>;
+  directory: UserDirectory;
+  /** Local mode only: POST /cognito and GET /<poolId>/.well-known/jwks.json. */
+  plugin?: FastifyPluginAsync;
+  /**
+   * Local mode only: when the user last signed out globally (access tokens issued before are
+   * refused), or null. Cognito keeps this to itself.
+   */
+  tokensValidAfter?(username: string): Promise<Date | null>;
+  close(): Promise<void>;
+}
+
+export interface IdentityDeps {
+  settings: IdentitySettings;
+  db: pg.Pool;
+  log: FastifyBaseLogger;
+  /** Tests: tighter throttling or a chosen SRP value. */
+  localPoolOptions?: LocalPoolOptions;
+}
+
+/**
+ * Builds the identity layer. In local mode the first start creates the pool (ids, signing key,
+ * admin credentials) in the `identity` schema; later starts, and other instances, load it.
+ * Note that in local mode `directory` calls go over HTTP to `<publicUrl>/cognito`: the server
+ * must be listening before the first of them.
+ */
+export async function createIdentity(deps: IdentityDeps): Promise<Identity> {
+  return deps.settings.mode === 'cognito' ? createCognitoIdentity(deps) : createLocalIdentity(deps);
+}
+
+async function createCognitoIdentity({ settings }: IdentityDeps): Promise<Identity> {
+  const { region, userPoolId, clientId } = settings;
+  if (!region || !userPoolId || !clientId) throw new Error('cognito mode needs region, userPoolId and clientId');
+  const client = new CognitoIdentityProviderClient({ region });
+  const verifier = CognitoJwtVerifier.create({ userPoolId, clientId, tokenUse: 'access' });
+  return {
+    mode: 'cognito',
+    appConfig: { userPoolId, clientId, region },
+    async verifyAccessToken(token) {
+      const payload = await verifier.verify(token);
+      return { sub: payload.sub, username: payload.username };
+    },
+    directory: createDirectory(client, userPoolId),
+    async close() {
+      client.destroy();
+    },
+  };
+}
+
+const PRUNE_INTERVAL_MS = 10 * 60 * 1000;
+
+async function createLocalIdentity({ settings, db, log, localPoolOptions }: IdentityDeps): Promise<Identity> {
+  const publicUrl = settings.publicUrl.replace(/\/+$/, '');
+  const stored = await loadOrCreateSettings(db);
+  const key = await loadSigningKey({
+    kid: stored.signing_kid,
+    privateJwk: stored.signing_private_jwk,
+    publicJwk: stored.signing_public_jwk,
+  });
+  const issuer = `${publicUrl}/${stored.pool_id}`;
+  const mailer = createMailer({ db, log, smtpUrl: settings.smtpUrl, mailFrom: settings.mailFrom });
+  const pool = new LocalPool({
+    db,
+    log,
+    settings: stored,
+    key,
+    publicUrl,
+    issuer,
+    mfa: settings.localMfa ?? 'optional',
+    mailer,
+    options: localPoolOptions,
+  });
+  const endpoint = `${publicUrl}/cognito`;
+  const client = new CognitoIdentityProviderClient({
+    endpoint,
+    region: SIGNING_REGION,
+    credentials: { accessKeyId: stored.admin_access_key_id, secretAccessKey: stored.admin_secret_access_key },
+    maxAttempts: 1,
+  });
+
+  const verifier = JwtVerifier.create({
+    issuer,
+    audience: null,
+    customJwtCheck: ({ payload }) => {
+      if (payload.token_use !== 'access') throw new Error('not an access token');
+      if (payload.client_id !== stored.client_id) throw new Error('token of another client');
+    },
+  });
+  // Pre-loaded keys: verification never fetches anything over the network.
+  verifier.cacheJwks(jwksOf(key));
+
+  const prune = setInterval(() => {
+    repo.pruneExpired(db).catch((err: Error) => log.warn({ error: err.message }, 'user pool housekeeping failed'));
+  }, PRUNE_INTERVAL_MS);
+  prune.unref();
+
+  return {
+    mode: 'local',
+    appConfig: { userPoolId: stored.pool_id, clientId: stored.client_id, region: SIGNING_REGION, userPoolEndpoint: endpoint },
+    async verifyAccessToken(token) {
+      // A token naming another key is refused here, before the verifier would try to fetch keys.
+      const { kid } = decodeProtectedHeader(token);
+      if (kid !== key.kid) throw new Error('token signed with an unknown key');
+      const payload = await verifier.verify(token);
+      const sub = payload.sub;
+      const username = payload.username;
+      const originJti = payload.origin_jti;
+      if (typeof sub !== 'string' || typeof username !== 'string' || typeof originJti !== 'string' || typeof payload.iat !== 'number') {
+        throw new Error('access token lacks claims');
+      }
+      const validAfter = await repo.tokensValidAfter(db, username);
+      if (!(await pool.tokenStillValid({ iat: payload.iat, originJti }, validAfter))) {
+        throw new Error('access token has been revoked');
+      }
+      return { sub, username };
+    },
+    directory: createDirectory(client, stored.pool_id),
+    plugin: localPoolPlugin(pool),
+    tokensValidAfter: (username) => repo.tokensValidAfter(db, username),
+    async close() {
+      clearInterval(prune);
+      client.destroy();
+      mailer.close();
+    },
+  };
+}
+
+/** First start creates the pool; concurrent first starts agree on whichever row got in first. */
+async function loadOrCreateSettings(db: pg.Pool): Promise<repo.SettingsRow> {
+  const existing = await repo.readSettings(db);
+  if (existing) return existing;
+  const signing = await generateSigningKey();
+  await repo.insertSettingsIfMissing(db, {
+    pool_id: `local_${randomId(9)}`,
+    client_id: randomId(26).toLowerCase(),
+    admin_access_key_id: `AKIA${randomId(16).toUpperCase()}`,
+    admin_secret_access_key: randomBytes(30).toString('base64'),
+    signing_kid: signing.kid,
+    signing_private_jwk: signing.privateJwk,
+    signing_public_jwk: signing.publicJwk,
+    data_key: randomBytes(32),
+  });
+  const row = await repo.readSettings(db);
+  if (!row) throw new Error('could not create the local user pool settings');
+  return row;
+}
+
+/** Letters and digits only: pool ids and client ids must survive any URL or header. */
+function randomId(length: number): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+  const bytes = randomBytes(length * 2);
+  let out = '';
+  for (let i = 0; i < bytes.length && out.length < length; i++) {
+    const v = bytes[i]!;
+    if (v < 248) out += alphabet[v % 62];
+  }
+  return out.padEnd(length, 'x');
+}
