@@ -14,12 +14,15 @@ export async function pageVitals(db: Queryable, patientId: number, limit: number
   return rows.map((r) => ({ ...r, created_at: r.created_at.toISOString() }));
 }
 
-/** An index-only count over the same index: a few milliseconds for 100,000 readings. */
+/**
+ * The patient's number of readings, kept exact by triggers on vitals (migration 0300): one
+ * primary-key lookup instead of counting up to 100,000+ index entries on every page.
+ */
 export async function countVitals(db: Queryable, patientId: number): Promise<number> {
-  const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM vitals WHERE patient_id = $1', [
+  const { rows } = await db.query<{ n: number }>('SELECT n FROM patient_vital_counts WHERE patient_id = $1', [
     patientId,
   ]);
-  return rows[0]!.n;
+  return rows[0]?.n ?? 0;
 }
 
 /** Newest `max` readings since `days` ago, returned oldest first as columns for the chart. */

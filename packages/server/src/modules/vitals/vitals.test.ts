@@ -70,4 +70,40 @@ describe('GET /api/patients/{id}/vitals', () => {
     expect(res.body.systolic).toEqual([123, 122, 121]);
     expect(res.body.t[0]).toBeLessThan(res.body.t[2]!);
   });
+
+  it('keeps total exact through bulk inserts, deletes, moves and a deleted patient', async () => {
+    const pool = server.db.pool;
+    const fresh = (await pool.query<{ id: number }>(
+      `INSERT INTO patients (first_name, last_name, organization_id)
+       SELECT 'C', 'Counter', organization_id FROM patients WHERE id = $1 RETURNING id`,
+      [patientId],
+    )).rows[0]!.id;
+    const total = async (id: number) => (await provider.get<VitalPage>(`/api/patients/${id}/vitals`)).body.total;
+    const actual = async (id: number) =>
+      (await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM vitals WHERE patient_id = $1', [id])).rows[0]!.n;
+    expect(await total(fresh)).toBe(0);
+    await pool.query(
+      `INSERT INTO vitals (patient_id, systolic, diastolic) SELECT $1, 120, 80 FROM generate_series(1, 500)`,
+      [fresh],
+    );
+    expect(await total(fresh)).toBe(500);
+    await pool.query(`DELETE FROM vitals WHERE patient_id = $1 AND id % 5 = 0`, [fresh]);
+    expect(await total(fresh)).toBe(await actual(fresh));
+    const before = await total(patientId);
+    await pool.query(
+      `UPDATE vitals SET patient_id = $2 WHERE id IN (SELECT id FROM vitals WHERE patient_id = $1 LIMIT 7)`,
+      [fresh, patientId],
+    );
+    expect(await total(patientId)).toBe(before + 7);
+    expect(await total(fresh)).toBe(await actual(fresh));
+    // A rolled-back insert leaves the count as it was.
+    const client = await pool.connect();
+    await client.query('BEGIN');
+    await client.query(`INSERT INTO vitals (patient_id, systolic, diastolic) VALUES ($1, 120, 80)`, [fresh]);
+    await client.query('ROLLBACK');
+    client.release();
+    expect(await total(fresh)).toBe(await actual(fresh));
+    await pool.query('DELETE FROM patients WHERE id = $1', [fresh]);
+    expect((await pool.query('SELECT 1 FROM patient_vital_counts WHERE patient_id = $1', [fresh])).rowCount).toBe(0);
+  });
 });
