@@ -201,8 +201,8 @@ describe('administration', () => {
     expect(await schema.getByRole('columnheader').allTextContents()).toEqual([...DbSchemaColumns]);
     const sample = admin.getByRole('table', { name: Labels.sampleRows });
     await sample.getByRole('cell', { name: providerEmail }).waitFor();
-    expect(await sample.getByRole('columnheader').allTextContents()).not.toContain('cognito_sub');
-    await admin.getByText(`${AdminTexts.withheldColumns}: cognito_sub, password_changed_at`).waitFor();
+    expect(await sample.getByRole('columnheader').allTextContents()).not.toContain('cognito_username');
+    await admin.getByText(`${AdminTexts.withheldColumns}: cognito_username, cognito_sub, password_changed_at`).waitFor();
     // Booleans read true/false.
     expect(await sample.getByRole('cell', { name: 'false', exact: true }).count()).toBeGreaterThan(0);
 

@@ -19,7 +19,8 @@ END
 $$;
 
 -- Which columns the inspector may read: every column of the portal's tables in schema public,
--- except the sessions and migrations bookkeeping and any column whose name looks secret. Kept
+-- except the sessions and migrations bookkeeping and any column whose name looks secret (all
+-- cognito_* columns: the pool's username can equal the token subject). Kept
 -- in step with SECRET_COLUMN_PATTERN in db-inspector.service.ts. Re-run by the portal (once per
 -- process) so that tables added by later migrations are covered too.
 CREATE OR REPLACE FUNCTION rpm_inspector_sync_grants() RETURNS void
@@ -40,7 +41,7 @@ BEGIN
       SELECT a.attname
         FROM pg_attribute a
        WHERE a.attrelid = t.oid AND a.attnum > 0 AND NOT a.attisdropped
-         AND a.attname !~* '(hash|token|secret|salt|otp|password|cognito_sub)'
+         AND a.attname !~* '(hash|token|secret|salt|otp|password|cognito_)'
     LOOP
       EXECUTE format('GRANT SELECT (%I) ON TABLE public.%I TO rpm_inspector', col.attname, t.relname);
     END LOOP;

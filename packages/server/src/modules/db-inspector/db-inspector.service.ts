@@ -5,8 +5,12 @@ import type { SignedInContext } from '../../plugins/context.ts';
 import { audit } from '../audit/audit.service.ts';
 import { loadCatalog, readSample, syncInspectorGrants, type CatalogColumn } from './db-inspector.repository.ts';
 
-/** Column names that look like secrets; kept in step with migration 0400. Never shown. */
-export const SECRET_COLUMN_PATTERN = /(hash|token|secret|salt|otp|password|cognito_sub)/i;
+/**
+ * Column names that look like secrets; kept in step with migration 0400. Never shown. All
+ * `cognito_*` columns count: with the local pool (and often with Cognito) the username IS the
+ * token subject, so showing one would show the other.
+ */
+export const SECRET_COLUMN_PATTERN = /(hash|token|secret|salt|otp|password|cognito_)/i;
 
 interface TableInfo {
   name: string;

@@ -35,7 +35,7 @@ describe('GET /api/db/schema/{table}', () => {
     expect(names).toEqual(expect.arrayContaining(['id', 'email', 'role', 'status']));
     expect(res.body.columns.find((c) => c.name === 'email')).toEqual({ name: 'email', type: 'text', nullable: false });
     expect(res.body.columns.find((c) => c.name === 'middle_name')?.nullable).toBe(true);
-    expect(res.body.withheld).toEqual(expect.arrayContaining(['cognito_sub', 'password_changed_at']));
+    expect(res.body.withheld).toEqual(expect.arrayContaining(['cognito_username', 'cognito_sub', 'password_changed_at']));
     for (const n of names) expect(n).not.toMatch(SECRET_COLUMN_PATTERN);
   });
 });
@@ -51,9 +51,14 @@ describe('GET /api/db/sample/{table}', () => {
       expect(Object.keys(row)).not.toContain('cognito_sub');
       expect(Object.keys(row)).not.toContain('password_changed_at');
     }
-    const subs = await server.db.pool.query<{ cognito_sub: string }>('SELECT cognito_sub FROM users WHERE cognito_sub IS NOT NULL');
+    const subs = await server.db.pool.query<{ cognito_sub: string; cognito_username: string }>(
+      'SELECT cognito_sub, cognito_username FROM users WHERE cognito_sub IS NOT NULL',
+    );
     expect(subs.rows.length).toBeGreaterThan(0);
-    for (const s of subs.rows) expect(JSON.stringify(users.body)).not.toContain(s.cognito_sub);
+    for (const s of subs.rows) {
+      expect(JSON.stringify(users.body)).not.toContain(s.cognito_sub);
+      expect(JSON.stringify(users.body)).not.toContain(s.cognito_username);
+    }
   });
 
   it('never shows a hash column of a table added by a later migration', async () => {
