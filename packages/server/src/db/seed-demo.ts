@@ -215,9 +215,9 @@ async function main() {
           const inserted = await tx.query(
             `INSERT INTO vitals (patient_id, device_id, created_at, systolic, diastolic, pulse)
              SELECT $1, $2, ts,
-                    least(260, greatest(80, round($3 + (CASE WHEN slot = 0 THEN 6 ELSE -3 END) + 5 * sin(d / 7.0)
+                    least(260, greatest(80, round($3::float8 + (CASE WHEN slot = 0 THEN 6 ELSE -3 END) + 5 * sin(d / 7.0)
                           + (random() + random() + random() - 1.5) * 12)))::int,
-                    least(160, greatest(45, round($4 + (CASE WHEN slot = 0 THEN 3 ELSE -2 END) + 3 * sin(d / 7.0)
+                    least(160, greatest(45, round($4::float8 + (CASE WHEN slot = 0 THEN 3 ELSE -2 END) + 3 * sin(d / 7.0)
                           + (random() + random() + random() - 1.5) * 8)))::int,
                     round(62 + random() * 25)::int
                FROM generate_series(0, $5::int - 1) d, generate_series(0, 1) slot,
