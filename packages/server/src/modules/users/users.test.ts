@@ -1,14 +1,23 @@
 import { AdminErrors, ApiErrors, type AdminUser, type AdminUsersResponse, type CreateUserResponse } from '@rpm/contracts';
+import { defaultStorage } from 'aws-amplify/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createOrganization,
   createStaff,
-  signIn,
+  signIn as realSignIn,
   startTestServer,
   type ApiClient,
   type Staff,
   type TestServer,
 } from '../../../test/app.ts';
+
+// Amplify.configure() (called per sign-in by the test client) puts Amplify's default token store
+// back, so a previous sign-in's tokens there make the next one fail with "There is already a
+// signed in user". Clearing that store first keeps each sign-in independent.
+async function signIn(...args: Parameters<typeof realSignIn>) {
+  await defaultStorage.clear();
+  return realSignIn(...args);
+}
 
 let server: TestServer;
 let admin: Staff;
@@ -112,6 +121,9 @@ describe('disable and enable', () => {
     expect(res.body.user).toMatchObject({ id: provider.id, status: 'disabled' });
     const after = await providerClient.get('/api/me');
     expect(after.status).toBe(401);
+    // Ended, not merely blocked while the status says disabled.
+    const live = await server.db.pool.query(`SELECT 1 FROM sessions WHERE user_id = $1 AND revoked_at IS NULL`, [provider.id]);
+    expect(live.rowCount).toBe(0);
     await expect(signIn(server, provider)).rejects.toThrow();
     const poolUser = await server.identity.directory.getUser(provider.cognitoUsername);
     expect(poolUser?.enabled).toBe(false);
@@ -122,6 +134,8 @@ describe('disable and enable', () => {
     const res = await adminClient.post<{ user: AdminUser }>(`/api/admin/users/${provider.id}/enable`);
     expect(res.status).toBe(200);
     expect(res.body.user).toMatchObject({ id: provider.id, status: 'active' });
+    // The session ended by Disable stays ended; a new sign-in is needed.
+    expect((await providerClient.get('/api/me')).status).toBe(401);
     const again = await signIn(server, provider);
     expect((await again.get('/api/me')).status).toBe(200);
     expect((await auditOf('user.enable')).at(-1)).toMatchObject({ target_user_id: provider.id, outcome: 'success' });
