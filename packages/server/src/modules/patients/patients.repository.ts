@@ -86,7 +86,9 @@ export async function findPatientDetail(db: Queryable, id: number): Promise<Pati
     `SELECT p.id, p.first_name, p.middle_name, p.last_name, p.date_of_birth, p.gender, p.organization_id,
             p.primary_provider_id, p.enrolled_rpm, p.enrollment_status,
             o.name AS organization_name,
-            NULLIF(btrim(concat_ws(' ', u.title, u.first_name, u.last_name)), '') AS primary_provider_name_raw,
+            NULLIF(btrim(concat_ws(' ', u.first_name, u.last_name)), '')
+              || CASE WHEN NULLIF(btrim(u.title), '') IS NULL THEN '' ELSE ', ' || btrim(u.title) END
+              AS primary_provider_name_raw,
             u.email AS provider_email
        FROM patients p
        JOIN organizations o ON o.id = p.organization_id

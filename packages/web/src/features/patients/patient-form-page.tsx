@@ -51,6 +51,7 @@ export default function PatientFormPage() {
       initial={initial}
       isAdmin={user?.role === 'admin'}
       currentOrganizationName={patient.data?.organization_name ?? null}
+      currentProviderName={patient.data?.primary_provider_name ?? null}
     />
   );
 }
@@ -60,9 +61,10 @@ interface FormProps {
   initial: PatientFormValues;
   isAdmin: boolean;
   currentOrganizationName: string | null;
+  currentProviderName?: string | null;
 }
 
-export function PatientForm({ patientId, initial, isAdmin, currentOrganizationName }: FormProps) {
+export function PatientForm({ patientId, initial, isAdmin, currentOrganizationName, currentProviderName = null }: FormProps) {
   const navigate = useNavigate();
   const { enqueueSnackbar } = useSnackbar();
   const save = useSavePatient(patientId);
@@ -107,6 +109,15 @@ export function PatientForm({ patientId, initial, isAdmin, currentOrganizationNa
   const orgOptions = [...(organizations.data ?? [])];
   if (initial.organization_id && !orgOptions.some((o) => String(o.id) === initial.organization_id)) {
     orgOptions.push({ id: Number(initial.organization_id), name: currentOrganizationName ?? initial.organization_id });
+  }
+  // Until the provider list is in, the saved provider stays an option (by name when known).
+  const providerOptions = [...(providers.data ?? [])];
+  if (
+    initial.primary_provider_id &&
+    organizationId === initial.organization_id &&
+    !providerOptions.some((p) => String(p.id) === initial.primary_provider_id)
+  ) {
+    providerOptions.push({ id: Number(initial.primary_provider_id), name: currentProviderName ?? initial.primary_provider_id });
   }
   const title = patientId === null ? Labels.addPatient : Labels.updatePatient;
 
@@ -161,44 +172,64 @@ export function PatientForm({ patientId, initial, isAdmin, currentOrganizationNa
               </TextField>
             </Stack>
             <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
-              <TextField
-                select
-                label={PatientTexts.organization}
-                required
-                fullWidth
-                error={Boolean(errors.organization_id)}
-                helperText={errors.organization_id?.message}
-                slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
-                {...reg('organization_id', Validation.organizationRequired)}
-              >
-                <option value="" />
-                {orgOptions.map((o) => (
-                  <option key={o.id} value={String(o.id)}>
-                    {o.name}
-                  </option>
-                ))}
-              </TextField>
-              <TextField
-                select
-                label={PatientTexts.primaryProvider}
-                fullWidth
-                disabled={!organizationId}
-                slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
-                {...reg('primary_provider_id')}
-              >
-                <option value="">{PatientTexts.none}</option>
-                {(providers.data ?? []).map((p) => (
-                  <option key={p.id} value={String(p.id)}>
-                    {p.name}
-                  </option>
-                ))}
-                {/* Keep the saved provider visible while the list loads. */}
-                {initial.primary_provider_id &&
-                  organizationId === initial.organization_id &&
-                  !(providers.data ?? []).some((p) => String(p.id) === initial.primary_provider_id) && (
-                    <option value={initial.primary_provider_id}>{initial.primary_provider_id}</option>
-                  )}
-              </TextField>
+              {/*
+                Controlled selects: their options arrive after the first render, and a select
+                holding a value that has no option yet would otherwise fall back to the first
+                option and save the wrong provider.
+              */}
+              <Controller
+                control={control}
+                name="organization_id"
+                rules={{ validate: (v) => (v ? true : Validation.organizationRequired) }}
+                render={({ field }) => (
+                  <TextField
+                    select
+                    label={PatientTexts.organization}
+                    required
+                    fullWidth
+                    error={Boolean(errors.organization_id)}
+                    helperText={errors.organization_id?.message}
+                    slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+                    name={field.name}
+                    value={field.value}
+                    onChange={field.onChange}
+                    onBlur={field.onBlur}
+                    inputRef={field.ref}
+                  >
+                    <option value="" />
+                    {orgOptions.map((o) => (
+                      <option key={o.id} value={String(o.id)}>
+                        {o.name}
+                      </option>
+                    ))}
+                  </TextField>
+                )}
+              />
+              <Controller
+                control={control}
+                name="primary_provider_id"
+                render={({ field }) => (
+                  <TextField
+                    select
+                    label={PatientTexts.primaryProvider}
+                    fullWidth
+                    disabled={!organizationId}
+                    slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+                    name={field.name}
+                    value={field.value}
+                    onChange={field.onChange}
+                    onBlur={field.onBlur}
+                    inputRef={field.ref}
+                  >
+                    <option value="">{PatientTexts.none}</option>
+                    {providerOptions.map((p) => (
+                      <option key={p.id} value={String(p.id)}>
+                        {p.name}
+                      </option>
+                    ))}
+                  </TextField>
+                )}
+              />
             </Stack>
             <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ alignItems: 'center' }}>
               <Controller

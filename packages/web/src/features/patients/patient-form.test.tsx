@@ -45,7 +45,8 @@ function wrap(ui: ReactNode, path = '/patients/add') {
 const renderForm = (isAdmin = false) =>
   wrap(<PatientForm patientId={null} initial={emptyPatientForm(1)} isAdmin={isAdmin} currentOrganizationName={null} />);
 
-describe('patient form', () => {
+// Generous timeouts: these drive a whole form with user-event on a shared, busy machine.
+describe('patient form', { timeout: 20_000 }, () => {
   it('shows the insurance messages only once a field loses focus', async () => {
     const user = userEvent.setup();
     renderForm();
@@ -132,6 +133,31 @@ describe('patient form', () => {
     expect(await screen.findByText(Validation.firstNameRequired)).toBeInTheDocument();
     expect(screen.getByText(Validation.lastNameRequired)).toBeInTheDocument();
     expect(lastBody).toBeNull();
+  });
+});
+
+describe('editing', { timeout: 20_000 }, () => {
+  it('keeps the saved primary provider selected while the provider list loads, and sends it', async () => {
+    server.use(
+      http.get('/api/organizations/1/providers', async () => {
+        await new Promise((r) => setTimeout(r, 150));
+        return HttpResponse.json([{ id: 5, name: 'Dr. Five' }, { id: 7, name: 'Dr. Who' }]);
+      }),
+      http.put('/api/patients/3', async ({ request }) => {
+        lastBody = (await request.json()) as PatientInput;
+        return HttpResponse.json({ statusCode: 400, error: 'Bad Request', message: 'stop here' }, { status: 400 });
+      }),
+    );
+    const user = userEvent.setup();
+    const initial = { ...emptyPatientForm(1), first_name: 'Ada', last_name: 'Lovelace', primary_provider_id: '7' };
+    wrap(<PatientForm patientId={3} initial={initial} isAdmin={false} currentOrganizationName="North Clinic" currentProviderName="Dr. Who" />);
+    const provider = screen.getByLabelText(PatientTexts.primaryProvider);
+    expect(provider).toHaveValue('7');
+    await screen.findByRole('option', { name: 'Dr. Five' }, { timeout: 5000 });
+    expect(provider).toHaveValue('7');
+    await user.click(screen.getByRole('button', { name: Labels.save }));
+    await screen.findByText('stop here');
+    expect(lastBody).toMatchObject({ primary_provider_id: 7, organization_id: 1 });
   });
 });
 
