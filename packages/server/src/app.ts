@@ -6,7 +6,7 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AppConfig, Health } from '@rpm/contracts';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type pg from 'pg';
 import type { Config } from './config.ts';
 import type { Identity } from './identity/index.ts';
@@ -69,10 +69,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       ? { loggerInstance: deps.logger as FastifyServerOptions['loggerInstance'] }
       : { logger: deps.logger ?? loggerOptions(config.logLevel) }),
     genReqId: () => randomUUID(),
-    requestIdLogLabel: 'requestId',
+    logController: new LogController({ requestIdLogLabel: 'requestId' }),
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
-    disableRequestLogging: false,
     routerOptions: { maxParamLength: 200 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 

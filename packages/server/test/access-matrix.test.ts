@@ -124,6 +124,13 @@ const TABLE: Row[] = [
   },
   {
     method: 'GET',
+    route: '/api/patients/:id/vitals/series',
+    path: (f) => `/api/patients/${f.patientA}/vitals/series`,
+    expect: patientOfA(200),
+    patientData: true,
+  },
+  {
+    method: 'GET',
     route: '/api/patients/:id/notes',
     path: (f) => `/api/patients/${f.patientA}/notes`,
     expect: patientOfA(200),

@@ -5,7 +5,7 @@ import { apiClient, createOrganization, createStaff, poolAccessToken, startTestS
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({ PUBLIC_URL: 'https://rpm.example.org', RATE_LIMIT_PER_MINUTE: '30' });
+  server = await startTestServer({ SECURE_COOKIES: 'true', RATE_LIMIT_PER_MINUTE: '30' });
 });
 afterAll(async () => server?.close());
 
@@ -33,7 +33,7 @@ describe('security headers', () => {
     }
   });
 
-  it('set the session cookie HttpOnly, SameSite=Strict and Secure behind https', async () => {
+  it('set the session cookie HttpOnly, SameSite=Strict and Secure when served over https', async () => {
     const org = await createOrganization(server);
     const staff = await createStaff(server, { role: 'provider', organizationId: org.id });
     const token = await poolAccessToken(server, staff.email, staff.password);

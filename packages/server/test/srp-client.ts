@@ -28,7 +28,6 @@ class MemoryStorage {
   }
 }
 const storage = new MemoryStorage();
-cognitoUserPoolsTokenProvider.setKeyValueStorage(storage);
 
 // Amplify is a process-wide singleton: sign-ins must not interleave.
 let queue: Promise<unknown> = Promise.resolve();
@@ -47,6 +46,8 @@ export function srpAccessToken(
     Amplify.configure({
       Auth: { Cognito: { userPoolId: pool.userPoolId, userPoolClientId: pool.clientId, userPoolEndpoint: pool.userPoolEndpoint } },
     });
+    // configure() resets the token store, so ours is set after it, every time.
+    cognitoUserPoolsTokenProvider.setKeyValueStorage(storage);
     await storage.clear();
     try {
       let result = await signIn({ username: email, password });
