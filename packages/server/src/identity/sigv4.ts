@@ -1,4 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Sha256 } from '@aws-crypto/sha256-js';
 import { HttpRequest } from '@smithy/protocol-http';
@@ -63,6 +63,10 @@ export async function verifySigV4(req: SignedRequest, creds: AdminCredentials, n
     if (value === undefined) return false;
     headers[name] = value;
   }
+
+  // The signer trusts an x-amz-content-sha256 header as the body's hash; so must it be.
+  const claimedHash = headers['x-amz-content-sha256'];
+  if (claimedHash !== undefined && claimedHash !== createHash('sha256').update(req.body).digest('hex')) return false;
 
   const [pathPart, queryPart] = splitUrl(req.url);
   const request = new HttpRequest({

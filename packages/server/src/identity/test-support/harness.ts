@@ -1,5 +1,5 @@
 import { createServer } from 'node:net';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { createIdentity, type Identity, type LocalPoolOptions } from '../index.ts';
@@ -47,7 +47,7 @@ export async function startPool(opts: {
     log,
     localPoolOptions: opts.options,
   });
-  const app = Fastify({ loggerInstance: log });
+  const app: FastifyInstance = Fastify({ loggerInstance: log as FastifyBaseLogger });
   const answers: string[] = [];
   app.addHook('onSend', async (_request, _reply, payload) => {
     if (typeof payload === 'string') answers.push(payload);
