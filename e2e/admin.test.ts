@@ -16,9 +16,10 @@ import {
   Toasts,
   UsersTableColumns,
 } from '@rpm/contracts';
+import path from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectConsoleErrors, launchBrowser, signInAs, startPortal, type Portal } from './harness.ts';
+import { REPO_ROOT, collectConsoleErrors, launchBrowser, signInAs, startPortal, type Portal } from './harness.ts';
 
 let portal: Portal;
 let browser: Browser;
@@ -42,7 +43,8 @@ beforeAll(async () => {
   providerContext = await browser.newContext();
   admin = await adminContext.newPage();
   provider = await providerContext.newPage();
-  adminErrors = collectConsoleErrors(admin);
+  // The duplicate device is refused on purpose (409).
+  adminErrors = collectConsoleErrors(admin, [/status of 409/]);
   await signInAs(admin, portal, portal.adminEmail, portal.adminPassword);
 });
 afterAll(async () => {
@@ -73,8 +75,14 @@ async function register(page: Page, email: string, first: string, last: string):
   await page.getByRole('button', { name: AdminTexts.submit }).click();
   await expectToast(page, Toasts.userCreated);
   const password = (await page.getByTestId('temp-password').textContent())?.trim() ?? '';
+  await shot(page, 'register');
   expect(password.length).toBeGreaterThanOrEqual(8);
   return password;
+}
+
+/** Screenshots of the pages, to look at (kept out of git). */
+async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: path.join(REPO_ROOT, 'e2e/artifacts', `admin-${name}.png`), fullPage: true });
 }
 
 function userRow(page: Page, email: string): Locator {
@@ -86,7 +94,9 @@ describe('administration', () => {
     const temp = await register(admin, providerEmail, 'Pat', 'Provider');
     // The row is there with the pool's status for a user who has not signed in yet.
     await openFromSidebar(admin, Labels.users, '/users');
-    expect(await admin.getByRole('columnheader').allTextContents()).toEqual([...UsersTableColumns]);
+    const users = admin.getByRole('table', { name: AdminTexts.usersTitle });
+    await users.waitFor();
+    expect(await users.getByRole('columnheader').allTextContents()).toEqual([...UsersTableColumns]);
     await userRow(admin, providerEmail).getByRole('cell', { name: 'FORCE_CHANGE_PASSWORD' }).waitFor();
 
     await provider.goto(`${portal.url}/login`);
@@ -128,6 +138,7 @@ describe('administration', () => {
     await row.getByRole('button', { name: Labels.enable }).click();
     await expectToast(admin, Toasts.userEnabled);
     await row.getByRole('cell', { name: 'active', exact: true }).waitFor();
+    await shot(admin, 'users');
     await signInAs(provider, portal, providerEmail, providerPassword);
     await provider.getByRole('heading', { name: Labels.dashboard }).waitFor();
   });
@@ -164,26 +175,32 @@ describe('administration', () => {
     await admin.getByText(/already exists/).first().waitFor();
 
     await openFromSidebar(admin, Labels.devices, '/devices');
-    expect(await admin.getByRole('columnheader').allTextContents()).toEqual([...DevicesTableColumns]);
+    const devices = admin.getByRole('table', { name: AdminTexts.devicesTitle });
+    await devices.waitFor();
+    expect(await devices.getByRole('columnheader').allTextContents()).toEqual([...DevicesTableColumns]);
+    await shot(admin, 'devices');
     const row = admin.getByRole('row').filter({ hasText: deviceId });
     expect(await row.getByRole('cell').allTextContents()).toEqual([deviceId, 'BP5', 'cuff', AdminTexts.unassigned]);
   });
 
   it('pages through the audit log and finds these actions in it', async () => {
     await openFromSidebar(admin, Labels.auditLogs, '/audit-logs');
-    expect(await admin.getByRole('columnheader').allTextContents()).toEqual([...AuditLogColumns]);
     const table = admin.getByRole('table', { name: AdminTexts.auditLogsTitle });
     await table.getByRole('row').nth(1).waitFor();
+    expect(await table.getByRole('columnheader').allTextContents()).toEqual([...AuditLogColumns]);
     expect(await table.getByRole('row').count()).toBe(11); // header + the default 10
     const firstPageIds = await table.getByRole('row').nth(1).textContent();
     await admin.getByRole('button', { name: 'Go to next page' }).click();
     await admin.getByText(/^11–20 of \d+/).waitFor();
-    expect(await table.getByRole('row').nth(1).textContent()).not.toBe(firstPageIds);
+    // The previous page stays on screen until the next one arrives.
+    await expect.poll(() => table.getByRole('row').nth(1).textContent()).not.toBe(firstPageIds);
+    expect(await table.getByRole('row').count()).toBe(11);
 
     await admin.getByRole('combobox', { name: /Rows per page/ }).click();
     await admin.getByRole('option', { name: '100' }).click();
     await admin.getByText(/^1–\d+ of \d+/).waitFor();
     const text = await table.textContent();
+    await shot(admin, 'audit-logs');
     for (const action of ['user.create', 'user.disable', 'user.enable', 'user.resend_invite', 'organization.create', 'device.create']) {
       expect(text).toContain(action);
     }
@@ -209,6 +226,7 @@ describe('administration', () => {
     await select.click();
     await admin.getByRole('option', { name: 'devices', exact: true }).click();
     await admin.getByRole('table', { name: Labels.sampleRows }).getByRole('cell', { name: deviceId }).waitFor();
+    await shot(admin, 'db');
 
     const views = await portal.db.query(`SELECT action FROM audit_logs WHERE action LIKE 'db.%' AND outcome = 'success'`);
     expect(views.rows.map((r) => r.action)).toEqual(expect.arrayContaining(['db.tables', 'db.schema', 'db.sample']));

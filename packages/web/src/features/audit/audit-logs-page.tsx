@@ -29,6 +29,9 @@ import { apiGet } from '../../lib/api-client.ts';
 import { formatTimestamp } from '../../lib/format-timestamp.ts';
 import { useTimezone } from '../../lib/timezone.ts';
 
+/** Details, user agent and request id: long values shown on one line, cut with an ellipsis. */
+const LONG_COLUMNS = new Set([6, 10, 11]);
+
 const text = (v: string | number | null) => (v === null ? '' : String(v));
 
 function cells(log: AuditLog, timezone: string): string[] {
@@ -83,8 +86,8 @@ export default function AuditLogsPage() {
               {AdminTexts.totalIsEstimate}
             </Typography>
           )}
-          <TableContainer>
-            <Table size="small" aria-label={AdminTexts.auditLogsTitle}>
+          <TableContainer sx={{ overflowX: 'auto' }}>
+            <Table size="small" aria-label={AdminTexts.auditLogsTitle} sx={{ minWidth: 1400 }}>
               <TableHead>
                 <TableRow>
                   {AuditLogColumns.map((c) => (
@@ -105,7 +108,14 @@ export default function AuditLogsPage() {
                       {cells(log, timezone).map((value, i) => (
                         <TableCell
                           key={AuditLogColumns[i]}
-                          sx={{ maxWidth: 280, overflowWrap: 'anywhere', fontSize: '0.8rem' }}
+                          // Long free text (details, user agent) is cut to one line; the full
+                          // value is in the title, so rows stay one line high and scannable.
+                          title={LONG_COLUMNS.has(i) ? value : undefined}
+                          sx={{
+                            whiteSpace: 'nowrap',
+                            fontSize: '0.8rem',
+                            ...(LONG_COLUMNS.has(i) && { maxWidth: 240, overflow: 'hidden', textOverflow: 'ellipsis' }),
+                          }}
                         >
                           {value}
                         </TableCell>
