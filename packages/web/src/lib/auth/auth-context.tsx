@@ -50,6 +50,27 @@ function hasHint(): boolean {
   }
 }
 
+/*
+ * Set in this tab the moment it signs out, before the user pool has forgotten its tokens (that
+ * takes a network call). A reload in between must not sign the tab back in with those tokens.
+ */
+const SIGNED_OUT_KEY = 'rpm.signedOut';
+function markSignedOut(on: boolean) {
+  try {
+    if (on) sessionStorage.setItem(SIGNED_OUT_KEY, '1');
+    else sessionStorage.removeItem(SIGNED_OUT_KEY);
+  } catch {
+    /* storage blocked */
+  }
+}
+function wasSignedOut(): boolean {
+  try {
+    return sessionStorage.getItem(SIGNED_OUT_KEY) === '1';
+  } catch {
+    return false;
+  }
+}
+
 async function loadMe(): Promise<CurrentUser> {
   return (await apiGet<MeResponse>('/api/me')).user;
 }
@@ -92,6 +113,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, [status]);
 
   const signedOut = useCallback(() => {
+    markSignedOut(true);
     setHint(false);
     setUser(null);
     setStatus('signed-out');
@@ -102,9 +124,15 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     (async () => {
       let next: CurrentUser | null = null;
       if (!isSessionExpiredFlagSet()) {
-        // This tab still holds pool tokens after a reload or a typed URL: open a fresh portal
-        // session with them rather than trust a cookie the page-close beacon may have ended.
-        const token = await currentAccessToken().catch(() => null);
+        let token: string | null = null;
+        if (wasSignedOut()) {
+          // Signed out here, but the pool's tokens may have outlived the page: drop them now.
+          void forgetPoolTokens();
+        } else {
+          // This tab still holds pool tokens after a reload or a typed URL: open a fresh portal
+          // session with them rather than trust a cookie the page-close beacon may have ended.
+          token = await currentAccessToken().catch(() => null);
+        }
         try {
           if (token) {
             await apiPost('/api/token', { token });
@@ -118,6 +146,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       }
       if (cancelled) return;
       if (next) {
+        markSignedOut(false);
         setHint(true);
         setUser(next);
         setStatus('signed-in');
@@ -143,6 +172,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     try {
       const me = await loadMe();
       clearSessionExpiredFlag();
+      markSignedOut(false);
       setExpired(false);
       setHint(true);
       setUser(me);
