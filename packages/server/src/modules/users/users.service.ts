@@ -1,5 +1,6 @@
 import { AdminErrors, type AdminUser, type CreateUserBody, type UserStatus } from '@rpm/contracts';
 import { withTransaction } from '../../db/pool.ts';
+import type { DirectoryUser } from '../../identity/directory.ts';
 import { HttpError, badRequest, conflict, notFound } from '../../plugins/errors.ts';
 import type { SignedInContext } from '../../plugins/context.ts';
 import { audit } from '../audit/audit.service.ts';
@@ -58,11 +59,10 @@ async function cognitoStatusOf(deps: Deps, username: string | null): Promise<str
 /** The user list, joined with the pool's status by username with ONE pool call. */
 export async function getUsers(deps: Deps, ctx: SignedInContext): Promise<AdminUser[]> {
   const rows = await listUsers(deps.db);
-  let statusByUsername = new Map<string, string>();
+  let poolByUsername = new Map<string, DirectoryUser>();
   let poolOk = true;
   try {
-    const poolUsers = await deps.identity.directory.listUsers();
-    statusByUsername = new Map(poolUsers.map((u) => [u.username, u.status]));
+    poolByUsername = new Map((await deps.identity.directory.listUsers()).map((u) => [u.username, u]));
   } catch {
     poolOk = false;
   }
@@ -72,7 +72,14 @@ export async function getUsers(deps: Deps, ctx: SignedInContext): Promise<AdminU
     resourceType: 'user',
     details: { count: rows.length, ...(poolOk ? {} : { pool_status: 'unavailable' }) },
   });
-  return rows.map((r) => present(r, r.cognito_username ? (statusByUsername.get(r.cognito_username) ?? null) : null));
+  return rows.map((r) => {
+    const poolUser = r.cognito_username ? poolByUsername.get(r.cognito_username) : undefined;
+    if (!poolUser) return present(r, null);
+    // Passwords live in the pool: its date wins when it has one. The MFA flag stays the portal's
+    // (kept in step by POST /api/me/mfa): Cognito's ListUsers does not report TOTP MFA.
+    const presented = present(r, poolUser.status);
+    return { ...presented, password_changed_at: poolUser.passwordChangedAt?.toISOString() ?? presented.password_changed_at };
+  });
 }
 
 /**

@@ -98,6 +98,9 @@ describe('GET /api/admin/users', () => {
     const byEmail = new Map(res.body.users.map((u) => [u.email, u]));
     expect(byEmail.get(admin.email)).toMatchObject({ id: admin.id, role: 'admin', status: 'active', cognito_status: 'CONFIRMED', mfa_enabled: false });
     expect(byEmail.get('dana@example.com')?.cognito_status).toBe('FORCE_CHANGE_PASSWORD');
+    expect(byEmail.get('dana@example.com')?.password_changed_at).toBeNull();
+    // createStaff set a permanent password in the pool: the pool's date is shown.
+    expect(Date.parse(byEmail.get(admin.email)!.password_changed_at!)).toBeGreaterThan(Date.now() - 10 * 60_000);
     const first = res.body.users[0]!;
     expect(Object.keys(first).sort()).toEqual(
       ['cognito_status', 'created_at', 'email', 'first_name', 'id', 'last_name', 'mfa_enabled', 'organization_id', 'password_changed_at', 'role', 'status', 'updated_at'],
