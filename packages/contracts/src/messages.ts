@@ -137,6 +137,7 @@ export const ApiErrors = {
   sessionExpired: 'Session expired',
   userDisabled: 'User is disabled',
   userUnknown: 'User is not registered in the portal',
+  nulCharacter: 'Invalid request: text must not contain NUL characters',
 } as const;
 
 /** Server error texts of the patient API (400/403 answers the patient form shows in a toast). */

@@ -26,7 +26,7 @@ import { installAccessControl } from './plugins/access.ts';
 import { installErrorHandler } from './plugins/errors.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
 import { registerSecurity } from './plugins/security.ts';
-import { installValidators } from './plugins/validation.ts';
+import { installValidators, refuseNulCharacters } from './plugins/validation.ts';
 
 export interface AppDeps {
   config: Config;
@@ -90,6 +90,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   });
   installValidators(app);
+  refuseNulCharacters(app);
   installErrorHandler(app);
   installAccessControl(app, pool);
 

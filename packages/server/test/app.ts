@@ -50,6 +50,8 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     settings: { mode: 'local', publicUrl: config.publicUrl, localMfa: config.localMfa },
     db: db.pool,
     log,
+    // Tests sign in many times from 127.0.0.1; the production limit would throttle the suite.
+    localPoolOptions: { throttle: { ipPerMinute: 100_000 } },
   });
   const app = await buildApp({ config, pool: db.pool, identity, logger: log });
   await app.listen({ port, host: '127.0.0.1' });

@@ -46,6 +46,17 @@ describe('security headers', () => {
   });
 });
 
+describe('text input', () => {
+  it('refuses NUL characters anywhere with 400, before the database sees them', async () => {
+    const client = apiClient(server);
+    const body = await client.post('/api/token', { token: `abc\u0000${'x'.repeat(40)}` });
+    expect(body.status).toBe(400);
+    expect(body.body).toMatchObject({ message: ApiErrors.nulCharacter });
+    const path = await client.get('/api/db/schema/pat%00ients');
+    expect([400, 401]).toContain(path.status);
+  });
+});
+
 describe('limits', () => {
   it('refuse bodies over the size limit with 413 and JSON', async () => {
     const res = await apiClient(server).request('POST', '/api/token', {
