@@ -12,6 +12,8 @@ import {
   Validation,
   type CreateUserResponse,
 } from '@rpm/contracts';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { generate } from 'otplib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,6 +32,20 @@ afterAll(async () => {
   await browser?.close();
   await portal?.dispose();
 });
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+/** Serious and critical accessibility violations axe-core finds on the page as it is now. */
+async function axeViolations(page: Page): Promise<string[]> {
+  // Evaluated through the browser's protocol: the portal's CSP rightly refuses injected scripts.
+  await page.evaluate(axeSource);
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
+    const result = await axe.run();
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  });
+}
 
 async function newPage(): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext();
@@ -104,6 +120,7 @@ describe('sign-in', () => {
     await page.goto(`${portal.url}/login`);
     await page.getByRole('button', { name: Labels.next }).click();
     await page.getByText(Validation.email).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
 
     await signInAs(page, portal, portal.adminEmail, portal.adminPassword);
     await page.getByRole('heading', { name: Labels.dashboard }).waitFor();
@@ -119,6 +136,7 @@ describe('sign-in', () => {
     ]);
     expect(await page.getByRole('link', { name: Labels.dashboard }).isVisible()).toBe(true);
     expect(await page.getByLabel(AuthLabels.timezone).isVisible()).toBe(true);
+    expect(await axeViolations(page)).toEqual([]);
 
     // A fresh sign-in from the login page, while signed in, is refused: /login goes to /.
     await page.goto(`${portal.url}/login`);
@@ -208,6 +226,7 @@ describe('MFA', () => {
     await page.getByRole('button', { name: Labels.setUpMfa }).click();
     await expectToast(page, Toasts.scanQrCode);
     await page.getByRole('img', { name: AuthLabels.qrCodeAlt }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
     const secret = ((await page.getByTestId('totp-secret').textContent()) ?? '').replace(/\s+/g, '');
     expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
 

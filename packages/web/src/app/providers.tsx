@@ -1,9 +1,18 @@
-import { CssBaseline, ThemeProvider } from '@mui/material';
+import { CssBaseline, ThemeProvider, styled } from '@mui/material';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { SnackbarProvider } from 'notistack';
+import { MaterialDesignContent, SnackbarProvider } from 'notistack';
 import { useState, type ReactNode } from 'react';
 import { AuthProvider } from '../lib/auth/auth-context.tsx';
 import { theme } from './theme.ts';
+
+// notistack's default colours put white text on light green and light blue, below WCAG AA contrast.
+const ToastContent = styled(MaterialDesignContent)(({ theme }) => ({
+  '&.notistack-MuiContent-success': { backgroundColor: theme.palette.success.dark },
+  '&.notistack-MuiContent-error': { backgroundColor: theme.palette.error.dark },
+  '&.notistack-MuiContent-info': { backgroundColor: theme.palette.info.dark },
+  '&.notistack-MuiContent-warning': { backgroundColor: '#8a4b00' },
+}));
+const toastComponents = { success: ToastContent, error: ToastContent, info: ToastContent, warning: ToastContent };
 
 export function Providers({ children }: { children: ReactNode }) {
   const [queryClient] = useState(
@@ -16,7 +25,7 @@ export function Providers({ children }: { children: ReactNode }) {
     <ThemeProvider theme={theme}>
       <CssBaseline />
       <QueryClientProvider client={queryClient}>
-        <SnackbarProvider maxSnack={3} autoHideDuration={5000} anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}>
+        <SnackbarProvider Components={toastComponents} maxSnack={3} autoHideDuration={5000} anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}>
           <AuthProvider>{children}</AuthProvider>
         </SnackbarProvider>
       </QueryClientProvider>

@@ -195,7 +195,7 @@ export default function LoginPage() {
               onChange={(e) => setPassword(e.target.value)}
               fullWidth
             />
-            <Button type="submit" variant="contained" size="large" disabled={busy || !password}>
+            <Button type="submit" variant="contained" size="large" disabled={busy}>
               {submitLabel(Labels.login)}
             </Button>
             <Box sx={{ display: 'flex', justifyContent: 'space-between' }}>
