@@ -1,16 +1,7 @@
 import { DB_SAMPLE_MAX_ROWS, type DbSampleResponse, type DbSchemaResponse, type DbTablesResponse } from '@rpm/contracts';
-import { defaultStorage } from 'aws-amplify/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOrganization, createStaff, signIn as realSignIn, startTestServer, type ApiClient, type TestServer } from '../../../test/app.ts';
+import { createOrganization, createStaff, signIn, startTestServer, type ApiClient, type TestServer } from '../../../test/app.ts';
 import { SECRET_COLUMN_PATTERN } from './db-inspector.service.ts';
-
-// Amplify.configure() (called per sign-in by the test client) puts Amplify's default token store
-// back, so a previous sign-in's tokens there make the next one fail with "There is already a
-// signed in user". Clearing that store first keeps each sign-in independent.
-async function signIn(...args: Parameters<typeof realSignIn>) {
-  await defaultStorage.clear();
-  return realSignIn(...args);
-}
 
 let server: TestServer;
 let admin: ApiClient;

@@ -1,15 +1,6 @@
 import { AdminErrors, type Device } from '@rpm/contracts';
-import { defaultStorage } from 'aws-amplify/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOrganization, createStaff, signIn as realSignIn, startTestServer, type ApiClient, type TestServer } from '../../../test/app.ts';
-
-// Amplify.configure() (called per sign-in by the test client) puts Amplify's default token store
-// back, so a previous sign-in's tokens there make the next one fail with "There is already a
-// signed in user". Clearing that store first keeps each sign-in independent.
-async function signIn(...args: Parameters<typeof realSignIn>) {
-  await defaultStorage.clear();
-  return realSignIn(...args);
-}
+import { createOrganization, createStaff, signIn, startTestServer, type ApiClient, type TestServer } from '../../../test/app.ts';
 
 let server: TestServer;
 let admin: ApiClient;

@@ -1,23 +1,14 @@
 import { AdminErrors, ApiErrors, type AdminUser, type AdminUsersResponse, type CreateUserResponse } from '@rpm/contracts';
-import { defaultStorage } from 'aws-amplify/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createOrganization,
   createStaff,
-  signIn as realSignIn,
+  signIn,
   startTestServer,
   type ApiClient,
   type Staff,
   type TestServer,
 } from '../../../test/app.ts';
-
-// Amplify.configure() (called per sign-in by the test client) puts Amplify's default token store
-// back, so a previous sign-in's tokens there make the next one fail with "There is already a
-// signed in user". Clearing that store first keeps each sign-in independent.
-async function signIn(...args: Parameters<typeof realSignIn>) {
-  await defaultStorage.clear();
-  return realSignIn(...args);
-}
 
 let server: TestServer;
 let admin: Staff;
