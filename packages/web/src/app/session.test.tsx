@@ -90,6 +90,18 @@ describe('session rules', () => {
     }
   });
 
+  it('follows a manual logout in another tab to /login, without the Session Ended modal', async () => {
+    const { router } = await signedInApp();
+    const otherTab = new BroadcastChannel(SESSION_BROADCAST_CHANNEL);
+    try {
+      otherTab.postMessage({ type: 'logout' });
+      await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+      expect(screen.queryByRole('dialog', { name: SessionTexts.endedTitle })).not.toBeInTheDocument();
+    } finally {
+      otherTab.close();
+    }
+  });
+
   it('treats a 401 from the API as the end of the session', async () => {
     await signedInApp();
     await expect(apiGet('/api/expire-me')).rejects.toThrow();
