@@ -273,6 +273,8 @@ export const PatientTexts = {
   failedToLoadTracking: 'Failed to load tracking time',
   trackingAdded: 'Tracking time added',
   trackingFailed: 'Failed to add tracking time',
+  yes: 'Yes',
+  no: 'No',
   gender_male: 'Male',
   gender_female: 'Female',
   gender_other: 'Other',

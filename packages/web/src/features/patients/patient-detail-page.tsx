@@ -38,7 +38,7 @@ export default function PatientDetailPage() {
         <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 3, rowGap: 1, m: 0 }}>
           <Field term={PatientTexts.dateOfBirth} value={p.date_of_birth ?? Labels.notAvailable} />
           <Field term={PatientTexts.status} value={statusText(p.enrollment_status)} />
-          <Field term={Labels.enrollInRpm} value={p.enrolled_rpm ? 'Yes' : 'No'} />
+          <Field term={Labels.enrollInRpm} value={p.enrolled_rpm ? PatientTexts.yes : PatientTexts.no} />
           <Field term={PatientTexts.provider} value={p.primary_provider_name ?? Labels.notAvailable} />
           <Field term={PatientTexts.organization} value={p.organization_name ?? Labels.notAvailable} />
           <Field
