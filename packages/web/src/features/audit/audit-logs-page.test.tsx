@@ -1,0 +1,89 @@
+import { AUDIT_PAGE_SIZE_OPTIONS, AdminTexts, AuditLogColumns, Toasts, type AuditLog } from '@rpm/contracts';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { SnackbarProvider } from 'notistack';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import AuditLogsPage from './audit-logs-page.tsx';
+
+const log = (id: number): AuditLog => ({
+  id,
+  timestamp: '2026-01-01T12:00:00.000Z',
+  user_id: 1,
+  ip_address: '10.0.0.1',
+  action: `action.${id}`,
+  resource_type: 'patient',
+  resource_id: String(id),
+  details: { fields: ['first_name'] },
+  target_user_id: null,
+  outcome: 'success',
+  reason: null,
+  user_agent: 'UA',
+  request_id: `req-${id}`,
+});
+
+let requests: string[] = [];
+const server = setupServer(
+  http.get('/api/audit-logs', ({ request }) => {
+    const url = new URL(request.url);
+    requests.push(url.search);
+    const limit = Number(url.searchParams.get('limit'));
+    const offset = Number(url.searchParams.get('offset'));
+    const ids = Array.from({ length: Math.max(0, Math.min(limit, 25 - offset)) }, (_, i) => 25 - offset - i);
+    return HttpResponse.json({ logs: ids.map(log), total: 25, total_is_estimate: false });
+  }),
+);
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => {
+  server.resetHandlers();
+  requests = [];
+});
+afterAll(() => server.close());
+
+function renderPage() {
+  render(
+    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+      <SnackbarProvider>
+        <AuditLogsPage />
+      </SnackbarProvider>
+    </QueryClientProvider>,
+  );
+}
+
+describe('audit log page', () => {
+  it('asks the server for pages of 10 by default, with every field shown', async () => {
+    const user = userEvent.setup();
+    renderPage();
+    const table = await screen.findByRole('table', { name: AdminTexts.auditLogsTitle });
+    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual([...AuditLogColumns]);
+    await within(table).findByText('action.25');
+    expect(within(table).getAllByRole('row')).toHaveLength(11);
+    expect(within(table).getAllByText('{"fields":["first_name"]}')).toHaveLength(10);
+    expect(requests).toEqual(['?limit=10&offset=0']);
+
+    await user.click(screen.getByRole('button', { name: 'Go to next page' }));
+    await within(table).findByText('action.15');
+    expect(requests.at(-1)).toBe('?limit=10&offset=10');
+
+    await user.click(screen.getByRole('combobox', { name: /Rows per page/ }));
+    const options = await screen.findAllByRole('option');
+    expect(options.map((o) => Number(o.textContent))).toEqual([...AUDIT_PAGE_SIZE_OPTIONS]);
+    await user.click(screen.getByRole('option', { name: '50' }));
+    await waitFor(() => expect(requests.at(-1)).toBe('?limit=50&offset=0'));
+    expect(screen.queryByText(AdminTexts.totalIsEstimate)).not.toBeInTheDocument();
+  });
+
+  it('says “Failed to load logs” when the server fails', async () => {
+    server.use(http.get('/api/audit-logs', () => HttpResponse.json({ message: 'nope' }, { status: 500 })));
+    renderPage();
+    expect((await screen.findAllByText(Toasts.failedToLoadLogs)).length).toBeGreaterThan(0);
+  });
+
+  it('says when the total is an estimate', async () => {
+    server.use(http.get('/api/audit-logs', () => HttpResponse.json({ logs: [log(1)], total: 10_000_000, total_is_estimate: true })));
+    renderPage();
+    expect(await screen.findByText(AdminTexts.totalIsEstimate)).toBeInTheDocument();
+  });
+});
