@@ -413,7 +413,7 @@ describe('session rules', () => {
     expect(errors).toEqual([]);
   });
 
-  it('ends the session with a beacon when the last tab closes, but not on a reload', async () => {
+  it('ends the session with a beacon when the last tab closes, but not on a reload or when another tab stays', async () => {
     const { page } = await newPage();
     const errors = collectConsoleErrors(page);
     await signInAs(page, portal, portal.adminEmail, portal.adminPassword);
@@ -423,6 +423,19 @@ describe('session rules', () => {
     expect(errors).toEqual([]);
 
     expect(await liveBrowserSessions(portal.adminEmail)).toBe(1);
+
+    // Closing one of two tabs leaves the session the other tab still uses.
+    const second = await page.context().newPage();
+    await second.goto(`${portal.url}/profile`);
+    await second.getByTestId('profile-email').waitFor();
+    await second.close({ runBeforeUnload: true });
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(await liveBrowserSessions(portal.adminEmail)).toBe(1);
+    await page.getByRole('button', { name: AuthLabels.accountMenu }).click();
+    await page.getByRole('menuitem', { name: Labels.profile }).click();
+    await page.getByTestId('profile-email').waitFor();
+    expect(await page.getByRole('dialog', { name: SessionTexts.endedTitle }).count()).toBe(0);
+
     await page.close({ runBeforeUnload: true });
     const deadline = Date.now() + 10_000;
     while ((await liveBrowserSessions(portal.adminEmail)) !== 0 && Date.now() < deadline) {

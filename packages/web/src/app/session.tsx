@@ -5,7 +5,7 @@ import { useNavigate } from 'react-router';
 import { apiGet, setUnauthorizedListener } from '../lib/api-client.ts';
 import { useAuth } from '../lib/auth/auth-context.tsx';
 import { IdleTimer } from '../lib/session/idle-timer.ts';
-import { registerTab, unregisterTab } from '../lib/session/open-tabs.ts';
+import { TAB_HEARTBEAT_MS, registerTab, unregisterTab } from '../lib/session/open-tabs.ts';
 import { openSessionChannel } from '../lib/session/session-channel.ts';
 import { paths } from './paths.ts';
 
@@ -83,6 +83,7 @@ export function SessionManager() {
 
     const tabId = crypto.randomUUID();
     registerTab(tabId);
+    const heartbeat = setInterval(() => registerTab(tabId), TAB_HEARTBEAT_MS);
     const onPageHide = () => {
       const { othersOpen } = unregisterTab(tabId);
       // Closing the last portal tab ends the session; the beacon is the one request a closing
@@ -105,6 +106,7 @@ export function SessionManager() {
       setUnauthorizedListener(null);
       window.removeEventListener('pagehide', onPageHide);
       window.removeEventListener('pageshow', onPageShow);
+      clearInterval(heartbeat);
       unregisterTab(tabId);
     };
   }, [signedIn]);

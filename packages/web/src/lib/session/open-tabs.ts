@@ -1,35 +1,48 @@
 /*
  * Which portal tabs are open, so that closing one tab does not end the session the other tabs
  * share (they all use the same cookie). Only the last tab to close sends the sign-out beacon.
- * A crashed tab may leave its id behind; the server's idle timeout still ends that session.
+ * Each open tab renews its entry every TAB_HEARTBEAT_MS; an entry not renewed for TAB_STALE_MS
+ * belongs to a tab that crashed or was killed, and no longer counts.
  */
 const KEY = 'rpm.openTabs';
+export const TAB_HEARTBEAT_MS = 30_000;
+export const TAB_STALE_MS = 3 * TAB_HEARTBEAT_MS;
 
-function read(): string[] {
+type Registry = Record<string, number>;
+
+function read(): Registry {
   try {
-    const parsed: unknown = JSON.parse(localStorage.getItem(KEY) ?? '[]');
-    return Array.isArray(parsed) ? parsed.filter((x): x is string => typeof x === 'string') : [];
+    const parsed: unknown = JSON.parse(localStorage.getItem(KEY) ?? '{}');
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
+    return Object.fromEntries(
+      Object.entries(parsed as Record<string, unknown>).filter((e): e is [string, number] => typeof e[1] === 'number'),
+    );
   } catch {
-    return [];
+    return {};
   }
 }
 
-function write(ids: string[]): void {
+function live(registry: Registry, now: number): Registry {
+  return Object.fromEntries(Object.entries(registry).filter(([, seen]) => now - seen < TAB_STALE_MS));
+}
+
+function write(registry: Registry): void {
   try {
-    localStorage.setItem(KEY, JSON.stringify(ids));
+    localStorage.setItem(KEY, JSON.stringify(registry));
   } catch {
     /* storage blocked: every tab acts as the last one */
   }
 }
 
-export function registerTab(id: string): void {
-  const ids = read();
-  if (!ids.includes(id)) write([...ids, id]);
+/** Adds or renews this tab's entry (call on start and every TAB_HEARTBEAT_MS). */
+export function registerTab(id: string, now: number = Date.now()): void {
+  write({ ...live(read(), now), [id]: now });
 }
 
 /** Removes this tab and says whether other portal tabs are still open. */
-export function unregisterTab(id: string): { othersOpen: boolean } {
-  const rest = read().filter((x) => x !== id);
+export function unregisterTab(id: string, now: number = Date.now()): { othersOpen: boolean } {
+  const rest = live(read(), now);
+  delete rest[id];
   write(rest);
-  return { othersOpen: rest.length > 0 };
+  return { othersOpen: Object.keys(rest).length > 0 };
 }
