@@ -176,9 +176,10 @@ describe('sign-in', () => {
     expect(errors).toEqual([]);
   });
 
-  it('makes a user with a temporary password set a new one on first sign-in', async () => {
+  it('makes a user with a temporary password set a new one on first sign-in, then changes it on the profile page', async () => {
     const { page } = await newPage();
-    const errors = collectConsoleErrors(page);
+    // The wrong current password is refused by the user pool with a 400, on purpose.
+    const errors = collectConsoleErrors(page, [/status of 400/]);
     const provider = await createProvider('first');
     await startSignIn(page, provider.email, provider.tempPassword);
 
@@ -198,8 +199,22 @@ describe('sign-in', () => {
     await page.getByRole('heading', { name: Labels.dashboard }).waitFor();
     await logout(page);
 
-    // The new password is the password from now on.
+    // The new password is the password from now on; the profile page changes it again.
     await signInAs(page, portal, provider.email, password);
+    await page.getByRole('button', { name: AuthLabels.accountMenu }).click();
+    await page.getByRole('menuitem', { name: Labels.profile }).click();
+    const change = page.getByRole('button', { name: AuthLabels.changePassword });
+    const changed = 'Changed-Passw0rd!';
+    await page.getByLabel(AuthLabels.currentPassword).fill('Wrong-Passw0rd!');
+    await page.getByLabel(AuthLabels.newPassword).fill(changed);
+    await page.getByLabel(AuthLabels.confirmPassword).fill(changed);
+    await change.click();
+    await expectToast(page, Toasts.changePasswordFailed);
+    await page.getByLabel(AuthLabels.currentPassword).fill(password);
+    await change.click();
+    await expectToast(page, Toasts.passwordChanged);
+    await logout(page);
+    await signInAs(page, portal, provider.email, changed);
     expect(errors).toEqual([]);
   });
 });
