@@ -41,10 +41,10 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
   }
   if (!res.ok) {
     if (res.status === 401 && path !== '/api/token') onUnauthorized?.();
+    // Without a message from the server (a proxy's 502, say) the message stays empty, so that
+    // errorMessage() shows the spec's own fallback text for the action.
     const message =
-      data && typeof data === 'object' && 'message' in data && typeof data.message === 'string'
-        ? data.message
-        : `Request failed (${res.status})`;
+      data && typeof data === 'object' && 'message' in data && typeof data.message === 'string' ? data.message : '';
     throw new ApiError(res.status, message);
   }
   return data as T;
