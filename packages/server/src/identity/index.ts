@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { CognitoJwtVerifier, JwtVerifier } from 'aws-jwt-verify';
+import type { Jwks } from 'aws-jwt-verify/jwk';
 import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import { decodeProtectedHeader } from 'jose';
 import type pg from 'pg';
@@ -57,6 +58,11 @@ export interface IdentityDeps {
   log: FastifyBaseLogger;
   /** Tests: tighter throttling or a chosen SRP value. */
   localPoolOptions?: LocalPoolOptions;
+  /**
+   * Cognito mode: the pool's JWKS, pre-loaded instead of fetched on first use (a network-less
+   * deployment, or a test with its own signing key).
+   */
+  cognitoJwks?: Jwks;
 }
 
 /**
@@ -69,11 +75,12 @@ export async function createIdentity(deps: IdentityDeps): Promise<Identity> {
   return deps.settings.mode === 'cognito' ? createCognitoIdentity(deps) : createLocalIdentity(deps);
 }
 
-async function createCognitoIdentity({ settings }: IdentityDeps): Promise<Identity> {
+async function createCognitoIdentity({ settings, cognitoJwks }: IdentityDeps): Promise<Identity> {
   const { region, userPoolId, clientId } = settings;
   if (!region || !userPoolId || !clientId) throw new Error('cognito mode needs region, userPoolId and clientId');
   const client = new CognitoIdentityProviderClient({ region });
   const verifier = CognitoJwtVerifier.create({ userPoolId, clientId, tokenUse: 'access' });
+  if (cognitoJwks) verifier.cacheJwks(cognitoJwks);
   return {
     mode: 'cognito',
     appConfig: { userPoolId, clientId, region },
