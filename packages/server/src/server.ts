@@ -15,9 +15,6 @@ function fail(lines: string[]): never {
   process.exit(1);
 }
 
-// The AWS SDK warns on Node 20 about its releases of 2027; the version locked here supports it.
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-
 async function main(): Promise<void> {
   const startedAt = performance.now();
   let config: Config;

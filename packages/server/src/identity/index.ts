@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { CognitoJwtVerifier, JwtVerifier } from 'aws-jwt-verify';
 import type { Jwks } from 'aws-jwt-verify/jwk';
+
 import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import { decodeProtectedHeader } from 'jose';
 import type pg from 'pg';
@@ -12,6 +13,9 @@ import { localPoolPlugin } from './plugin.ts';
 import * as repo from './repository.ts';
 import { SIGNING_REGION } from './sigv4.ts';
 import { generateSigningKey, jwksOf, loadSigningKey } from './tokens.ts';
+
+// The AWS SDK warns on Node 20 about its releases of 2027; the version locked here supports it.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 export type { DirectoryUser, UserDirectory } from './directory.ts';
 export { readOutbox } from './mailer.ts';
