@@ -1,7 +1,6 @@
 import {
   Alert,
   Box,
-  CircularProgress,
   LinearProgress,
   Paper,
   Table,
@@ -25,6 +24,7 @@ import {
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useSnackbar } from 'notistack';
 import { useEffect, useState } from 'react';
+import { LoadingState, PageHeader } from '../../components/table-states.tsx';
 import { apiGet } from '../../lib/api-client.ts';
 import { formatTimestamp } from '../../lib/format-timestamp.ts';
 import { useTimezone } from '../../lib/timezone.ts';
@@ -69,13 +69,9 @@ export default function AuditLogsPage() {
 
   return (
     <Box>
-      <Typography variant="h4" component="h1" gutterBottom>
-        {AdminTexts.auditLogsTitle}
-      </Typography>
+      <PageHeader title={AdminTexts.auditLogsTitle} />
       {logs.isPending ? (
-        <Box sx={{ display: 'flex', justifyContent: 'center', py: 4 }} role="status" aria-label="Loading">
-          <CircularProgress />
-        </Box>
+        <LoadingState />
       ) : logs.isError && !logs.data ? (
         <Alert severity="error">{Toasts.failedToLoadLogs}</Alert>
       ) : (

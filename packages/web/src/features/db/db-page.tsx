@@ -1,20 +1,4 @@
-import {
-  Alert,
-  Box,
-  CircularProgress,
-  FormControl,
-  InputLabel,
-  MenuItem,
-  Paper,
-  Select,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-  Typography,
-} from '@mui/material';
+import { Alert, Box, FormControl, InputLabel, MenuItem, Select, TableCell, TableRow, Typography } from '@mui/material';
 import {
   AdminTexts,
   DbSchemaColumns,
@@ -25,6 +9,7 @@ import {
 } from '@rpm/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { DataTable, LoadingState, PageHeader, QueryStates } from '../../components/table-states.tsx';
 import { apiGet, errorMessage } from '../../lib/api-client.ts';
 
 /** One cell of a sample row: booleans as true/false (spec section 2), objects as JSON. */
@@ -33,14 +18,6 @@ export function cellText(value: unknown): string {
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
-}
-
-function Loading() {
-  return (
-    <Box sx={{ display: 'flex', justifyContent: 'center', py: 3 }} role="status" aria-label="Loading">
-      <CircularProgress />
-    </Box>
-  );
 }
 
 /** /db: a read-only look at the portal's own tables; secret-looking columns are withheld. */
@@ -60,11 +37,9 @@ export default function DbPage() {
 
   return (
     <Box>
-      <Typography variant="h4" component="h1" gutterBottom>
-        {AdminTexts.dbTitle}
-      </Typography>
+      <PageHeader title={AdminTexts.dbTitle} />
       {tables.isPending ? (
-        <Loading />
+        <LoadingState py={3} />
       ) : tables.isError ? (
         <Alert severity="error">{errorMessage(tables.error, AdminTexts.failedToLoadTables)}</Alert>
       ) : (
@@ -99,73 +74,51 @@ export default function DbPage() {
           <Typography variant="h5" component="h2" gutterBottom>
             {Labels.schema}
           </Typography>
-          {schema.isPending ? (
-            <Loading />
-          ) : schema.isError ? (
-            <Alert severity="error">{errorMessage(schema.error, AdminTexts.failedToLoadTable)}</Alert>
-          ) : (
-            <>
-              <TableContainer component={Paper} sx={{ mb: 1 }}>
-                <Table size="small" aria-label={Labels.schema}>
-                  <TableHead>
-                    <TableRow>
-                      {DbSchemaColumns.map((c) => (
-                        <TableCell key={c}>{c}</TableCell>
-                      ))}
+          <QueryStates query={schema} errorFallback={AdminTexts.failedToLoadTable} loading={<LoadingState py={3} />}>
+            {(data) => (
+              <>
+                <DataTable label={Labels.schema} columns={DbSchemaColumns} containerSx={{ mb: 1 }}>
+                  {data.columns.map((c) => (
+                    <TableRow key={c.name}>
+                      <TableCell>{c.name}</TableCell>
+                      <TableCell>{c.type}</TableCell>
+                      <TableCell>{cellText(c.nullable)}</TableCell>
                     </TableRow>
-                  </TableHead>
-                  <TableBody>
-                    {schema.data.columns.map((c) => (
-                      <TableRow key={c.name}>
-                        <TableCell>{c.name}</TableCell>
-                        <TableCell>{c.type}</TableCell>
-                        <TableCell>{cellText(c.nullable)}</TableCell>
-                      </TableRow>
-                    ))}
-                  </TableBody>
-                </Table>
-              </TableContainer>
-              {schema.data.withheld.length > 0 && (
-                <Typography variant="body2" color="text.secondary" sx={{ mb: 3 }}>
-                  {AdminTexts.withheldColumns}: {schema.data.withheld.join(', ')}
-                </Typography>
-              )}
-            </>
-          )}
+                  ))}
+                </DataTable>
+                {data.withheld.length > 0 && (
+                  <Typography variant="body2" color="text.secondary" sx={{ mb: 3 }}>
+                    {AdminTexts.withheldColumns}: {data.withheld.join(', ')}
+                  </Typography>
+                )}
+              </>
+            )}
+          </QueryStates>
 
           <Typography variant="h5" component="h2" gutterBottom sx={{ mt: 2 }}>
             {Labels.sampleRows}
           </Typography>
-          {sample.isPending ? (
-            <Loading />
-          ) : sample.isError ? (
-            <Alert severity="error">{errorMessage(sample.error, AdminTexts.failedToLoadTable)}</Alert>
-          ) : sample.data.rows.length === 0 ? (
-            <Typography color="text.secondary">{AdminTexts.noRows}</Typography>
-          ) : (
-            <TableContainer component={Paper}>
-              <Table size="small" aria-label={Labels.sampleRows}>
-                <TableHead>
-                  <TableRow>
-                    {sample.data.columns.map((c) => (
-                      <TableCell key={c}>{c}</TableCell>
+          <QueryStates
+            query={sample}
+            errorFallback={AdminTexts.failedToLoadTable}
+            loading={<LoadingState py={3} />}
+            emptyText={AdminTexts.noRows}
+            isEmpty={(data) => data.rows.length === 0}
+          >
+            {(data) => (
+              <DataTable label={Labels.sampleRows} columns={data.columns}>
+                {data.rows.map((row, i) => (
+                  <TableRow key={i}>
+                    {data.columns.map((c) => (
+                      <TableCell key={c} sx={{ maxWidth: 320, overflowWrap: 'anywhere' }}>
+                        {cellText(row[c])}
+                      </TableCell>
                     ))}
                   </TableRow>
-                </TableHead>
-                <TableBody>
-                  {sample.data.rows.map((row, i) => (
-                    <TableRow key={i}>
-                      {sample.data.columns.map((c) => (
-                        <TableCell key={c} sx={{ maxWidth: 320, overflowWrap: 'anywhere' }}>
-                          {cellText(row[c])}
-                        </TableCell>
-                      ))}
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
-            </TableContainer>
-          )}
+                ))}
+              </DataTable>
+            )}
+          </QueryStates>
         </>
       )}
     </Box>

@@ -1,20 +1,7 @@
-import {
-  Alert,
-  Box,
-  Button,
-  CircularProgress,
-  Paper,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-  Typography,
-} from '@mui/material';
+import { Box, Button, Stack, TableCell, TableRow } from '@mui/material';
 import { AdminTexts, Labels, Toasts, UsersTableColumns, type AdminUser } from '@rpm/contracts';
 import { useSnackbar } from 'notistack';
+import { DataTable, PageHeader, QueryStates } from '../../components/table-states.tsx';
 import { errorMessage } from '../../lib/api-client.ts';
 import { formatTimestamp } from '../../lib/format-timestamp.ts';
 import { useTimezone } from '../../lib/timezone.ts';
@@ -45,59 +32,45 @@ export default function UsersPage() {
 
   return (
     <Box>
-      <Typography variant="h4" component="h1" gutterBottom>
-        {AdminTexts.usersTitle}
-      </Typography>
-      {users.isPending ? (
-        <Box sx={{ display: 'flex', justifyContent: 'center', py: 4 }} role="status" aria-label="Loading">
-          <CircularProgress />
-        </Box>
-      ) : users.isError ? (
-        <Alert severity="error">{errorMessage(users.error, AdminTexts.failedToLoadUsers)}</Alert>
-      ) : users.data.length === 0 ? (
-        <Typography color="text.secondary">{AdminTexts.noUsers}</Typography>
-      ) : (
-        <TableContainer component={Paper}>
-          <Table size="small" aria-label={AdminTexts.usersTitle}>
-            <TableHead>
-              <TableRow>
-                {UsersTableColumns.map((c) => (
-                  <TableCell key={c}>{c}</TableCell>
-                ))}
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {users.data.map((u) => (
-                <TableRow key={u.id} hover data-testid={`user-row-${u.id}`}>
-                  <TableCell>{u.id}</TableCell>
-                  <TableCell>{u.email}</TableCell>
-                  <TableCell>{u.role}</TableCell>
-                  <TableCell>{u.cognito_status ?? ''}</TableCell>
-                  <TableCell>{u.status}</TableCell>
-                  <TableCell>{formatTimestamp(u.created_at, timezone)}</TableCell>
-                  <TableCell>{formatTimestamp(u.updated_at, timezone)}</TableCell>
-                  <TableCell>
-                    <Stack direction="row" spacing={1} role="group" aria-label={`${AdminTexts.userActions} ${u.email}`}>
-                      <Button size="small" disabled={busy(u)} onClick={() => run(u, 'resend-invite')}>
-                        {Labels.resendInvite}
+      <PageHeader title={AdminTexts.usersTitle} />
+      <QueryStates
+        query={users}
+        errorFallback={AdminTexts.failedToLoadUsers}
+        emptyText={AdminTexts.noUsers}
+        isEmpty={(list) => list.length === 0}
+      >
+        {(list) => (
+          <DataTable label={AdminTexts.usersTitle} columns={UsersTableColumns}>
+            {list.map((u) => (
+              <TableRow key={u.id} hover data-testid={`user-row-${u.id}`}>
+                <TableCell>{u.id}</TableCell>
+                <TableCell>{u.email}</TableCell>
+                <TableCell>{u.role}</TableCell>
+                <TableCell>{u.cognito_status ?? ''}</TableCell>
+                <TableCell>{u.status}</TableCell>
+                <TableCell>{formatTimestamp(u.created_at, timezone)}</TableCell>
+                <TableCell>{formatTimestamp(u.updated_at, timezone)}</TableCell>
+                <TableCell>
+                  <Stack direction="row" spacing={1} role="group" aria-label={`${AdminTexts.userActions} ${u.email}`}>
+                    <Button size="small" disabled={busy(u)} onClick={() => run(u, 'resend-invite')}>
+                      {Labels.resendInvite}
+                    </Button>
+                    {u.status === 'active' ? (
+                      <Button size="small" color="error" disabled={busy(u)} onClick={() => run(u, 'disable')}>
+                        {Labels.disable}
                       </Button>
-                      {u.status === 'active' ? (
-                        <Button size="small" color="error" disabled={busy(u)} onClick={() => run(u, 'disable')}>
-                          {Labels.disable}
-                        </Button>
-                      ) : (
-                        <Button size="small" color="success" disabled={busy(u)} onClick={() => run(u, 'enable')}>
-                          {Labels.enable}
-                        </Button>
-                      )}
-                    </Stack>
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </TableContainer>
-      )}
+                    ) : (
+                      <Button size="small" color="success" disabled={busy(u)} onClick={() => run(u, 'enable')}>
+                        {Labels.enable}
+                      </Button>
+                    )}
+                  </Stack>
+                </TableCell>
+              </TableRow>
+            ))}
+          </DataTable>
+        )}
+      </QueryStates>
     </Box>
   );
 }

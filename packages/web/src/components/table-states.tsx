@@ -1,0 +1,132 @@
+import {
+  Alert,
+  Box,
+  Button,
+  CircularProgress,
+  Paper,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  Typography,
+  type SxProps,
+  type TableCellProps,
+  type Theme,
+} from '@mui/material';
+import type { ReactNode } from 'react';
+import { Link as RouterLink } from 'react-router';
+import { errorMessage } from '../lib/api-client.ts';
+
+/** The spinner shown while a list loads; `role="status"` so screen readers (and tests) find it. */
+export function LoadingState({ py = 4, size }: { py?: number; size?: number }) {
+  return (
+    <Box sx={{ display: 'flex', justifyContent: 'center', py }} role="status" aria-label="Loading">
+      <CircularProgress size={size} />
+    </Box>
+  );
+}
+
+/** The parts of a react-query result the states below look at. */
+export interface QueryLike<T> {
+  isPending: boolean;
+  isError: boolean;
+  error: unknown;
+  data: T | undefined;
+}
+
+interface QueryStatesProps<T> {
+  query: QueryLike<T>;
+  /** Shown when the answer carries no message of its own. */
+  errorFallback: string;
+  /** Text shown instead of `children` when `isEmpty(data)` says there is nothing to list. */
+  emptyText?: string;
+  isEmpty?: (data: T) => boolean;
+  /** What stands in while loading; the spinner unless a page wants something else (or nothing). */
+  loading?: ReactNode;
+  children: (data: T) => ReactNode;
+}
+
+/**
+ * The loading / error / empty / loaded switch every list shows. An error wins over data kept
+ * from an earlier answer, so a failed refresh is never hidden behind stale rows.
+ */
+export function QueryStates<T>({
+  query,
+  errorFallback,
+  emptyText,
+  isEmpty,
+  loading = <LoadingState />,
+  children,
+}: QueryStatesProps<T>) {
+  if (query.isPending) return <>{loading}</>;
+  if (query.isError) return <Alert severity="error">{errorMessage(query.error, errorFallback)}</Alert>;
+  if (query.data === undefined) return <>{loading}</>;
+  if (isEmpty?.(query.data)) return <Typography color="text.secondary">{emptyText}</Typography>;
+  return <>{children(query.data)}</>;
+}
+
+/** A column heading: its text, or its text with an alignment. */
+export type ColumnSpec = string | { label: string; align: TableCellProps['align'] };
+
+interface DataTableProps {
+  /** The table's accessible name. */
+  label: string;
+  columns: readonly ColumnSpec[];
+  /** The body rows. */
+  children: ReactNode;
+  /** Wrap the table in a Paper container (page-level lists) or not (sections inside a card). */
+  contained?: boolean;
+  containerSx?: SxProps<Theme>;
+}
+
+/** A small MUI table with one heading row. */
+export function DataTable({ label, columns, children, contained = true, containerSx }: DataTableProps) {
+  const table = (
+    <Table size="small" aria-label={label}>
+      <TableHead>
+        <TableRow>
+          {columns.map((c) =>
+            typeof c === 'string' ? (
+              <TableCell key={c}>{c}</TableCell>
+            ) : (
+              <TableCell key={c.label} align={c.align}>
+                {c.label}
+              </TableCell>
+            ),
+          )}
+        </TableRow>
+      </TableHead>
+      <TableBody>{children}</TableBody>
+    </Table>
+  );
+  if (!contained) return table;
+  return (
+    <TableContainer component={Paper} sx={containerSx}>
+      {table}
+    </TableContainer>
+  );
+}
+
+/** A page's h1 title, with an optional link button (e.g. "Add …") at the right. */
+export function PageHeader({ title, action }: { title: string; action?: { label: string; to: string } }) {
+  if (!action) {
+    return (
+      <Typography variant="h4" component="h1" gutterBottom>
+        {title}
+      </Typography>
+    );
+  }
+  return (
+    <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', mb: 2 }}>
+      <Typography variant="h4" component="h1">
+        {title}
+      </Typography>
+      <Button variant="contained" component={RouterLink} to={action.to}>
+        {action.label}
+      </Button>
+    </Stack>
+  );
+}
