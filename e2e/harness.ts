@@ -58,7 +58,7 @@ export async function startPortal(opts: StartOptions = {}): Promise<Portal> {
     throw new Error('The web app is not built: run `npm run build` first (`npm run test:e2e` does).');
   }
   const dataDir = opts.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'rpm-e2e-')));
-  const port = await freePort();
+  const port = opts.env?.PORT ? Number(opts.env.PORT) : await freePort();
   const pgPort = await freePort();
   const url = `http://localhost:${port}`;
   const { DATABASE_URL: _ignored, ...inherited } = process.env;
@@ -251,7 +251,11 @@ export async function callApi<T = unknown>(
 ): Promise<{ status: number; body: T }> {
   const res = await fetch(`${portal.url}${apiPath}`, {
     method,
-    headers: { cookie, [CSRF_HEADER]: CSRF_HEADER_VALUE, 'content-type': 'application/json' },
+    headers: {
+      cookie,
+      [CSRF_HEADER]: CSRF_HEADER_VALUE,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
