@@ -1,18 +1,4 @@
-import {
-  Alert,
-  Box,
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  List,
-  ListItem,
-  ListItemText,
-  Stack,
-  TextField,
-  Typography,
-} from '@mui/material';
+import { Button, List, ListItem, ListItemText, TextField } from '@mui/material';
 import { Labels, NOTES_PAGE_SIZE, NOTES_PAGE_SIZE_OPTIONS, PatientTexts } from '@rpm/contracts';
 import { useSnackbar } from 'notistack';
 import { useState } from 'react';
@@ -20,33 +6,34 @@ import { errorMessage } from '../../lib/api-client.ts';
 import { useTimezone } from '../../lib/timezone.ts';
 import { useAddNote, useNotes } from './api.ts';
 import { formatInZone } from './format.ts';
-import { Pager } from './paged-table.tsx';
+import { PagedList, PatientSection, SaveDialog, usePaging } from './paged-section.tsx';
 
 export function NotesSection({ patientId }: { patientId: number }) {
   const { timezone } = useTimezone();
-  const [page, setPage] = useState(0);
-  const [rows, setRows] = useState<number>(NOTES_PAGE_SIZE);
+  const paging = usePaging(NOTES_PAGE_SIZE);
   const [open, setOpen] = useState(false);
-  const notes = useNotes(patientId, rows, page * rows);
+  const notes = useNotes(patientId, paging.rows, paging.offset);
 
   return (
-    <Box component="section" aria-labelledby="notes-heading">
-      <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', mb: 1 }}>
-        <Typography id="notes-heading" variant="h6" component="h2">
-          {PatientTexts.clinicalNotes}
-        </Typography>
+    <PatientSection
+      headingId="notes-heading"
+      title={PatientTexts.clinicalNotes}
+      action={
         <Button variant="outlined" onClick={() => setOpen(true)}>
           {Labels.addNote}
         </Button>
-      </Stack>
-      {notes.isPending ? null : notes.isError ? (
-        <Alert severity="error">{errorMessage(notes.error, PatientTexts.failedToLoadNotes)}</Alert>
-      ) : notes.data.total === 0 ? (
-        <Typography color="text.secondary">{PatientTexts.noNotes}</Typography>
-      ) : (
-        <>
+      }
+    >
+      <PagedList
+        query={notes}
+        paging={paging}
+        options={NOTES_PAGE_SIZE_OPTIONS}
+        errorFallback={PatientTexts.failedToLoadNotes}
+        emptyText={PatientTexts.noNotes}
+      >
+        {(items) => (
           <List dense aria-label={PatientTexts.clinicalNotes}>
-            {notes.data.items.map((n) => (
+            {items.map((n) => (
               <ListItem key={n.id} divider>
                 <ListItemText
                   primary={n.content}
@@ -56,22 +43,22 @@ export function NotesSection({ patientId }: { patientId: number }) {
               </ListItem>
             ))}
           </List>
-          <Pager
-            total={notes.data.total}
-            page={page}
-            rowsPerPage={rows}
-            options={NOTES_PAGE_SIZE_OPTIONS}
-            onPage={setPage}
-            onRowsPerPage={setRows}
-          />
-        </>
-      )}
-      {open && <AddNoteDialog patientId={patientId} onClose={() => setOpen(false)} onAdded={() => setPage(0)} />}
-    </Box>
+        )}
+      </PagedList>
+      {open && <AddNoteDialog patientId={patientId} onClose={() => setOpen(false)} onAdded={() => paging.setPage(0)} />}
+    </PatientSection>
   );
 }
 
-function AddNoteDialog({ patientId, onClose, onAdded }: { patientId: number; onClose: () => void; onAdded: () => void }) {
+function AddNoteDialog({
+  patientId,
+  onClose,
+  onAdded,
+}: {
+  patientId: number;
+  onClose: () => void;
+  onAdded: () => void;
+}) {
   const [content, setContent] = useState('');
   const add = useAddNote(patientId);
   const { enqueueSnackbar } = useSnackbar();
@@ -89,26 +76,22 @@ function AddNoteDialog({ patientId, onClose, onAdded }: { patientId: number; onC
   };
 
   return (
-    <Dialog open onClose={onClose} fullWidth maxWidth="sm">
-      <DialogTitle>{Labels.addNote}</DialogTitle>
-      <DialogContent>
-        <TextField
-          autoFocus
-          multiline
-          minRows={4}
-          fullWidth
-          margin="dense"
-          label={PatientTexts.noteContent}
-          value={content}
-          onChange={(e) => setContent(e.target.value)}
-        />
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>{PatientTexts.cancel}</Button>
-        <Button variant="contained" onClick={() => void handleSave()} disabled={!content.trim() || add.isPending}>
-          {Labels.save}
-        </Button>
-      </DialogActions>
-    </Dialog>
+    <SaveDialog
+      title={Labels.addNote}
+      onClose={onClose}
+      onSave={handleSave}
+      saveDisabled={!content.trim() || add.isPending}
+    >
+      <TextField
+        autoFocus
+        multiline
+        minRows={4}
+        fullWidth
+        margin="dense"
+        label={PatientTexts.noteContent}
+        value={content}
+        onChange={(e) => setContent(e.target.value)}
+      />
+    </SaveDialog>
   );
 }

@@ -1,20 +1,4 @@
-import {
-  Alert,
-  Box,
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableRow,
-  TextField,
-  Typography,
-} from '@mui/material';
+import { Button, Stack, TableCell, TableRow, TextField } from '@mui/material';
 import { Labels, PatientTexts, TRACKING_MINUTES_DEFAULT, TRACKING_MAX_MINUTES } from '@rpm/contracts';
 import { format } from 'date-fns';
 import { TZDate } from '@date-fns/tz';
@@ -23,60 +7,49 @@ import { useState } from 'react';
 import { errorMessage } from '../../lib/api-client.ts';
 import { useTimezone } from '../../lib/timezone.ts';
 import { useAddTracking, useTrackingSessions } from './api.ts';
-import { Pager } from './paged-table.tsx';
+import { DataTable } from '../../components/table-states.tsx';
+import { PagedList, PatientSection, SaveDialog, usePaging } from './paged-section.tsx';
 
 export function TrackingSection({ patientId }: { patientId: number }) {
-  const [page, setPage] = useState(0);
-  const [rows, setRows] = useState(10);
+  const paging = usePaging(10);
   const [open, setOpen] = useState(false);
-  const sessions = useTrackingSessions(patientId, rows, page * rows);
+  const sessions = useTrackingSessions(patientId, paging.rows, paging.offset);
 
   return (
-    <Box component="section" aria-labelledby="tracking-heading">
-      <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', mb: 1 }}>
-        <Typography id="tracking-heading" variant="h6" component="h2">
-          {Labels.trackingTime}
-        </Typography>
+    <PatientSection
+      headingId="tracking-heading"
+      title={Labels.trackingTime}
+      action={
         <Button variant="outlined" onClick={() => setOpen(true)}>
           {Labels.addTrackingTime}
         </Button>
-      </Stack>
-      {sessions.isPending ? null : sessions.isError ? (
-        <Alert severity="error">{errorMessage(sessions.error, PatientTexts.failedToLoadTracking)}</Alert>
-      ) : sessions.data.total === 0 ? (
-        <Typography color="text.secondary">{PatientTexts.noTracking}</Typography>
-      ) : (
-        <>
-          <Table size="small" aria-label={Labels.trackingTime}>
-            <TableHead>
-              <TableRow>
-                <TableCell>{PatientTexts.date}</TableCell>
-                <TableCell>{PatientTexts.minutes}</TableCell>
-                <TableCell>{PatientTexts.notes}</TableCell>
+      }
+    >
+      <PagedList
+        query={sessions}
+        paging={paging}
+        options={[10, 20]}
+        errorFallback={PatientTexts.failedToLoadTracking}
+        emptyText={PatientTexts.noTracking}
+      >
+        {(items) => (
+          <DataTable
+            label={Labels.trackingTime}
+            columns={[PatientTexts.date, PatientTexts.minutes, PatientTexts.notes]}
+            contained={false}
+          >
+            {items.map((s) => (
+              <TableRow key={s.id}>
+                <TableCell>{s.date}</TableCell>
+                <TableCell>{s.duration_minutes}</TableCell>
+                <TableCell sx={{ whiteSpace: 'pre-wrap' }}>{s.notes ?? ''}</TableCell>
               </TableRow>
-            </TableHead>
-            <TableBody>
-              {sessions.data.items.map((s) => (
-                <TableRow key={s.id}>
-                  <TableCell>{s.date}</TableCell>
-                  <TableCell>{s.duration_minutes}</TableCell>
-                  <TableCell sx={{ whiteSpace: 'pre-wrap' }}>{s.notes ?? ''}</TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-          <Pager
-            total={sessions.data.total}
-            page={page}
-            rowsPerPage={rows}
-            options={[10, 20]}
-            onPage={setPage}
-            onRowsPerPage={setRows}
-          />
-        </>
-      )}
+            ))}
+          </DataTable>
+        )}
+      </PagedList>
       {open && <AddTrackingDialog patientId={patientId} onClose={() => setOpen(false)} />}
-    </Box>
+    </PatientSection>
   );
 }
 
@@ -89,7 +62,8 @@ function AddTrackingDialog({ patientId, onClose }: { patientId: number; onClose:
   const add = useAddTracking(patientId);
   const { enqueueSnackbar } = useSnackbar();
   const minutesNumber = Number(minutes);
-  const minutesValid = minutes !== '' && Number.isInteger(minutesNumber) && minutesNumber >= 0 && minutesNumber <= TRACKING_MAX_MINUTES;
+  const minutesValid =
+    minutes !== '' && Number.isInteger(minutesNumber) && minutesNumber >= 0 && minutesNumber <= TRACKING_MAX_MINUTES;
 
   const handleSave = async () => {
     try {
@@ -102,34 +76,36 @@ function AddTrackingDialog({ patientId, onClose }: { patientId: number; onClose:
   };
 
   return (
-    <Dialog open onClose={onClose} fullWidth maxWidth="sm">
-      <DialogTitle>{Labels.addTrackingTime}</DialogTitle>
-      <DialogContent>
-        <Stack spacing={2} sx={{ mt: 1 }}>
-          <TextField
-            type="date"
-            label={PatientTexts.date}
-            value={date}
-            onChange={(e) => setDate(e.target.value)}
-            slotProps={{ inputLabel: { shrink: true } }}
-          />
-          <TextField
-            type="number"
-            label={PatientTexts.minutes}
-            value={minutes}
-            error={!minutesValid}
-            onChange={(e) => setMinutes(e.target.value)}
-            slotProps={{ htmlInput: { min: 0, max: TRACKING_MAX_MINUTES, step: 1 } }}
-          />
-          <TextField label={PatientTexts.notes} multiline minRows={2} value={notes} onChange={(e) => setNotes(e.target.value)} />
-        </Stack>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>{PatientTexts.cancel}</Button>
-        <Button variant="contained" onClick={() => void handleSave()} disabled={!date || !minutesValid || add.isPending}>
-          {Labels.save}
-        </Button>
-      </DialogActions>
-    </Dialog>
+    <SaveDialog
+      title={Labels.addTrackingTime}
+      onClose={onClose}
+      onSave={handleSave}
+      saveDisabled={!date || !minutesValid || add.isPending}
+    >
+      <Stack spacing={2} sx={{ mt: 1 }}>
+        <TextField
+          type="date"
+          label={PatientTexts.date}
+          value={date}
+          onChange={(e) => setDate(e.target.value)}
+          slotProps={{ inputLabel: { shrink: true } }}
+        />
+        <TextField
+          type="number"
+          label={PatientTexts.minutes}
+          value={minutes}
+          error={!minutesValid}
+          onChange={(e) => setMinutes(e.target.value)}
+          slotProps={{ htmlInput: { min: 0, max: TRACKING_MAX_MINUTES, step: 1 } }}
+        />
+        <TextField
+          label={PatientTexts.notes}
+          multiline
+          minRows={2}
+          value={notes}
+          onChange={(e) => setNotes(e.target.value)}
+        />
+      </Stack>
+    </SaveDialog>
   );
 }

@@ -1,24 +1,11 @@
-import {
-  Alert,
-  Box,
-  CircularProgress,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableRow,
-  ToggleButton,
-  ToggleButtonGroup,
-  Typography,
-} from '@mui/material';
+import { TableCell, TableRow, ToggleButton, ToggleButtonGroup } from '@mui/material';
 import { Labels, PatientTexts, VITALS_PAGE_SIZE, VITALS_PAGE_SIZE_OPTIONS } from '@rpm/contracts';
 import { lazy, Suspense, useState } from 'react';
-import { errorMessage } from '../../lib/api-client.ts';
+import { DataTable, LoadingState, QueryStates } from '../../components/table-states.tsx';
 import { useTimezone } from '../../lib/timezone.ts';
 import { useVitals, useVitalSeries } from './api.ts';
 import { formatInZone } from './format.ts';
-import { Pager } from './paged-table.tsx';
+import { PagedList, PatientSection, usePaging } from './paged-section.tsx';
 
 // The chart module (uPlot and its CSS) is fetched the first time Figure is pressed.
 const VitalsChart = lazy(() => import('./vitals-chart.tsx'));
@@ -26,11 +13,10 @@ const VitalsChart = lazy(() => import('./vitals-chart.tsx'));
 export function VitalsSection({ patientId }: { patientId: number }) {
   const [view, setView] = useState<'table' | 'figure'>('table');
   return (
-    <Box component="section" aria-labelledby="vitals-heading">
-      <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', mb: 1 }}>
-        <Typography id="vitals-heading" variant="h6" component="h2">
-          {PatientTexts.vitals}
-        </Typography>
+    <PatientSection
+      headingId="vitals-heading"
+      title={PatientTexts.vitals}
+      action={
         <ToggleButtonGroup
           size="small"
           exclusive
@@ -41,33 +27,31 @@ export function VitalsSection({ patientId }: { patientId: number }) {
           <ToggleButton value="table">{Labels.table}</ToggleButton>
           <ToggleButton value="figure">{Labels.figure}</ToggleButton>
         </ToggleButtonGroup>
-      </Stack>
+      }
+    >
       {view === 'table' ? <VitalsTable patientId={patientId} /> : <VitalsFigure patientId={patientId} />}
-    </Box>
+    </PatientSection>
   );
 }
 
+const vitalsColumns = [PatientTexts.time, PatientTexts.systolic, PatientTexts.diastolic, PatientTexts.pulse];
+
 function VitalsTable({ patientId }: { patientId: number }) {
   const { timezone } = useTimezone();
-  const [page, setPage] = useState(0);
-  const [rows, setRows] = useState<number>(VITALS_PAGE_SIZE);
-  const vitals = useVitals(patientId, rows, page * rows);
-  if (vitals.isPending) return <Loading />;
-  if (vitals.isError) return <Alert severity="error">{errorMessage(vitals.error, PatientTexts.failedToLoadVitals)}</Alert>;
-  if (vitals.data.total === 0) return <Typography color="text.secondary">{PatientTexts.noVitals}</Typography>;
+  const paging = usePaging(VITALS_PAGE_SIZE);
+  const vitals = useVitals(patientId, paging.rows, paging.offset);
   return (
-    <>
-      <Table size="small" aria-label={PatientTexts.vitals}>
-        <TableHead>
-          <TableRow>
-            <TableCell>{PatientTexts.time}</TableCell>
-            <TableCell>{PatientTexts.systolic}</TableCell>
-            <TableCell>{PatientTexts.diastolic}</TableCell>
-            <TableCell>{PatientTexts.pulse}</TableCell>
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {vitals.data.items.map((v, i) => (
+    <PagedList
+      query={vitals}
+      paging={paging}
+      options={VITALS_PAGE_SIZE_OPTIONS}
+      errorFallback={PatientTexts.failedToLoadVitals}
+      emptyText={PatientTexts.noVitals}
+      loading={<Loading />}
+    >
+      {(items) => (
+        <DataTable label={PatientTexts.vitals} columns={vitalsColumns} contained={false}>
+          {items.map((v, i) => (
             <TableRow key={`${v.created_at}-${i}`}>
               <TableCell>{formatInZone(v.created_at, timezone)}</TableCell>
               <TableCell>{v.systolic}</TableCell>
@@ -75,37 +59,31 @@ function VitalsTable({ patientId }: { patientId: number }) {
               <TableCell>{v.pulse ?? Labels.notAvailable}</TableCell>
             </TableRow>
           ))}
-        </TableBody>
-      </Table>
-      <Pager
-        total={vitals.data.total}
-        page={page}
-        rowsPerPage={rows}
-        options={VITALS_PAGE_SIZE_OPTIONS}
-        onPage={setPage}
-        onRowsPerPage={setRows}
-      />
-    </>
+        </DataTable>
+      )}
+    </PagedList>
   );
 }
 
 function VitalsFigure({ patientId }: { patientId: number }) {
   const { timezone } = useTimezone();
   const series = useVitalSeries(patientId);
-  if (series.isPending) return <Loading />;
-  if (series.isError) return <Alert severity="error">{errorMessage(series.error, PatientTexts.failedToLoadVitals)}</Alert>;
-  if (series.data.t.length === 0) return <Typography color="text.secondary">{PatientTexts.noVitals}</Typography>;
   return (
-    <Suspense fallback={<Loading />}>
-      <VitalsChart series={series.data} timezone={timezone} />
-    </Suspense>
+    <QueryStates
+      query={series}
+      errorFallback={PatientTexts.failedToLoadVitals}
+      emptyText={PatientTexts.noVitals}
+      isEmpty={(data) => data.t.length === 0}
+      loading={<Loading />}
+    >
+      {(data) => (
+        <Suspense fallback={<Loading />}>
+          <VitalsChart series={data} timezone={timezone} />
+        </Suspense>
+      )}
+    </QueryStates>
   );
 }
 
-function Loading() {
-  return (
-    <Box sx={{ display: 'flex', justifyContent: 'center', py: 2 }} role="status" aria-label="Loading">
-      <CircularProgress size={24} />
-    </Box>
-  );
-}
+/** Smaller than the page spinner: it sits inside a card on the patient page. */
+const Loading = () => <LoadingState py={2} size={24} />;
