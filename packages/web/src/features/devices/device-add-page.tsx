@@ -1,7 +1,8 @@
-import { Box, Button, CircularProgress, Paper, Stack, TextField, Typography } from '@mui/material';
+import { TextField } from '@mui/material';
 import { AdminTexts, Toasts, Validation, type CreateDeviceBody } from '@rpm/contracts';
 import { useSnackbar } from 'notistack';
 import { useState, type FormEvent } from 'react';
+import { FormPage } from '../../components/form-page.tsx';
 import { errorMessage } from '../../lib/api-client.ts';
 import { useAddDevice } from './api.ts';
 
@@ -37,37 +38,20 @@ export default function DeviceAddPage() {
   };
 
   return (
-    <Box sx={{ maxWidth: 520 }}>
-      <Typography variant="h4" component="h1" gutterBottom>
-        {AdminTexts.addDeviceTitle}
-      </Typography>
-      <Paper component="form" noValidate onSubmit={submit} sx={{ p: 3 }} aria-label={AdminTexts.addDeviceTitle}>
-        <Stack spacing={2}>
-          <TextField
-            id="device-id"
-            label={AdminTexts.deviceId}
-            value={values.device_id}
-            onChange={set('device_id')}
-            onBlur={() => setError(values.device_id.trim() ? null : Validation.deviceIdRequired)}
-            required
-            error={Boolean(error)}
-            helperText={error}
-            fullWidth
-          />
-          <TextField id="device-model" label={AdminTexts.model} value={values.model} onChange={set('model')} fullWidth />
-          <TextField id="device-type" label={AdminTexts.type} value={values.type} onChange={set('type')} fullWidth />
-          <Box>
-            <Button
-              type="submit"
-              variant="contained"
-              disabled={add.isPending}
-              startIcon={add.isPending ? <CircularProgress size={16} color="inherit" /> : undefined}
-            >
-              {AdminTexts.submit}
-            </Button>
-          </Box>
-        </Stack>
-      </Paper>
-    </Box>
+    <FormPage title={AdminTexts.addDeviceTitle} onSubmit={submit} pending={add.isPending}>
+      <TextField
+        id="device-id"
+        label={AdminTexts.deviceId}
+        value={values.device_id}
+        onChange={set('device_id')}
+        onBlur={() => setError(values.device_id.trim() ? null : Validation.deviceIdRequired)}
+        required
+        error={Boolean(error)}
+        helperText={error}
+        fullWidth
+      />
+      <TextField id="device-model" label={AdminTexts.model} value={values.model} onChange={set('model')} fullWidth />
+      <TextField id="device-type" label={AdminTexts.type} value={values.type} onChange={set('type')} fullWidth />
+    </FormPage>
   );
 }

@@ -1,8 +1,9 @@
-import { Box, Button, CircularProgress, Paper, Stack, TextField, Typography } from '@mui/material';
+import { TextField } from '@mui/material';
 import { AdminTexts, Toasts, Validation, type Organization } from '@rpm/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useSnackbar } from 'notistack';
 import { useState, type FormEvent } from 'react';
+import { FormPage } from '../../components/form-page.tsx';
 import { ApiError, apiPost } from '../../lib/api-client.ts';
 
 /** /organizations/add: a name is all an organization needs (spec section 5). */
@@ -40,35 +41,18 @@ export default function OrganizationAddPage() {
   };
 
   return (
-    <Box sx={{ maxWidth: 520 }}>
-      <Typography variant="h4" component="h1" gutterBottom>
-        {AdminTexts.addOrganizationTitle}
-      </Typography>
-      <Paper component="form" noValidate onSubmit={submit} sx={{ p: 3 }} aria-label={AdminTexts.addOrganizationTitle}>
-        <Stack spacing={2}>
-          <TextField
-            id="organization-name"
-            label={AdminTexts.organizationName}
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            onBlur={() => setError(name.trim() ? null : Validation.organizationNameRequired)}
-            required
-            error={Boolean(error)}
-            helperText={error}
-            fullWidth
-          />
-          <Box>
-            <Button
-              type="submit"
-              variant="contained"
-              disabled={add.isPending}
-              startIcon={add.isPending ? <CircularProgress size={16} color="inherit" /> : undefined}
-            >
-              {AdminTexts.submit}
-            </Button>
-          </Box>
-        </Stack>
-      </Paper>
-    </Box>
+    <FormPage title={AdminTexts.addOrganizationTitle} onSubmit={submit} pending={add.isPending}>
+      <TextField
+        id="organization-name"
+        label={AdminTexts.organizationName}
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        onBlur={() => setError(name.trim() ? null : Validation.organizationNameRequired)}
+        required
+        error={Boolean(error)}
+        helperText={error}
+        fullWidth
+      />
+    </FormPage>
   );
 }

@@ -1,21 +1,10 @@
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
-import {
-  Alert,
-  Box,
-  Button,
-  CircularProgress,
-  IconButton,
-  MenuItem,
-  Paper,
-  Stack,
-  TextField,
-  Tooltip,
-  Typography,
-} from '@mui/material';
+import { Alert, IconButton, MenuItem, Stack, TextField, Tooltip, Typography } from '@mui/material';
 import { AdminTexts, DEFAULT_ROLE, Toasts, Validation, type CreateUserBody } from '@rpm/contracts';
 import { useSnackbar } from 'notistack';
 import { useEffect, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
+import { FormPage } from '../../components/form-page.tsx';
 import { errorMessage } from '../../lib/api-client.ts';
 import { useOrganizations, useRegisterUser, useRoles } from './api.ts';
 
@@ -119,95 +108,97 @@ export default function RegisterPage() {
     />
   );
 
-  return (
-    <Box sx={{ maxWidth: 640 }}>
-      <Typography variant="h4" component="h1" gutterBottom>
-        {AdminTexts.registerTitle}
-      </Typography>
-      {created && (
-        <Alert severity="success" sx={{ mb: 2 }} role="status" aria-live="polite">
-          <Typography variant="body2">
-            {Toasts.userCreated}: {created.email}
-          </Typography>
-          <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-            <Typography variant="body2">{AdminTexts.temporaryPassword}:</Typography>
-            <Typography component="code" data-testid="temp-password" sx={{ fontFamily: 'monospace', fontWeight: 600 }}>
-              {created.password}
-            </Typography>
-            <Tooltip title={copied ? AdminTexts.copied : AdminTexts.copy}>
-              <IconButton size="small" aria-label={`${AdminTexts.copy} ${AdminTexts.temporaryPassword}`} onClick={copy}>
-                <ContentCopyIcon fontSize="small" />
-              </IconButton>
-            </Tooltip>
-          </Stack>
-        </Alert>
+  /** A required drop-down; disabled until the roles and organizations have loaded. */
+  const select = (
+    name: 'role' | 'organization_id',
+    label: string,
+    required: string,
+    options: { value: string; label: string }[],
+  ) => (
+    <Controller
+      name={name}
+      control={control}
+      rules={{ required }}
+      render={({ field, fieldState }) => (
+        <TextField
+          {...field}
+          id={`register-${name === 'organization_id' ? 'organization' : name}`}
+          select
+          label={label}
+          required
+          disabled={loadingOptions}
+          error={Boolean(fieldState.error)}
+          helperText={fieldState.error?.message}
+        >
+          {options.map((o) => (
+            <MenuItem key={o.value} value={o.value}>
+              {o.label}
+            </MenuItem>
+          ))}
+        </TextField>
       )}
-      {optionsFailed && <Alert severity="error" sx={{ mb: 2 }}>{Toasts.failedToLoadOptions}</Alert>}
-      <Paper component="form" noValidate onSubmit={onSubmit} sx={{ p: 3 }} aria-label={AdminTexts.registerTitle}>
-        <Stack spacing={2}>
-          {text('first_name', AdminTexts.firstName, { required: Validation.firstNameRequired })}
-          {text('middle_name', AdminTexts.middleName)}
-          {text('last_name', AdminTexts.lastName, { required: Validation.lastNameRequired })}
-          {text('title', AdminTexts.title)}
-          <Controller
-            name="role"
-            control={control}
-            rules={{ required: Validation.roleRequired }}
-            render={({ field, fieldState }) => (
-              <TextField
-                {...field}
-                id="register-role"
-                select
-                label={AdminTexts.role}
-                required
-                disabled={loadingOptions}
-                error={Boolean(fieldState.error)}
-                helperText={fieldState.error?.message}
-              >
-                {(roles.data ?? [DEFAULT_ROLE]).map((r) => (
-                  <MenuItem key={r} value={r}>
-                    {r}
-                  </MenuItem>
-                ))}
-              </TextField>
-            )}
-          />
-          <Controller
-            name="organization_id"
-            control={control}
-            rules={{ required: Validation.organizationRequired }}
-            render={({ field, fieldState }) => (
-              <TextField
-                {...field}
-                id="register-organization"
-                select
-                label={AdminTexts.organization}
-                required
-                disabled={loadingOptions}
-                error={Boolean(fieldState.error)}
-                helperText={fieldState.error?.message}
-              >
-                {(organizations.data ?? []).map((o) => (
-                  <MenuItem key={o.id} value={String(o.id)}>
-                    {o.name}
-                  </MenuItem>
-                ))}
-              </TextField>
-            )}
-          />
-          {text('email', AdminTexts.email, { required: Validation.email, email: true })}
-          <Box>
-            <Button
-              type="submit"
-              variant="contained"
-              disabled={register.isPending}
-              startIcon={register.isPending ? <CircularProgress size={16} color="inherit" /> : undefined}
-            >
-              {AdminTexts.submit}
-            </Button>
-          </Box>
-        </Stack>
-      </Paper>
-    </Box>
+    />
+  );
+
+  return (
+    <FormPage
+      title={AdminTexts.registerTitle}
+      onSubmit={onSubmit}
+      pending={register.isPending}
+      maxWidth={640}
+      notices={
+        <>
+          {created && (
+            <Alert severity="success" sx={{ mb: 2 }} role="status" aria-live="polite">
+              <Typography variant="body2">
+                {Toasts.userCreated}: {created.email}
+              </Typography>
+              <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+                <Typography variant="body2">{AdminTexts.temporaryPassword}:</Typography>
+                <Typography
+                  component="code"
+                  data-testid="temp-password"
+                  sx={{ fontFamily: 'monospace', fontWeight: 600 }}
+                >
+                  {created.password}
+                </Typography>
+                <Tooltip title={copied ? AdminTexts.copied : AdminTexts.copy}>
+                  <IconButton
+                    size="small"
+                    aria-label={`${AdminTexts.copy} ${AdminTexts.temporaryPassword}`}
+                    onClick={copy}
+                  >
+                    <ContentCopyIcon fontSize="small" />
+                  </IconButton>
+                </Tooltip>
+              </Stack>
+            </Alert>
+          )}
+          {optionsFailed && (
+            <Alert severity="error" sx={{ mb: 2 }}>
+              {Toasts.failedToLoadOptions}
+            </Alert>
+          )}
+        </>
+      }
+    >
+      {text('first_name', AdminTexts.firstName, { required: Validation.firstNameRequired })}
+      {text('middle_name', AdminTexts.middleName)}
+      {text('last_name', AdminTexts.lastName, { required: Validation.lastNameRequired })}
+      {text('title', AdminTexts.title)}
+      {select(
+        'role',
+        AdminTexts.role,
+        Validation.roleRequired,
+        (roles.data ?? [DEFAULT_ROLE]).map((r) => ({ value: r, label: r })),
+      )}
+      {select(
+        'organization_id',
+        AdminTexts.organization,
+        Validation.organizationRequired,
+        (organizations.data ?? []).map((o) => ({ value: String(o.id), label: o.name })),
+      )}
+      {text('email', AdminTexts.email, { required: Validation.email, email: true })}
+    </FormPage>
   );
 }
