@@ -1,5 +1,5 @@
 import { Button, InputAdornment, TextField, type TextFieldProps } from '@mui/material';
-import { Labels } from '@rpm/contracts';
+import { AuthLabels, Labels, Validation, meetsPasswordPolicy } from '@rpm/contracts';
 import { useId, useState } from 'react';
 
 /** A password input with the spec's Show/Hide toggle. */
@@ -31,5 +31,56 @@ export function PasswordField(props: Omit<TextFieldProps, 'type'>) {
         },
       }}
     />
+  );
+}
+
+/** The checks on a new password and its confirmation, keyed by the field they belong to. */
+export function newPasswordErrors(password: string, confirm: string): { password?: string; confirm?: string } {
+  const errors: { password?: string; confirm?: string } = {};
+  if (!meetsPasswordPolicy(password)) errors.password = Validation.passwordPolicy;
+  if (password !== confirm) errors.confirm = Validation.passwordsMismatch;
+  return errors;
+}
+
+interface NewPasswordFieldsProps {
+  password: string;
+  confirm: string;
+  onPasswordChange: (value: string) => void;
+  onConfirmChange: (value: string) => void;
+  errors: { password?: string; confirm?: string };
+  autoFocus?: boolean;
+}
+
+/** "New password" and "Confirm password", both with the Show/Hide toggle. */
+export function NewPasswordFields({
+  password,
+  confirm,
+  onPasswordChange,
+  onConfirmChange,
+  errors,
+  autoFocus,
+}: NewPasswordFieldsProps) {
+  return (
+    <>
+      <PasswordField
+        label={AuthLabels.newPassword}
+        autoComplete="new-password"
+        autoFocus={autoFocus}
+        value={password}
+        onChange={(e) => onPasswordChange(e.target.value)}
+        error={!!errors.password}
+        helperText={errors.password}
+        fullWidth
+      />
+      <PasswordField
+        label={AuthLabels.confirmPassword}
+        autoComplete="new-password"
+        value={confirm}
+        onChange={(e) => onConfirmChange(e.target.value)}
+        error={!!errors.confirm}
+        helperText={errors.confirm}
+        fullWidth
+      />
+    </>
   );
 }

@@ -1,10 +1,11 @@
-import { Alert, Box, Button, Link, Paper, Stack, TextField, Typography } from '@mui/material';
+import { Alert, Button, Link, Stack, TextField, Typography } from '@mui/material';
 import { AuthLabels, FORGOT_PASSWORD_LOCKOUT_MS, Toasts, Validation, isValidEmail } from '@rpm/contracts';
 import { resetPassword } from 'aws-amplify/auth';
 import { useSnackbar } from 'notistack';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { paths } from '../../app/paths.ts';
+import { AuthCard } from '../../components/auth-card.tsx';
 import { ensureAmplifyConfigured } from '../../lib/amplify.ts';
 
 /**
@@ -60,33 +61,28 @@ export default function ForgotPasswordPage() {
   };
 
   return (
-    <Box sx={{ display: 'flex', justifyContent: 'center', pt: { xs: 2, sm: 6 } }}>
-      <Paper sx={{ p: 4, width: '100%', maxWidth: 420 }} variant="outlined">
-        <Typography variant="h4" component="h1" gutterBottom>
-          {AuthLabels.forgotPasswordTitle}
-        </Typography>
-        <Stack component="form" noValidate onSubmit={handleSubmit} spacing={2}>
-          <Typography color="text.secondary">{AuthLabels.forgotPasswordIntro}</Typography>
-          {sent && <Alert severity="success">{Toasts.forgotPasswordSent}</Alert>}
-          <TextField
-            label={AuthLabels.email}
-            type="email"
-            autoComplete="username"
-            autoFocus
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            error={!!error}
-            helperText={error}
-            fullWidth
-          />
-          <Button type="submit" variant="contained" size="large" disabled={busy || locked}>
-            {AuthLabels.sendResetLink}
-          </Button>
-          <Link component={RouterLink} to={paths.login}>
-            {AuthLabels.backToLogin}
-          </Link>
-        </Stack>
-      </Paper>
-    </Box>
+    <AuthCard title={AuthLabels.forgotPasswordTitle}>
+      <Stack component="form" noValidate onSubmit={handleSubmit} spacing={2}>
+        <Typography color="text.secondary">{AuthLabels.forgotPasswordIntro}</Typography>
+        {sent && <Alert severity="success">{Toasts.forgotPasswordSent}</Alert>}
+        <TextField
+          label={AuthLabels.email}
+          type="email"
+          autoComplete="username"
+          autoFocus
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          error={!!error}
+          helperText={error}
+          fullWidth
+        />
+        <Button type="submit" variant="contained" size="large" disabled={busy || locked}>
+          {AuthLabels.sendResetLink}
+        </Button>
+        <Link component={RouterLink} to={paths.login}>
+          {AuthLabels.backToLogin}
+        </Link>
+      </Stack>
+    </AuthCard>
   );
 }

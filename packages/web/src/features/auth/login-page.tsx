@@ -1,19 +1,12 @@
-import { Box, Button, Link, Paper, Stack, TextField, Typography } from '@mui/material';
-import {
-  AuthLabels,
-  Labels,
-  Toasts,
-  Validation,
-  isValidEmail,
-  meetsPasswordPolicy,
-  normalizeMfaCode,
-} from '@rpm/contracts';
+import { Box, Button, Link, Stack, TextField, Typography } from '@mui/material';
+import { AuthLabels, Labels, Toasts, Validation, isValidEmail, normalizeMfaCode } from '@rpm/contracts';
 import { confirmSignIn, signIn, signOut, type SignInOutput } from 'aws-amplify/auth';
 import { useSnackbar } from 'notistack';
 import { useState, type FormEvent } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { paths } from '../../app/paths.ts';
-import { PasswordField } from '../../components/password-field.tsx';
+import { AuthCard } from '../../components/auth-card.tsx';
+import { NewPasswordFields, PasswordField, newPasswordErrors } from '../../components/password-field.tsx';
 import { TotpQrCode } from '../../components/totp-qr-code.tsx';
 import { TOTP_ISSUER, ensureAmplifyConfigured } from '../../lib/amplify.ts';
 import { useAuth } from '../../lib/auth/auth-context.tsx';
@@ -78,7 +71,11 @@ export default function LoginPage() {
       case 'CONTINUE_SIGN_IN_WITH_TOTP_SETUP': {
         const details = next.totpSetupDetails;
         setCode('');
-        setStep({ name: 'mfaSetup', uri: details.getSetupUri(TOTP_ISSUER, email.trim()).toString(), secret: details.sharedSecret });
+        setStep({
+          name: 'mfaSetup',
+          uri: details.getSetupUri(TOTP_ISSUER, email.trim()).toString(),
+          secret: details.sharedSecret,
+        });
         return;
       }
       // The portal only offers TOTP, so a choice between factors is answered for the user.
@@ -133,9 +130,7 @@ export default function LoginPage() {
 
   const handleNewPassword = (e: FormEvent) => {
     e.preventDefault();
-    const next: Record<string, string> = {};
-    if (!meetsPasswordPolicy(newPassword)) next.newPassword = Validation.passwordPolicy;
-    if (newPassword !== confirm) next.confirm = Validation.passwordsMismatch;
+    const next: Record<string, string> = { ...newPasswordErrors(newPassword, confirm) };
     setErrors(next);
     if (Object.keys(next).length) return;
     void run(async () => {
@@ -159,108 +154,91 @@ export default function LoginPage() {
   const submitLabel = (label: string) => (busy ? Labels.verifying : label);
 
   return (
-    <Box sx={{ display: 'flex', justifyContent: 'center', pt: { xs: 2, sm: 6 } }}>
-      <Paper sx={{ p: 4, width: '100%', maxWidth: 420 }} variant="outlined">
-        <Typography variant="h4" component="h1" gutterBottom>
-          {AuthLabels.signInTitle}
-        </Typography>
+    <AuthCard title={AuthLabels.signInTitle}>
+      {step.name === 'email' && (
+        <Stack component="form" noValidate onSubmit={handleEmail} spacing={2}>
+          <TextField
+            label={AuthLabels.email}
+            type="email"
+            autoComplete="username"
+            autoFocus
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            error={!!errors.email}
+            helperText={errors.email}
+            fullWidth
+          />
+          <Button type="submit" variant="contained" size="large">
+            {Labels.next}
+          </Button>
+        </Stack>
+      )}
 
-        {step.name === 'email' && (
-          <Stack component="form" noValidate onSubmit={handleEmail} spacing={2}>
-            <TextField
-              label={AuthLabels.email}
-              type="email"
-              autoComplete="username"
-              autoFocus
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-              error={!!errors.email}
-              helperText={errors.email}
-              fullWidth
-            />
-            <Button type="submit" variant="contained" size="large">
-              {Labels.next}
-            </Button>
-          </Stack>
-        )}
-
-        {step.name === 'password' && (
-          <Stack component="form" noValidate onSubmit={handlePassword} spacing={2}>
-            <Typography color="text.secondary">{email.trim()}</Typography>
-            <PasswordField
-              label={AuthLabels.password}
-              autoComplete="current-password"
-              autoFocus
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-              fullWidth
-            />
-            <Button type="submit" variant="contained" size="large" disabled={busy}>
-              {submitLabel(Labels.login)}
-            </Button>
-            <Box sx={{ display: 'flex', justifyContent: 'space-between' }}>
-              <Link component={RouterLink} to={paths.forgotPassword}>
-                {Labels.forgotPassword}
-              </Link>
-              <Link component="button" type="button" onClick={startOver}>
-                {AuthLabels.startOver}
-              </Link>
-            </Box>
-          </Stack>
-        )}
-
-        {step.name === 'newPassword' && (
-          <Stack component="form" noValidate onSubmit={handleNewPassword} spacing={2}>
-            <Typography>{AuthLabels.newPasswordIntro}</Typography>
-            <PasswordField
-              label={AuthLabels.newPassword}
-              autoComplete="new-password"
-              autoFocus
-              value={newPassword}
-              onChange={(e) => setNewPassword(e.target.value)}
-              error={!!errors.newPassword}
-              helperText={errors.newPassword}
-              fullWidth
-            />
-            <PasswordField
-              label={AuthLabels.confirmPassword}
-              autoComplete="new-password"
-              value={confirm}
-              onChange={(e) => setConfirm(e.target.value)}
-              error={!!errors.confirm}
-              helperText={errors.confirm}
-              fullWidth
-            />
-            <Button type="submit" variant="contained" size="large" disabled={busy}>
-              {submitLabel(Labels.setPassword)}
-            </Button>
-          </Stack>
-        )}
-
-        {(step.name === 'mfa' || step.name === 'mfaSetup') && (
-          <Stack component="form" noValidate onSubmit={handleCode} spacing={2}>
-            <Typography>{step.name === 'mfa' ? AuthLabels.mfaIntro : AuthLabels.mfaSetupIntro}</Typography>
-            {step.name === 'mfaSetup' && <TotpQrCode uri={step.uri} secret={step.secret} />}
-            <TextField
-              label={AuthLabels.code}
-              autoComplete="one-time-code"
-              autoFocus
-              value={code}
-              onChange={(e) => setCode(e.target.value)}
-              error={!!errors.code}
-              helperText={errors.code}
-              slotProps={{ htmlInput: { inputMode: 'numeric' } }}
-              fullWidth
-            />
-            <Button type="submit" variant="contained" size="large" disabled={busy}>
-              {submitLabel(Labels.verify)}
-            </Button>
-            <Link component="button" type="button" onClick={startOver} sx={{ alignSelf: 'flex-start' }}>
+      {step.name === 'password' && (
+        <Stack component="form" noValidate onSubmit={handlePassword} spacing={2}>
+          <Typography color="text.secondary">{email.trim()}</Typography>
+          <PasswordField
+            label={AuthLabels.password}
+            autoComplete="current-password"
+            autoFocus
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            fullWidth
+          />
+          <Button type="submit" variant="contained" size="large" disabled={busy}>
+            {submitLabel(Labels.login)}
+          </Button>
+          <Box sx={{ display: 'flex', justifyContent: 'space-between' }}>
+            <Link component={RouterLink} to={paths.forgotPassword}>
+              {Labels.forgotPassword}
+            </Link>
+            <Link component="button" type="button" onClick={startOver}>
               {AuthLabels.startOver}
             </Link>
-          </Stack>
-        )}
-      </Paper>
-    </Box>
+          </Box>
+        </Stack>
+      )}
+
+      {step.name === 'newPassword' && (
+        <Stack component="form" noValidate onSubmit={handleNewPassword} spacing={2}>
+          <Typography>{AuthLabels.newPasswordIntro}</Typography>
+          <NewPasswordFields
+            password={newPassword}
+            confirm={confirm}
+            onPasswordChange={setNewPassword}
+            onConfirmChange={setConfirm}
+            errors={errors}
+            autoFocus
+          />
+          <Button type="submit" variant="contained" size="large" disabled={busy}>
+            {submitLabel(Labels.setPassword)}
+          </Button>
+        </Stack>
+      )}
+
+      {(step.name === 'mfa' || step.name === 'mfaSetup') && (
+        <Stack component="form" noValidate onSubmit={handleCode} spacing={2}>
+          <Typography>{step.name === 'mfa' ? AuthLabels.mfaIntro : AuthLabels.mfaSetupIntro}</Typography>
+          {step.name === 'mfaSetup' && <TotpQrCode uri={step.uri} secret={step.secret} />}
+          <TextField
+            label={AuthLabels.code}
+            autoComplete="one-time-code"
+            autoFocus
+            value={code}
+            onChange={(e) => setCode(e.target.value)}
+            error={!!errors.code}
+            helperText={errors.code}
+            slotProps={{ htmlInput: { inputMode: 'numeric' } }}
+            fullWidth
+          />
+          <Button type="submit" variant="contained" size="large" disabled={busy}>
+            {submitLabel(Labels.verify)}
+          </Button>
+          <Link component="button" type="button" onClick={startOver} sx={{ alignSelf: 'flex-start' }}>
+            {AuthLabels.startOver}
+          </Link>
+        </Stack>
+      )}
+    </AuthCard>
   );
 }

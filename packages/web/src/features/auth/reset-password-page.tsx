@@ -1,11 +1,12 @@
-import { Alert, Box, Button, Link, Paper, Stack, TextField, Typography } from '@mui/material';
-import { AuthLabels, Toasts, Validation, isValidEmail, meetsPasswordPolicy } from '@rpm/contracts';
+import { Alert, Button, Link, Stack, TextField } from '@mui/material';
+import { AuthLabels, Toasts, Validation, isValidEmail } from '@rpm/contracts';
 import { confirmResetPassword } from 'aws-amplify/auth';
 import { useSnackbar } from 'notistack';
 import { useState, type FormEvent } from 'react';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 import { paths } from '../../app/paths.ts';
-import { PasswordField } from '../../components/password-field.tsx';
+import { AuthCard } from '../../components/auth-card.tsx';
+import { NewPasswordFields, newPasswordErrors } from '../../components/password-field.tsx';
 import { ensureAmplifyConfigured } from '../../lib/amplify.ts';
 
 /** Sets a new password with the code from the reset email (/reset-password?code=...&email=...). */
@@ -22,10 +23,8 @@ export default function ResetPasswordPage() {
 
   const handleSubmit = async (e: FormEvent) => {
     e.preventDefault();
-    const next: Record<string, string> = {};
+    const next: Record<string, string> = { ...newPasswordErrors(password, confirm) };
     if (!isValidEmail(email)) next.email = Validation.email;
-    if (!meetsPasswordPolicy(password)) next.password = Validation.passwordPolicy;
-    if (password !== confirm) next.confirm = Validation.passwordsMismatch;
     setErrors(next);
     if (Object.keys(next).length) return;
     setBusy(true);
@@ -44,57 +43,41 @@ export default function ResetPasswordPage() {
   };
 
   return (
-    <Box sx={{ display: 'flex', justifyContent: 'center', pt: { xs: 2, sm: 6 } }}>
-      <Paper sx={{ p: 4, width: '100%', maxWidth: 420 }} variant="outlined">
-        <Typography variant="h4" component="h1" gutterBottom>
-          {AuthLabels.resetPasswordTitle}
-        </Typography>
-        {!code ? (
-          <Stack spacing={2}>
-            <Alert severity="error">{Validation.resetLinkInvalid}</Alert>
-            <Link component={RouterLink} to={paths.forgotPassword}>
-              {AuthLabels.forgotPasswordTitle}
-            </Link>
-          </Stack>
-        ) : (
-          <Stack component="form" noValidate onSubmit={handleSubmit} spacing={2}>
-            <TextField
-              label={AuthLabels.email}
-              type="email"
-              autoComplete="username"
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-              error={!!errors.email}
-              helperText={errors.email}
-              fullWidth
-            />
-            <PasswordField
-              label={AuthLabels.newPassword}
-              autoComplete="new-password"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-              error={!!errors.password}
-              helperText={errors.password}
-              fullWidth
-            />
-            <PasswordField
-              label={AuthLabels.confirmPassword}
-              autoComplete="new-password"
-              value={confirm}
-              onChange={(e) => setConfirm(e.target.value)}
-              error={!!errors.confirm}
-              helperText={errors.confirm}
-              fullWidth
-            />
-            <Button type="submit" variant="contained" size="large" disabled={busy}>
-              {AuthLabels.resetPasswordSubmit}
-            </Button>
-            <Link component={RouterLink} to={paths.login}>
-              {AuthLabels.backToLogin}
-            </Link>
-          </Stack>
-        )}
-      </Paper>
-    </Box>
+    <AuthCard title={AuthLabels.resetPasswordTitle}>
+      {!code ? (
+        <Stack spacing={2}>
+          <Alert severity="error">{Validation.resetLinkInvalid}</Alert>
+          <Link component={RouterLink} to={paths.forgotPassword}>
+            {AuthLabels.forgotPasswordTitle}
+          </Link>
+        </Stack>
+      ) : (
+        <Stack component="form" noValidate onSubmit={handleSubmit} spacing={2}>
+          <TextField
+            label={AuthLabels.email}
+            type="email"
+            autoComplete="username"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            error={!!errors.email}
+            helperText={errors.email}
+            fullWidth
+          />
+          <NewPasswordFields
+            password={password}
+            confirm={confirm}
+            onPasswordChange={setPassword}
+            onConfirmChange={setConfirm}
+            errors={errors}
+          />
+          <Button type="submit" variant="contained" size="large" disabled={busy}>
+            {AuthLabels.resetPasswordSubmit}
+          </Button>
+          <Link component={RouterLink} to={paths.login}>
+            {AuthLabels.backToLogin}
+          </Link>
+        </Stack>
+      )}
+    </AuthCard>
   );
 }

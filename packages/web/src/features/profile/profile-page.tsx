@@ -1,17 +1,9 @@
 import { Box, Button, Chip, Paper, Stack, TextField, Typography } from '@mui/material';
-import {
-  AuthLabels,
-  Labels,
-  Toasts,
-  Validation,
-  meetsPasswordPolicy,
-  normalizeMfaCode,
-  type MeResponse,
-} from '@rpm/contracts';
+import { AuthLabels, Labels, Toasts, Validation, normalizeMfaCode, type MeResponse } from '@rpm/contracts';
 import { setUpTOTP, updateMFAPreference, updatePassword, verifyTOTPSetup } from 'aws-amplify/auth';
 import { useSnackbar } from 'notistack';
 import { useEffect, useState, type FormEvent } from 'react';
-import { PasswordField } from '../../components/password-field.tsx';
+import { NewPasswordFields, PasswordField, newPasswordErrors } from '../../components/password-field.tsx';
 import { TotpQrCode } from '../../components/totp-qr-code.tsx';
 import { TOTP_ISSUER, ensureAmplifyConfigured } from '../../lib/amplify.ts';
 import { apiPost } from '../../lib/api-client.ts';
@@ -27,10 +19,8 @@ function ChangePassword() {
 
   const handleSubmit = async (e: FormEvent) => {
     e.preventDefault();
-    const found: Record<string, string> = {};
+    const found: Record<string, string> = { ...newPasswordErrors(next, confirm) };
     if (!current) found.current = AuthLabels.currentPassword;
-    if (!meetsPasswordPolicy(next)) found.next = Validation.passwordPolicy;
-    if (next !== confirm) found.confirm = Validation.passwordsMismatch;
     setErrors(found);
     if (Object.keys(found).length) return;
     setBusy(true);
@@ -62,23 +52,12 @@ function ChangePassword() {
           error={!!errors.current}
           fullWidth
         />
-        <PasswordField
-          label={AuthLabels.newPassword}
-          autoComplete="new-password"
-          value={next}
-          onChange={(e) => setNext(e.target.value)}
-          error={!!errors.next}
-          helperText={errors.next}
-          fullWidth
-        />
-        <PasswordField
-          label={AuthLabels.confirmPassword}
-          autoComplete="new-password"
-          value={confirm}
-          onChange={(e) => setConfirm(e.target.value)}
-          error={!!errors.confirm}
-          helperText={errors.confirm}
-          fullWidth
+        <NewPasswordFields
+          password={next}
+          confirm={confirm}
+          onPasswordChange={setNext}
+          onConfirmChange={setConfirm}
+          errors={errors}
         />
         <Button type="submit" variant="contained" disabled={busy} sx={{ alignSelf: 'flex-start' }}>
           {AuthLabels.changePassword}
