@@ -2,6 +2,7 @@ import { PatientErrors, type Note, type NotePage } from '@rpm/contracts';
 import type pg from 'pg';
 import type { SignedInContext } from '../../plugins/context.ts';
 import { audit } from '../audit/audit.service.ts';
+import { listPatientPage } from '../patients/paged-list.ts';
 import { AuditedRefusal, auditedTransaction, requirePatientAccess } from '../patients/patient-access.ts';
 import { countNotes, insertNote, pageNotes } from './notes.repository.ts';
 
@@ -12,22 +13,15 @@ export async function listNotes(
   limit: number,
   offset: number,
 ): Promise<NotePage> {
-  return auditedTransaction(deps.db, ctx, async (tx) => {
-    await requirePatientAccess(tx, ctx, patientId, 'note.list');
-    const items = await pageNotes(tx, patientId, limit, offset);
-    const total = await countNotes(tx, patientId);
-    await audit(tx, ctx, {
-      action: 'note.list',
-      outcome: 'success',
-      resourceType: 'patient',
-      resourceId: patientId,
-      details: { limit, offset, count: items.length },
-    });
-    return { items, total };
-  });
+  return listPatientPage(deps.db, ctx, patientId, 'note.list', { page: pageNotes, count: countNotes }, limit, offset);
 }
 
-export async function addNote(deps: { db: pg.Pool }, ctx: SignedInContext, patientId: number, content: string): Promise<Note> {
+export async function addNote(
+  deps: { db: pg.Pool },
+  ctx: SignedInContext,
+  patientId: number,
+  content: string,
+): Promise<Note> {
   return auditedTransaction(deps.db, ctx, async (tx) => {
     await requirePatientAccess(tx, ctx, patientId, 'note.create');
     // Keep the author's line breaks and spacing; only an all-blank note is refused.

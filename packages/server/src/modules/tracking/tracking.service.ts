@@ -1,8 +1,14 @@
-import { TRACKING_MINUTES_DEFAULT, type TrackingSession, type TrackingSessionInput, type TrackingSessionPage } from '@rpm/contracts';
+import {
+  TRACKING_MINUTES_DEFAULT,
+  type TrackingSession,
+  type TrackingSessionInput,
+  type TrackingSessionPage,
+} from '@rpm/contracts';
 import type pg from 'pg';
 import type { SignedInContext } from '../../plugins/context.ts';
 import { audit } from '../audit/audit.service.ts';
 import { auditedTransaction, requirePatientAccess } from '../patients/patient-access.ts';
+import { listPatientPage } from '../patients/paged-list.ts';
 import { countTracking, insertTracking, pageTracking } from './tracking.repository.ts';
 
 export async function listTracking(
@@ -12,19 +18,15 @@ export async function listTracking(
   limit: number,
   offset: number,
 ): Promise<TrackingSessionPage> {
-  return auditedTransaction(deps.db, ctx, async (tx) => {
-    await requirePatientAccess(tx, ctx, patientId, 'tracking.list');
-    const items = await pageTracking(tx, patientId, limit, offset);
-    const total = await countTracking(tx, patientId);
-    await audit(tx, ctx, {
-      action: 'tracking.list',
-      outcome: 'success',
-      resourceType: 'patient',
-      resourceId: patientId,
-      details: { limit, offset, count: items.length },
-    });
-    return { items, total };
-  });
+  return listPatientPage(
+    deps.db,
+    ctx,
+    patientId,
+    'tracking.list',
+    { page: pageTracking, count: countTracking },
+    limit,
+    offset,
+  );
 }
 
 export async function addTracking(

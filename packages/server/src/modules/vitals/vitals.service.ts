@@ -1,8 +1,7 @@
 import { VITAL_SERIES_MAX_POINTS, type VitalPage, type VitalSeries } from '@rpm/contracts';
 import type pg from 'pg';
 import type { SignedInContext } from '../../plugins/context.ts';
-import { audit } from '../audit/audit.service.ts';
-import { auditedTransaction, requirePatientAccess } from '../patients/patient-access.ts';
+import { auditedPatientRead, listPatientPage } from '../patients/paged-list.ts';
 import { countVitals, pageVitals, vitalSeries } from './vitals.repository.ts';
 
 export async function listVitals(
@@ -12,19 +11,15 @@ export async function listVitals(
   limit: number,
   offset: number,
 ): Promise<VitalPage> {
-  return auditedTransaction(deps.db, ctx, async (tx) => {
-    await requirePatientAccess(tx, ctx, patientId, 'vitals.list');
-    const items = await pageVitals(tx, patientId, limit, offset);
-    const total = await countVitals(tx, patientId);
-    await audit(tx, ctx, {
-      action: 'vitals.list',
-      outcome: 'success',
-      resourceType: 'patient',
-      resourceId: patientId,
-      details: { limit, offset, count: items.length },
-    });
-    return { items, total };
-  });
+  return listPatientPage(
+    deps.db,
+    ctx,
+    patientId,
+    'vitals.list',
+    { page: pageVitals, count: countVitals },
+    limit,
+    offset,
+  );
 }
 
 export async function readVitalSeries(
@@ -33,16 +28,12 @@ export async function readVitalSeries(
   patientId: number,
   days: number,
 ): Promise<VitalSeries> {
-  return auditedTransaction(deps.db, ctx, async (tx) => {
-    await requirePatientAccess(tx, ctx, patientId, 'vitals.list');
-    const series = await vitalSeries(tx, patientId, days, VITAL_SERIES_MAX_POINTS);
-    await audit(tx, ctx, {
-      action: 'vitals.list',
-      outcome: 'success',
-      resourceType: 'patient',
-      resourceId: patientId,
-      details: { series_days: days, count: series.t.length },
-    });
-    return series;
-  });
+  return auditedPatientRead(
+    deps.db,
+    ctx,
+    patientId,
+    'vitals.list',
+    (tx) => vitalSeries(tx, patientId, days, VITAL_SERIES_MAX_POINTS),
+    (series) => ({ series_days: days, count: series.t.length }),
+  );
 }
