@@ -1,6 +1,7 @@
 import { PatientErrors, type Note, type NotePage } from '@rpm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, createOrganization, createStaff, signIn, startTestServer, type ApiClient, type TestServer } from '../../../test/app.ts';
+import { apiClient, type ApiClient, type TestServer } from '../../../test/app.ts';
+import { lastAuditOf, startPatientFixture } from '../../../test/patient-fixtures.ts';
 
 let server: TestServer;
 let provider: ApiClient;
@@ -8,25 +9,11 @@ let patientId: number;
 let otherPatientId: number;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  const org = await createOrganization(server);
-  const other = await createOrganization(server);
-  provider = await signIn(server, await createStaff(server, { role: 'provider', organizationId: org.id }));
-  const insert = async (orgId: number) =>
-    (await server.db.pool.query<{ id: number }>(
-      `INSERT INTO patients (first_name, last_name, organization_id) VALUES ('N', 'Patient', $1) RETURNING id`,
-      [orgId],
-    )).rows[0]!.id;
-  patientId = await insert(org.id);
-  otherPatientId = await insert(other.id);
+  ({ server, provider, patientId, otherPatientId } = await startPatientFixture('N'));
 });
 afterAll(async () => server?.close());
 
-const lastAudit = async (action: string) =>
-  (await server.db.pool.query(
-    `SELECT outcome, resource_type, resource_id, details FROM audit_logs WHERE action = $1 ORDER BY id DESC LIMIT 1`,
-    [action],
-  )).rows[0];
+const lastAudit = (action: string) => lastAuditOf(server, action);
 
 describe('notes', () => {
   it('adds a note, lists it newest first with a total, and audits both', async () => {

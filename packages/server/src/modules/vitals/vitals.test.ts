@@ -1,6 +1,7 @@
 import type { VitalPage, VitalSeries } from '@rpm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, createOrganization, createStaff, signIn, startTestServer, type ApiClient, type TestServer } from '../../../test/app.ts';
+import { apiClient, type ApiClient, type TestServer } from '../../../test/app.ts';
+import { lastAuditOf, startPatientFixture } from '../../../test/patient-fixtures.ts';
 
 let server: TestServer;
 let provider: ApiClient;
@@ -8,17 +9,7 @@ let patientId: number;
 let otherPatientId: number;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  const org = await createOrganization(server);
-  const other = await createOrganization(server);
-  provider = await signIn(server, await createStaff(server, { role: 'provider', organizationId: org.id }));
-  const insert = async (orgId: number) =>
-    (await server.db.pool.query<{ id: number }>(
-      `INSERT INTO patients (first_name, last_name, organization_id) VALUES ('V', 'Patient', $1) RETURNING id`,
-      [orgId],
-    )).rows[0]!.id;
-  patientId = await insert(org.id);
-  otherPatientId = await insert(other.id);
+  ({ server, provider, patientId, otherPatientId } = await startPatientFixture('V'));
   // 25 readings one hour apart in January (outside the chart's recent window).
   await server.db.pool.query(
     `INSERT INTO vitals (patient_id, created_at, systolic, diastolic, pulse)
@@ -42,11 +33,9 @@ describe('GET /api/patients/{id}/vitals', () => {
     expect(res.body.items[0]).toEqual({ created_at: '2026-01-02T01:00:00.000Z', systolic: 125, diastolic: 85, pulse: null });
     const page3 = await provider.get<VitalPage>(`/api/patients/${patientId}/vitals?limit=10&offset=20`);
     expect(page3.body.items.map((v) => v.systolic)).toEqual([105, 104, 103, 102, 101]);
-    const { rows } = await server.db.pool.query(
-      `SELECT outcome, resource_type, resource_id, details FROM audit_logs WHERE action = 'vitals.list' ORDER BY id DESC LIMIT 1`,
-    );
-    expect(rows[0]).toMatchObject({ outcome: 'success', resource_type: 'patient', resource_id: String(patientId) });
-    expect(rows[0].details).toMatchObject({ limit: 10, offset: 20, count: 5 });
+    const record = await lastAuditOf(server, 'vitals.list');
+    expect(record).toMatchObject({ outcome: 'success', resource_type: 'patient', resource_id: String(patientId) });
+    expect(record.details).toMatchObject({ limit: 10, offset: 20, count: 5 });
   });
 
   it.each(['limit=0', 'limit=101', 'offset=-1', 'limit=abc', 'sort=asc'])('refuses %s with 400', async (q) => {
