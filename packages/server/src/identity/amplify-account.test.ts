@@ -11,11 +11,10 @@ import {
   updatePassword,
   verifyTOTPSetup,
 } from 'aws-amplify/auth';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readOutbox } from './index.ts';
-import { randomPrivateValue } from './srp.ts';
-import { configureAmplify, storedRefreshToken } from './test-support/amplify-client.ts';
-import { callPool, startPool, type PoolHarness } from './test-support/harness.ts';
+import { errorOf, expectNoSecretsLeaked, useAmplifyPool } from './test-support/amplify-suite.ts';
+import { callPool } from './test-support/harness.ts';
 import { totpCode } from './totp.ts';
 
 /**
@@ -24,54 +23,8 @@ import { totpCode } from './totp.ts';
  * HTTP answer where it does not belong.
  */
 
-let h: PoolHarness;
-let store: Map<string, string>;
-let forcedB: bigint | null = null;
-const seen = { passwords: new Set<string>(), totpSecrets: new Set<string>(), refreshTokens: new Set<string>() };
-
-beforeAll(async () => {
-  h = await startPool({
-    options: {
-      throttle: { ipPerMinute: 100_000 },
-      pickServerPrivate: () => {
-        const b = forcedB ?? randomPrivateValue();
-        forcedB = null;
-        return b;
-      },
-    },
-  });
-  store = configureAmplify(h.identity);
-});
-afterAll(async () => h?.close());
-afterEach(async () => {
-  await signOut().catch(() => {});
-});
-
-let counter = 0;
-async function confirmedUser(password = 'Str0ng-Passw0rd!') {
-  const email = `user${++counter}@example.com`;
-  seen.passwords.add(password);
-  const { user } = await h.identity.directory.createUser({ email, temporaryPassword: 'Tmp-Pass-0rd!', suppressMessage: true });
-  await h.identity.directory.setPassword(user.username, password, true);
-  return { email, password, username: user.username };
-}
-
-async function accessToken(): Promise<string> {
-  const session = await fetchAuthSession();
-  const token = session.tokens?.accessToken.toString();
-  if (!token) throw new Error('no access token');
-  seen.refreshTokens.add(storedRefreshToken(store));
-  return token;
-}
-
-async function errorOf(promise: Promise<unknown>): Promise<{ name: string; message: string }> {
-  try {
-    await promise;
-  } catch (err) {
-    return { name: (err as Error).name, message: (err as Error).message };
-  }
-  throw new Error('expected a failure');
-}
+const suite = useAmplifyPool();
+const { seen, confirmedUser, accessToken } = suite;
 
 /** A code for the next time step: the one the set-up used cannot be used twice. */
 function nextCode(secret: string) {
@@ -90,7 +43,7 @@ describe('TOTP', () => {
     await verifyTOTPSetup({ code: setupCode });
     await updateMFAPreference({ totp: 'PREFERRED' });
     expect(await fetchMFAPreference()).toMatchObject({ enabled: ['TOTP'], preferred: 'TOTP' });
-    expect((await h.identity.directory.getUser(u.username))?.mfaEnabled).toBe(true);
+    expect((await suite.h.identity.directory.getUser(u.username))?.mfaEnabled).toBe(true);
     await signOut();
 
     const step = await signIn({ username: u.email, password: u.password });
@@ -110,7 +63,7 @@ describe('TOTP', () => {
 
     // Turning MFA off brings back password-only sign-in.
     await updateMFAPreference({ totp: 'DISABLED' });
-    expect((await h.identity.directory.getUser(u.username))?.mfaEnabled).toBe(false);
+    expect((await suite.h.identity.directory.getUser(u.username))?.mfaEnabled).toBe(false);
     await signOut();
     expect((await signIn({ username: u.email, password: u.password })).isSignedIn).toBe(true);
   });
@@ -121,21 +74,27 @@ describe('password changes', () => {
     const u = await confirmedUser();
     const out = await resetPassword({ username: u.email });
     expect(out.nextStep.resetPasswordStep).toBe('CONFIRM_RESET_PASSWORD_WITH_CODE');
-    const message = await readOutbox(h.db.pool, u.email);
+    const message = await readOutbox(suite.h.db.pool, u.email);
     const code = /code: (\d{6})/.exec(message!.text)![1]!;
-    expect(message!.text).toContain(`${h.publicUrl}/reset-password?code=${code}&email=${encodeURIComponent(u.email)}`);
+    expect(message!.text).toContain(
+      `${suite.h.publicUrl}/reset-password?code=${code}&email=${encodeURIComponent(u.email)}`,
+    );
 
     const wrongCode = code === '123456' ? '654321' : '123456';
-    const wrong = await errorOf(confirmResetPassword({ username: u.email, confirmationCode: wrongCode, newPassword: 'Res3t-Passw0rd!' }));
+    const wrong = await errorOf(
+      confirmResetPassword({ username: u.email, confirmationCode: wrongCode, newPassword: 'Res3t-Passw0rd!' }),
+    );
     expect(wrong.name).toBe('CodeMismatchException');
     seen.passwords.add('Res3t-Passw0rd!');
     await confirmResetPassword({ username: u.email, confirmationCode: code, newPassword: 'Res3t-Passw0rd!' });
-    const again = await errorOf(confirmResetPassword({ username: u.email, confirmationCode: code, newPassword: 'Res3t-Passw0rd!2' }));
+    const again = await errorOf(
+      confirmResetPassword({ username: u.email, confirmationCode: code, newPassword: 'Res3t-Passw0rd!2' }),
+    );
     expect(again.name).toBe('ExpiredCodeException');
 
     expect((await errorOf(signIn({ username: u.email, password: u.password }))).name).toBe('NotAuthorizedException');
     expect((await signIn({ username: u.email, password: 'Res3t-Passw0rd!' })).isSignedIn).toBe(true);
-    expect((await h.identity.directory.getUser(u.username))?.passwordChangedAt).toBeInstanceOf(Date);
+    expect((await suite.h.identity.directory.getUser(u.username))?.passwordChangedAt).toBeInstanceOf(Date);
   });
 
   it('says UserNotFoundException for an unknown address, like Cognito', async () => {
@@ -162,29 +121,29 @@ describe('tokens and sign-out', () => {
     const refreshed = await fetchAuthSession({ forceRefresh: true });
     const second = refreshed.tokens!.accessToken.toString();
     expect(second).not.toBe(first);
-    expect((await h.identity.verifyAccessToken(second)).sub).toBe(u.username);
+    expect((await suite.h.identity.verifyAccessToken(second)).sub).toBe(u.username);
   });
 
   it('global sign-out invalidates access and refresh tokens', async () => {
     const u = await confirmedUser();
     await signIn({ username: u.email, password: u.password });
     const token = await accessToken();
-    const refresh = storedRefreshToken(store);
+    const refresh = suite.refreshToken();
     await signOut({ global: true });
 
-    await expect(h.identity.verifyAccessToken(token)).rejects.toThrow();
-    const getUser = await callPool(h.endpoint, 'GetUser', { AccessToken: token });
+    await expect(suite.h.identity.verifyAccessToken(token)).rejects.toThrow();
+    const getUser = await callPool(suite.h.endpoint, 'GetUser', { AccessToken: token });
     expect(getUser.json).toMatchObject({ __type: 'NotAuthorizedException', message: 'Access Token has been revoked' });
-    const again = await callPool(h.endpoint, 'InitiateAuth', {
-      ClientId: h.identity.appConfig.clientId,
+    const again = await callPool(suite.h.endpoint, 'InitiateAuth', {
+      ClientId: suite.h.identity.appConfig.clientId,
       AuthFlow: 'REFRESH_TOKEN_AUTH',
       AuthParameters: { REFRESH_TOKEN: refresh },
     });
     expect(again.json.__type).toBe('NotAuthorizedException');
-    expect(await h.identity.tokensValidAfter!(u.username)).toBeInstanceOf(Date);
+    expect(await suite.h.identity.tokensValidAfter!(u.username)).toBeInstanceOf(Date);
     // A new sign-in right after works.
     expect((await signIn({ username: u.email, password: u.password })).isSignedIn).toBe(true);
-    expect((await h.identity.verifyAccessToken(await accessToken())).sub).toBe(u.username);
+    expect((await suite.h.identity.verifyAccessToken(await accessToken())).sub).toBe(u.username);
   });
 
   it('a plain sign-out revokes that sign-in (RevokeToken)', async () => {
@@ -192,44 +151,17 @@ describe('tokens and sign-out', () => {
     await signIn({ username: u.email, password: u.password });
     const token = await accessToken();
     await signOut();
-    await expect(h.identity.verifyAccessToken(token)).rejects.toThrow();
+    await expect(suite.h.identity.verifyAccessToken(token)).rejects.toThrow();
   });
-
 });
 
 describe('secrets', () => {
   it('never shows a password, verifier, salt, TOTP secret or refresh token where it should not', async () => {
-    const { rows } = await h.db.pool.query<{ srp_salt: string; srp_verifier: string }>(
-      'SELECT srp_salt, srp_verifier FROM identity.users',
-    );
-    const { rows: settings } = await h.db.pool.query<{ admin_secret_access_key: string; d: string }>(
-      `SELECT admin_secret_access_key, signing_private_jwk->>'d' AS d FROM identity.settings`,
-    );
-    expect(h.logs.length).toBeGreaterThan(10);
-    expect(h.answers.length).toBeGreaterThan(30);
+    expect(suite.h.logs.length).toBeGreaterThan(10);
+    expect(suite.h.answers.length).toBeGreaterThan(30);
     expect(seen.totpSecrets.size).toBeGreaterThan(0);
     expect(seen.refreshTokens.size).toBeGreaterThan(2);
 
-    const never = [
-      ...seen.passwords,
-      ...rows.map((r) => r.srp_verifier),
-      settings[0]!.admin_secret_access_key,
-      settings[0]!.d,
-    ];
-    for (const secret of never) {
-      for (const line of h.logs) expect(line.includes(secret), `log line leaks a secret: ${line}`).toBe(false);
-      for (const answer of h.answers) expect(answer.includes(secret), 'HTTP answer leaks a secret').toBe(false);
-    }
-    const onlyIn: Array<[string[], string]> = [
-      [rows.map((r) => r.srp_salt), 'PASSWORD_VERIFIER'],
-      [[...seen.totpSecrets], 'SecretCode'],
-      [[...seen.refreshTokens], 'RefreshToken'],
-    ];
-    for (const [secrets, marker] of onlyIn) {
-      for (const secret of secrets) {
-        for (const line of h.logs) expect(line.includes(secret)).toBe(false);
-        for (const answer of h.answers) if (answer.includes(secret)) expect(answer).toContain(marker);
-      }
-    }
+    await expectNoSecretsLeaked(suite.h, seen);
   });
 });
