@@ -19,23 +19,12 @@
  * with the offset (an index-only walk of the skipped entries, no heap reads), so at 10M rows
  * the deepest page is expected near 1 s and the first pages, the ones people read, stay ~1 ms.
  */
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { runMigrations } from '../src/db/migrate.ts';
-import { createPool } from '../src/db/pool.ts';
 import { countAuditLogs, estimateAuditLogCount, listAuditLogPage } from '../src/modules/audit/audit.repository.ts';
+import { createBenchDatabase } from './bench-database.ts';
 
 const rows = Number(process.env.BENCH_ROWS ?? 1_000_000);
-const adminUrl = process.env.DATABASE_URL;
-if (!adminUrl) throw new Error('set DATABASE_URL to a PostgreSQL server where databases may be created');
-
-const name = `rpm_bench_${randomBytes(4).toString('hex')}`;
-const admin = new pg.Client({ connectionString: adminUrl });
-await admin.connect();
-await admin.query(`CREATE DATABASE ${name}`);
-const url = new URL(adminUrl);
-url.pathname = `/${name}`;
-const pool = createPool(url.toString(), 2);
+const { pool, drop } = await createBenchDatabase(2);
 
 async function time<T>(fn: () => Promise<T>, runs = 5): Promise<{ ms: number; value: T }> {
   let value!: T;
@@ -107,7 +96,5 @@ try {
   );
   console.log(plan.rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n'));
 } finally {
-  await pool.end();
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.end();
+  await drop();
 }

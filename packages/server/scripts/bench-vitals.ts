@@ -10,30 +10,19 @@
  * The session is created directly in the sessions table (the same call POST /api/token makes):
  * the request path measured (cookie → session → access check → page + count → audit) is real.
  */
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import pino from 'pino';
 import { CSRF_HEADER, CSRF_HEADER_VALUE, SESSION_COOKIE } from '@rpm/contracts';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { freePort } from '../src/db/embedded.ts';
 import { runMigrations } from '../src/db/migrate.ts';
-import { createPool } from '../src/db/pool.ts';
 import { createIdentity } from '../src/identity/index.ts';
 import { createSession } from '../src/modules/sessions/sessions.service.ts';
+import { createBenchDatabase } from './bench-database.ts';
 
 const readings = Number(process.env.BENCH_READINGS ?? 100_000);
 const runs = Number(process.env.BENCH_RUNS ?? 200);
-const adminUrl = process.env.DATABASE_URL;
-if (!adminUrl) throw new Error('set DATABASE_URL to a PostgreSQL server where databases may be created');
-
-const name = `rpm_bench_${randomBytes(4).toString('hex')}`;
-const admin = new pg.Client({ connectionString: adminUrl });
-await admin.connect();
-await admin.query(`CREATE DATABASE ${name}`);
-const url = new URL(adminUrl);
-url.pathname = `/${name}`;
-const pool = createPool(url.toString(), 10);
+const { pool, drop } = await createBenchDatabase(10);
 const log = pino({ level: 'warn' });
 
 function stats(samples: number[]) {
@@ -124,7 +113,5 @@ try {
   for (const row of counter.rows as { 'QUERY PLAN': string }[]) console.log(`  ${row['QUERY PLAN']}`);
 } finally {
   await close?.().catch(() => {});
-  await pool.end();
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.end();
+  await drop();
 }
