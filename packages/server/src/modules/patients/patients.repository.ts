@@ -29,22 +29,27 @@ export async function listPatients(db: Queryable, organizationId: number | null)
   return rows;
 }
 
+/** The patient columns in the order insertPatient and updatePatient bind them. */
+function patientValues(p: PatientRow): unknown[] {
+  return [
+    p.first_name,
+    p.middle_name,
+    p.last_name,
+    p.date_of_birth,
+    p.gender,
+    p.organization_id,
+    p.primary_provider_id,
+    p.enrolled_rpm,
+    p.enrollment_status,
+  ];
+}
+
 export async function insertPatient(db: Queryable, p: PatientRow): Promise<number> {
   const { rows } = await db.query<{ id: number }>(
     `INSERT INTO patients (first_name, middle_name, last_name, date_of_birth, gender, organization_id,
        primary_provider_id, enrolled_rpm, enrollment_status)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
-    [
-      p.first_name,
-      p.middle_name,
-      p.last_name,
-      p.date_of_birth,
-      p.gender,
-      p.organization_id,
-      p.primary_provider_id,
-      p.enrolled_rpm,
-      p.enrollment_status,
-    ],
+    patientValues(p),
   );
   return rows[0]!.id;
 }
@@ -55,18 +60,7 @@ export async function updatePatient(db: Queryable, id: number, p: PatientRow): P
        organization_id = $7, primary_provider_id = $8, enrolled_rpm = $9, enrollment_status = $10,
        updated_at = now()
      WHERE id = $1`,
-    [
-      id,
-      p.first_name,
-      p.middle_name,
-      p.last_name,
-      p.date_of_birth,
-      p.gender,
-      p.organization_id,
-      p.primary_provider_id,
-      p.enrolled_rpm,
-      p.enrollment_status,
-    ],
+    [id, ...patientValues(p)],
   );
 }
 
