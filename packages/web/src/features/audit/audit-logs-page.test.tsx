@@ -1,11 +1,10 @@
 import { AUDIT_PAGE_SIZE_OPTIONS, AdminTexts, AuditLogColumns, Toasts, type AuditLog } from '@rpm/contracts';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import { SnackbarProvider } from 'notistack';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { renderPage } from '../../lib/testing/render-page.tsx';
 import AuditLogsPage from './audit-logs-page.tsx';
 
 const log = (id: number): AuditLog => ({
@@ -42,20 +41,12 @@ afterEach(() => {
 });
 afterAll(() => server.close());
 
-function renderPage() {
-  render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <SnackbarProvider>
-        <AuditLogsPage />
-      </SnackbarProvider>
-    </QueryClientProvider>,
-  );
-}
+const renderAuditPage = () => renderPage(<AuditLogsPage />);
 
 describe('audit log page', () => {
   it('asks the server for pages of 10 by default, with every field shown', async () => {
     const user = userEvent.setup();
-    renderPage();
+    renderAuditPage();
     const table = await screen.findByRole('table', { name: AdminTexts.auditLogsTitle });
     expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual([...AuditLogColumns]);
     await within(table).findByText('action.25');
@@ -77,13 +68,13 @@ describe('audit log page', () => {
 
   it('says “Failed to load logs” when the server fails', async () => {
     server.use(http.get('/api/audit-logs', () => HttpResponse.json({ message: 'nope' }, { status: 500 })));
-    renderPage();
+    renderAuditPage();
     expect((await screen.findAllByText(Toasts.failedToLoadLogs)).length).toBeGreaterThan(0);
   });
 
   it('says when the total is an estimate', async () => {
     server.use(http.get('/api/audit-logs', () => HttpResponse.json({ logs: [log(1)], total: 10_000_000, total_is_estimate: true })));
-    renderPage();
+    renderAuditPage();
     expect(await screen.findByText(AdminTexts.totalIsEstimate)).toBeInTheDocument();
   });
 });

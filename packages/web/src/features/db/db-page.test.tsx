@@ -1,10 +1,10 @@
 import { AdminTexts, DbSchemaColumns, Labels } from '@rpm/contracts';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderPage } from '../../lib/testing/render-page.tsx';
 import DbPage from './db-page.tsx';
 
 const server = setupServer(
@@ -29,11 +29,7 @@ afterAll(() => server.close());
 describe('database inspector page', () => {
   it('starts with “Select a table”, then shows the schema and sample rows with booleans as true/false', async () => {
     const u = userEvent.setup();
-    render(
-      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-        <DbPage />
-      </QueryClientProvider>,
-    );
+    renderPage(<DbPage />);
     const select = await screen.findByRole('combobox', { name: AdminTexts.table });
     expect(select).toHaveTextContent(Labels.selectATable);
     await u.click(select);

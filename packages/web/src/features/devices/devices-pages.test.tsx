@@ -1,13 +1,11 @@
 import { AdminTexts, DevicesTableColumns, Toasts, Validation } from '@rpm/contracts';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import { SnackbarProvider } from 'notistack';
 import type { ReactNode } from 'react';
-import { MemoryRouter } from 'react-router';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { renderPage } from '../../lib/testing/render-page.tsx';
 import DeviceAddPage from './device-add-page.tsx';
 import DevicesPage from './devices-page.tsx';
 
@@ -27,14 +25,7 @@ afterEach(() => {
 });
 afterAll(() => server.close());
 
-const wrap = (ui: ReactNode) =>
-  render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <SnackbarProvider>
-        <MemoryRouter>{ui}</MemoryRouter>
-      </SnackbarProvider>
-    </QueryClientProvider>,
-  );
+const wrap = (ui: ReactNode) => renderPage(ui);
 
 describe('devices', () => {
   it('lists devices with the patient and date of birth they are assigned to', async () => {

@@ -1,26 +1,17 @@
 import { AdminTexts, Toasts, Validation } from '@rpm/contracts';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import { SnackbarProvider } from 'notistack';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderPage } from '../../lib/testing/render-page.tsx';
 import OrganizationAddPage from './organization-add-page.tsx';
 
 const server = setupServer();
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterAll(() => server.close());
 
-function renderPage() {
-  render(
-    <QueryClientProvider client={new QueryClient()}>
-      <SnackbarProvider>
-        <OrganizationAddPage />
-      </SnackbarProvider>
-    </QueryClientProvider>,
-  );
-}
+const renderAddPage = () => renderPage(<OrganizationAddPage />);
 
 describe('add organization', () => {
   it('requires a name, then says “Organization added”', async () => {
@@ -32,7 +23,7 @@ describe('add organization', () => {
       }),
     );
     const user = userEvent.setup();
-    renderPage();
+    renderAddPage();
     await user.click(screen.getByRole('button', { name: AdminTexts.submit }));
     expect(await screen.findByText(Validation.organizationNameRequired)).toBeInTheDocument();
     expect(sent).toBeNull();
@@ -45,7 +36,7 @@ describe('add organization', () => {
   it('says “Failed to add organization”, with the server’s reason by the field', async () => {
     server.use(http.post('/api/organizations', () => HttpResponse.json({ message: 'An organization with this name already exists' }, { status: 409 })));
     const user = userEvent.setup();
-    renderPage();
+    renderAddPage();
     await user.type(screen.getByRole('textbox', { name: new RegExp(AdminTexts.organizationName) }), 'Harbor');
     await user.click(screen.getByRole('button', { name: AdminTexts.submit }));
     expect(await screen.findByText(Toasts.failedToAddOrganization)).toBeInTheDocument();

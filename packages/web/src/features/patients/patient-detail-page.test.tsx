@@ -1,12 +1,11 @@
 import { Labels, PatientTexts, type PatientDetail } from '@rpm/contracts';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import { SnackbarProvider } from 'notistack';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TIMEZONE_STORAGE_KEY } from '@rpm/contracts';
+import { renderPage } from '../../lib/testing/render-page.tsx';
 import PatientDetailPage from './patient-detail-page.tsx';
 
 const patient: PatientDetail = {
@@ -44,24 +43,17 @@ beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => server.resetHandlers());
 afterAll(() => server.close());
 
-function renderPage() {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return render(
-    <QueryClientProvider client={client}>
-      <SnackbarProvider>
-        <MemoryRouter initialEntries={['/patients/4']}>
-          <Routes>
-            <Route path="/patients/:id" element={<PatientDetailPage />} />
-          </Routes>
-        </MemoryRouter>
-      </SnackbarProvider>
-    </QueryClientProvider>,
+const renderDetailPage = () =>
+  renderPage(
+    <Routes>
+      <Route path="/patients/:id" element={<PatientDetailPage />} />
+    </Routes>,
+    '/patients/4',
   );
-}
 
 describe('patient detail', { timeout: 20_000 }, () => {
   it("shows 'N/A' for an empty status, and policyholder fields for Private insurance only", async () => {
-    renderPage();
+    renderDetailPage();
     await screen.findByRole('heading', { name: 'Ada Lovelace' });
     const status = screen.getByText(PatientTexts.status, { selector: 'dt' });
     expect(status.nextElementSibling).toHaveTextContent(Labels.notAvailable);
@@ -74,7 +66,7 @@ describe('patient detail', { timeout: 20_000 }, () => {
 
   it('shows vitals and note times in the chosen timezone', async () => {
     localStorage.setItem(TIMEZONE_STORAGE_KEY, 'Asia/Tokyo');
-    renderPage();
+    renderDetailPage();
     const vitals = await screen.findByRole('table', { name: PatientTexts.vitals });
     expect(within(vitals).getByText('2026-01-10 21:00')).toBeInTheDocument();
     // 23:30 UTC is the next morning in Tokyo.

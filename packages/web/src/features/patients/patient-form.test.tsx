@@ -1,13 +1,12 @@
 import { Labels, PatientTexts, Validation, type PatientInput } from '@rpm/contracts';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import { SnackbarProvider } from 'notistack';
 import type { ReactNode } from 'react';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { renderPage } from '../../lib/testing/render-page.tsx';
 import { PatientForm } from './patient-form-page.tsx';
 import { emptyPatientForm } from './patient-form-values.ts';
 import PatientsPage from './patients-page.tsx';
@@ -26,19 +25,13 @@ afterEach(() => {
 afterAll(() => server.close());
 
 function wrap(ui: ReactNode, path = '/patients/add') {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return render(
-    <QueryClientProvider client={client}>
-      <SnackbarProvider>
-        <MemoryRouter initialEntries={[path]}>
-          <Routes>
-            <Route path="/patients/add" element={ui} />
-            <Route path="/patients" element={ui} />
-            <Route path="/patients/:id" element={<p>detail page</p>} />
-          </Routes>
-        </MemoryRouter>
-      </SnackbarProvider>
-    </QueryClientProvider>,
+  return renderPage(
+    <Routes>
+      <Route path="/patients/add" element={ui} />
+      <Route path="/patients" element={ui} />
+      <Route path="/patients/:id" element={<p>detail page</p>} />
+    </Routes>,
+    path,
   );
 }
 

@@ -1,12 +1,10 @@
 import { AdminTexts, REGISTRATION_RETRY_DELAY_MS, Toasts, Validation } from '@rpm/contracts';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import { SnackbarProvider } from 'notistack';
-import { MemoryRouter } from 'react-router';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { renderPage } from '../../lib/testing/render-page.tsx';
 import RegisterPage from './register-page.tsx';
 
 let posts: Array<{ at: number; body: Record<string, unknown> }> = [];
@@ -41,18 +39,7 @@ const created = () =>
     { status: 201 },
   );
 
-function renderPage() {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return render(
-    <QueryClientProvider client={client}>
-      <SnackbarProvider>
-        <MemoryRouter>
-          <RegisterPage />
-        </MemoryRouter>
-      </SnackbarProvider>
-    </QueryClientProvider>,
-  );
-}
+const renderRegisterPage = () => renderPage(<RegisterPage />);
 
 async function fillForm() {
   const user = userEvent.setup();
@@ -68,7 +55,7 @@ async function fillForm() {
 describe('registration', () => {
   it('retries a failed registration once after 500 ms, then shows the temporary password', async () => {
     answerPosts(() => HttpResponse.json({ message: 'boom' }, { status: 500 }), created);
-    renderPage();
+    renderRegisterPage();
     const user = await fillForm();
     await user.click(screen.getByRole('button', { name: AdminTexts.submit }));
     expect(await screen.findByText(Toasts.userCreated)).toBeInTheDocument();
@@ -81,7 +68,7 @@ describe('registration', () => {
 
   it('after two failures shows the server’s detail', async () => {
     answerPosts(() => HttpResponse.json({ message: 'A user with this email already exists' }, { status: 409 }));
-    renderPage();
+    renderRegisterPage();
     const user = await fillForm();
     await user.click(screen.getByRole('button', { name: AdminTexts.submit }));
     expect(await screen.findByText('A user with this email already exists')).toBeInTheDocument();
@@ -91,7 +78,7 @@ describe('registration', () => {
 
   it('after two failures without a detail (network down) shows “Registration failed”', async () => {
     answerPosts(() => HttpResponse.error());
-    renderPage();
+    renderRegisterPage();
     const user = await fillForm();
     await user.click(screen.getByRole('button', { name: AdminTexts.submit }));
     expect(await screen.findByText(Toasts.registrationFailed)).toBeInTheDocument();
@@ -100,7 +87,7 @@ describe('registration', () => {
 
   it('requires first name, last name, organization and email before sending anything', async () => {
     answerPosts(created);
-    renderPage();
+    renderRegisterPage();
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: AdminTexts.submit }));
     expect(await screen.findByText(Validation.firstNameRequired)).toBeInTheDocument();
@@ -112,7 +99,7 @@ describe('registration', () => {
 
   it('says “Failed to load options” when the roles or organizations cannot be loaded', async () => {
     server.use(http.get('/api/roles', () => HttpResponse.json({ message: 'nope' }, { status: 500 })));
-    renderPage();
+    renderRegisterPage();
     await waitFor(() => expect(screen.getAllByText(Toasts.failedToLoadOptions).length).toBeGreaterThan(0));
   });
 });

@@ -1,12 +1,10 @@
 import { Labels, Toasts, UsersTableColumns, type AdminUser } from '@rpm/contracts';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import { SnackbarProvider } from 'notistack';
-import { MemoryRouter } from 'react-router';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { renderPage } from '../../lib/testing/render-page.tsx';
 import UsersPage from './users-page.tsx';
 
 const user = (overrides: Partial<AdminUser>): AdminUser => ({
@@ -43,23 +41,12 @@ afterEach(() => {
 });
 afterAll(() => server.close());
 
-function renderPage() {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return render(
-    <QueryClientProvider client={client}>
-      <SnackbarProvider>
-        <MemoryRouter>
-          <UsersPage />
-        </MemoryRouter>
-      </SnackbarProvider>
-    </QueryClientProvider>,
-  );
-}
+const renderUsersPage = () => renderPage(<UsersPage />);
 
 describe('users page', () => {
   it('shows the spec’s columns and updates a row in place after Disable', async () => {
     const u = userEvent.setup();
-    renderPage();
+    renderUsersPage();
     const row = (await screen.findByText('pat@example.com')).closest('tr')!;
     expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual([...UsersTableColumns]);
     await u.click(within(row).getByRole('button', { name: Labels.disable }));
@@ -71,7 +58,7 @@ describe('users page', () => {
 
   it('shows the server’s detail when an action fails', async () => {
     const u = userEvent.setup();
-    renderPage();
+    renderUsersPage();
     const row = (await screen.findByText('pat@example.com')).closest('tr')!;
     await u.click(within(row).getByRole('button', { name: Labels.resendInvite }));
     expect(await screen.findByText('The user pool did not accept the request: not pending')).toBeInTheDocument();
