@@ -1,5 +1,8 @@
-import { Box, Paper, Typography } from '@mui/material';
+import { Box, Link, Paper, TextField, Typography } from '@mui/material';
+import { AuthLabels } from '@rpm/contracts';
 import type { ReactNode } from 'react';
+import { Link as RouterLink } from 'react-router';
+import { paths } from '../app/paths.ts';
 
 /** The centred card the signed-out pages (sign in, forgot and reset password) are built in. */
 export function AuthCard({ title, children }: { title: string; children: ReactNode }) {
@@ -12,5 +15,38 @@ export function AuthCard({ title, children }: { title: string; children: ReactNo
         {children}
       </Paper>
     </Box>
+  );
+}
+
+interface EmailFieldProps {
+  value: string;
+  onChange: (value: string) => void;
+  error?: string | null;
+  autoFocus?: boolean;
+}
+
+/** The sign-in email: filled in as the user name by password managers. */
+export function EmailField({ value, onChange, error, autoFocus }: EmailFieldProps) {
+  return (
+    <TextField
+      label={AuthLabels.email}
+      type="email"
+      autoComplete="username"
+      autoFocus={autoFocus}
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+      error={!!error}
+      helperText={error}
+      fullWidth
+    />
+  );
+}
+
+/** The way back to the sign-in page from the password pages. */
+export function BackToLoginLink() {
+  return (
+    <Link component={RouterLink} to={paths.login}>
+      {AuthLabels.backToLogin}
+    </Link>
   );
 }

@@ -1,11 +1,9 @@
-import { Alert, Button, Link, Stack, TextField, Typography } from '@mui/material';
+import { Alert, Button, Stack, Typography } from '@mui/material';
 import { AuthLabels, FORGOT_PASSWORD_LOCKOUT_MS, Toasts, Validation, isValidEmail } from '@rpm/contracts';
 import { resetPassword } from 'aws-amplify/auth';
 import { useSnackbar } from 'notistack';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { Link as RouterLink } from 'react-router';
-import { paths } from '../../app/paths.ts';
-import { AuthCard } from '../../components/auth-card.tsx';
+import { AuthCard, BackToLoginLink, EmailField } from '../../components/auth-card.tsx';
 import { ensureAmplifyConfigured } from '../../lib/amplify.ts';
 
 /**
@@ -65,23 +63,11 @@ export default function ForgotPasswordPage() {
       <Stack component="form" noValidate onSubmit={handleSubmit} spacing={2}>
         <Typography color="text.secondary">{AuthLabels.forgotPasswordIntro}</Typography>
         {sent && <Alert severity="success">{Toasts.forgotPasswordSent}</Alert>}
-        <TextField
-          label={AuthLabels.email}
-          type="email"
-          autoComplete="username"
-          autoFocus
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-          error={!!error}
-          helperText={error}
-          fullWidth
-        />
+        <EmailField value={email} onChange={setEmail} error={error} autoFocus />
         <Button type="submit" variant="contained" size="large" disabled={busy || locked}>
           {AuthLabels.sendResetLink}
         </Button>
-        <Link component={RouterLink} to={paths.login}>
-          {AuthLabels.backToLogin}
-        </Link>
+        <BackToLoginLink />
       </Stack>
     </AuthCard>
   );

@@ -5,7 +5,7 @@ import { useSnackbar } from 'notistack';
 import { useState, type FormEvent } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { paths } from '../../app/paths.ts';
-import { AuthCard } from '../../components/auth-card.tsx';
+import { AuthCard, EmailField } from '../../components/auth-card.tsx';
 import { NewPasswordFields, PasswordField, newPasswordErrors } from '../../components/password-field.tsx';
 import { TotpQrCode } from '../../components/totp-qr-code.tsx';
 import { TOTP_ISSUER, ensureAmplifyConfigured } from '../../lib/amplify.ts';
@@ -157,17 +157,7 @@ export default function LoginPage() {
     <AuthCard title={AuthLabels.signInTitle}>
       {step.name === 'email' && (
         <Stack component="form" noValidate onSubmit={handleEmail} spacing={2}>
-          <TextField
-            label={AuthLabels.email}
-            type="email"
-            autoComplete="username"
-            autoFocus
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            error={!!errors.email}
-            helperText={errors.email}
-            fullWidth
-          />
+          <EmailField value={email} onChange={setEmail} error={errors.email} autoFocus />
           <Button type="submit" variant="contained" size="large">
             {Labels.next}
           </Button>

@@ -1,11 +1,11 @@
-import { Alert, Button, Link, Stack, TextField } from '@mui/material';
+import { Alert, Button, Link, Stack } from '@mui/material';
 import { AuthLabels, Toasts, Validation, isValidEmail } from '@rpm/contracts';
 import { confirmResetPassword } from 'aws-amplify/auth';
 import { useSnackbar } from 'notistack';
 import { useState, type FormEvent } from 'react';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 import { paths } from '../../app/paths.ts';
-import { AuthCard } from '../../components/auth-card.tsx';
+import { AuthCard, BackToLoginLink, EmailField } from '../../components/auth-card.tsx';
 import { NewPasswordFields, newPasswordErrors } from '../../components/password-field.tsx';
 import { ensureAmplifyConfigured } from '../../lib/amplify.ts';
 
@@ -53,16 +53,7 @@ export default function ResetPasswordPage() {
         </Stack>
       ) : (
         <Stack component="form" noValidate onSubmit={handleSubmit} spacing={2}>
-          <TextField
-            label={AuthLabels.email}
-            type="email"
-            autoComplete="username"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            error={!!errors.email}
-            helperText={errors.email}
-            fullWidth
-          />
+          <EmailField value={email} onChange={setEmail} error={errors.email} />
           <NewPasswordFields
             password={password}
             confirm={confirm}
@@ -73,9 +64,7 @@ export default function ResetPasswordPage() {
           <Button type="submit" variant="contained" size="large" disabled={busy}>
             {AuthLabels.resetPasswordSubmit}
           </Button>
-          <Link component={RouterLink} to={paths.login}>
-            {AuthLabels.backToLogin}
-          </Link>
+          <BackToLoginLink />
         </Stack>
       )}
     </AuthCard>
