@@ -68,6 +68,11 @@ export function QueryStates<T>({
   return <>{children(query.data)}</>;
 }
 
+/** QueryStates for a plain list: `emptyText` when the list has no entries. */
+export function ListStates<T>(props: Omit<QueryStatesProps<T[]>, 'isEmpty'> & { emptyText: string }) {
+  return <QueryStates {...props} isEmpty={(list) => list.length === 0} />;
+}
+
 /** A column heading: its text, or its text with an alignment. */
 export type ColumnSpec = string | { label: string; align: TableCellProps['align'] };
 

@@ -1,7 +1,7 @@
 import { Box, TableCell, TableRow } from '@mui/material';
 import { AdminTexts, DevicesTableColumns, type Device } from '@rpm/contracts';
 import { paths } from '../../app/paths.ts';
-import { DataTable, PageHeader, QueryStates } from '../../components/table-states.tsx';
+import { DataTable, ListStates, PageHeader } from '../../components/table-states.tsx';
 import { useDevices } from './api.ts';
 
 /** "Assigned to": the patient's name with their date of birth (spec section 2). */
@@ -17,12 +17,7 @@ export default function DevicesPage() {
   return (
     <Box>
       <PageHeader title={AdminTexts.devicesTitle} action={{ label: AdminTexts.addDeviceTitle, to: paths.deviceAdd }} />
-      <QueryStates
-        query={devices}
-        errorFallback={AdminTexts.failedToLoadDevices}
-        emptyText={AdminTexts.noDevices}
-        isEmpty={(list) => list.length === 0}
-      >
+      <ListStates query={devices} errorFallback={AdminTexts.failedToLoadDevices} emptyText={AdminTexts.noDevices}>
         {(list) => (
           <DataTable label={AdminTexts.devicesTitle} columns={DevicesTableColumns}>
             {list.map((d) => (
@@ -35,7 +30,7 @@ export default function DevicesPage() {
             ))}
           </DataTable>
         )}
-      </QueryStates>
+      </ListStates>
     </Box>
   );
 }

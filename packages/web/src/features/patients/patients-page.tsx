@@ -2,7 +2,7 @@ import { Box, Button, Stack, TableCell, TableRow } from '@mui/material';
 import { Labels, PatientTexts } from '@rpm/contracts';
 import { Link as RouterLink } from 'react-router';
 import { paths } from '../../app/paths.ts';
-import { DataTable, PageHeader, QueryStates } from '../../components/table-states.tsx';
+import { DataTable, ListStates, PageHeader } from '../../components/table-states.tsx';
 import { usePatients } from './api.ts';
 import { statusText } from './format.ts';
 
@@ -20,11 +20,10 @@ export default function PatientsPage() {
   return (
     <Box>
       <PageHeader title={PatientTexts.listTitle} action={{ label: Labels.addPatient, to: paths.patientAdd }} />
-      <QueryStates
+      <ListStates
         query={patients}
         errorFallback={PatientTexts.failedToLoadPatients}
         emptyText={PatientTexts.noPatients}
-        isEmpty={(list) => list.length === 0}
       >
         {(list) => (
           <DataTable label={PatientTexts.listTitle} columns={columns}>
@@ -57,7 +56,7 @@ export default function PatientsPage() {
             ))}
           </DataTable>
         )}
-      </QueryStates>
+      </ListStates>
     </Box>
   );
 }

@@ -1,7 +1,7 @@
 import { Box, Button, Stack, TableCell, TableRow } from '@mui/material';
 import { AdminTexts, Labels, Toasts, UsersTableColumns, type AdminUser } from '@rpm/contracts';
 import { useSnackbar } from 'notistack';
-import { DataTable, PageHeader, QueryStates } from '../../components/table-states.tsx';
+import { DataTable, ListStates, PageHeader } from '../../components/table-states.tsx';
 import { errorMessage } from '../../lib/api-client.ts';
 import { formatTimestamp } from '../../lib/format-timestamp.ts';
 import { useTimezone } from '../../lib/timezone.ts';
@@ -33,12 +33,7 @@ export default function UsersPage() {
   return (
     <Box>
       <PageHeader title={AdminTexts.usersTitle} />
-      <QueryStates
-        query={users}
-        errorFallback={AdminTexts.failedToLoadUsers}
-        emptyText={AdminTexts.noUsers}
-        isEmpty={(list) => list.length === 0}
-      >
+      <ListStates query={users} errorFallback={AdminTexts.failedToLoadUsers} emptyText={AdminTexts.noUsers}>
         {(list) => (
           <DataTable label={AdminTexts.usersTitle} columns={UsersTableColumns}>
             {list.map((u) => (
@@ -70,7 +65,7 @@ export default function UsersPage() {
             ))}
           </DataTable>
         )}
-      </QueryStates>
+      </ListStates>
     </Box>
   );
 }
