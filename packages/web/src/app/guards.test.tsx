@@ -1,15 +1,10 @@
 import { Labels, SESSION_EXPIRED_FLAG_KEY, SessionTexts, AuthLabels } from '@rpm/contracts';
 import { screen, waitFor } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { makeUser, resetTestPortal, server, signInForTest } from '../lib/testing/portal-test-server.ts';
+import { describe, expect, it } from 'vitest';
+import { makeUser, signInForTest, runPortalTestServer } from '../lib/testing/portal-test-server.ts';
 import { renderApp } from '../lib/testing/render-app.tsx';
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => {
-  server.resetHandlers();
-  resetTestPortal();
-});
-afterAll(() => server.close());
+runPortalTestServer();
 
 async function settlesAt(router: ReturnType<typeof renderApp>['router'], pathname: string) {
   await waitFor(() => expect(router.state.location.pathname).toBe(pathname));

@@ -1,17 +1,19 @@
-import { ACTIVITY_EVENTS, AuthLabels, IDLE_TIMEOUT_MS, Labels, SESSION_BROADCAST_CHANNEL, SESSION_EXPIRED_FLAG_KEY, SessionTexts } from '@rpm/contracts';
+import {
+  ACTIVITY_EVENTS,
+  AuthLabels,
+  IDLE_TIMEOUT_MS,
+  Labels,
+  SESSION_BROADCAST_CHANNEL,
+  SESSION_EXPIRED_FLAG_KEY,
+  SessionTexts,
+} from '@rpm/contracts';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { apiGet } from '../lib/api-client.ts';
-import { makeUser, resetTestPortal, server, signInForTest, testPortal } from '../lib/testing/portal-test-server.ts';
+import { makeUser, runPortalTestServer, signInForTest, testPortal } from '../lib/testing/portal-test-server.ts';
 import { renderApp } from '../lib/testing/render-app.tsx';
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => {
-  vi.useRealTimers();
-  server.resetHandlers();
-  resetTestPortal();
-});
-afterAll(() => server.close());
+runPortalTestServer();
 
 /** Signs in, renders the dashboard, and hands the interval timer and clock to the test. */
 async function signedInApp() {

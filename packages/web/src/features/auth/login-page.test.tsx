@@ -1,16 +1,11 @@
 import { AuthLabels, Labels, Validation } from '@rpm/contracts';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { resetTestPortal, server } from '../../lib/testing/portal-test-server.ts';
+import { describe, expect, it } from 'vitest';
+import { runPortalTestServer } from '../../lib/testing/portal-test-server.ts';
 import { renderApp } from '../../lib/testing/render-app.tsx';
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => {
-  server.resetHandlers();
-  resetTestPortal();
-});
-afterAll(() => server.close());
+runPortalTestServer();
 
 describe('login page', () => {
   it('refuses an email that does not look like one, and goes on to the password step with a valid one', async () => {

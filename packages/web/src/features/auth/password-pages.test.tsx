@@ -2,17 +2,11 @@ import { AuthLabels, FORGOT_PASSWORD_LOCKOUT_MS, Toasts, Validation } from '@rpm
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { USER_POOL_ENDPOINT, resetTestPortal, server } from '../../lib/testing/portal-test-server.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { USER_POOL_ENDPOINT, server, runPortalTestServer } from '../../lib/testing/portal-test-server.ts';
 import { renderApp } from '../../lib/testing/render-app.tsx';
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => {
-  vi.useRealTimers();
-  server.resetHandlers();
-  resetTestPortal();
-});
-afterAll(() => server.close());
+runPortalTestServer();
 
 /** The user pool's answer to ForgotPassword / ConfirmForgotPassword, as the wire protocol has it. */
 function poolAnswers(answer: (target: string) => Response) {
@@ -63,7 +57,9 @@ describe('forgot password page', () => {
 
   it('disables the button for FORGOT_PASSWORD_LOCKOUT_MS after a request', async () => {
     poolAnswers(() =>
-      HttpResponse.json({ CodeDeliveryDetails: { AttributeName: 'email', DeliveryMedium: 'EMAIL', Destination: 'p***@e***' } }),
+      HttpResponse.json({
+        CodeDeliveryDetails: { AttributeName: 'email', DeliveryMedium: 'EMAIL', Destination: 'p***@e***' },
+      }),
     );
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldAdvanceTime: true });
     const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });

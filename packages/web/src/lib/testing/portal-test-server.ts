@@ -1,3 +1,4 @@
+import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 import type { CurrentUser } from '@rpm/contracts';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
@@ -61,4 +62,18 @@ export const server = setupServer(
 export function resetTestPortal(): void {
   testPortal.user = null;
   testPortal.calls = [];
+}
+
+/**
+ * Runs the fake portal for the calling test file: unknown requests fail the test, and after
+ * each test the handlers, the signed-in user, the call log and the clock are back to normal.
+ */
+export function runPortalTestServer(): void {
+  beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+  afterEach(() => {
+    vi.useRealTimers();
+    server.resetHandlers();
+    resetTestPortal();
+  });
+  afterAll(() => server.close());
 }
