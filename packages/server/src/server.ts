@@ -7,7 +7,7 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.ts';
 import { runMigrations } from './db/migrate.ts';
 import { createPool } from './db/pool.ts';
 import { provisionFirstAdmin } from './identity/bootstrap-admin.ts';
-import { createIdentity, type Identity } from './identity/index.ts';
+import { createIdentity, identitySettingsOf, type Identity } from './identity/index.ts';
 
 /** One clear line per problem and exit 1: an operator should never have to read a stack trace. */
 function fail(lines: string[]): never {
@@ -75,16 +75,7 @@ async function main(): Promise<void> {
   if (boot.created) log.info({ email: config.adminEmail }, 'first start: created the default organization and admin');
 
   const identity = await createIdentity({
-    settings: {
-      mode: config.cognito ? 'cognito' : 'local',
-      publicUrl: config.publicUrl,
-      region: config.cognito?.region,
-      userPoolId: config.cognito?.userPoolId,
-      clientId: config.cognito?.clientId,
-      smtpUrl: config.smtpUrl,
-      mailFrom: config.mailFrom,
-      localMfa: config.localMfa,
-    },
+    settings: identitySettingsOf(config),
     db: pool,
     log,
   });

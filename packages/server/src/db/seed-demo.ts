@@ -20,7 +20,7 @@ import path from 'node:path';
 import pino from 'pino';
 import { buildApp } from '../app.ts';
 import { ConfigError, loadConfig } from '../config.ts';
-import { createIdentity } from '../identity/index.ts';
+import { createIdentity, identitySettingsOf } from '../identity/index.ts';
 import { bootstrapPortal } from './bootstrap.ts';
 import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from './embedded.ts';
 import { runMigrations } from './migrate.ts';
@@ -102,14 +102,7 @@ async function main() {
     const port = await freePort();
     const seedConfig = loadConfig({ ...process.env, PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'warn' });
     const identity = await createIdentity({
-      settings: {
-        mode: seedConfig.cognito ? 'cognito' : 'local',
-        publicUrl: seedConfig.publicUrl,
-        region: seedConfig.cognito?.region,
-        userPoolId: seedConfig.cognito?.userPoolId,
-        clientId: seedConfig.cognito?.clientId,
-        localMfa: seedConfig.localMfa,
-      },
+      settings: identitySettingsOf(seedConfig, { mail: false }),
       db: pool,
       log,
     });

@@ -6,6 +6,7 @@ import type { Jwks } from 'aws-jwt-verify/jwk';
 import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import { decodeProtectedHeader } from 'jose';
 import type pg from 'pg';
+import type { Config } from '../config.ts';
 import { createDirectory, type UserDirectory } from './directory.ts';
 import { LocalPool, type LocalPoolOptions } from './local-pool.ts';
 import { createMailer } from './mailer.ts';
@@ -34,6 +35,22 @@ export interface IdentitySettings {
   smtpUrl?: string;
   mailFrom?: string;
   localMfa?: 'optional' | 'required';
+}
+
+/**
+ * The identity settings the portal's configuration gives. Tools that must send no mail (the
+ * demo seed) pass `mail: false` and get no SMTP settings.
+ */
+export function identitySettingsOf(config: Config, { mail = true }: { mail?: boolean } = {}): IdentitySettings {
+  return {
+    mode: config.cognito ? 'cognito' : 'local',
+    publicUrl: config.publicUrl,
+    region: config.cognito?.region,
+    userPoolId: config.cognito?.userPoolId,
+    clientId: config.cognito?.clientId,
+    ...(mail ? { smtpUrl: config.smtpUrl, mailFrom: config.mailFrom } : {}),
+    localMfa: config.localMfa,
+  };
 }
 
 export interface Identity {
