@@ -31,14 +31,9 @@ export const AuditLogsQuery = Type.Object(
 );
 export type AuditLogsQuery = Static<typeof AuditLogsQuery>;
 
-/**
- * `total` is exact for a small log; for a large one it is the planner's estimate (counting ten
- * million rows on every page view would be the slowest part of the page), and
- * `total_is_estimate` says so.
- */
+/** `total` is exact: the number of committed audit records, whatever the size of the log. */
 export const AuditLogsResponse = Type.Object({
   logs: Type.Array(AuditLog),
   total: Type.Integer(),
-  total_is_estimate: Type.Boolean(),
 });
 export type AuditLogsResponse = Static<typeof AuditLogsResponse>;

@@ -184,7 +184,6 @@ export const AdminTexts = {
   noLogs: 'No audit records.',
   noRows: 'No rows.',
   unassigned: 'Unassigned',
-  totalIsEstimate: 'The total is an estimate.',
   withheldColumns: 'Withheld columns',
   failedToLoadUsers: 'Failed to load users',
   failedToLoadDevices: 'Failed to load devices',

@@ -35,6 +35,25 @@ describe('audit hash chain', () => {
     expect(report.problems).toEqual([]);
     expect(report.checked).toBe(200);
     expect(report.head?.hash).toMatch(/^[0-9a-f]{64}$/);
+    // Positions are dense, 1..n in commit order, which the audit log's paging relies on.
+    const { rows } = await db.pool.query<{ n: number; max: number; distinct: number }>(
+      `SELECT count(*)::int AS n, max(position)::int AS max, count(DISTINCT position)::int AS distinct FROM audit_chain`,
+    );
+    expect(rows[0]).toEqual({ n: 200, max: 200, distinct: 200 });
+  });
+
+  it('keeps positions gapless when a transaction with audit records rolls back', async () => {
+    const c = await db.pool.connect();
+    await c.query('BEGIN');
+    await insertAuditLog(c, { action: 'rolled.back', outcome: 'success' });
+    await c.query('ROLLBACK');
+    c.release();
+    await insertAuditLog(db.pool, { action: 'after.rollback', outcome: 'success' });
+    const { rows } = await db.pool.query<{ n: number; max: number }>(
+      `SELECT count(*)::int AS n, max(position)::int AS max FROM audit_chain`,
+    );
+    expect(rows[0]!.max).toBe(rows[0]!.n);
+    expect((await verifyAuditChain(db.pool)).problems).toEqual([]);
   });
 
   it('does not depend on the session time zone', async () => {

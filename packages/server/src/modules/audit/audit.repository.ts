@@ -54,41 +54,25 @@ export interface AuditLogRow {
 }
 
 /**
- * One page, newest first. The inner query walks only the ("timestamp" DESC, id DESC) index
- * (an index-only scan on an append-only, vacuumed table), so skipping a deep offset never reads
- * the skipped rows themselves; the outer query then fetches the full rows of this page only.
+ * One page, newest committed first, at any offset in constant time: every committed record has a
+ * gapless position in the hash chain (migrations 0500 and 0600), so an offset is a range of that
+ * unique index rather than a walk past the skipped rows.
  */
 export async function listAuditLogPage(db: Queryable, limit: number, offset: number): Promise<AuditLogRow[]> {
   const { rows } = await db.query<AuditLogRow>(
     `SELECT a.id, a."timestamp", a.user_id, a.ip_address, a.action, a.resource_type, a.resource_id,
             a.details, a.target_user_id, a.outcome, a.reason, a.user_agent, a.request_id
-       FROM (SELECT "timestamp", id FROM audit_logs
-              ORDER BY "timestamp" DESC, id DESC
-              LIMIT $1 OFFSET $2) page
-       JOIN audit_logs a ON a.id = page.id
-      ORDER BY page."timestamp" DESC, page.id DESC`,
+       FROM audit_chain c JOIN audit_logs a ON a.id = c.log_id
+      WHERE c.position <= (SELECT coalesce(max(position), 0) FROM audit_chain) - $2
+      ORDER BY c.position DESC
+      LIMIT $1`,
     [limit, offset],
   );
   return rows;
 }
 
-/**
- * The planner's row estimate, scaled to the table's current size the way the planner itself
- * does it (reltuples per page times pages now), so it follows growth between ANALYZE runs.
- * Null when the table was never analysed.
- */
-export async function estimateAuditLogCount(db: Queryable): Promise<number | null> {
-  const { rows } = await db.query<{ estimate: number | null }>(
-    `SELECT CASE WHEN c.reltuples < 0 OR c.relpages = 0 THEN NULL
-                 ELSE (c.reltuples / c.relpages
-                       * (pg_relation_size(c.oid) / current_setting('block_size')::int))::bigint
-            END AS estimate
-       FROM pg_class c WHERE c.oid = 'public.audit_logs'::regclass`,
-  );
-  return rows[0]?.estimate ?? null;
-}
-
-export async function countAuditLogs(db: Queryable): Promise<number> {
-  const { rows } = await db.query<{ n: number }>('SELECT count(*)::bigint AS n FROM audit_logs');
+/** The number of committed audit records: the last position, read from the index. */
+export async function auditLogTotal(db: Queryable): Promise<number> {
+  const { rows } = await db.query<{ n: number }>('SELECT coalesce(max(position), 0)::bigint AS n FROM audit_chain');
   return rows[0]!.n;
 }

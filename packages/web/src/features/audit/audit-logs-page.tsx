@@ -10,7 +10,6 @@ import {
   TableHead,
   TablePagination,
   TableRow,
-  Typography,
 } from '@mui/material';
 import {
   AUDIT_PAGE_SIZE,
@@ -77,11 +76,6 @@ export default function AuditLogsPage() {
       ) : (
         <Paper>
           {logs.isFetching && <LinearProgress aria-label="Loading" />}
-          {logs.data.total_is_estimate && (
-            <Typography variant="body2" color="text.secondary" sx={{ px: 2, pt: 1 }}>
-              {AdminTexts.totalIsEstimate}
-            </Typography>
-          )}
           <TableContainer sx={{ overflowX: 'auto' }}>
             <Table size="small" aria-label={AdminTexts.auditLogsTitle} sx={{ minWidth: 1400 }}>
               <TableHead>
