@@ -1,8 +1,9 @@
 import { AuthLabels, Labels, Validation } from '@rpm/contracts';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { delay, http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { runPortalTestServer } from '../../lib/testing/portal-test-server.ts';
+import { runPortalTestServer, server, USER_POOL_ENDPOINT } from '../../lib/testing/portal-test-server.ts';
 import { renderApp } from '../../lib/testing/render-app.tsx';
 
 runPortalTestServer();
@@ -54,5 +55,29 @@ describe('login page', () => {
     await user.click(screen.getByRole('button', { name: Labels.next }));
     await user.click(await screen.findByRole('button', { name: AuthLabels.startOver }));
     expect(await screen.findByRole('button', { name: Labels.next })).toBeInTheDocument();
+  });
+
+  it('reads Verifying… while the user pool answers, then shows the pool’s own message', async () => {
+    let poolCalls = 0;
+    server.use(
+      http.post(USER_POOL_ENDPOINT, async () => {
+        poolCalls++;
+        await delay(300);
+        return HttpResponse.json(
+          { __type: 'NotAuthorizedException', message: 'Incorrect username or password.' },
+          { status: 400, headers: { 'x-amzn-errortype': 'NotAuthorizedException' } },
+        );
+      }),
+    );
+    const user = userEvent.setup();
+    renderApp('/login');
+    await user.type(await screen.findByLabelText(AuthLabels.email), 'pat@example.com');
+    await user.click(screen.getByRole('button', { name: Labels.next }));
+    await user.type(await screen.findByLabelText(AuthLabels.password), 'Wrong-Pa55!');
+    await user.click(screen.getByRole('button', { name: Labels.login }));
+    expect(await screen.findByRole('button', { name: Labels.verifying })).toBeDisabled();
+    expect(await screen.findByText('Incorrect username or password.')).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: Labels.login })).toBeEnabled();
+    expect(poolCalls).toBeGreaterThan(0);
   });
 });
