@@ -1,6 +1,5 @@
 import { gzipSync } from 'node:zlib';
 import { AuthLabels, Labels, PatientTexts, Validation, type Device, type PatientDetail } from '@rpm/contracts';
-import { defaultStorage } from 'aws-amplify/utils';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -8,21 +7,10 @@ import {
   collectConsoleErrors,
   launchBrowser,
   signInAs,
-  signInViaApi as signInViaApiOnce,
+  signInViaApi,
   startPortal,
   type Portal,
 } from './harness.ts';
-
-/**
- * Amplify.configure points its token store back at its own default storage, which the shared
- * sign-in helper does not clear; without this a second sign-in in one process is refused with
- * "already a signed in user".
- */
-async function signInViaApi(...args: Parameters<typeof signInViaApiOnce>): Promise<string> {
-  const cookie = await signInViaApiOnce(...args);
-  await defaultStorage.clear();
-  return cookie;
-}
 
 let portal: Portal;
 let browser: Browser;

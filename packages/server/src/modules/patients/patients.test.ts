@@ -1,11 +1,10 @@
 import { Validation, PatientErrors, ApiErrors, type PatientDetail, type PatientListItem } from '@rpm/contracts';
-import { defaultStorage } from 'aws-amplify/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiClient,
   createOrganization,
   createStaff,
-  signIn as signInOnce,
+  signIn,
   startTestServer,
   type ApiClient,
   type Staff,
@@ -31,17 +30,6 @@ beforeAll(async () => {
   providerA = await signIn(server, staffA);
 });
 afterAll(async () => server?.close());
-
-/**
- * Amplify.configure points its token store back at its own default storage, so the shared
- * sign-in helper's clean-up misses it and a second sign-in in one process finds a "signed in
- * user". Clearing that storage after each sign-in keeps every sign-in independent.
- */
-async function signIn(...args: Parameters<typeof signInOnce>): Promise<ApiClient> {
-  const client = await signInOnce(...args);
-  await defaultStorage.clear();
-  return client;
-}
 
 const body = (over: Record<string, unknown> = {}) => ({
   first_name: 'Ada',
