@@ -175,3 +175,8 @@ export async function signIn(server: TestServer, staff: Pick<Staff, 'email' | 'p
   if (!raw) throw new Error('POST /api/token set no cookie');
   return apiClient(server, String(raw).split(';')[0]!);
 }
+
+/** A new staff member of that role and organization, signed in: all most route tests need of them. */
+export async function signInNewStaff(server: TestServer, role: Role, organizationId: number | null): Promise<ApiClient> {
+  return signIn(server, await createStaff(server, { role, organizationId }));
+}

@@ -10,7 +10,14 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiRoute } from '../src/plugins/access.ts';
-import { apiClient, createOrganization, createStaff, signIn, startTestServer, type ApiClient, type TestServer } from './app.ts';
+import {
+  apiClient,
+  createOrganization,
+  startTestServer,
+  type ApiClient,
+  type TestServer,
+  signInNewStaff,
+} from './app.ts';
 
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 10_000);
 // Logout takes no input and would end the callers' sessions half-way through the run.
@@ -183,9 +190,9 @@ beforeAll(async () => {
   const orgA = await createOrganization(server, 'Fuzz Org A');
   const orgB = await createOrganization(server, 'Fuzz Org B');
   clients.none = apiClient(server);
-  clients.providerA = await signIn(server, await createStaff(server, { role: 'provider', organizationId: orgA.id }));
-  clients.providerB = await signIn(server, await createStaff(server, { role: 'provider', organizationId: orgB.id }));
-  clients.admin = await signIn(server, await createStaff(server, { role: 'admin', organizationId: orgA.id }));
+  clients.providerA = await signInNewStaff(server, 'provider', orgA.id);
+  clients.providerB = await signInNewStaff(server, 'provider', orgB.id);
+  clients.admin = await signInNewStaff(server, 'admin', orgA.id);
   const p = await server.db.pool.query<{ id: number }>(
     `INSERT INTO patients (first_name, last_name, organization_id) VALUES ('Fuzz', 'Target', $1) RETURNING id`,
     [orgA.id],

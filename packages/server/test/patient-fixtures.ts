@@ -1,4 +1,4 @@
-import { createOrganization, createStaff, signIn, startTestServer, type ApiClient, type TestServer } from './app.ts';
+import { createOrganization, startTestServer, type ApiClient, type TestServer, signInNewStaff } from './app.ts';
 
 /** A running portal with a signed-in provider, a patient of their organization and one of another. */
 export interface PatientFixture {
@@ -13,7 +13,7 @@ export async function startPatientFixture(firstName: string): Promise<PatientFix
   const server = await startTestServer();
   const org = await createOrganization(server);
   const other = await createOrganization(server);
-  const provider = await signIn(server, await createStaff(server, { role: 'provider', organizationId: org.id }));
+  const provider = await signInNewStaff(server, 'provider', org.id);
   const insert = async (orgId: number) =>
     (
       await server.db.pool.query<{ id: number }>(

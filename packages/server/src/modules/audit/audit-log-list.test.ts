@@ -1,6 +1,12 @@
 import { type AuditLogsResponse } from '@rpm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOrganization, createStaff, signIn, startTestServer, type ApiClient, type TestServer } from '../../../test/app.ts';
+import {
+  createOrganization,
+  startTestServer,
+  type ApiClient,
+  type TestServer,
+  signInNewStaff,
+} from '../../../test/app.ts';
 
 let server: TestServer;
 let admin: ApiClient;
@@ -8,7 +14,7 @@ let admin: ApiClient;
 beforeAll(async () => {
   server = await startTestServer();
   const org = await createOrganization(server);
-  admin = await signIn(server, await createStaff(server, { role: 'admin', organizationId: org.id }));
+  admin = await signInNewStaff(server, 'admin', org.id);
   await server.db.pool.query(
     `INSERT INTO audit_logs ("timestamp", action, outcome, details)
      SELECT now() - make_interval(secs => 1000 - g), 'test.event', 'success', jsonb_build_object('n', g)

@@ -1,6 +1,12 @@
 import { DB_SAMPLE_MAX_ROWS, type DbSampleResponse, type DbSchemaResponse, type DbTablesResponse } from '@rpm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOrganization, createStaff, signIn, startTestServer, type ApiClient, type TestServer } from '../../../test/app.ts';
+import {
+  createOrganization,
+  startTestServer,
+  type ApiClient,
+  type TestServer,
+  signInNewStaff,
+} from '../../../test/app.ts';
 import { SECRET_COLUMN_PATTERN } from './db-inspector.service.ts';
 
 let server: TestServer;
@@ -9,7 +15,7 @@ let admin: ApiClient;
 beforeAll(async () => {
   server = await startTestServer();
   const org = await createOrganization(server);
-  admin = await signIn(server, await createStaff(server, { role: 'admin', organizationId: org.id }));
+  admin = await signInNewStaff(server, 'admin', org.id);
   await server.db.pool.query(
     `INSERT INTO devices (device_id, model) SELECT 'D-' || g, 'BP5' FROM generate_series(1, 80) g`,
   );

@@ -1,6 +1,12 @@
 import { AdminErrors, type Device } from '@rpm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOrganization, createStaff, signIn, startTestServer, type ApiClient, type TestServer } from '../../../test/app.ts';
+import {
+  createOrganization,
+  startTestServer,
+  type ApiClient,
+  type TestServer,
+  signInNewStaff,
+} from '../../../test/app.ts';
 
 let server: TestServer;
 let admin: ApiClient;
@@ -10,8 +16,8 @@ beforeAll(async () => {
   server = await startTestServer();
   const orgA = await createOrganization(server);
   const orgB = await createOrganization(server);
-  admin = await signIn(server, await createStaff(server, { role: 'admin', organizationId: orgA.id }));
-  provider = await signIn(server, await createStaff(server, { role: 'provider', organizationId: orgA.id }));
+  admin = await signInNewStaff(server, 'admin', orgA.id);
+  provider = await signInNewStaff(server, 'provider', orgA.id);
   const patients = await server.db.pool.query<{ id: number }>(
     `INSERT INTO patients (first_name, last_name, date_of_birth, organization_id)
      VALUES ('Ann', 'Own', '1950-02-03', $1), ('Bob', 'Other', '1960-04-05', $2) RETURNING id`,

@@ -1,6 +1,14 @@
 import { AdminErrors, type Organization, type Provider } from '@rpm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOrganization, createStaff, signIn, startTestServer, type ApiClient, type TestServer } from '../../../test/app.ts';
+import {
+  createOrganization,
+  createStaff,
+  signIn,
+  startTestServer,
+  type ApiClient,
+  type TestServer,
+  signInNewStaff,
+} from '../../../test/app.ts';
 
 let server: TestServer;
 let admin: ApiClient;
@@ -13,7 +21,7 @@ beforeAll(async () => {
   server = await startTestServer();
   orgA = await createOrganization(server, 'Alpha Clinic');
   orgB = await createOrganization(server, 'Beta Clinic');
-  admin = await signIn(server, await createStaff(server, { role: 'admin', organizationId: orgA.id }));
+  admin = await signInNewStaff(server, 'admin', orgA.id);
   const staff = await createStaff(server, { role: 'provider', organizationId: orgA.id });
   providerId = staff.id;
   provider = await signIn(server, staff);

@@ -1,6 +1,13 @@
 import { ApiErrors } from '@rpm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, createOrganization, createStaff, signIn, startTestServer, type ApiClient, type TestServer } from '../../../test/app.ts';
+import {
+  apiClient,
+  createOrganization,
+  startTestServer,
+  type ApiClient,
+  type TestServer,
+  signInNewStaff,
+} from '../../../test/app.ts';
 
 /** Every administration route, with a body that would be valid for an admin. */
 const ADMIN_ROUTES: Array<[method: 'GET' | 'POST', path: string, body?: unknown]> = [
@@ -24,7 +31,7 @@ let provider: ApiClient;
 beforeAll(async () => {
   server = await startTestServer();
   const org = await createOrganization(server);
-  provider = await signIn(server, await createStaff(server, { role: 'provider', organizationId: org.id }));
+  provider = await signInNewStaff(server, 'provider', org.id);
 });
 afterAll(async () => server?.close());
 
