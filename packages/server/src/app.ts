@@ -11,6 +11,7 @@ import type pg from 'pg';
 import type { Config } from './config.ts';
 import type { Identity } from './identity/index.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
+import { startSealer } from './modules/audit/sealer.ts';
 import { dbInspectorRoutes } from './modules/db-inspector/db-inspector.routes.ts';
 import { devicesRoutes } from './modules/devices/devices.routes.ts';
 import { meRoutes } from './modules/me/me.routes.ts';
@@ -33,6 +34,8 @@ export interface AppDeps {
   pool: pg.Pool;
   identity: Identity;
   logger?: FastifyServerOptions['logger'] | FastifyServerOptions['loggerInstance'];
+  /** The audit chain's key (keys.ts): the app runs the sealer that links audit records. */
+  auditHmacKey: Buffer;
 }
 
 /** Body size limit for JSON API calls: the largest real body (a patient) is a few KB. */
@@ -93,6 +96,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   refuseNulCharacters(app);
   installErrorHandler(app);
   installAccessControl(app, pool);
+
+  const sealer = startSealer({
+    pool,
+    key: deps.auditHmacKey,
+    onError: (err) => app.log.error({ error: err.message }, 'audit sealer failed; it retries'),
+  });
+  app.addHook('onClose', () => sealer.stop());
 
   app.get('/api/docs/json', { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
 

@@ -26,6 +26,12 @@ export interface Config {
   /** Send the session cookie with the Secure flag (on by default when PUBLIC_URL is https). */
   secureCookies: boolean;
   rateLimitPerMinute: number;
+  /** The runtime role's connection to an external database; derived from DATABASE_URL when unset. */
+  databaseRuntimeUrl: string | undefined;
+  /** AUDIT_HMAC_KEY: the audit chain's key; unset, a key file in dataDir. */
+  auditHmacKey: Buffer | undefined;
+  /** PORTAL_MASTER_KEY: encrypts the user pool's keys; unset, a key file in dataDir. */
+  masterKey: Buffer | undefined;
 }
 
 export class ConfigError extends Error {
@@ -67,6 +73,21 @@ export function loadConfig(env: Env = process.env): Config {
   if (databaseUrl !== undefined && !isPostgresUrl(databaseUrl)) {
     problems.push('DATABASE_URL must look like postgres://user:password@host:5432/database');
   }
+
+  const databaseRuntimeUrl = str('DATABASE_RUNTIME_URL');
+  if (databaseRuntimeUrl !== undefined && (databaseUrl === undefined || !isPostgresUrl(databaseRuntimeUrl))) {
+    problems.push('DATABASE_RUNTIME_URL must look like postgres://user:password@host:5432/database, with DATABASE_URL set');
+  }
+
+  const key = (name: string): Buffer | undefined => {
+    const raw = str(name);
+    if (raw === undefined) return undefined;
+    const parsed = parseKey(raw);
+    if (!parsed) problems.push(`${name} must be at least 32 random bytes, in hex or base64`);
+    return parsed;
+  };
+  const auditHmacKey = key('AUDIT_HMAC_KEY');
+  const masterKey = key('PORTAL_MASTER_KEY');
 
   const logLevel = str('LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
@@ -139,9 +160,23 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: bool('TRUST_PROXY', false),
     secureCookies: bool('SECURE_COOKIES', publicUrl.startsWith('https://')),
     rateLimitPerMinute: intIn('RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
+    databaseRuntimeUrl,
+    auditHmacKey,
+    masterKey,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/** A key given in hex or base64 (standard or URL-safe): at least 32 bytes, else undefined. */
+export function parseKey(raw: string): Buffer | undefined {
+  const text = raw.trim();
+  const bytes = /^(?:[0-9a-fA-F]{2})+$/.test(text)
+    ? Buffer.from(text, 'hex')
+    : /^[A-Za-z0-9+/_-]+={0,2}$/.test(text)
+      ? Buffer.from(text, 'base64')
+      : undefined;
+  return bytes && bytes.length >= 32 ? bytes : undefined;
 }
 
 function isHttpUrl(value: string): boolean {

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
 import pino from 'pino';
 import { buildApp, loggerOptions } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
@@ -6,6 +7,8 @@ import { bootstrapPortal } from './db/bootstrap.ts';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.ts';
 import { runMigrations } from './db/migrate.ts';
 import { createPool } from './db/pool.ts';
+import { assertRestrictedRole, prepareRuntimeRole } from './db/runtime-role.ts';
+import { loadPortalKeys, type PortalKeys } from './keys.ts';
 import { provisionFirstAdmin } from './identity/bootstrap-admin.ts';
 import { createIdentity, identitySettingsOf, type Identity } from './identity/index.ts';
 
@@ -42,9 +45,18 @@ async function main(): Promise<void> {
     log.info({ dataDir: config.dataDir }, 'embedded PostgreSQL started');
   }
 
-  const pool = createPool(databaseUrl);
+  let keys: PortalKeys;
+  try {
+    keys = await loadPortalKeys(config, { create: true, log: (m) => log.info(m) });
+  } catch (err) {
+    await embedded?.stop().catch(() => {});
+    fail([`cannot load the portal's keys: ${(err as Error).message}`]);
+  }
+
+  // The owner runs the migrations and prepares the runtime role; requests never use it.
+  const owner = createPool(databaseUrl, 2);
   // Filled in as start-up proceeds; shutdown closes whatever has started by then.
-  const running: { identity?: Identity; app?: FastifyInstance } = {};
+  const running: { identity?: Identity; app?: FastifyInstance; pool?: pg.Pool } = {};
   let shuttingDown = false;
   const shutdown = async (signal: string, code = 0) => {
     if (shuttingDown) return;
@@ -52,7 +64,8 @@ async function main(): Promise<void> {
     log.info({ signal }, 'shutting down');
     await running.app?.close().catch(() => {});
     await running.identity?.close().catch(() => {});
-    await pool.end().catch(() => {});
+    await running.pool?.end().catch(() => {});
+    await owner.end().catch(() => {});
     await embedded?.stop().catch((err: Error) => log.error({ err }, 'embedded PostgreSQL did not stop cleanly'));
     process.exit(code);
   };
@@ -60,14 +73,25 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   try {
-    await pool.query('SELECT 1');
+    await owner.query('SELECT 1');
   } catch (err) {
     await embedded?.stop().catch(() => {});
     fail([`cannot connect to the database${config.databaseUrl ? ' at DATABASE_URL' : ''}: ${(err as Error).message}`]);
   }
 
-  const applied = await runMigrations(pool);
+  const applied = await runMigrations(owner);
   if (applied.length) log.info({ applied }, 'migrations applied');
+  let runtimeUrl: string;
+  try {
+    runtimeUrl = await prepareRuntimeRole(owner, { ownerUrl: databaseUrl, runtimeUrl: config.databaseRuntimeUrl, masterKey: keys.masterKey });
+  } catch (err) {
+    await embedded?.stop().catch(() => {});
+    fail([`cannot prepare the runtime database role: ${(err as Error).message}`]);
+  }
+  await owner.end();
+  const pool = createPool(runtimeUrl);
+  running.pool = pool;
+  await assertRestrictedRole(pool);
   const boot = await bootstrapPortal(pool, {
     adminEmail: config.adminEmail,
     organizationName: config.defaultOrganizationName,
@@ -78,9 +102,10 @@ async function main(): Promise<void> {
     settings: identitySettingsOf(config),
     db: pool,
     log,
+    masterKey: keys.masterKey,
   });
   running.identity = identity;
-  const app = await buildApp({ config, pool, identity, logger: log });
+  const app = await buildApp({ config, pool, identity, logger: log, auditHmacKey: keys.auditHmacKey });
   running.app = app;
 
   try {

@@ -12,7 +12,7 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { freePort } from '../src/db/embedded.ts';
 import { createIdentity, type Identity } from '../src/identity/index.ts';
-import { createTestDatabase, type TestDatabase } from './db.ts';
+import { createTestDatabase, testKeys, type TestDatabase } from './db.ts';
 import { srpAccessToken } from './srp-client.ts';
 
 export interface TestServer {
@@ -50,10 +50,11 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     settings: { mode: 'local', publicUrl: config.publicUrl, localMfa: config.localMfa },
     db: db.pool,
     log,
+    masterKey: testKeys.masterKey,
     // Tests sign in many times from 127.0.0.1; the production limit would throttle the suite.
     localPoolOptions: { throttle: { ipPerMinute: 100_000 } },
   });
-  const app = await buildApp({ config, pool: db.pool, identity, logger: log });
+  const app = await buildApp({ config, pool: db.pool, identity, logger: log, auditHmacKey: testKeys.auditHmacKey });
   await app.listen({ port, host: '127.0.0.1' });
   return {
     app,

@@ -5,9 +5,18 @@ import { createPool } from '../src/db/pool.ts';
 
 export const TEMPLATE_DB = 'rpm_test_template';
 
+/**
+ * The keys a test file's portal runs with (keys.ts); one pair per test file, so that a restart
+ * within a file finds the same ones.
+ */
+export const testKeys = { auditHmacKey: randomBytes(32), masterKey: randomBytes(32) };
+
 export interface TestDatabase {
+  /** As the portal's runtime role: not a superuser, not the owner, DML only. */
   pool: pg.Pool;
   url: string;
+  /** As the owner, for what only an owner may do (a test playing a database administrator). */
+  ownerPool: pg.Pool;
   drop(): Promise<void>;
 }
 
@@ -33,13 +42,19 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   }
   const u = new URL(adminUrl);
   u.pathname = `/${name}`;
+  const ownerPool = createPool(u.toString(), 2);
+  const runtime = inject('postgresRuntimeUser');
+  u.username = runtime.role;
+  u.password = runtime.password;
   const url = u.toString();
   const pool = createPool(url, 5);
   return {
     pool,
     url,
+    ownerPool,
     async drop() {
       await pool.end();
+      await ownerPool.end();
       const c = new pg.Client({ connectionString: adminUrl });
       await c.connect();
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

@@ -21,6 +21,7 @@ import pino from 'pino';
 import { buildApp } from '../app.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { createIdentity, identitySettingsOf } from '../identity/index.ts';
+import { loadPortalKeys } from '../keys.ts';
 import { bootstrapPortal } from './bootstrap.ts';
 import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from './embedded.ts';
 import { runMigrations } from './migrate.ts';
@@ -97,6 +98,7 @@ async function main() {
   let closeApp: (() => Promise<void>) | undefined;
   try {
     await runMigrations(pool);
+    const keys = await loadPortalKeys(config, { create: true, log: say });
     await bootstrapPortal(pool, { adminEmail: config.adminEmail, organizationName: config.defaultOrganizationName });
 
     const port = await freePort();
@@ -105,8 +107,9 @@ async function main() {
       settings: identitySettingsOf(seedConfig, { mail: false }),
       db: pool,
       log,
+      masterKey: keys.masterKey,
     });
-    const app = await buildApp({ config: seedConfig, pool, identity, logger: log });
+    const app = await buildApp({ config: seedConfig, pool, identity, logger: log, auditHmacKey: keys.auditHmacKey });
     await app.listen({ port, host: '127.0.0.1' });
     closeApp = async () => {
       await app.close();

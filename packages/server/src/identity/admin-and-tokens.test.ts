@@ -9,10 +9,9 @@ import { HttpRequest } from '@smithy/protocol-http';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { SignJWT, exportJWK, importJWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestDatabase } from '../../test/db.ts';
+import { createTestDatabase, testKeys } from '../../test/db.ts';
 import { provisionFirstAdmin } from './bootstrap-admin.ts';
-import { createIdentity, readOutbox } from './index.ts';
-import { readSettings } from './repository.ts';
+import { createIdentity, loadOrCreateSettings, readOutbox } from './index.ts';
 import { callPool, startPool, type PoolHarness } from './test-support/harness.ts';
 import { issueTokens, loadSigningKey } from './tokens.ts';
 
@@ -23,9 +22,7 @@ beforeAll(async () => {
 afterAll(async () => h?.close());
 
 async function settings() {
-  const s = await readSettings(h.db.pool);
-  if (!s) throw new Error('no settings');
-  return s;
+  return loadOrCreateSettings(h.db.pool, testKeys.masterKey);
 }
 
 function sdkClient(credentials: { accessKeyId: string; secretAccessKey: string }) {
@@ -236,8 +233,8 @@ describe('first start', () => {
       const log = h.app.log;
       const settings = { mode: 'local' as const, publicUrl: 'http://localhost:1' };
       const [a, b] = await Promise.all([
-        createIdentity({ settings, db: db.pool, log }),
-        createIdentity({ settings, db: db.pool, log }),
+        createIdentity({ settings, db: db.pool, log, masterKey: testKeys.masterKey }),
+        createIdentity({ settings, db: db.pool, log, masterKey: testKeys.masterKey }),
       ]);
       expect(a.appConfig).toEqual(b.appConfig);
       await a.close();

@@ -6,7 +6,7 @@
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../test/db.ts';
+import { createTestDatabase, testKeys, type TestDatabase } from '../../test/db.ts';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { createIdentity, type Identity } from './index.ts';
@@ -29,6 +29,7 @@ beforeAll(async () => {
     db: undefined as never, // cognito mode keeps nothing in the portal's database
     log: pino({ level: 'silent' }),
     cognitoJwks: { keys: [jwk as never] },
+    masterKey: testKeys.masterKey,
   });
   db = await createTestDatabase();
 });
@@ -72,7 +73,7 @@ describe('Cognito mode', () => {
 
   it('serves the app without the local pool, and lets the browser reach Cognito in the CSP', async () => {
     const config = loadConfig({ COGNITO_USER_POOL_ID: POOL, COGNITO_CLIENT_ID: CLIENT, AWS_REGION: REGION, LOG_LEVEL: 'silent' });
-    const app = await buildApp({ config, pool: db.pool, identity });
+    const app = await buildApp({ config, pool: db.pool, identity, auditHmacKey: testKeys.auditHmacKey });
     try {
       const appConfig = await app.inject({ method: 'GET', url: '/app-config.json' });
       expect(appConfig.json()).toEqual({ userPoolId: POOL, clientId: CLIENT, region: REGION });

@@ -12,6 +12,7 @@ import { LocalPool, type LocalPoolOptions } from './local-pool.ts';
 import { createMailer } from './mailer.ts';
 import { localPoolPlugin } from './plugin.ts';
 import * as repo from './repository.ts';
+import { sealWithMasterKey, unsealWithMasterKey } from './secrets.ts';
 import { SIGNING_REGION } from './sigv4.ts';
 import { generateSigningKey, jwksOf, loadSigningKey } from './tokens.ts';
 
@@ -77,6 +78,11 @@ export interface IdentityDeps {
   settings: IdentitySettings;
   db: pg.Pool;
   log: FastifyBaseLogger;
+  /**
+   * Encrypts the pool's signing key, admin secret and data key in the database (keys.ts); the
+   * same key must be given at every start.
+   */
+  masterKey: Buffer;
   /** Tests: tighter throttling or a chosen SRP value. */
   localPoolOptions?: LocalPoolOptions;
   /**
@@ -118,9 +124,9 @@ async function createCognitoIdentity({ settings, cognitoJwks }: IdentityDeps): P
 
 const PRUNE_INTERVAL_MS = 10 * 60 * 1000;
 
-async function createLocalIdentity({ settings, db, log, localPoolOptions }: IdentityDeps): Promise<Identity> {
+async function createLocalIdentity({ settings, db, log, localPoolOptions, masterKey }: IdentityDeps): Promise<Identity> {
   const publicUrl = settings.publicUrl.replace(/\/+$/, '');
-  const stored = await loadOrCreateSettings(db);
+  const stored = await loadOrCreateSettings(db, masterKey);
   const key = await loadSigningKey({
     kid: stored.signing_kid,
     privateJwk: stored.signing_private_jwk,
@@ -194,24 +200,77 @@ async function createLocalIdentity({ settings, db, log, localPoolOptions }: Iden
   };
 }
 
-/** First start creates the pool; concurrent first starts agree on whichever row got in first. */
-async function loadOrCreateSettings(db: pg.Pool): Promise<repo.SettingsRow> {
-  const existing = await repo.readSettings(db);
-  if (existing) return existing;
-  const signing = await generateSigningKey();
-  await repo.insertSettingsIfMissing(db, {
-    pool_id: `local_${randomId(9)}`,
-    client_id: randomId(26).toLowerCase(),
-    admin_access_key_id: `AKIA${randomId(16).toUpperCase()}`,
-    admin_secret_access_key: randomBytes(30).toString('base64'),
-    signing_kid: signing.kid,
-    signing_private_jwk: signing.privateJwk,
-    signing_public_jwk: signing.publicJwk,
-    data_key: randomBytes(32),
-  });
-  const row = await repo.readSettings(db);
-  if (!row) throw new Error('could not create the local user pool settings');
-  return row;
+/**
+ * First start creates the pool; concurrent first starts agree on whichever row got in first.
+ * The install secrets are kept sealed with the master key (AES-256-GCM, bound to their purpose):
+ * a dump of the database does not hold them. A database from before that is sealed in place.
+ */
+export async function loadOrCreateSettings(db: pg.Pool, masterKey: Buffer): Promise<repo.SettingsRow> {
+  let stored = await repo.readSettings(db);
+  if (!stored) {
+    const signing = await generateSigningKey();
+    await repo.insertSettingsIfMissing(db, {
+      pool_id: `local_${randomId(9)}`,
+      client_id: randomId(26).toLowerCase(),
+      admin_access_key_id: `AKIA${randomId(16).toUpperCase()}`,
+      signing_kid: signing.kid,
+      signing_public_jwk: signing.publicJwk,
+      ...sealSecrets(masterKey, {
+        adminSecret: randomBytes(30).toString('base64'),
+        signingPrivateJwk: signing.privateJwk,
+        dataKey: randomBytes(32),
+      }),
+    });
+    stored = await repo.readSettings(db);
+    if (!stored) throw new Error('could not create the local user pool settings');
+  }
+  if (!stored.admin_secret_sealed || !stored.signing_private_sealed || !stored.data_key_sealed) {
+    if (!stored.admin_secret_access_key || !stored.signing_private_jwk || !stored.data_key) {
+      throw new Error('the local user pool settings lack their keys');
+    }
+    await repo.sealSettingsInPlace(
+      db,
+      sealSecrets(masterKey, {
+        adminSecret: stored.admin_secret_access_key,
+        signingPrivateJwk: stored.signing_private_jwk,
+        dataKey: stored.data_key,
+      }),
+    );
+    return loadOrCreateSettings(db, masterKey);
+  }
+  try {
+    return {
+      pool_id: stored.pool_id,
+      client_id: stored.client_id,
+      admin_access_key_id: stored.admin_access_key_id,
+      signing_kid: stored.signing_kid,
+      signing_public_jwk: stored.signing_public_jwk,
+      admin_secret_access_key: unsealWithMasterKey(masterKey, SEALED.adminSecret, stored.admin_secret_sealed).toString('utf8'),
+      signing_private_jwk: JSON.parse(
+        unsealWithMasterKey(masterKey, SEALED.signingPrivateJwk, stored.signing_private_sealed).toString('utf8'),
+      ) as repo.SettingsRow['signing_private_jwk'],
+      data_key: unsealWithMasterKey(masterKey, SEALED.dataKey, stored.data_key_sealed),
+    };
+  } catch {
+    throw new Error('the master key (PORTAL_MASTER_KEY or its key file) does not open the user pool keys: is it the one this database was started with?');
+  }
+}
+
+const SEALED = {
+  adminSecret: 'identity.settings.admin_secret',
+  signingPrivateJwk: 'identity.settings.signing_private_jwk',
+  dataKey: 'identity.settings.data_key',
+};
+
+function sealSecrets(
+  masterKey: Buffer,
+  s: { adminSecret: string; signingPrivateJwk: repo.SettingsRow['signing_private_jwk']; dataKey: Buffer },
+): repo.SealedSecrets {
+  return {
+    admin_secret_sealed: sealWithMasterKey(masterKey, SEALED.adminSecret, Buffer.from(s.adminSecret, 'utf8')),
+    signing_private_sealed: sealWithMasterKey(masterKey, SEALED.signingPrivateJwk, Buffer.from(JSON.stringify(s.signingPrivateJwk), 'utf8')),
+    data_key_sealed: sealWithMasterKey(masterKey, SEALED.dataKey, s.dataKey),
+  };
 }
 
 /** Letters and digits only: pool ids and client ids must survive any URL or header. */

@@ -18,6 +18,30 @@ export interface SettingsRow {
   data_key: Buffer;
 }
 
+/**
+ * The settings row as stored: the three install secrets sealed with the master key (migration
+ * 0742); a database from before that still has them in the clear columns until the next start.
+ */
+export interface StoredSettingsRow {
+  pool_id: string;
+  client_id: string;
+  admin_access_key_id: string;
+  signing_kid: string;
+  signing_public_jwk: JWK;
+  admin_secret_sealed: Buffer | null;
+  signing_private_sealed: Buffer | null;
+  data_key_sealed: Buffer | null;
+  admin_secret_access_key: string | null;
+  signing_private_jwk: JWK | null;
+  data_key: Buffer | null;
+}
+
+export interface SealedSecrets {
+  admin_secret_sealed: Buffer;
+  signing_private_sealed: Buffer;
+  data_key_sealed: Buffer;
+}
+
 export interface UserRow {
   username: string;
   email: string;
@@ -48,32 +72,50 @@ const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 
 // ---- settings -------------------------------------------------------------------------------
 
-export async function readSettings(db: Db): Promise<SettingsRow | null> {
-  const { rows } = await db.query<SettingsRow>(
-    `SELECT pool_id, client_id, admin_access_key_id, admin_secret_access_key, signing_kid,
-            signing_private_jwk, signing_public_jwk, data_key
+export async function readSettings(db: Db): Promise<StoredSettingsRow | null> {
+  const { rows } = await db.query<StoredSettingsRow>(
+    `SELECT pool_id, client_id, admin_access_key_id, signing_kid, signing_public_jwk,
+            admin_secret_sealed, signing_private_sealed, data_key_sealed,
+            admin_secret_access_key, signing_private_jwk, data_key
        FROM identity.settings WHERE singleton`,
   );
   return rows[0] ?? null;
 }
 
 /** First start: only the first of several instances starting at once gets its row in. */
-export async function insertSettingsIfMissing(db: Db, s: SettingsRow): Promise<void> {
+export async function insertSettingsIfMissing(
+  db: Db,
+  s: Pick<SettingsRow, 'pool_id' | 'client_id' | 'admin_access_key_id' | 'signing_kid' | 'signing_public_jwk'> & SealedSecrets,
+): Promise<void> {
   await db.query(
-    `INSERT INTO identity.settings (singleton, pool_id, client_id, admin_access_key_id, admin_secret_access_key,
-       signing_kid, signing_private_jwk, signing_public_jwk, data_key)
+    `INSERT INTO identity.settings (singleton, pool_id, client_id, admin_access_key_id, signing_kid, signing_public_jwk,
+       admin_secret_sealed, signing_private_sealed, data_key_sealed)
      VALUES (true, $1, $2, $3, $4, $5, $6, $7, $8)
      ON CONFLICT (singleton) DO NOTHING`,
     [
       s.pool_id,
       s.client_id,
       s.admin_access_key_id,
-      s.admin_secret_access_key,
       s.signing_kid,
-      JSON.stringify(s.signing_private_jwk),
       JSON.stringify(s.signing_public_jwk),
-      s.data_key,
+      s.admin_secret_sealed,
+      s.signing_private_sealed,
+      s.data_key_sealed,
     ],
+  );
+}
+
+/**
+ * Upgrade: seals the clear secrets in place and clears them, once (of several instances starting
+ * at once, the first one does it; the others then read its row).
+ */
+export async function sealSettingsInPlace(db: Db, sealed: SealedSecrets): Promise<void> {
+  await db.query(
+    `UPDATE identity.settings
+        SET admin_secret_sealed = $1, signing_private_sealed = $2, data_key_sealed = $3,
+            admin_secret_access_key = NULL, signing_private_jwk = NULL, data_key = NULL
+      WHERE singleton AND (admin_secret_sealed IS NULL OR signing_private_sealed IS NULL OR data_key_sealed IS NULL)`,
+    [sealed.admin_secret_sealed, sealed.signing_private_sealed, sealed.data_key_sealed],
   );
 }
 

@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import pino from 'pino';
-import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
+import { createTestDatabase, testKeys, type TestDatabase } from '../../../test/db.ts';
 import { createIdentity, type Identity, type LocalPoolOptions } from '../index.ts';
 
 /**
@@ -35,6 +35,8 @@ export async function startPool(opts: {
   mfa?: 'optional' | 'required';
   options?: LocalPoolOptions;
   db?: TestDatabase;
+  /** A restart must find the key the pool was created with. */
+  masterKey?: Buffer;
 } = {}): Promise<PoolHarness> {
   const db = opts.db ?? (await createTestDatabase());
   const port = await freePort();
@@ -46,6 +48,7 @@ export async function startPool(opts: {
     db: db.pool,
     log,
     localPoolOptions: opts.options,
+    masterKey: opts.masterKey ?? testKeys.masterKey,
   });
   const app: FastifyInstance = Fastify({ loggerInstance: log as FastifyBaseLogger });
   const answers: string[] = [];

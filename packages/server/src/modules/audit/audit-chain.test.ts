@@ -1,21 +1,24 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
-import { verifyAuditChain } from './audit-chain.ts';
+import { verifyAuditChain, type ChainHead } from './audit-chain.ts';
 import { insertAuditLog } from './audit.repository.ts';
+import { linkHash, sealPending, startSealer } from './sealer.ts';
 
+const key = randomBytes(32);
 let db: TestDatabase;
 beforeAll(async () => {
   db = await createTestDatabase();
 });
 afterAll(async () => db?.drop());
 
-/** As a database superuser would: with the append-only triggers off for one statement. */
-async function tamper(sql: string, params: unknown[] = []) {
-  const c = await db.pool.connect();
+/** As a database owner would: with the append-only triggers off for one transaction. */
+async function tamper(...statements: [string, unknown[]?][]) {
+  const c = await db.ownerPool.connect();
   try {
     await c.query('BEGIN');
     await c.query(`SET LOCAL session_replication_role = replica`);
-    await c.query(sql, params);
+    for (const [sql, params] of statements) await c.query(sql, params ?? []);
     await c.query('COMMIT');
   } finally {
     c.release();
@@ -28,73 +31,183 @@ async function write(n: number, prefix: string) {
   }
 }
 
-describe('audit hash chain', () => {
-  it('links concurrent writers in commit order and verifies clean', async () => {
+const verify = (opts: { expect?: ChainHead; graceMs?: number } = {}) => verifyAuditChain(db.pool, key, opts);
+const kinds = async (opts: { expect?: ChainHead; graceMs?: number } = {}) =>
+  (await verify(opts)).problems.map((p) => `${p.kind}:${p.logId ?? p.position}`);
+const logId = async (action: string) =>
+  (await db.pool.query<{ id: number }>(`SELECT id FROM audit_logs WHERE action = $1`, [action])).rows[0]!.id;
+const positionOf = async (id: number) =>
+  (await db.pool.query<{ position: number }>(`SELECT position FROM audit_chain WHERE log_id = $1`, [id])).rows[0]!.position;
+
+describe('audit chain: sealing', () => {
+  it('seals concurrent writers while a sealer runs, densely and verifiably', async () => {
+    const sealer = startSealer({ pool: db.pool, key, intervalMs: 20 });
     await Promise.all(Array.from({ length: 8 }, (_, w) => write(25, `w${w}`)));
-    const report = await verifyAuditChain(db.pool);
+    await sealer.stop();
+    const report = await verify();
     expect(report.problems).toEqual([]);
     expect(report.checked).toBe(200);
-    expect(report.head?.hash).toMatch(/^[0-9a-f]{64}$/);
-    // Positions are dense, 1..n in commit order, which the audit log's paging relies on.
-    const { rows } = await db.pool.query<{ n: number; max: number; distinct: number }>(
-      `SELECT count(*)::int AS n, max(position)::int AS max, count(DISTINCT position)::int AS distinct FROM audit_chain`,
+    expect(report.unsealed).toBe(0);
+    expect(report.head).toEqual({ position: 200, hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    const { rows } = await db.pool.query<{ n: number; max: number; queued: number }>(
+      `SELECT count(*)::int AS n, max(position)::int AS max, (SELECT count(*)::int FROM audit_unsealed) AS queued FROM audit_chain`,
     );
-    expect(rows[0]).toEqual({ n: 200, max: 200, distinct: 200 });
+    expect(rows[0]).toEqual({ n: 200, max: 200, queued: 0 });
   });
 
-  it('keeps positions gapless when a transaction with audit records rolls back', async () => {
+  it('links with the key: the same chain under another key does not verify', async () => {
+    const other = await verifyAuditChain(db.pool, randomBytes(32));
+    expect(other.problems.length).toBeGreaterThan(0);
+  });
+
+  it('lets only one sealer at a time link a batch', async () => {
+    await write(300, 'race');
+    const results = await Promise.all([sealPending(db.pool, key), sealPending(db.pool, key), sealPending(db.pool, key)]);
+    // Whoever did not get the lock sealed nothing; a later pass seals what remains, if anything.
+    await sealPending(db.pool, key);
+    expect(results.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(300);
+    expect((await verify()).problems).toEqual([]);
+    const { rows } = await db.pool.query<{ n: number; max: number }>(`SELECT count(*)::int AS n, max(position)::int AS max FROM audit_chain`);
+    expect(rows[0]).toEqual({ n: 500, max: 500 });
+  });
+
+  it('does not queue a record whose transaction rolls back', async () => {
     const c = await db.pool.connect();
     await c.query('BEGIN');
     await insertAuditLog(c, { action: 'rolled.back', outcome: 'success' });
     await c.query('ROLLBACK');
     c.release();
     await insertAuditLog(db.pool, { action: 'after.rollback', outcome: 'success' });
-    const { rows } = await db.pool.query<{ n: number; max: number }>(
-      `SELECT count(*)::int AS n, max(position)::int AS max FROM audit_chain`,
-    );
+    await sealPending(db.pool, key);
+    const { rows } = await db.pool.query<{ n: number; max: number }>(`SELECT count(*)::int AS n, max(position)::int AS max FROM audit_chain`);
     expect(rows[0]!.max).toBe(rows[0]!.n);
-    expect((await verifyAuditChain(db.pool)).problems).toEqual([]);
+    expect((await verify()).problems).toEqual([]);
   });
 
   it('does not depend on the session time zone', async () => {
     const c = await db.pool.connect();
     await c.query(`SET TIME ZONE 'Pacific/Auckland'`);
     await insertAuditLog(c, { action: 'tz.check', outcome: 'success' });
+    await c.query(`RESET TIME ZONE`);
     c.release();
-    expect((await verifyAuditChain(db.pool)).problems).toEqual([]);
+    await sealPending(db.pool, key);
+    expect((await verify()).problems).toEqual([]);
+  });
+});
+
+describe('audit:verify', () => {
+  it('reports recent unsealed records as information, and stale ones as a problem', async () => {
+    await write(3, 'pending');
+    const fresh = await verify();
+    expect(fresh.problems).toEqual([]);
+    expect(fresh.unsealed).toBe(3);
+    // Past the grace period, a record the sealer never linked is no longer "recent".
+    expect(await kinds({ graceMs: 0 })).toEqual([
+      `out-of-band:${await logId('pending.0')}`,
+      `out-of-band:${await logId('pending.1')}`,
+      `out-of-band:${await logId('pending.2')}`,
+    ]);
+    await sealPending(db.pool, key);
+    const sealed = await verify({ graceMs: 0 });
+    expect(sealed.problems).toEqual([]);
+    expect(sealed.unsealed).toBe(0);
   });
 
   it('detects an altered record', async () => {
-    const { rows } = await db.pool.query<{ id: number }>(`SELECT id FROM audit_logs WHERE action = 'w3.7'`);
-    await tamper(`UPDATE audit_logs SET outcome = 'failure' WHERE id = $1`, [rows[0]!.id]);
-    const report = await verifyAuditChain(db.pool);
-    expect(report.problems).toEqual([expect.objectContaining({ kind: 'altered', logId: rows[0]!.id })]);
-    await tamper(`UPDATE audit_logs SET outcome = 'success' WHERE id = $1`, [rows[0]!.id]);
-    expect((await verifyAuditChain(db.pool)).problems).toEqual([]);
+    const id = await logId('w3.7');
+    await tamper([`UPDATE audit_logs SET outcome = 'failure' WHERE id = $1`, [id]]);
+    expect(await kinds()).toEqual([`altered:${id}`]);
+    await tamper([`UPDATE audit_logs SET outcome = 'success' WHERE id = $1`, [id]]);
+    expect(await kinds()).toEqual([]);
   });
 
-  it('detects a deleted record', async () => {
-    const { rows } = await db.pool.query<{ id: number }>(`SELECT id FROM audit_logs WHERE action = 'w5.2'`);
-    await tamper(`DELETE FROM audit_logs WHERE id = $1`, [rows[0]!.id]);
-    const report = await verifyAuditChain(db.pool);
-    expect(report.problems).toEqual([expect.objectContaining({ kind: 'deleted', logId: rows[0]!.id })]);
-  });
-
-  it('detects a record inserted out of band, and a removed link', async () => {
-    await tamper(`INSERT INTO audit_logs (action, outcome) VALUES ('forged.entry', 'success')`);
-    const forged = await db.pool.query<{ id: number }>(`SELECT id FROM audit_logs WHERE action = 'forged.entry'`);
-    const { rows } = await db.pool.query<{ seq: number; log_id: number }>(
-      `SELECT seq, log_id FROM audit_chain ORDER BY seq OFFSET 50 LIMIT 1`,
+  it('detects a chain recomputed without the key after an alteration', async () => {
+    const before = (await verify()).head!;
+    const id = await logId('w5.2');
+    const from = await positionOf(id);
+    // The attacker alters a record and rewrites every later link, with a key of their own (or
+    // plain SHA-256 as earlier versions did): the links then chain, but do not verify.
+    const forger = randomBytes(32);
+    const { rows } = await db.ownerPool.query<{ position: number; prev_hash: Buffer }>(
+      `SELECT position, prev_hash FROM audit_chain WHERE position = $1`,
+      [from],
     );
-    await tamper(`DELETE FROM audit_chain WHERE seq = $1`, [rows[0]!.seq]);
-    const kinds = (await verifyAuditChain(db.pool)).problems.map((p) => `${p.kind}:${p.logId}`);
-    expect(kinds).toContain(`unchained:${forged.rows[0]!.id}`);
-    expect(kinds).toContain(`unchained:${rows[0]!.log_id}`);
-    expect(kinds.some((k) => k.startsWith('broken-link:'))).toBe(true);
+    let prev = rows[0]!.prev_hash;
+    const updates: [string, unknown[]][] = [[`UPDATE audit_logs SET action = 'w5.2-edited' WHERE id = $1`, [id]]];
+    await tamper(...updates);
+    const chain = await db.ownerPool.query<{ position: number; row_hash: Buffer }>(
+      `SELECT c.position, audit_row_hash(a) AS row_hash FROM audit_chain c JOIN audit_logs a ON a.id = c.log_id
+        WHERE c.position >= $1 ORDER BY c.position`,
+      [from],
+    );
+    const rewrites: [string, unknown[]][] = [];
+    for (const link of chain.rows) {
+      const hash = linkHash(forger, link.position, prev, link.row_hash);
+      rewrites.push([`UPDATE audit_chain SET prev_hash = $2, hash = $3 WHERE position = $1`, [link.position, prev, hash]]);
+      prev = hash;
+    }
+    await tamper(...rewrites);
+    const report = await verify({ expect: before });
+    const found = report.problems.map((p) => `${p.kind}:${p.position}`);
+    expect(found).toContain(`altered:${from}`);
+    expect(found).toContain(`recomputed:${from + 1}`);
+    expect(found).toContain(`head-mismatch:${before.position}`);
+    expect(found).not.toContain(`broken-link:${from + 1}`);
+    // Put back as it was, for the tests that follow.
+    await tamper([`UPDATE audit_logs SET action = 'w5.2' WHERE id = $1`, [id]]);
+    let good = rows[0]!.prev_hash;
+    const restores: [string, unknown[]][] = [];
+    const again = await db.ownerPool.query<{ position: number; row_hash: Buffer }>(
+      `SELECT c.position, audit_row_hash(a) AS row_hash FROM audit_chain c JOIN audit_logs a ON a.id = c.log_id
+        WHERE c.position >= $1 ORDER BY c.position`,
+      [from],
+    );
+    for (const link of again.rows) {
+      const hash = linkHash(key, link.position, good, link.row_hash);
+      restores.push([`UPDATE audit_chain SET prev_hash = $2, hash = $3 WHERE position = $1`, [link.position, good, hash]]);
+      good = hash;
+    }
+    await tamper(...restores);
+    expect(await kinds({ expect: before })).toEqual([]);
   });
 
-  it('refuses ordinary UPDATE and DELETE of the chain itself', async () => {
-    await expect(db.pool.query(`DELETE FROM audit_chain`)).rejects.toThrow(/append-only/);
-    await expect(db.pool.query(`UPDATE audit_chain SET hash = '\\x00'`)).rejects.toThrow(/append-only/);
+  it('detects a deleted tail, given the earlier head', async () => {
+    const head = (await verify()).head!;
+    const tail = await db.ownerPool.query<{ log_id: number }>(
+      `SELECT log_id FROM audit_chain WHERE position > $1 - 3`,
+      [head.position],
+    );
+    await tamper(
+      [`DELETE FROM audit_chain WHERE position > $1 - 3`, [head.position]],
+      [`DELETE FROM audit_logs WHERE id = ANY($1::bigint[])`, [tail.rows.map((r) => r.log_id)]],
+    );
+    // Without the earlier head the shorter chain is consistent in itself...
+    expect(await kinds()).toEqual([]);
+    // ...with it, the removal shows.
+    expect(await kinds({ expect: head })).toEqual([`truncated:${head.position}`]);
+  });
+
+  it('detects a deleted record and a gap in positions', async () => {
+    const id = await logId('w1.1');
+    const position = await positionOf(id);
+    await tamper([`DELETE FROM audit_logs WHERE id = $1`, [id]]);
+    expect(await kinds()).toEqual([`deleted:${id}`]);
+    await tamper([`DELETE FROM audit_chain WHERE position = $1`, [position]]);
+    const found = (await verify()).problems.map((p) => p.kind);
+    expect(found).toEqual(expect.arrayContaining(['gap', 'broken-link']));
+  });
+
+  it('detects a record inserted out of band, at once', async () => {
+    await tamper([`INSERT INTO audit_logs (action, outcome) VALUES ('forged.entry', 'success')`]);
+    const forged = await logId('forged.entry');
+    expect(await kinds()).toContain(`out-of-band:${forged}`);
+    // The sealer never links it: it was not queued.
+    await sealPending(db.pool, key);
+    expect(await kinds()).toContain(`out-of-band:${forged}`);
+  });
+
+  it('refuses ordinary UPDATE and DELETE of the chain, even to its owner', async () => {
+    await expect(db.ownerPool.query(`DELETE FROM audit_chain`)).rejects.toThrow(/append-only/);
+    await expect(db.ownerPool.query(`UPDATE audit_chain SET hash = '\\x00'`)).rejects.toThrow(/append-only/);
   });
 });

@@ -1,71 +1,132 @@
-import { createHash } from 'node:crypto';
-import type pg from 'pg';
+import type { Queryable } from '../../db/pool.ts';
+import { readChainLinks, readLinkAt, readUnlinkedRecords } from './audit.repository.ts';
+import { linkHash } from './sealer.ts';
+
+export type ChainProblemKind =
+  /** The record, or its link, differs from when it was sealed. */
+  | 'altered'
+  /** A link that follows a broken one without matching the key: the chain was recomputed without it. */
+  | 'recomputed'
+  /** A sealed record is missing. */
+  | 'deleted'
+  /** A link does not name the previous link. */
+  | 'broken-link'
+  /** Positions skip: links were removed. */
+  | 'gap'
+  /** The chain ends before the head recorded elsewhere: its newest links were removed. */
+  | 'truncated'
+  /** The link at the recorded head's position is not the recorded one: the chain was rewritten. */
+  | 'head-mismatch'
+  /** A record that was never sealed: inserted around the queue, or left queued past the grace period. */
+  | 'out-of-band';
 
 export interface ChainProblem {
-  kind: 'altered' | 'deleted' | 'unchained' | 'broken-link';
-  seq?: number;
-  logId: number;
+  kind: ChainProblemKind;
+  position?: number;
+  logId?: number;
   detail: string;
 }
 
-export interface ChainReport {
-  checked: number;
-  problems: ChainProblem[];
-  /** The newest link: record it somewhere else to detect a truncated tail later. */
-  head: { seq: number; hash: string } | null;
+export interface ChainHead {
+  position: number;
+  /** hex */
+  hash: string;
 }
 
+export interface ChainReport {
+  /** Sealed records checked. */
+  checked: number;
+  problems: ChainProblem[];
+  /** The newest link: keep it somewhere else and pass it back as `expect` to detect a removed tail. */
+  head: ChainHead | null;
+  /** Records queued for the sealer within the grace period: information, not a problem. */
+  unsealed: number;
+}
+
+/** How long a record may wait for the sealer before it counts as an out-of-band insert. */
+export const DEFAULT_GRACE_MS = 60_000;
 const BATCH = 20_000;
+const LISTED = 1_000;
+
+/** Parses `HEAD@POSITION` (hex link, position), as `audit:verify` prints the head. */
+export function parseExpectedHead(text: string): ChainHead | undefined {
+  const m = /^([0-9a-fA-F]{64})@([1-9]\d{0,15})$/.exec(text.trim());
+  return m ? { hash: m[1]!.toLowerCase(), position: Number(m[2]) } : undefined;
+}
+
+export const formatHead = (head: ChainHead) => `${head.hash}@${head.position}`;
 
 /**
- * Walks the hash chain in commit order and recomputes every link from the audit records as they
- * are now. Finds records altered after the fact, records deleted from under the chain, records
- * inserted without passing through the chain (triggers switched off), and links edited or removed.
+ * Walks the keyed chain in position order and recomputes every link with the key from the
+ * records as they are now; then checks the expected head, if given, and the records outside the
+ * chain. See sealer.ts for how the chain is made.
  */
-export async function verifyAuditChain(pool: pg.Pool): Promise<ChainReport> {
+export async function verifyAuditChain(
+  db: Queryable,
+  key: Buffer,
+  opts: { expect?: ChainHead; graceMs?: number } = {},
+): Promise<ChainReport> {
   const problems: ChainProblem[] = [];
-  let prev: Buffer = Buffer.alloc(0);
-  let lastSeq = 0;
+  const add = (p: ChainProblem) => {
+    if (problems.length < LISTED) problems.push(p);
+  };
+  let prevHash: Buffer = Buffer.alloc(0);
+  let prevPosition = 0;
+  let prevValid = true;
   let checked = 0;
-  let head: ChainReport['head'] = null;
   for (;;) {
-    const { rows } = await pool.query<{
-      seq: number;
-      log_id: number;
-      prev_hash: Buffer;
-      hash: Buffer;
-      row_hash: Buffer | null;
-    }>(
-      `SELECT c.seq, c.log_id, c.prev_hash, c.hash,
-              CASE WHEN a.id IS NULL THEN NULL ELSE audit_row_hash(a) END AS row_hash
-         FROM audit_chain c LEFT JOIN audit_logs a ON a.id = c.log_id
-        WHERE c.seq > $1 ORDER BY c.seq LIMIT $2`,
-      [lastSeq, BATCH],
-    );
+    const rows = await readChainLinks(db, prevPosition, BATCH);
     if (rows.length === 0) break;
     for (const r of rows) {
       checked++;
-      if (!r.prev_hash.equals(prev)) {
-        problems.push({ kind: 'broken-link', seq: r.seq, logId: r.log_id, detail: 'link does not follow the previous one' });
+      if (r.position !== prevPosition + 1) {
+        add({ kind: 'gap', position: r.position, detail: `links ${prevPosition + 1}..${r.position - 1} are missing` });
       }
+      const follows = r.prev_hash.equals(prevHash);
+      if (!follows) add({ kind: 'broken-link', position: r.position, logId: r.log_id, detail: 'link does not follow the previous one' });
+      let valid = false;
       if (r.row_hash === null) {
-        problems.push({ kind: 'deleted', seq: r.seq, logId: r.log_id, detail: 'audit record is missing' });
+        add({ kind: 'deleted', position: r.position, logId: r.log_id, detail: 'sealed audit record is missing' });
       } else {
-        const expected = createHash('sha256').update(Buffer.concat([r.prev_hash, r.row_hash])).digest();
-        if (!expected.equals(r.hash)) {
-          problems.push({ kind: 'altered', seq: r.seq, logId: r.log_id, detail: 'audit record differs from when it was written' });
+        valid = linkHash(key, r.position, r.prev_hash, r.row_hash).equals(r.hash);
+        if (!valid) {
+          add(
+            !prevValid && follows
+              ? { kind: 'recomputed', position: r.position, logId: r.log_id, detail: 'link recomputed without the key' }
+              : { kind: 'altered', position: r.position, logId: r.log_id, detail: 'audit record or its link differs from when it was sealed' },
+          );
         }
       }
-      prev = r.hash;
-      lastSeq = r.seq;
-      head = { seq: r.seq, hash: r.hash.toString('hex') };
+      prevValid = valid;
+      prevHash = r.hash;
+      prevPosition = r.position;
     }
   }
-  const unchained = await pool.query<{ id: number }>(
-    `SELECT a.id FROM audit_logs a LEFT JOIN audit_chain c ON c.log_id = a.id WHERE c.log_id IS NULL ORDER BY a.id LIMIT 1000`,
-  );
-  for (const r of unchained.rows) {
-    problems.push({ kind: 'unchained', logId: r.id, detail: 'audit record was inserted outside the chain' });
+  const head = checked > 0 ? { position: prevPosition, hash: prevHash.toString('hex') } : null;
+
+  if (opts.expect) {
+    const at = await readLinkAt(db, opts.expect.position);
+    if (at === null && opts.expect.position > prevPosition) {
+      add({
+        kind: 'truncated',
+        position: opts.expect.position,
+        detail: `the chain ends at ${prevPosition}, before the expected head at ${opts.expect.position}: its newest links were removed`,
+      });
+    } else if (at === null || at.toString('hex') !== opts.expect.hash) {
+      add({ kind: 'head-mismatch', position: opts.expect.position, detail: 'the link at the expected head differs: the chain was rewritten' });
+    }
   }
-  return { checked, problems, head };
+
+  const grace = opts.graceMs ?? DEFAULT_GRACE_MS;
+  let unsealed = 0;
+  for (const r of await readUnlinkedRecords(db, LISTED)) {
+    if (r.queued_ms === null) {
+      add({ kind: 'out-of-band', logId: r.id, detail: 'audit record was inserted around the sealer (never queued)' });
+    } else if (r.queued_ms > grace) {
+      add({ kind: 'out-of-band', logId: r.id, detail: `audit record has not been sealed within ${Math.round(grace / 1000)} s` });
+    } else {
+      unsealed++;
+    }
+  }
+  return { checked, problems, head, unsealed };
 }
