@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/db.ts';
 import { bootstrapPortal } from './bootstrap.ts';
 import { runMigrations } from './migrate.ts';
+import { assertRestrictedRole } from './runtime-role.ts';
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -33,7 +34,7 @@ describe('migrations', () => {
   });
 
   it('are applied once: a second run applies nothing', async () => {
-    expect(await runMigrations(db.pool)).toEqual([]);
+    expect(await runMigrations(db.ownerPool)).toEqual([]);
   });
 
   it('enforce the enumerations of the spec in the database', async () => {
@@ -55,10 +56,46 @@ describe('migrations', () => {
   });
 
   it('make the audit log append-only in the database itself', async () => {
-    await db.pool.query(`INSERT INTO audit_logs (action, outcome) VALUES ('test.append', 'success')`);
-    await expect(db.pool.query(`UPDATE audit_logs SET action = 'x'`)).rejects.toThrow(/append-only/);
-    await expect(db.pool.query(`DELETE FROM audit_logs`)).rejects.toThrow(/append-only/);
-    await expect(db.pool.query(`TRUNCATE audit_logs`)).rejects.toThrow(/append-only/);
+    // Even for the tables' owner: the triggers hold whoever runs the statement.
+    await db.ownerPool.query(`INSERT INTO audit_logs (action, outcome) VALUES ('test.append', 'success')`);
+    await expect(db.ownerPool.query(`UPDATE audit_logs SET action = 'x'`)).rejects.toThrow(/append-only/);
+    await expect(db.ownerPool.query(`DELETE FROM audit_logs`)).rejects.toThrow(/append-only/);
+    await expect(db.ownerPool.query(`TRUNCATE audit_logs`)).rejects.toThrow(/append-only/);
+  });
+});
+
+describe('the runtime role the portal queries as', () => {
+  it('is no superuser and owns nothing', async () => {
+    const { rows } = await db.pool.query<{ rolsuper: boolean; owned: number }>(
+      `SELECT rolsuper, (SELECT count(*)::int FROM pg_class WHERE relowner = r.oid) AS owned
+         FROM pg_roles r WHERE rolname = current_user`,
+    );
+    expect(rows[0]).toEqual({ rolsuper: false, owned: 0 });
+    await expect(assertRestrictedRole(db.pool)).resolves.toBeUndefined();
+    await expect(assertRestrictedRole(db.ownerPool)).rejects.toThrow(/superuser/);
+  });
+
+  it('writes and reads the audit trail, but cannot switch off its triggers, change or empty it', async () => {
+    await db.pool.query(`INSERT INTO audit_logs (action, outcome) VALUES ('runtime.append', 'success')`);
+    expect((await db.pool.query(`SELECT 1 FROM audit_logs WHERE action = 'runtime.append'`)).rowCount).toBe(1);
+    for (const sql of [
+      `ALTER TABLE audit_logs DISABLE TRIGGER audit_logs_no_update_delete`,
+      `ALTER TABLE audit_logs DISABLE TRIGGER ALL`,
+      `ALTER TABLE audit_chain DISABLE TRIGGER audit_chain_no_update_delete`,
+      `UPDATE audit_logs SET action = 'x'`,
+      `DELETE FROM audit_logs`,
+      `TRUNCATE audit_logs`,
+      `UPDATE audit_chain SET hash = '\\x00'`,
+      `DELETE FROM audit_chain`,
+      `TRUNCATE audit_chain`,
+      `DROP TABLE audit_chain`,
+      `DROP TRIGGER audit_logs_enqueue ON audit_logs`,
+      `SET session_replication_role = replica`,
+      `CREATE TABLE public.scratch (n int)`,
+      `SELECT rpm_grant_runtime_role(current_user)`,
+    ]) {
+      await expect(db.pool.query(sql), sql).rejects.toThrow(/permission denied|must be owner|must be superuser/);
+    }
   });
 });
 

@@ -1,5 +1,7 @@
 import { type AuditLogsResponse } from '@rpm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withTransaction } from '../../db/pool.ts';
+import { createTestDatabase, testKeys } from '../../../test/db.ts';
 import {
   createOrganization,
   startTestServer,
@@ -7,6 +9,8 @@ import {
   type TestServer,
   signInNewStaff,
 } from '../../../test/app.ts';
+import { auditLogTotal, listAuditLogPage } from './audit.repository.ts';
+import { sealBatch, sealPending } from './sealer.ts';
 
 let server: TestServer;
 let admin: ApiClient;
@@ -70,8 +74,12 @@ describe('GET /api/audit-logs', () => {
          FROM generate_series(1, 3000) g`,
     );
     const res = await page(100, 2500);
+    // The full order: records not sealed yet, newest first, then the chain, newest first. The
+    // sealer keeps that order when it seals, so it is the same whenever this query runs.
     const { rows } = await server.db.pool.query<{ id: number }>(
-      `SELECT log_id AS id FROM audit_chain ORDER BY seq DESC OFFSET 2500 LIMIT 100`,
+      `SELECT id FROM (SELECT 0 AS part, log_id AS k, log_id AS id FROM audit_unsealed
+                       UNION ALL SELECT 1, position, log_id FROM audit_chain) x
+        ORDER BY part, k DESC OFFSET 2500 LIMIT 100`,
     );
     expect(res.body.logs.map((l) => l.id)).toEqual(rows.map((r) => r.id));
     const count = await server.db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM audit_logs`);
@@ -80,5 +88,39 @@ describe('GET /api/audit-logs', () => {
     // That request records itself first: one more record, so 31 are left past the offset.
     const last = await page(100, count.rows[0]!.n - 30);
     expect(last.body.logs).toHaveLength(31);
+  });
+});
+
+describe('audit log paging across sealing', () => {
+  it('lists records not sealed yet first, and every record keeps its place when they are sealed', async () => {
+    // A database of its own, with no sealer running: this test seals when it chooses.
+    const db = await createTestDatabase();
+    try {
+      await db.pool.query(
+        `INSERT INTO audit_logs (action, outcome) SELECT 'paging.' || g, 'success' FROM generate_series(1, 120) g`,
+      );
+      await sealBatch(db.pool, testKeys.auditHmacKey, 100);
+      const everything = async () => {
+        return withTransaction(db.pool, async (tx) => {
+          await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
+          const ids: number[] = [];
+          for (let offset = 0; offset < 130; offset += 7) ids.push(...(await listAuditLogPage(tx, 7, offset)).map((r) => r.id));
+          return { ids, total: await auditLogTotal(tx) };
+        });
+      };
+      const partly = await everything();
+      const unsealed = await db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM audit_unsealed`);
+      expect(unsealed.rows[0]!.n).toBe(20);
+      expect(partly.total).toBe(120);
+      expect(partly.ids).toHaveLength(120);
+      expect(new Set(partly.ids).size).toBe(120);
+      await sealPending(db.pool, testKeys.auditHmacKey);
+      const sealed = await everything();
+      expect(sealed).toEqual(partly);
+      const all = await db.pool.query<{ id: number }>(`SELECT id FROM audit_logs ORDER BY id DESC`);
+      expect(sealed.ids).toEqual(all.rows.map((r) => r.id));
+    } finally {
+      await db.drop();
+    }
   });
 });
