@@ -10,6 +10,7 @@
  * The session is created directly in the sessions table (the same call POST /api/token makes):
  * the request path measured (cookie → session → access check → page + count → audit) is real.
  */
+import { randomBytes } from 'node:crypto';
 import pino from 'pino';
 import { CSRF_HEADER, CSRF_HEADER_VALUE, SESSION_COOKIE } from '@rpm/contracts';
 import { buildApp } from '../src/app.ts';
@@ -68,8 +69,8 @@ try {
 
   const port = await freePort();
   const config = loadConfig({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '1000000' });
-  const identity = await createIdentity({ settings: { mode: 'local', publicUrl: config.publicUrl, localMfa: config.localMfa }, db: pool, log });
-  const app = await buildApp({ config, pool, identity, logger: log });
+  const identity = await createIdentity({ settings: { mode: 'local', publicUrl: config.publicUrl, localMfa: config.localMfa }, db: pool, log, masterKey: randomBytes(32) });
+  const app = await buildApp({ config, pool, identity, logger: log, auditHmacKey: randomBytes(32) });
   await app.listen({ port, host: '127.0.0.1' });
   close = async () => {
     await app.close();

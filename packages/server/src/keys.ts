@@ -30,9 +30,16 @@ export async function loadPortalKeys(
   opts: { create: boolean; log?: (msg: string) => void },
 ): Promise<PortalKeys> {
   return {
-    auditHmacKey: config.auditHmacKey ?? (await keyFile(config.dataDir, AUDIT_KEY_FILE, 'AUDIT_HMAC_KEY', opts)),
+    auditHmacKey: await loadAuditHmacKey(config, opts),
     masterKey: config.masterKey ?? (await keyFile(config.dataDir, MASTER_KEY_FILE, 'PORTAL_MASTER_KEY', opts)),
   };
+}
+
+export async function loadAuditHmacKey(
+  config: Pick<Config, 'dataDir' | 'auditHmacKey'>,
+  opts: { create: boolean; log?: (msg: string) => void },
+): Promise<Buffer> {
+  return config.auditHmacKey ?? (await keyFile(config.dataDir, AUDIT_KEY_FILE, 'AUDIT_HMAC_KEY', opts));
 }
 
 async function keyFile(

@@ -17,6 +17,7 @@ export interface TestDatabase {
   url: string;
   /** As the owner, for what only an owner may do (a test playing a database administrator). */
   ownerPool: pg.Pool;
+  ownerUrl: string;
   drop(): Promise<void>;
 }
 
@@ -42,7 +43,8 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   }
   const u = new URL(adminUrl);
   u.pathname = `/${name}`;
-  const ownerPool = createPool(u.toString(), 2);
+  const ownerUrl = u.toString();
+  const ownerPool = createPool(ownerUrl, 2);
   const runtime = inject('postgresRuntimeUser');
   u.username = runtime.role;
   u.password = runtime.password;
@@ -52,6 +54,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     pool,
     url,
     ownerPool,
+    ownerUrl,
     async drop() {
       await pool.end();
       await ownerPool.end();

@@ -22,7 +22,10 @@ export interface RuntimeRole {
 export function derivedRuntimeRole(ownerUrl: string, masterKey: Buffer): RuntimeRole {
   const u = new URL(ownerUrl);
   const database = decodeURIComponent(u.pathname.slice(1));
-  const role = `${database.toLowerCase().replace(/[^a-z0-9_]/g, '_').slice(0, 40)}_app`;
+  const role = `${database
+    .toLowerCase()
+    .replace(/[^a-z0-9_]/g, '_')
+    .slice(0, 40)}_app`;
   const password = createHmac('sha256', masterKey).update(`rpm-runtime-role-password:${role}`).digest('base64url');
   u.username = role;
   u.password = password;
@@ -57,9 +60,7 @@ export async function ensureRuntimeRole(owner: pg.ClientBase | pg.Pool, role: st
     const { rowCount } = await owner.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [role]);
     if (rowCount === 0) {
       try {
-        await owner.query(
-          `CREATE ROLE ${ident} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE PASSWORD ${literal}`,
-        );
+        await owner.query(`CREATE ROLE ${ident} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE PASSWORD ${literal}`);
         return;
       } catch (err) {
         // Created by another start in between: fall through to setting the password.

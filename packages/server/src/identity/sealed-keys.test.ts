@@ -15,7 +15,9 @@ afterAll(async () => db?.drop());
 
 /** The settings table as a dump would hold it: every column, as text. */
 async function dump(): Promise<string> {
-  const { rows } = await db.ownerPool.query<{ row: string }>(`SELECT row_to_json(s)::text AS row FROM identity.settings s`);
+  const { rows } = await db.ownerPool.query<{ row: string }>(
+    `SELECT row_to_json(s)::text AS row FROM identity.settings s`,
+  );
   return rows.map((r) => r.row).join('\n');
 }
 

@@ -27,7 +27,11 @@ async function tamper(...statements: [string, unknown[]?][]) {
 
 async function write(n: number, prefix: string) {
   for (let i = 0; i < n; i++) {
-    await insertAuditLog(db.pool, { action: `${prefix}.${i}`, outcome: 'success', details: { i, nested: { ok: true } } });
+    await insertAuditLog(db.pool, {
+      action: `${prefix}.${i}`,
+      outcome: 'success',
+      details: { i, nested: { ok: true } },
+    });
   }
 }
 
@@ -37,7 +41,8 @@ const kinds = async (opts: { expect?: ChainHead; graceMs?: number } = {}) =>
 const logId = async (action: string) =>
   (await db.pool.query<{ id: number }>(`SELECT id FROM audit_logs WHERE action = $1`, [action])).rows[0]!.id;
 const positionOf = async (id: number) =>
-  (await db.pool.query<{ position: number }>(`SELECT position FROM audit_chain WHERE log_id = $1`, [id])).rows[0]!.position;
+  (await db.pool.query<{ position: number }>(`SELECT position FROM audit_chain WHERE log_id = $1`, [id])).rows[0]!
+    .position;
 
 describe('audit chain: sealing', () => {
   it('seals concurrent writers while a sealer runs, densely and verifiably', async () => {
@@ -62,12 +67,18 @@ describe('audit chain: sealing', () => {
 
   it('lets only one sealer at a time link a batch', async () => {
     await write(300, 'race');
-    const results = await Promise.all([sealPending(db.pool, key), sealPending(db.pool, key), sealPending(db.pool, key)]);
+    const results = await Promise.all([
+      sealPending(db.pool, key),
+      sealPending(db.pool, key),
+      sealPending(db.pool, key),
+    ]);
     // Whoever did not get the lock sealed nothing; a later pass seals what remains, if anything.
     await sealPending(db.pool, key);
     expect(results.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(300);
     expect((await verify()).problems).toEqual([]);
-    const { rows } = await db.pool.query<{ n: number; max: number }>(`SELECT count(*)::int AS n, max(position)::int AS max FROM audit_chain`);
+    const { rows } = await db.pool.query<{ n: number; max: number }>(
+      `SELECT count(*)::int AS n, max(position)::int AS max FROM audit_chain`,
+    );
     expect(rows[0]).toEqual({ n: 500, max: 500 });
   });
 
@@ -79,7 +90,9 @@ describe('audit chain: sealing', () => {
     c.release();
     await insertAuditLog(db.pool, { action: 'after.rollback', outcome: 'success' });
     await sealPending(db.pool, key);
-    const { rows } = await db.pool.query<{ n: number; max: number }>(`SELECT count(*)::int AS n, max(position)::int AS max FROM audit_chain`);
+    const { rows } = await db.pool.query<{ n: number; max: number }>(
+      `SELECT count(*)::int AS n, max(position)::int AS max FROM audit_chain`,
+    );
     expect(rows[0]!.max).toBe(rows[0]!.n);
     expect((await verify()).problems).toEqual([]);
   });
@@ -143,7 +156,10 @@ describe('audit:verify', () => {
     const rewrites: [string, unknown[]][] = [];
     for (const link of chain.rows) {
       const hash = linkHash(forger, link.position, prev, link.row_hash);
-      rewrites.push([`UPDATE audit_chain SET prev_hash = $2, hash = $3 WHERE position = $1`, [link.position, prev, hash]]);
+      rewrites.push([
+        `UPDATE audit_chain SET prev_hash = $2, hash = $3 WHERE position = $1`,
+        [link.position, prev, hash],
+      ]);
       prev = hash;
     }
     await tamper(...rewrites);
@@ -164,7 +180,10 @@ describe('audit:verify', () => {
     );
     for (const link of again.rows) {
       const hash = linkHash(key, link.position, good, link.row_hash);
-      restores.push([`UPDATE audit_chain SET prev_hash = $2, hash = $3 WHERE position = $1`, [link.position, good, hash]]);
+      restores.push([
+        `UPDATE audit_chain SET prev_hash = $2, hash = $3 WHERE position = $1`,
+        [link.position, good, hash],
+      ]);
       good = hash;
     }
     await tamper(...restores);

@@ -83,7 +83,13 @@ export async function verifyAuditChain(
         add({ kind: 'gap', position: r.position, detail: `links ${prevPosition + 1}..${r.position - 1} are missing` });
       }
       const follows = r.prev_hash.equals(prevHash);
-      if (!follows) add({ kind: 'broken-link', position: r.position, logId: r.log_id, detail: 'link does not follow the previous one' });
+      if (!follows)
+        add({
+          kind: 'broken-link',
+          position: r.position,
+          logId: r.log_id,
+          detail: 'link does not follow the previous one',
+        });
       let valid = false;
       if (r.row_hash === null) {
         add({ kind: 'deleted', position: r.position, logId: r.log_id, detail: 'sealed audit record is missing' });
@@ -93,7 +99,12 @@ export async function verifyAuditChain(
           add(
             !prevValid && follows
               ? { kind: 'recomputed', position: r.position, logId: r.log_id, detail: 'link recomputed without the key' }
-              : { kind: 'altered', position: r.position, logId: r.log_id, detail: 'audit record or its link differs from when it was sealed' },
+              : {
+                  kind: 'altered',
+                  position: r.position,
+                  logId: r.log_id,
+                  detail: 'audit record or its link differs from when it was sealed',
+                },
           );
         }
       }
@@ -113,7 +124,11 @@ export async function verifyAuditChain(
         detail: `the chain ends at ${prevPosition}, before the expected head at ${opts.expect.position}: its newest links were removed`,
       });
     } else if (at === null || at.toString('hex') !== opts.expect.hash) {
-      add({ kind: 'head-mismatch', position: opts.expect.position, detail: 'the link at the expected head differs: the chain was rewritten' });
+      add({
+        kind: 'head-mismatch',
+        position: opts.expect.position,
+        detail: 'the link at the expected head differs: the chain was rewritten',
+      });
     }
   }
 
@@ -123,7 +138,11 @@ export async function verifyAuditChain(
     if (r.queued_ms === null) {
       add({ kind: 'out-of-band', logId: r.id, detail: 'audit record was inserted around the sealer (never queued)' });
     } else if (r.queued_ms > grace) {
-      add({ kind: 'out-of-band', logId: r.id, detail: `audit record has not been sealed within ${Math.round(grace / 1000)} s` });
+      add({
+        kind: 'out-of-band',
+        logId: r.id,
+        detail: `audit record has not been sealed within ${Math.round(grace / 1000)} s`,
+      });
     } else {
       unsealed++;
     }

@@ -9,11 +9,13 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../../config.ts';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../db/embedded.ts';
 import { createPool } from '../../db/pool.ts';
-import { loadPortalKeys } from '../../keys.ts';
+import { loadAuditHmacKey } from '../../keys.ts';
 import { DEFAULT_GRACE_MS, formatHead, parseExpectedHead, verifyAuditChain } from './audit-chain.ts';
 
 function usage(message: string): never {
-  process.stderr.write(`audit:verify: ${message}\nusage: npm run audit:verify -- [--expect HEAD@POSITION] [--grace SECONDS]\n`);
+  process.stderr.write(
+    `audit:verify: ${message}\nusage: npm run audit:verify -- [--expect HEAD@POSITION] [--grace SECONDS]\n`,
+  );
   process.exit(2);
 }
 
@@ -31,7 +33,7 @@ const graceMs = args.grace === undefined ? DEFAULT_GRACE_MS : Number(args.grace)
 const config = loadConfig();
 let key: Buffer;
 try {
-  key = (await loadPortalKeys(config, { create: false })).auditHmacKey;
+  key = await loadAuditHmacKey(config, { create: false });
 } catch (err) {
   process.stderr.write(`audit:verify: ${(err as Error).message}\n`);
   process.exit(1);
@@ -46,12 +48,16 @@ const pool = createPool(url, 2);
 try {
   const report = await verifyAuditChain(pool, key, { expect, graceMs });
   for (const p of report.problems) {
-    const where = [p.position ? `position ${p.position}` : '', p.logId ? `audit record ${p.logId}` : ''].filter(Boolean).join(', ');
+    const where = [p.position ? `position ${p.position}` : '', p.logId ? `audit record ${p.logId}` : '']
+      .filter(Boolean)
+      .join(', ');
     console.log(`${p.kind.toUpperCase()}: ${where ? `${where}: ` : ''}${p.detail}`);
   }
-  if (report.unsealed > 0) console.log(`info: ${report.unsealed} recent record(s) not sealed yet (the sealer links them within a second)`);
+  if (report.unsealed > 0)
+    console.log(`info: ${report.unsealed} recent record(s) not sealed yet (the sealer links them within a second)`);
   console.log(`checked ${report.checked} sealed records; ${report.problems.length} problem(s)`);
-  if (report.head) console.log(`chain head: ${formatHead(report.head)}   (keep it elsewhere; pass it back with --expect)`);
+  if (report.head)
+    console.log(`chain head: ${formatHead(report.head)}   (keep it elsewhere; pass it back with --expect)`);
   process.exitCode = report.problems.length ? 1 : 0;
 } finally {
   await pool.end();
