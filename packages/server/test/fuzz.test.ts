@@ -176,7 +176,7 @@ async function snapshot(): Promise<Map<string, string>> {
   const tables = await server.db.pool.query<{ t: string }>(
     `SELECT quote_ident(table_name) AS t FROM information_schema.tables
       WHERE table_schema = 'public' AND table_type = 'BASE TABLE'
-        AND table_name NOT IN ('audit_logs', 'audit_chain', 'sessions', 'schema_migrations') ORDER BY 1`,
+        AND table_name NOT IN ('audit_logs', 'audit_chain', 'audit_unsealed', 'sessions', 'schema_migrations') ORDER BY 1`,
   );
   const sql = tables.rows
     .map((r) => `SELECT '${r.t}' AS t, md5(coalesce(string_agg(x::text, '|' ORDER BY x::text), '')) AS h FROM ${r.t} x`)
