@@ -7,6 +7,8 @@ import {
   type TestServer,
   signInNewStaff,
 } from '../../../test/app.ts';
+import { testKeys } from '../../../test/db.ts';
+import { loadOrCreateSettings } from '../../identity/index.ts';
 import { SECRET_COLUMN_PATTERN } from './db-inspector.service.ts';
 
 let server: TestServer;
@@ -133,5 +135,24 @@ describe('GET /api/db/sample/{table}', () => {
       ]),
     );
     expect((await server.db.pool.query(`SELECT to_regclass('public.users') AS t`)).rows[0].t).toBe('users');
+  });
+});
+
+describe('key material', () => {
+  it('is never shown: no table sample holds the audit key, the master key or the pool keys', async () => {
+    const settings = await loadOrCreateSettings(server.db.pool, testKeys.masterKey);
+    const secrets = [
+      ...[testKeys.auditHmacKey, testKeys.masterKey, settings.data_key].flatMap((k) => [k.toString('hex'), k.toString('base64')]),
+      settings.admin_secret_access_key,
+      String(settings.signing_private_jwk.d),
+    ];
+    const tables = (await admin.get<DbTablesResponse>('/api/db/tables')).body.tables;
+    expect(tables).toEqual(expect.arrayContaining(['audit_chain', 'audit_unsealed']));
+    for (const table of tables) {
+      const res = await admin.get<DbSampleResponse>(`/api/db/sample/${table}`);
+      expect(res.status).toBe(200);
+      const text = JSON.stringify(res.body);
+      for (const secret of secrets) expect(text).not.toContain(secret);
+    }
   });
 });
