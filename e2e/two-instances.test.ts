@@ -30,12 +30,15 @@ async function redisReachable(): Promise<boolean> {
   }
 }
 
+// Instances of one portal share its keys kept outside the database (each has its own DATA_DIR here).
+const KEYS = { PORTAL_MASTER_KEY: randomBytes(32).toString('base64'), AUDIT_HMAC_KEY: randomBytes(32).toString('base64') };
+
 beforeAll(async () => {
   pgDir = await mkdtemp(path.join(os.tmpdir(), 'rpm-shared-pg-'));
   pgServer = await startEmbeddedPostgres({ dataDir: pgDir, database: 'rpm_shared' });
   const portA = await freePort();
   // Behind a load balancer every instance has the same public URL (the token issuer).
-  const shared = { DATABASE_URL: pgServer.url, PUBLIC_URL: `http://localhost:${portA}` };
+  const shared = { ...KEYS, DATABASE_URL: pgServer.url, PUBLIC_URL: `http://localhost:${portA}` };
   a = await startPortal({ env: { ...shared, PORT: String(portA) } });
   b = await startPortal({ env: shared });
 });
@@ -87,7 +90,7 @@ describe('rate limits across instances', () => {
     if (!(await redisReachable())) {
       throw new Error(`No Redis at ${REDIS_URL}: start one or set TEST_REDIS_URL to test shared rate limits.`);
     }
-    const env = { DATABASE_URL: pgServer.url, REDIS_URL, RATE_LIMIT_PER_MINUTE: '40' };
+    const env = { ...KEYS, DATABASE_URL: pgServer.url, REDIS_URL, RATE_LIMIT_PER_MINUTE: '40' };
     const portC = await freePort();
     const c = await startPortal({ env: { ...env, PORT: String(portC), PUBLIC_URL: `http://localhost:${portC}` } });
     const d = await startPortal({ env: { ...env, PUBLIC_URL: `http://localhost:${portC}` } });
