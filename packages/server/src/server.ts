@@ -86,12 +86,22 @@ async function main(): Promise<void> {
     runtimeUrl = await prepareRuntimeRole(owner, { ownerUrl: databaseUrl, runtimeUrl: config.databaseRuntimeUrl, masterKey: keys.masterKey });
   } catch (err) {
     await embedded?.stop().catch(() => {});
-    fail([`cannot prepare the runtime database role: ${(err as Error).message}`]);
+    fail([
+      `cannot prepare the runtime database role: ${(err as Error).message}`,
+      config.databaseRuntimeUrl
+        ? 'check that DATABASE_RUNTIME_URL names an existing role other than the owner'
+        : 'let the DATABASE_URL user create roles, or create one for the portal and set DATABASE_RUNTIME_URL (README, "Database roles")',
+    ]);
   }
   await owner.end();
   const pool = createPool(runtimeUrl);
   running.pool = pool;
-  await assertRestrictedRole(pool);
+  try {
+    await assertRestrictedRole(pool);
+  } catch (err) {
+    await embedded?.stop().catch(() => {});
+    fail([`cannot use the runtime database role: ${(err as Error).message}`]);
+  }
   const boot = await bootstrapPortal(pool, {
     adminEmail: config.adminEmail,
     organizationName: config.defaultOrganizationName,
