@@ -192,6 +192,8 @@ export const NoteInput = Type.Object(
 export type NoteInput = Static<typeof NoteInput>;
 
 export const TRACKING_MAX_MINUTES = 1440;
+/** A tracking entry of no time records nothing billable; the form asks for at least this. */
+export const TRACKING_MIN_MINUTES = 1;
 export const TrackingSessionInput = Type.Object(
   {
     date: IsoDate,

@@ -1,10 +1,11 @@
-import { Box, Container } from '@mui/material';
+import { Box, Container, useMediaQuery, type Theme } from '@mui/material';
 import { SIDEBAR_COLLAPSED_WIDTH, SIDEBAR_EXPANDED_WIDTH } from '@rpm/contracts';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Outlet } from 'react-router';
 import { useAuth } from '../lib/auth/auth-context.tsx';
+import { useFocusHeadingOnNavigation } from './focus-heading.ts';
 import { SessionEndedDialog, SessionManager } from './session.tsx';
-import { Sidebar } from './sidebar.tsx';
+import { NavigationDrawer, Sidebar } from './sidebar.tsx';
 import { TopBar } from './top-bar.tsx';
 
 const SIDEBAR_KEY = 'rpm.sidebarCollapsed';
@@ -32,6 +33,11 @@ export function Layout() {
     });
   };
   const sidebarWidth = collapsed ? SIDEBAR_COLLAPSED_WIDTH : SIDEBAR_EXPANDED_WIDTH;
+  // Below md (900 px) a fixed sidebar leaves a phone too little room: it becomes a drawer.
+  const narrow = useMediaQuery((t: Theme) => t.breakpoints.down('md'), { noSsr: true });
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const drawerId = useId();
+  useFocusHeadingOnNavigation('main-content');
 
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', minHeight: '100vh' }}>
@@ -50,11 +56,19 @@ export function Layout() {
       >
         Skip to content
       </Box>
-      <TopBar />
+      <TopBar
+        compact={narrow}
+        navigation={
+          user && narrow ? { drawerId, open: drawerOpen, onOpen: () => setDrawerOpen(true) } : undefined
+        }
+      />
       <Box sx={{ display: 'flex', flex: 1, minHeight: 0 }}>
-        {user && <Sidebar role={user.role} collapsed={collapsed} width={sidebarWidth} onToggle={toggle} />}
+        {user && !narrow && <Sidebar role={user.role} collapsed={collapsed} width={sidebarWidth} onToggle={toggle} />}
+        {user && narrow && (
+          <NavigationDrawer role={user.role} id={drawerId} open={drawerOpen} onClose={() => setDrawerOpen(false)} />
+        )}
         <Box component="main" id="main-content" tabIndex={-1} sx={{ flex: 1, minWidth: 0, outline: 'none' }}>
-          <Container maxWidth="lg" sx={{ py: 3 }}>
+          <Container maxWidth="lg" sx={{ py: 3, px: { xs: 2, sm: 3 } }}>
             <Outlet />
           </Container>
         </Box>

@@ -12,6 +12,9 @@ const ToastContent = styled(MaterialDesignContent)(({ theme }) => ({
   '&.notistack-MuiContent-info': { backgroundColor: theme.palette.info.dark },
   '&.notistack-MuiContent-warning': { backgroundColor: '#8a4b00' },
 }));
+// Top centre sits over the top bar, which holds no form field; at the bottom toasts covered the
+// submit buttons and fields of forms, most of all on a phone.
+const TOAST_POSITION = { vertical: 'top', horizontal: 'center' } as const;
 const toastComponents = { success: ToastContent, error: ToastContent, info: ToastContent, warning: ToastContent };
 
 export function Providers({ children }: { children: ReactNode }) {
@@ -25,7 +28,7 @@ export function Providers({ children }: { children: ReactNode }) {
     <ThemeProvider theme={theme}>
       <CssBaseline />
       <QueryClientProvider client={queryClient}>
-        <SnackbarProvider Components={toastComponents} maxSnack={3} autoHideDuration={5000} anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}>
+        <SnackbarProvider Components={toastComponents} maxSnack={3} autoHideDuration={5000} anchorOrigin={TOAST_POSITION}>
           <AuthProvider>{children}</AuthProvider>
         </SnackbarProvider>
       </QueryClientProvider>

@@ -1,6 +1,7 @@
 import { CircularProgress, Box } from '@mui/material';
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
+import { NotFoundPage } from '../components/message-page.tsx';
 import { RequireAdmin, RequireAuth, PublicOnly } from './guards.tsx';
 import { Layout } from './layout.tsx';
 import { paths } from './paths.ts';
@@ -65,7 +66,8 @@ export const routes: RouteObject[] = [
       { path: paths.deviceAdd, element: page(DeviceAddPage, 'admin') },
       { path: paths.devices, element: page(DevicesPage, 'admin') },
       { path: paths.auditLogs, element: page(AuditLogsPage, 'admin') },
-      { path: '*', element: page(DashboardPage, 'signed-in') },
+      // Unknown addresses say so rather than silently showing another page.
+      { path: '*', element: <NotFoundPage /> },
     ],
   },
 ];

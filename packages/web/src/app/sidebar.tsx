@@ -10,6 +10,7 @@ import StorageIcon from '@mui/icons-material/Storage';
 import {
   Box,
   Divider,
+  Drawer,
   IconButton,
   List,
   ListItem,
@@ -17,8 +18,9 @@ import {
   ListItemIcon,
   ListItemText,
   Tooltip,
+  Typography,
 } from '@mui/material';
-import { AuthLabels, SidebarEntries, type Role } from '@rpm/contracts';
+import { AuthLabels, SIDEBAR_EXPANDED_WIDTH, SidebarEntries, UxTexts, type Role } from '@rpm/contracts';
 import type { ReactElement } from 'react';
 import { NavLink } from 'react-router';
 
@@ -72,6 +74,46 @@ export function Sidebar({
         </Tooltip>
       </Box>
       <Divider />
+      <NavEntries role={role} collapsed={collapsed} />
+    </Box>
+  );
+}
+
+/**
+ * Below the md breakpoint the sidebar would leave too little room for the page, so the same
+ * entries open in a temporary drawer from the top bar's menu button and close on choosing one.
+ */
+export function NavigationDrawer({
+  role,
+  id,
+  open,
+  onClose,
+}: {
+  role: Role;
+  id: string;
+  open: boolean;
+  onClose: () => void;
+}) {
+  return (
+    <Drawer id={id} variant="temporary" open={open} onClose={onClose} ModalProps={{ keepMounted: false }}>
+      <Box component="nav" aria-label={AuthLabels.mainNavigation} sx={{ width: SIDEBAR_EXPANDED_WIDTH }}>
+        <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', pl: 2.5, pr: 1, py: 1 }}>
+          <Typography variant="subtitle1" component="p" sx={{ fontWeight: 600 }}>
+            {AuthLabels.appName}
+          </Typography>
+          <IconButton onClick={onClose} aria-label={UxTexts.closeNavigation}>
+            <ChevronLeftIcon />
+          </IconButton>
+        </Box>
+        <Divider />
+        <NavEntries role={role} collapsed={false} onNavigate={onClose} />
+      </Box>
+    </Drawer>
+  );
+}
+
+function NavEntries({ role, collapsed, onNavigate }: { role: Role; collapsed: boolean; onNavigate?: () => void }) {
+  return (
       <List>
         {sidebarEntriesFor(role).map((entry) => (
           <ListItem key={entry.path} disablePadding sx={{ display: 'block' }}>
@@ -79,6 +121,7 @@ export function Sidebar({
               <ListItemButton
                 component={NavLink}
                 to={entry.path}
+                onClick={onNavigate}
                 end={entry.path === '/patients' ? false : true}
                 aria-label={collapsed ? entry.label : undefined}
                 sx={{
@@ -97,6 +140,5 @@ export function Sidebar({
           </ListItem>
         ))}
       </List>
-    </Box>
   );
 }

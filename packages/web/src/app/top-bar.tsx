@@ -1,16 +1,22 @@
-import { AppBar, Avatar, Box, Button, IconButton, Menu, MenuItem, Toolbar, Typography } from '@mui/material';
-import { AuthLabels, Labels } from '@rpm/contracts';
+import MenuIcon from '@mui/icons-material/Menu';
+import { AppBar, Avatar, Box, Button, Divider, IconButton, Menu, MenuItem, Toolbar, Typography } from '@mui/material';
+import { AuthLabels, Labels, UxTexts } from '@rpm/contracts';
 import { useId, useState, type MouseEvent } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { useAuth } from '../lib/auth/auth-context.tsx';
 import { listTimezones, useTimezone } from '../lib/timezone.ts';
 import { paths } from './paths.ts';
 
-function TimezoneSelect() {
+function TimezoneSelect({ inMenu = false }: { inMenu?: boolean }) {
   const { timezone, setTimezone } = useTimezone();
   const id = useId();
   return (
-    <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
+    <Box
+      sx={{ display: 'flex', alignItems: 'center', gap: 1, ...(inMenu && { px: 2, py: 1 }) }}
+      // Inside the menu, arrow keys and typed letters belong to the select, not to the menu's own
+      // keyboard navigation.
+      onKeyDown={inMenu ? (e) => e.stopPropagation() : undefined}
+    >
       <Typography component="label" htmlFor={id} variant="body2">
         {AuthLabels.timezone}
       </Typography>
@@ -24,7 +30,8 @@ function TimezoneSelect() {
           maxWidth: { xs: 140, sm: 220 },
           p: 0.75,
           borderRadius: 1,
-          border: 'none',
+          border: inMenu ? 1 : 'none',
+          borderColor: 'divider',
           font: 'inherit',
           fontSize: 14,
           bgcolor: 'common.white',
@@ -41,7 +48,8 @@ function TimezoneSelect() {
   );
 }
 
-function AccountMenu() {
+/** The avatar menu; on a phone it also holds the timezone selector the top bar has no room for. */
+function AccountMenu({ withTimezone }: { withTimezone: boolean }) {
   const { user, logout } = useAuth();
   const navigate = useNavigate();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
@@ -84,6 +92,8 @@ function AccountMenu() {
             {user.email}
           </Typography>
         </MenuItem>
+        {withTimezone && <TimezoneSelect inMenu />}
+        {withTimezone && <Divider />}
         <MenuItem onClick={handleProfile}>{Labels.profile}</MenuItem>
         <MenuItem onClick={handleLogout}>{Labels.logout}</MenuItem>
       </Menu>
@@ -91,12 +101,37 @@ function AccountMenu() {
   );
 }
 
-export function TopBar() {
+interface TopBarProps {
+  /** A narrow window: the timezone selector moves into the avatar menu. */
+  compact: boolean;
+  /** The drawer the menu button opens, when the sidebar is one. */
+  navigation?: { drawerId: string; open: boolean; onOpen: () => void };
+}
+
+export function TopBar({ compact, navigation }: TopBarProps) {
   const { user, status } = useAuth();
   return (
     <AppBar position="static" component="header">
-      <Toolbar sx={{ gap: 2 }}>
-        <Typography variant="h6" component="div" sx={{ whiteSpace: 'nowrap' }}>
+      <Toolbar sx={{ gap: { xs: 1, sm: 2 } }}>
+        {navigation && (
+          <IconButton
+            color="inherit"
+            edge="start"
+            aria-label={UxTexts.openNavigation}
+            aria-controls={navigation.open ? navigation.drawerId : undefined}
+            aria-expanded={navigation.open}
+            aria-haspopup="true"
+            onClick={navigation.onOpen}
+          >
+            <MenuIcon />
+          </IconButton>
+        )}
+        <Typography
+          variant="h6"
+          component="div"
+          // On a phone the name would push the avatar menu off-screen; the drawer shows it instead.
+          sx={{ whiteSpace: 'nowrap', display: user && compact ? { xs: 'none', sm: 'block' } : 'block' }}
+        >
           {AuthLabels.appName}
         </Typography>
         {user && (
@@ -105,8 +140,8 @@ export function TopBar() {
           </Button>
         )}
         <Box sx={{ flex: 1 }} />
-        {user && <TimezoneSelect />}
-        {user && <AccountMenu />}
+        {user && !compact && <TimezoneSelect />}
+        {user && <AccountMenu withTimezone={compact} />}
         {!user && status !== 'loading' && (
           <Button color="inherit" component={RouterLink} to={paths.login}>
             {Labels.loginLink}

@@ -1,8 +1,9 @@
 import { Box, Link, Paper, TextField, Typography } from '@mui/material';
-import { AuthLabels } from '@rpm/contracts';
+import { AuthLabels, Validation, isValidEmail } from '@rpm/contracts';
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { paths } from '../app/paths.ts';
+import { helperLine } from './helper-text.ts';
 
 /** The centred card the signed-out pages (sign in, forgot and reset password) are built in. */
 export function AuthCard({ title, children }: { title: string; children: ReactNode }) {
@@ -22,11 +23,13 @@ interface EmailFieldProps {
   value: string;
   onChange: (value: string) => void;
   error?: string | null;
+  /** Told the field's own check as the user leaves it: the message, or null when it is fine. */
+  onValidate?: (error: string | null) => void;
   autoFocus?: boolean;
 }
 
 /** The sign-in email: filled in as the user name by password managers. */
-export function EmailField({ value, onChange, error, autoFocus }: EmailFieldProps) {
+export function EmailField({ value, onChange, error, onValidate, autoFocus }: EmailFieldProps) {
   return (
     <TextField
       label={AuthLabels.email}
@@ -35,11 +38,19 @@ export function EmailField({ value, onChange, error, autoFocus }: EmailFieldProp
       autoFocus={autoFocus}
       value={value}
       onChange={(e) => onChange(e.target.value)}
+      // An untouched empty field says nothing yet; the submit check covers it.
+      onBlur={onValidate && (() => onValidate(value.trim() && !isValidEmail(value) ? Validation.email : null))}
       error={!!error}
-      helperText={error}
+      helperText={helperLine(error)}
       fullWidth
     />
   );
+}
+
+/** The e-mail another sign-in page handed over in the router state (never in the address). */
+export function handedOverEmail(state: unknown): string {
+  if (state && typeof state === 'object' && 'email' in state && typeof state.email === 'string') return state.email;
+  return '';
 }
 
 /** The way back to the sign-in page from the password pages. */

@@ -1,6 +1,7 @@
 import { Button, InputAdornment, TextField, type TextFieldProps } from '@mui/material';
 import { AuthLabels, Labels, Validation, meetsPasswordPolicy } from '@rpm/contracts';
 import { useId, useState } from 'react';
+import { helperLine } from './helper-text.ts';
 
 /** A password input with the spec's Show/Hide toggle. */
 export function PasswordField(props: Omit<TextFieldProps, 'type'>) {
@@ -48,6 +49,8 @@ interface NewPasswordFieldsProps {
   onPasswordChange: (value: string) => void;
   onConfirmChange: (value: string) => void;
   errors: { password?: string; confirm?: string };
+  /** Told each field's own check as the user leaves it: the message, or null when it is fine. */
+  onValidate?: (field: 'password' | 'confirm', message: string | null) => void;
   autoFocus?: boolean;
 }
 
@@ -58,8 +61,15 @@ export function NewPasswordFields({
   onPasswordChange,
   onConfirmChange,
   errors,
+  onValidate,
   autoFocus,
 }: NewPasswordFieldsProps) {
+  // Only what has been typed is judged on leaving; the submit check covers empty fields.
+  const check = (field: 'password' | 'confirm') => () => {
+    if (!onValidate) return;
+    const value = field === 'password' ? password : confirm;
+    onValidate(field, value ? (newPasswordErrors(password, confirm)[field] ?? null) : null);
+  };
   return (
     <>
       <PasswordField
@@ -68,8 +78,9 @@ export function NewPasswordFields({
         autoFocus={autoFocus}
         value={password}
         onChange={(e) => onPasswordChange(e.target.value)}
+        onBlur={check('password')}
         error={!!errors.password}
-        helperText={errors.password}
+        helperText={helperLine(errors.password)}
         fullWidth
       />
       <PasswordField
@@ -77,8 +88,9 @@ export function NewPasswordFields({
         autoComplete="new-password"
         value={confirm}
         onChange={(e) => onConfirmChange(e.target.value)}
+        onBlur={check('confirm')}
         error={!!errors.confirm}
-        helperText={errors.confirm}
+        helperText={helperLine(errors.confirm)}
         fullWidth
       />
     </>

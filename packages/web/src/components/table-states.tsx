@@ -107,7 +107,8 @@ export function DataTable({ label, columns, children, contained = true, containe
       <TableBody>{children}</TableBody>
     </Table>
   );
-  if (!contained) return table;
+  // Inside a card the table scrolls sideways on its own rather than widening the page.
+  if (!contained) return <Box sx={{ overflowX: 'auto' }}>{table}</Box>;
   return (
     <TableContainer component={Paper} sx={containerSx}>
       {table}

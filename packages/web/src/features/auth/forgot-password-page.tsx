@@ -1,10 +1,13 @@
-import { Alert, Button, Stack, Typography } from '@mui/material';
-import { AuthLabels, FORGOT_PASSWORD_LOCKOUT_MS, Toasts, Validation, isValidEmail } from '@rpm/contracts';
+import { Alert, Box, Button, Link, Stack, Typography } from '@mui/material';
+import { AuthLabels, FORGOT_PASSWORD_LOCKOUT_MS, Toasts, UxTexts, Validation, isValidEmail } from '@rpm/contracts';
 import { resetPassword } from 'aws-amplify/auth';
 import { useSnackbar } from 'notistack';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { AuthCard, BackToLoginLink, EmailField } from '../../components/auth-card.tsx';
+import { Link as RouterLink, useLocation } from 'react-router';
+import { paths } from '../../app/paths.ts';
+import { AuthCard, BackToLoginLink, EmailField, handedOverEmail } from '../../components/auth-card.tsx';
 import { ensureAmplifyConfigured } from '../../lib/amplify.ts';
+import { poolMessage } from '../../lib/pool-error.ts';
 
 /**
  * Requests a reset code by email. An unknown address gets the same answer as a known one, so the
@@ -13,7 +16,8 @@ import { ensureAmplifyConfigured } from '../../lib/amplify.ts';
  */
 export default function ForgotPasswordPage() {
   const { enqueueSnackbar } = useSnackbar();
-  const [email, setEmail] = useState('');
+  const location = useLocation();
+  const [email, setEmail] = useState(() => handedOverEmail(location.state));
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [locked, setLocked] = useState(false);
@@ -51,7 +55,7 @@ export default function ForgotPasswordPage() {
         setSent(true);
         enqueueSnackbar(Toasts.forgotPasswordSent, { variant: 'success' });
       } else {
-        enqueueSnackbar(err instanceof Error && err.message ? err.message : Toasts.requestFailed, { variant: 'error' });
+        enqueueSnackbar(poolMessage(err, Toasts.requestFailed), { variant: 'error' });
       }
     } finally {
       setBusy(false);
@@ -63,11 +67,16 @@ export default function ForgotPasswordPage() {
       <Stack component="form" noValidate onSubmit={handleSubmit} spacing={2}>
         <Typography color="text.secondary">{AuthLabels.forgotPasswordIntro}</Typography>
         {sent && <Alert severity="success">{Toasts.forgotPasswordSent}</Alert>}
-        <EmailField value={email} onChange={setEmail} error={error} autoFocus />
+        <EmailField value={email} onChange={setEmail} error={error} onValidate={setError} autoFocus />
         <Button type="submit" variant="contained" size="large" disabled={busy || locked}>
           {AuthLabels.sendResetLink}
         </Button>
-        <BackToLoginLink />
+        <Box sx={{ display: 'flex', justifyContent: 'space-between', gap: 2 }}>
+          <BackToLoginLink />
+          <Link component={RouterLink} to={paths.resetPassword} state={{ email: email.trim() }}>
+            {UxTexts.haveCode}
+          </Link>
+        </Box>
       </Stack>
     </AuthCard>
   );

@@ -1,5 +1,5 @@
 import { Box, Button, Link, Stack, TextField, Typography } from '@mui/material';
-import { AuthLabels, Labels, Toasts, Validation, isValidEmail, normalizeMfaCode } from '@rpm/contracts';
+import { AuthLabels, Labels, Toasts, UxTexts, Validation, isValidEmail, normalizeMfaCode } from '@rpm/contracts';
 import { confirmSignIn, signIn, signOut, type SignInOutput } from 'aws-amplify/auth';
 import { useSnackbar } from 'notistack';
 import { useState, type FormEvent } from 'react';
@@ -10,6 +10,8 @@ import { NewPasswordFields, PasswordField, newPasswordErrors } from '../../compo
 import { TotpQrCode } from '../../components/totp-qr-code.tsx';
 import { TOTP_ISSUER, ensureAmplifyConfigured } from '../../lib/amplify.ts';
 import { useAuth } from '../../lib/auth/auth-context.tsx';
+import { poolErrorName, poolMessage } from '../../lib/pool-error.ts';
+import { helperLine } from '../../components/helper-text.ts';
 
 type Step =
   | { name: 'email' }
@@ -18,13 +20,10 @@ type Step =
   | { name: 'mfa' }
   | { name: 'mfaSetup'; uri: string; secret: string };
 
-/** The user pool's own message when it sent one, else the spec's fallback. */
-function providerMessage(err: unknown, fallback: string): string {
-  return err instanceof Error && err.message ? err.message : fallback;
-}
 
-function errorName(err: unknown): string {
-  return err instanceof Error ? err.name : '';
+function withError(errors: Record<string, string>, field: string, message: string | null): Record<string, string> {
+  const { [field]: _old, ...rest } = errors;
+  return message ? { ...rest, [field]: message } : rest;
 }
 
 /**
@@ -93,7 +92,7 @@ export default function LoginPage() {
     try {
       await work();
     } catch (err) {
-      enqueueSnackbar(providerMessage(err, fallback), { variant: 'error' });
+      enqueueSnackbar(poolMessage(err, fallback), { variant: 'error' });
     } finally {
       setBusy(false);
     }
@@ -111,7 +110,11 @@ export default function LoginPage() {
 
   const handlePassword = (e: FormEvent) => {
     e.preventDefault();
-    if (!password) return;
+    if (!password) {
+      setErrors({ password: UxTexts.passwordRequired });
+      return;
+    }
+    setErrors({});
     void run(async () => {
       await ensureAmplifyConfigured();
       const input = { username: email.trim(), password, options: { authFlowType: 'USER_SRP_AUTH' as const } };
@@ -120,7 +123,7 @@ export default function LoginPage() {
         output = await signIn(input);
       } catch (err) {
         // Pool tokens left in this tab from an earlier sign-in: drop them and try once more.
-        if (errorName(err) !== 'UserAlreadyAuthenticatedException') throw err;
+        if (poolErrorName(err) !== 'UserAlreadyAuthenticatedException') throw err;
         await signOut();
         output = await signIn(input);
       }
@@ -157,7 +160,13 @@ export default function LoginPage() {
     <AuthCard title={AuthLabels.signInTitle}>
       {step.name === 'email' && (
         <Stack component="form" noValidate onSubmit={handleEmail} spacing={2}>
-          <EmailField value={email} onChange={setEmail} error={errors.email} autoFocus />
+          <EmailField
+            value={email}
+            onChange={setEmail}
+            error={errors.email}
+            onValidate={(error) => setErrors(error ? { email: error } : {})}
+            autoFocus
+          />
           <Button type="submit" variant="contained" size="large">
             {Labels.next}
           </Button>
@@ -173,13 +182,17 @@ export default function LoginPage() {
             autoFocus
             value={password}
             onChange={(e) => setPassword(e.target.value)}
+            onBlur={() => setErrors(password ? {} : { password: UxTexts.passwordRequired })}
+            error={!!errors.password}
+            helperText={helperLine(errors.password)}
             fullWidth
           />
           <Button type="submit" variant="contained" size="large" disabled={busy}>
             {submitLabel(Labels.login)}
           </Button>
           <Box sx={{ display: 'flex', justifyContent: 'space-between' }}>
-            <Link component={RouterLink} to={paths.forgotPassword}>
+            {/* Router state, not the address: the e-mail stays out of URLs and server logs. */}
+            <Link component={RouterLink} to={paths.forgotPassword} state={{ email: email.trim() }}>
               {Labels.forgotPassword}
             </Link>
             <Link component="button" type="button" onClick={startOver}>
@@ -198,11 +211,15 @@ export default function LoginPage() {
             onPasswordChange={setNewPassword}
             onConfirmChange={setConfirm}
             errors={errors}
+            onValidate={(field, message) => setErrors((e) => withError(e, field, message))}
             autoFocus
           />
           <Button type="submit" variant="contained" size="large" disabled={busy}>
             {submitLabel(Labels.setPassword)}
           </Button>
+          <Link component="button" type="button" onClick={startOver} sx={{ alignSelf: 'flex-start' }}>
+            {AuthLabels.startOver}
+          </Link>
         </Stack>
       )}
 
@@ -217,7 +234,7 @@ export default function LoginPage() {
             value={code}
             onChange={(e) => setCode(e.target.value)}
             error={!!errors.code}
-            helperText={errors.code}
+            helperText={helperLine(errors.code)}
             slotProps={{ htmlInput: { inputMode: 'numeric' } }}
             fullWidth
           />

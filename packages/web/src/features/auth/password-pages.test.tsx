@@ -1,4 +1,4 @@
-import { AuthLabels, FORGOT_PASSWORD_LOCKOUT_MS, Toasts, Validation } from '@rpm/contracts';
+import { AuthLabels, FORGOT_PASSWORD_LOCKOUT_MS, Toasts, UxTexts, Validation } from '@rpm/contracts';
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
@@ -81,10 +81,21 @@ describe('forgot password page', () => {
 });
 
 describe('reset password page', () => {
-  it('says the link is invalid when the code is missing', async () => {
+  it('without a code in the link, asks for the typed code before calling the user pool', async () => {
+    const targets = poolAnswers(() => HttpResponse.json({}));
+    const user = userEvent.setup();
     renderApp('/reset-password');
-    expect(await screen.findByText(Validation.resetLinkInvalid)).toBeInTheDocument();
-    expect(screen.queryByLabelText(AuthLabels.newPassword)).not.toBeInTheDocument();
+    await user.type(await screen.findByLabelText(AuthLabels.email), 'pat@example.com');
+    expect(screen.getByLabelText(AuthLabels.code)).toHaveValue('');
+    await user.type(screen.getByLabelText(AuthLabels.newPassword), 'New-Passw0rd!');
+    await user.type(screen.getByLabelText(AuthLabels.confirmPassword), 'New-Passw0rd!');
+    await user.click(screen.getByRole('button', { name: AuthLabels.resetPasswordSubmit }));
+    expect(await screen.findByText(UxTexts.resetCodeRequired)).toBeInTheDocument();
+    expect(targets).toEqual([]);
+    await user.type(screen.getByLabelText(AuthLabels.code), '123456');
+    await user.click(screen.getByRole('button', { name: AuthLabels.resetPasswordSubmit }));
+    expect(await screen.findByText(Toasts.passwordUpdated)).toBeInTheDocument();
+    expect(targets).toEqual(['AWSCognitoIdentityProviderService.ConfirmForgotPassword']);
   });
 
   it('checks email, password policy and confirmation before calling the user pool', async () => {
@@ -122,5 +133,9 @@ describe('reset password page', () => {
     await user.type(screen.getByLabelText(AuthLabels.confirmPassword), 'New-Passw0rd!');
     await user.click(screen.getByRole('button', { name: AuthLabels.resetPasswordSubmit }));
     expect(await screen.findByText('Invalid verification code provided, please try again.')).toBeInTheDocument();
+    // The code stays editable and says what is wrong with it, so a typo is corrected in place.
+    const code = screen.getByLabelText(AuthLabels.code);
+    expect(code).toHaveValue('000000');
+    expect(code).toHaveAccessibleDescription(Validation.resetLinkInvalid);
   });
 });

@@ -5,6 +5,7 @@ import { useState, type FormEvent } from 'react';
 import { FormPage } from '../../components/form-page.tsx';
 import { errorMessage } from '../../lib/api-client.ts';
 import { useAddDevice } from './api.ts';
+import { helperLine } from '../../components/helper-text.ts';
 
 const EMPTY = { device_id: '', model: '', type: '' };
 
@@ -47,7 +48,7 @@ export default function DeviceAddPage() {
         onBlur={() => setError(values.device_id.trim() ? null : Validation.deviceIdRequired)}
         required
         error={Boolean(error)}
-        helperText={error}
+        helperText={helperLine(error)}
         fullWidth
       />
       <TextField id="device-model" label={AdminTexts.model} value={values.model} onChange={set('model')} fullWidth />

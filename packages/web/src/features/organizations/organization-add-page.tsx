@@ -5,6 +5,7 @@ import { useSnackbar } from 'notistack';
 import { useState, type FormEvent } from 'react';
 import { FormPage } from '../../components/form-page.tsx';
 import { ApiError, apiPost } from '../../lib/api-client.ts';
+import { helperLine } from '../../components/helper-text.ts';
 
 /** /organizations/add: a name is all an organization needs (spec section 5). */
 export default function OrganizationAddPage() {
@@ -50,7 +51,7 @@ export default function OrganizationAddPage() {
         onBlur={() => setError(name.trim() ? null : Validation.organizationNameRequired)}
         required
         error={Boolean(error)}
-        helperText={error}
+        helperText={helperLine(error)}
         fullWidth
       />
     </FormPage>

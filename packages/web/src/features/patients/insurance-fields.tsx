@@ -3,6 +3,7 @@ import { Box, Button, IconButton, Paper, Stack, TextField, Typography } from '@m
 import { INSURANCE_TYPES, PatientTexts, Validation } from '@rpm/contracts';
 import { useFieldArray, useWatch, type Control, type FieldErrors, type UseFormRegister } from 'react-hook-form';
 import type { PatientFormValues } from './patient-form-values.ts';
+import { helperLine } from '../../components/helper-text.ts';
 
 interface Props {
   control: Control<PatientFormValues>;
@@ -49,7 +50,7 @@ export function InsuranceFields({ control, register, errors }: Props) {
                   label={PatientTexts.type}
                   slotProps={{ select: { native: true }, inputLabel: { shrink: true }, htmlInput: { 'aria-label': `${PatientTexts.type} ${n}` } }}
                   error={Boolean(err?.type)}
-                  helperText={err?.type?.message}
+                  helperText={helperLine(err?.type?.message)}
                   sx={{ minWidth: 160 }}
                   {...reg(`insurances.${index}.type`, Validation.insuranceType)}
                 >
@@ -64,14 +65,14 @@ export function InsuranceFields({ control, register, errors }: Props) {
                   label={PatientTexts.insuranceProvider}
                   slotProps={{ htmlInput: { 'aria-label': `${PatientTexts.insuranceProvider} ${n}` } }}
                   error={Boolean(err?.provider_name)}
-                  helperText={err?.provider_name?.message}
+                  helperText={helperLine(err?.provider_name?.message)}
                   {...reg(`insurances.${index}.provider_name`, Validation.insuranceProvider)}
                 />
                 <TextField
                   label={PatientTexts.policyNumber}
                   slotProps={{ htmlInput: { 'aria-label': `${PatientTexts.policyNumber} ${n}` } }}
                   error={Boolean(err?.policy_number)}
-                  helperText={err?.policy_number?.message}
+                  helperText={helperLine(err?.policy_number?.message)}
                   {...reg(`insurances.${index}.policy_number`, Validation.insurancePolicyNumber)}
                 />
                 {isPrivate && (

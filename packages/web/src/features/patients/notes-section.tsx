@@ -1,5 +1,5 @@
 import { Button, List, ListItem, ListItemText, TextField } from '@mui/material';
-import { Labels, NOTES_PAGE_SIZE, NOTES_PAGE_SIZE_OPTIONS, PatientTexts } from '@rpm/contracts';
+import { Labels, NOTES_PAGE_SIZE, NOTES_PAGE_SIZE_OPTIONS, PatientTexts, UxTexts } from '@rpm/contracts';
 import { useSnackbar } from 'notistack';
 import { useState } from 'react';
 import { errorMessage } from '../../lib/api-client.ts';
@@ -81,6 +81,8 @@ function AddNoteDialog({
       onClose={onClose}
       onSave={handleSave}
       saveDisabled={!content.trim() || add.isPending}
+      dirty={content.trim() !== ''}
+      discardTitle={UxTexts.discardNoteTitle}
     >
       <TextField
         autoFocus

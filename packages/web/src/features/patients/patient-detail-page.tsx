@@ -1,19 +1,20 @@
-import { Alert, Box, Button, CircularProgress, Divider, Paper, Stack, Typography } from '@mui/material';
+import { Box, Button, CircularProgress, Divider, Paper, Stack, Typography } from '@mui/material';
 import { Labels, PatientTexts, type Insurance } from '@rpm/contracts';
 import { Link as RouterLink, useParams } from 'react-router';
 import { paths } from '../../app/paths.ts';
-import { errorMessage } from '../../lib/api-client.ts';
 import { usePatient } from './api.ts';
 import { fullName, statusText } from './format.ts';
+import { PatientBadLink, PatientLoadProblem, patientIdFrom } from './patient-problem.tsx';
 import { NotesSection } from './notes-section.tsx';
 import { TrackingSection } from './tracking-section.tsx';
 import { VitalsSection } from './vitals-section.tsx';
 
 /** /patients/:id: the patient, insurance, vitals, notes and tracking time. */
 export default function PatientDetailPage() {
-  const id = Number(useParams().id);
-  const patient = usePatient(id);
+  const id = patientIdFrom(useParams().id);
+  const patient = usePatient(id ?? 0, id !== null);
 
+  if (id === null) return <PatientBadLink />;
   if (patient.isPending) {
     return (
       <Box sx={{ display: 'flex', justifyContent: 'center', py: 4 }} role="status" aria-label="Loading">
@@ -21,7 +22,7 @@ export default function PatientDetailPage() {
       </Box>
     );
   }
-  if (patient.isError) return <Alert severity="error">{errorMessage(patient.error, PatientTexts.failedToLoadPatient)}</Alert>;
+  if (patient.isError) return <PatientLoadProblem error={patient.error} />;
   const p = patient.data;
 
   return (

@@ -17,25 +17,26 @@ import { useEffect, useRef } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useNavigate, useParams } from 'react-router';
 import { paths } from '../../app/paths.ts';
+import { helperLine } from '../../components/helper-text.ts';
 import { errorMessage } from '../../lib/api-client.ts';
 import { useAuth } from '../../lib/auth/auth-context.tsx';
 import { useDevices, useOrganizations, usePatient, useProviders, useSavePatient } from './api.ts';
 import { fullName } from './format.ts';
 import { InsuranceFields } from './insurance-fields.tsx';
 import { emptyPatientForm, toFormValues, toPatientInput, type PatientFormValues } from './patient-form-values.ts';
+import { PatientBadLink, PatientLoadProblem, patientIdFrom } from './patient-problem.tsx';
 
 /** /patients/add ('Add Patient') and /patients/:id/edit ('Update Patient'). */
 export default function PatientFormPage() {
   const params = useParams();
-  const patientId = params.id ? Number(params.id) : null;
-  const isEdit = patientId !== null;
+  const isEdit = params.id !== undefined;
+  const patientId = isEdit ? patientIdFrom(params.id) : null;
   // The role only decides what is shown; the server refuses a provider's device change anyway.
   const { user } = useAuth();
-  const patient = usePatient(patientId ?? 0, isEdit);
+  const patient = usePatient(patientId ?? 0, patientId !== null);
 
-  if (isEdit && patient.isError) {
-    return <Alert severity="error">{errorMessage(patient.error, PatientTexts.failedToLoadPatient)}</Alert>;
-  }
+  if (isEdit && patientId === null) return <PatientBadLink />;
+  if (isEdit && patient.isError) return <PatientLoadProblem error={patient.error} />;
   if (isEdit && patient.isPending) {
     return (
       <Box sx={{ display: 'flex', justifyContent: 'center', py: 4 }} role="status" aria-label="Loading">
@@ -74,7 +75,12 @@ export function PatientForm({ patientId, initial, isAdmin, currentOrganizationNa
     handleSubmit,
     setValue,
     formState: { errors, isSubmitting },
-  } = useForm<PatientFormValues>({ mode: 'onBlur', defaultValues: initial });
+  } = useForm<PatientFormValues>({
+    // 'all': a field is checked when left and when changed, also after a Save attempt (with
+    // 'onBlur', checks on leaving would stop after the first Save, e.g. for insurance added then).
+    mode: 'all',
+    defaultValues: initial,
+  });
 
   const organizationId = useWatch({ control, name: 'organization_id' });
   const organizations = useOrganizations();
@@ -135,7 +141,7 @@ export function PatientForm({ patientId, initial, isAdmin, currentOrganizationNa
                 required
                 fullWidth
                 error={Boolean(errors.first_name)}
-                helperText={errors.first_name?.message}
+                helperText={helperLine(errors.first_name?.message)}
                 {...reg('first_name', Validation.firstNameRequired)}
               />
               <TextField label={PatientTexts.middleName} fullWidth {...reg('middle_name')} />
@@ -144,7 +150,7 @@ export function PatientForm({ patientId, initial, isAdmin, currentOrganizationNa
                 required
                 fullWidth
                 error={Boolean(errors.last_name)}
-                helperText={errors.last_name?.message}
+                helperText={helperLine(errors.last_name?.message)}
                 {...reg('last_name', Validation.lastNameRequired)}
               />
             </Stack>
@@ -188,7 +194,7 @@ export function PatientForm({ patientId, initial, isAdmin, currentOrganizationNa
                     required
                     fullWidth
                     error={Boolean(errors.organization_id)}
-                    helperText={errors.organization_id?.message}
+                    helperText={helperLine(errors.organization_id?.message)}
                     slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
                     name={field.name}
                     value={field.value}

@@ -1,9 +1,17 @@
 import { Button, Stack, TableCell, TableRow, TextField } from '@mui/material';
-import { Labels, PatientTexts, TRACKING_MINUTES_DEFAULT, TRACKING_MAX_MINUTES } from '@rpm/contracts';
+import {
+  Labels,
+  PatientTexts,
+  TRACKING_MAX_MINUTES,
+  TRACKING_MIN_MINUTES,
+  TRACKING_MINUTES_DEFAULT,
+  UxTexts,
+} from '@rpm/contracts';
 import { format } from 'date-fns';
 import { TZDate } from '@date-fns/tz';
 import { useSnackbar } from 'notistack';
 import { useState } from 'react';
+import { helperLine } from '../../components/helper-text.ts';
 import { errorMessage } from '../../lib/api-client.ts';
 import { useTimezone } from '../../lib/timezone.ts';
 import { useAddTracking, useTrackingSessions } from './api.ts';
@@ -53,21 +61,32 @@ export function TrackingSection({ patientId }: { patientId: number }) {
   );
 }
 
+/** Whole minutes within the range the form accepts, or the reason they are not. */
+function minutesError(minutes: string): string | null {
+  const n = Number(minutes);
+  const ok = minutes.trim() !== '' && Number.isInteger(n) && n >= TRACKING_MIN_MINUTES && n <= TRACKING_MAX_MINUTES;
+  return ok ? null : UxTexts.trackingMinutesRange;
+}
+
 function AddTrackingDialog({ patientId, onClose }: { patientId: number; onClose: () => void }) {
   const { timezone } = useTimezone();
   // "Today" is today in the zone the user works in.
-  const [date, setDate] = useState(() => format(new TZDate(Date.now(), timezone), 'yyyy-MM-dd'));
-  const [minutes, setMinutes] = useState(String(TRACKING_MINUTES_DEFAULT));
+  const [today] = useState(() => format(new TZDate(Date.now(), timezone), 'yyyy-MM-dd'));
+  const [date, setDate] = useState(today);
+  const initialMinutes = String(TRACKING_MINUTES_DEFAULT);
+  const [minutes, setMinutes] = useState(initialMinutes);
   const [notes, setNotes] = useState('');
+  const [errors, setErrors] = useState<{ date?: string | null; minutes?: string | null }>({});
   const add = useAddTracking(patientId);
   const { enqueueSnackbar } = useSnackbar();
-  const minutesNumber = Number(minutes);
-  const minutesValid =
-    minutes !== '' && Number.isInteger(minutesNumber) && minutesNumber >= 0 && minutesNumber <= TRACKING_MAX_MINUTES;
 
   const handleSave = async () => {
+    // Save is never silently greyed out: a click on it says what still needs fixing.
+    const found = { date: date ? null : UxTexts.trackingDateRequired, minutes: minutesError(minutes) };
+    setErrors(found);
+    if (found.date || found.minutes) return;
     try {
-      await add.mutateAsync({ date, duration_minutes: minutesNumber, notes: notes.trim() ? notes : null });
+      await add.mutateAsync({ date, duration_minutes: Number(minutes), notes: notes.trim() ? notes : null });
       enqueueSnackbar(PatientTexts.trackingAdded, { variant: 'success' });
       onClose();
     } catch (err) {
@@ -80,23 +99,30 @@ function AddTrackingDialog({ patientId, onClose }: { patientId: number; onClose:
       title={Labels.addTrackingTime}
       onClose={onClose}
       onSave={handleSave}
-      saveDisabled={!date || !minutesValid || add.isPending}
+      saveDisabled={add.isPending}
+      dirty={notes.trim() !== '' || minutes !== initialMinutes || date !== today}
+      discardTitle={UxTexts.discardTrackingTitle}
     >
-      <Stack spacing={2} sx={{ mt: 1 }}>
+      <Stack spacing={1} sx={{ mt: 1 }}>
         <TextField
           type="date"
           label={PatientTexts.date}
           value={date}
           onChange={(e) => setDate(e.target.value)}
+          onBlur={() => setErrors((x) => ({ ...x, date: date ? null : UxTexts.trackingDateRequired }))}
+          error={Boolean(errors.date)}
+          helperText={helperLine(errors.date)}
           slotProps={{ inputLabel: { shrink: true } }}
         />
         <TextField
           type="number"
           label={PatientTexts.minutes}
           value={minutes}
-          error={!minutesValid}
           onChange={(e) => setMinutes(e.target.value)}
-          slotProps={{ htmlInput: { min: 0, max: TRACKING_MAX_MINUTES, step: 1 } }}
+          onBlur={() => setErrors((x) => ({ ...x, minutes: minutesError(minutes) }))}
+          error={Boolean(errors.minutes)}
+          helperText={helperLine(errors.minutes)}
+          slotProps={{ htmlInput: { min: TRACKING_MIN_MINUTES, max: TRACKING_MAX_MINUTES, step: 1 } }}
         />
         <TextField
           label={PatientTexts.notes}

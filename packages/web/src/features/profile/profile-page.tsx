@@ -1,8 +1,9 @@
 import { Box, Button, Chip, Paper, Stack, TextField, Typography } from '@mui/material';
-import { AuthLabels, Labels, Toasts, Validation, normalizeMfaCode, type MeResponse } from '@rpm/contracts';
+import { AuthLabels, Labels, Toasts, UxTexts, Validation, normalizeMfaCode, type MeResponse } from '@rpm/contracts';
 import { setUpTOTP, updateMFAPreference, updatePassword, verifyTOTPSetup } from 'aws-amplify/auth';
 import { useSnackbar } from 'notistack';
 import { useEffect, useState, type FormEvent } from 'react';
+import { helperLine } from '../../components/helper-text.ts';
 import { NewPasswordFields, PasswordField, newPasswordErrors } from '../../components/password-field.tsx';
 import { TotpQrCode } from '../../components/totp-qr-code.tsx';
 import { TOTP_ISSUER, ensureAmplifyConfigured } from '../../lib/amplify.ts';
@@ -16,11 +17,13 @@ function ChangePassword() {
   const [confirm, setConfirm] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
+  const setFieldError = (field: string, message: string | null) =>
+    setErrors(({ [field]: _old, ...rest }) => (message ? { ...rest, [field]: message } : rest));
 
   const handleSubmit = async (e: FormEvent) => {
     e.preventDefault();
     const found: Record<string, string> = { ...newPasswordErrors(next, confirm) };
-    if (!current) found.current = AuthLabels.currentPassword;
+    if (!current) found.current = UxTexts.currentPasswordRequired;
     setErrors(found);
     if (Object.keys(found).length) return;
     setBusy(true);
@@ -49,7 +52,9 @@ function ChangePassword() {
           autoComplete="current-password"
           value={current}
           onChange={(e) => setCurrent(e.target.value)}
+          onBlur={() => setFieldError('current', current ? null : UxTexts.currentPasswordRequired)}
           error={!!errors.current}
+          helperText={helperLine(errors.current)}
           fullWidth
         />
         <NewPasswordFields
@@ -58,6 +63,7 @@ function ChangePassword() {
           onPasswordChange={setNext}
           onConfirmChange={setConfirm}
           errors={errors}
+          onValidate={setFieldError}
         />
         <Button type="submit" variant="contained" disabled={busy} sx={{ alignSelf: 'flex-start' }}>
           {AuthLabels.changePassword}

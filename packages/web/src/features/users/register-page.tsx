@@ -7,6 +7,7 @@ import { Controller, useForm } from 'react-hook-form';
 import { FormPage } from '../../components/form-page.tsx';
 import { errorMessage } from '../../lib/api-client.ts';
 import { useOrganizations, useRegisterUser, useRoles } from './api.ts';
+import { helperLine } from '../../components/helper-text.ts';
 
 interface FormValues {
   first_name: string;
@@ -100,7 +101,7 @@ export default function RegisterPage() {
           label={label}
           required={Boolean(rules.required)}
           error={Boolean(fieldState.error)}
-          helperText={fieldState.error?.message}
+          helperText={helperLine(fieldState.error?.message)}
           type={rules.email ? 'email' : 'text'}
           fullWidth
         />
@@ -128,7 +129,7 @@ export default function RegisterPage() {
           required
           disabled={loadingOptions}
           error={Boolean(fieldState.error)}
-          helperText={fieldState.error?.message}
+          helperText={helperLine(fieldState.error?.message)}
         >
           {options.map((o) => (
             <MenuItem key={o.value} value={o.value}>
