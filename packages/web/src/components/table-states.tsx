@@ -108,7 +108,7 @@ export function DataTable({ label, columns, children, contained = true, containe
     </Table>
   );
   // Inside a card the table scrolls sideways on its own rather than widening the page.
-  if (!contained) return <Box sx={{ overflowX: 'auto' }}>{table}</Box>;
+  if (!contained) return <TableContainer>{table}</TableContainer>;
   return (
     <TableContainer component={Paper} sx={containerSx}>
       {table}

@@ -158,7 +158,14 @@ function DiscardDialog({
   const titleId = useId();
   const bodyId = useId();
   return (
-    <Dialog open={open} onClose={onKeep} role="alertdialog" aria-labelledby={titleId} aria-describedby={bodyId} maxWidth="xs">
+    <Dialog
+      open={open}
+      onClose={onKeep}
+      aria-labelledby={titleId}
+      aria-describedby={bodyId}
+      maxWidth="xs"
+      slotProps={{ paper: { role: 'alertdialog' } }}
+    >
       <DialogTitle id={titleId}>{title}</DialogTitle>
       <DialogContent>
         <DialogContentText id={bodyId}>{UxTexts.discardBody}</DialogContentText>
