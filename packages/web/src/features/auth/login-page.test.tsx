@@ -1,4 +1,4 @@
-import { AuthLabels, Labels, Validation } from '@rpm/contracts';
+import { AuthLabels, Labels, Toasts, UxTexts, Validation } from '@rpm/contracts';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { delay, http, HttpResponse } from 'msw';
@@ -8,7 +8,7 @@ import { renderApp } from '../../lib/testing/render-app.tsx';
 
 runPortalTestServer();
 
-describe('login page', () => {
+describe('login page', { timeout: 20_000 }, () => {
   it('refuses an email that does not look like one, and goes on to the password step with a valid one', async () => {
     const user = userEvent.setup();
     renderApp('/login');
@@ -79,5 +79,32 @@ describe('login page', () => {
     expect(await screen.findByText('Incorrect username or password.')).toBeInTheDocument();
     expect(await screen.findByRole('button', { name: Labels.login })).toBeEnabled();
     expect(poolCalls).toBeGreaterThan(0);
+  });
+
+  it('says Login failed, not the SDK’s “Unknown error”, when the pool answers without a message', async () => {
+    server.use(
+      http.post(USER_POOL_ENDPOINT, () =>
+        HttpResponse.json({}, { status: 400, headers: { 'x-amzn-errortype': 'InternalErrorException' } }),
+      ),
+    );
+    const user = userEvent.setup();
+    renderApp('/login');
+    await user.type(await screen.findByLabelText(AuthLabels.email), 'pat@example.com');
+    await user.click(screen.getByRole('button', { name: Labels.next }));
+    await user.type(await screen.findByLabelText(AuthLabels.password), 'Any-Pa55word!');
+    await user.click(screen.getByRole('button', { name: Labels.login }));
+    expect(await screen.findByText(Toasts.loginFailed)).toBeInTheDocument();
+    expect(screen.queryByText('Unknown error')).not.toBeInTheDocument();
+  });
+
+  it('says why when the password is left empty, on leaving it and on Login', async () => {
+    const user = userEvent.setup();
+    renderApp('/login');
+    await user.type(await screen.findByLabelText(AuthLabels.email), 'pat@example.com');
+    await user.click(screen.getByRole('button', { name: Labels.next }));
+    const password = await screen.findByLabelText(AuthLabels.password);
+    await user.click(screen.getByRole('button', { name: Labels.login }));
+    expect(await screen.findByText(UxTexts.passwordRequired)).toBeInTheDocument();
+    expect(password).toHaveAccessibleDescription(UxTexts.passwordRequired);
   });
 });

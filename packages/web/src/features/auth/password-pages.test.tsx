@@ -24,7 +24,7 @@ function poolAnswers(answer: (target: string) => Response) {
 const poolError = (type: string, message: string) =>
   HttpResponse.json({ __type: type, message }, { status: 400, headers: { 'x-amzn-errortype': type } });
 
-describe('forgot password page', () => {
+describe('forgot password page', { timeout: 20_000 }, () => {
   it('refuses an invalid email without calling the user pool', async () => {
     const targets = poolAnswers(() => HttpResponse.json({}));
     const user = userEvent.setup();
@@ -80,7 +80,7 @@ describe('forgot password page', () => {
   });
 });
 
-describe('reset password page', () => {
+describe('reset password page', { timeout: 20_000 }, () => {
   it('without a code in the link, asks for the typed code before calling the user pool', async () => {
     const targets = poolAnswers(() => HttpResponse.json({}));
     const user = userEvent.setup();

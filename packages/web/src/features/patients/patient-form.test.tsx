@@ -68,6 +68,17 @@ describe('patient form', { timeout: 20_000 }, () => {
     await waitFor(() => expect(screen.queryByText(Validation.insuranceProvider)).not.toBeInTheDocument());
   });
 
+  it('still checks fields as they are left after a first Save attempt (insurance added afterwards)', async () => {
+    const user = userEvent.setup();
+    renderForm();
+    await user.click(screen.getByRole('button', { name: Labels.save }));
+    expect(await screen.findByText(Validation.firstNameRequired)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: PatientTexts.addInsurance }));
+    await user.click(screen.getByLabelText(`${PatientTexts.insuranceProvider} 1`));
+    await user.tab();
+    expect(await screen.findByText(Validation.insuranceProvider)).toBeInTheDocument();
+  });
+
   it('shows policyholder fields only for Private insurance', async () => {
     const user = userEvent.setup();
     renderForm();
