@@ -40,3 +40,27 @@ export const SESSION_BROADCAST_CHANNEL = 'rpm-session';
 /** Largest page the list endpoints will serve. */
 export const MAX_PAGE_LIMIT = 100;
 export const DB_SAMPLE_MAX_ROWS = 50;
+
+/**
+ * Throttling of the built-in user pool's sign-in, reset-code and TOTP-code checks. There is no
+ * lock-out: after `freeFailures` failures an account (or an address) must wait before its next
+ * attempt, `baseDelayMs` doubled for each further failure, up to a cap. The account cap is short,
+ * so that someone guessing another person's password delays that person by a minute at most; the
+ * address cap is long, so that one address cannot keep guessing. Passwords, reset codes and TOTP
+ * codes count separately (guessing reset codes never blocks an MFA sign-in). Failures older than
+ * `failureWindowSeconds` are forgotten, and a success clears the account's counter.
+ */
+export const AUTH_THROTTLE = {
+  freeFailures: 5,
+  baseDelayMs: 1_000,
+  accountMaxDelayMs: 60_000,
+  addressMaxDelayMs: 15 * 60_000,
+  failureWindowSeconds: 24 * 3600,
+  /** Wrong reset codes per account in 24 hours, whatever the number of codes requested. */
+  resetCodeGuessesPerDay: 20,
+  /** Wrong guesses of one reset code before it is void (a new code must be requested). */
+  resetCodeGuessesPerCode: 5,
+} as const;
+
+/** Undelivered pool messages (outbox, when no SMTP is configured) are deleted after this. */
+export const OUTBOX_RETENTION_DAYS = 7;

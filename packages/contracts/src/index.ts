@@ -8,3 +8,4 @@ export * from './validation.ts';
 export * from './patients.ts';
 export * from './admin.ts';
 export * from './audit.ts';
+export * from './identity.ts';

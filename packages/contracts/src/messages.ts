@@ -46,6 +46,9 @@ export const Toasts = {
   userDisabled: 'User disabled',
   organizationAdded: 'Organization added',
   deviceAdded: 'Device added',
+  mfaReset: 'MFA reset: the user sets it up again at the next sign-in',
+  organizationSettingsSaved: 'Organization settings saved',
+  failedToSaveOrganizationSettings: 'Failed to save organization settings',
 } as const;
 
 export const SessionTexts = {
@@ -90,6 +93,7 @@ export const Labels = {
   schema: 'Schema',
   sampleRows: 'Sample Rows',
   resendInvite: 'Resend Invite',
+  resetMfa: 'Reset MFA',
   enable: 'Enable',
   disable: 'Disable',
   setUpMfa: 'Set up MFA',
@@ -203,6 +207,12 @@ export const AdminTexts = {
   table: 'Table',
   rowsShown: 'rows shown',
   userActions: 'Actions for',
+  resetMfaConfirm: 'Reset MFA for this user? They will have to set up MFA again at their next sign-in.',
+  organizationSettingsTitle: 'Organization Settings',
+  requireMfa: 'Require MFA for every user of this organization',
+  requireMfaHelp: 'Users without MFA must set it up at their next sign-in.',
+  failedToLoadOrganizations: 'Failed to load organizations',
+  noOrganizations: 'No organizations yet.',
 } as const;
 
 export const AuditLogColumns = [
