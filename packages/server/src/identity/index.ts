@@ -8,9 +8,11 @@ import { decodeProtectedHeader } from 'jose';
 import type pg from 'pg';
 import type { Config } from '../config.ts';
 import { createDirectory, type UserDirectory } from './directory.ts';
-import { LocalPool, type LocalPoolOptions } from './local-pool.ts';
+import { OUTBOX_RETENTION_DAYS } from '@rpm/contracts';
+import { LocalPool, type LocalPoolOptions, type PoolHooks } from './local-pool.ts';
 import { createMailer } from './mailer.ts';
 import { localPoolPlugin } from './plugin.ts';
+import { portalHooks } from './portal-hooks.ts';
 import * as repo from './repository.ts';
 import { sealWithMasterKey, unsealWithMasterKey } from './secrets.ts';
 import { SIGNING_REGION } from './sigv4.ts';
@@ -21,7 +23,7 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 export type { DirectoryUser, UserDirectory } from './directory.ts';
 export { readOutbox } from './mailer.ts';
-export type { LocalPoolOptions, ThrottleLimits } from './local-pool.ts';
+export type { AuthEvent, LocalPoolOptions, PoolHooks, ThrottleLimits } from './local-pool.ts';
 
 export interface IdentitySettings {
   mode: 'local' | 'cognito';
@@ -86,6 +88,14 @@ export interface IdentityDeps {
   /** Tests: tighter throttling or a chosen SRP value. */
   localPoolOptions?: LocalPoolOptions;
   /**
+   * Local mode: how the pool audits authentication events and learns whether a user's
+   * organization requires MFA. Defaults to the portal's audit log and organizations table.
+   * Cognito mode has no such hook: there an organization's "require MFA" cannot be enforced by
+   * the pool (use the Cognito pool's own MFA setting), and Cognito's sign-in events stay in
+   * CloudTrail rather than in the portal's audit log.
+   */
+  poolHooks?: PoolHooks;
+  /**
    * Cognito mode: the pool's JWKS, pre-loaded instead of fetched on first use (a network-less
    * deployment, or a test with its own signing key).
    */
@@ -124,7 +134,7 @@ async function createCognitoIdentity({ settings, cognitoJwks }: IdentityDeps): P
 
 const PRUNE_INTERVAL_MS = 10 * 60 * 1000;
 
-async function createLocalIdentity({ settings, db, log, localPoolOptions, masterKey }: IdentityDeps): Promise<Identity> {
+async function createLocalIdentity({ settings, db, log, localPoolOptions, masterKey, poolHooks }: IdentityDeps): Promise<Identity> {
   const publicUrl = settings.publicUrl.replace(/\/+$/, '');
   const stored = await loadOrCreateSettings(db, masterKey);
   const key = await loadSigningKey({
@@ -143,6 +153,7 @@ async function createLocalIdentity({ settings, db, log, localPoolOptions, master
     issuer,
     mfa: settings.localMfa ?? 'optional',
     mailer,
+    hooks: poolHooks ?? portalHooks,
     options: localPoolOptions,
   });
   const endpoint = `${publicUrl}/cognito`;
@@ -165,7 +176,7 @@ async function createLocalIdentity({ settings, db, log, localPoolOptions, master
   verifier.cacheJwks(jwksOf(key));
 
   const prune = setInterval(() => {
-    repo.pruneExpired(db).catch((err: Error) => log.warn({ error: err.message }, 'user pool housekeeping failed'));
+    repo.pruneExpired(db, OUTBOX_RETENTION_DAYS).catch((err: Error) => log.warn({ error: err.message }, 'user pool housekeeping failed'));
   }, PRUNE_INTERVAL_MS);
   prune.unref();
 

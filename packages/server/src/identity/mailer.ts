@@ -1,11 +1,13 @@
+import { normalizeEmail } from '@rpm/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer from 'nodemailer';
 import { insertOutbox, latestOutbox, type Db } from './repository.ts';
 
 /**
  * Where the pool's messages (invitations with a temporary password, reset codes) go: SMTP when it
- * is configured, otherwise the `identity.outbox` table plus one info log line, which is then the
- * operator's delivery channel. This is the only place such a secret is ever written out.
+ * is configured, otherwise the `identity.outbox` table, which an operator reads with
+ * `npm run outbox` (rows expire after OUTBOX_RETENTION_DAYS). The message text, which holds the
+ * secret, is never logged at any level: the log line names only the kind and the recipient.
  */
 
 export interface OutgoingMessage {
@@ -16,7 +18,12 @@ export interface OutgoingMessage {
 }
 
 export interface Mailer {
-  send(message: OutgoingMessage): Promise<void>;
+  /**
+   * Outbox: inserted with `db` (the caller's transaction, so a rolled-back change sends nothing).
+   * SMTP: handed over after the caller's answer, so that how long an answer takes never tells
+   * whether a message was sent (no account enumeration by timing); a failure is logged.
+   */
+  send(message: OutgoingMessage, db?: Db): Promise<void>;
   close(): void;
 }
 
@@ -26,18 +33,22 @@ export function createMailer(deps: { db: Db; log: FastifyBaseLogger; smtpUrl?: s
     const from = deps.mailFrom ?? 'no-reply@localhost';
     return {
       async send(m) {
-        await transport.sendMail({ from, to: m.to, subject: m.subject, text: m.text });
-        deps.log.info({ kind: m.kind, to: m.to }, 'user pool message sent by SMTP');
+        setImmediate(() => {
+          transport
+            .sendMail({ from, to: m.to, subject: m.subject, text: m.text })
+            .then(() => deps.log.info({ kind: m.kind, to: m.to }, 'user pool message sent by SMTP'))
+            .catch((err: Error) => deps.log.warn({ kind: m.kind, to: m.to, error: err.message }, 'user pool message not sent'));
+        });
       },
       close: () => transport.close(),
     };
   }
   return {
-    async send(m) {
-      await insertOutbox(deps.db, { kind: m.kind, recipient: m.to, subject: m.subject, body: m.text });
+    async send(m, db) {
+      await insertOutbox(db ?? deps.db, { kind: m.kind, recipient: m.to, subject: m.subject, body: m.text });
       deps.log.info(
-        { kind: m.kind, to: m.to, subject: m.subject, message: m.text },
-        'user pool message (no SMTP_URL configured: deliver it to the recipient)',
+        { kind: m.kind, to: m.to },
+        'user pool message in the outbox (no SMTP_URL configured: `npm run outbox` shows it for delivery)',
       );
     },
     close: () => {},
@@ -49,7 +60,7 @@ export async function readOutbox(
   db: Db,
   email: string,
 ): Promise<{ kind: string; to: string; subject: string; text: string; createdAt: Date } | null> {
-  const row = await latestOutbox(db, email);
+  const row = await latestOutbox(db, normalizeEmail(email));
   return row ? { kind: row.kind, to: row.recipient, subject: row.subject, text: row.body, createdAt: row.created_at } : null;
 }
 

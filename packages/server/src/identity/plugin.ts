@@ -26,7 +26,12 @@ export function localPoolPlugin(pool: LocalPool): FastifyPluginAsync {
           if (!signed) throw Errors.unrecognizedClient();
           result = await pool.adminOperation(op, json);
         } else {
-          result = await pool.userOperation(op, json, { ip: request.ip });
+          const userAgent = request.headers['user-agent'];
+          result = await pool.userOperation(op, json, {
+            ip: request.ip,
+            userAgent: typeof userAgent === 'string' ? userAgent.slice(0, 512) : null,
+            requestId: request.id,
+          });
         }
         return send(request, reply, 200, result);
       } catch (err) {

@@ -54,11 +54,32 @@ export function parseBody(body: unknown): { json: Body; raw: Buffer | null } {
       throw new CognitoError('SerializationException', 'The request body is not valid JSON.');
     }
     if (!isRecord(parsed)) throw new CognitoError('SerializationException', 'The request body must be an object.');
+    refuseControlCharacters(parsed);
     return { json: parsed, raw };
   }
   if (body === undefined || body === null) return { json: {}, raw: null };
   if (!isRecord(body)) throw new CognitoError('SerializationException', 'The request body must be an object.');
+  refuseControlCharacters(body);
   return { json: body, raw: null };
+}
+
+// C0 controls (NUL included) and DEL. No field of the protocol may hold one: PostgreSQL text
+// cannot store a NUL, and a user name or address with a control character is never genuine.
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+
+function hasControlCharacter(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return CONTROL_CHARACTER.test(value);
+  if (depth > 32) return true;
+  if (value === null || typeof value !== 'object') return false;
+  for (const [k, v] of Object.entries(value)) {
+    if (CONTROL_CHARACTER.test(k) || hasControlCharacter(v, depth + 1)) return true;
+  }
+  return false;
+}
+
+/** Refused before any operation runs, like Cognito's own parameter validation: a 400, never a 500. */
+function refuseControlCharacters(body: Body): void {
+  if (hasControlCharacter(body)) throw Errors.invalidParameter('Parameters must not contain control characters.');
 }
 
 function isRecord(value: unknown): value is Body {

@@ -1,9 +1,13 @@
-import type pg from 'pg';
 import type { JWK } from 'jose';
+import type { Queryable } from '../db/pool.ts';
 
-/** Every SQL statement of the local user pool. All parameterized; nothing built from input. */
+/**
+ * Every SQL statement of the local user pool. All parameterized; nothing built from input.
+ * Each function takes the pool or a transaction's client, so that a multi-step account change
+ * commits or rolls back as one. Addresses arrive normalised (normalizeEmail) by the caller.
+ */
 
-export type Db = Pick<pg.Pool, 'query'>;
+export type Db = Queryable;
 
 export type UserStatus = 'FORCE_CHANGE_PASSWORD' | 'CONFIRMED' | 'RESET_REQUIRED';
 
@@ -121,12 +125,20 @@ export async function sealSettingsInPlace(db: Db, sealed: SealedSecrets): Promis
 
 // ---- users ----------------------------------------------------------------------------------
 
-/** Admin and sign-in calls name a user by username (UUID) or by email, as Cognito allows. */
-export async function findUser(db: Db, login: string): Promise<UserRow | null> {
+/**
+ * Admin and sign-in calls name a user by username (UUID) or by email, as Cognito allows; an
+ * email must come normalised. `forUpdate` locks the row for the rest of the transaction.
+ */
+export async function findUser(db: Db, login: string, { forUpdate = false } = {}): Promise<UserRow | null> {
+  const lock = forUpdate ? ' FOR UPDATE' : '';
   const { rows } = UUID_PATTERN.test(login)
-    ? await db.query<UserRow>(`SELECT ${USER_COLUMNS} FROM identity.users WHERE username = $1::uuid`, [login])
-    : await db.query<UserRow>(`SELECT ${USER_COLUMNS} FROM identity.users WHERE lower(email) = lower($1)`, [login]);
+    ? await db.query<UserRow>(`SELECT ${USER_COLUMNS} FROM identity.users WHERE username = $1::uuid${lock}`, [login])
+    : await db.query<UserRow>(`SELECT ${USER_COLUMNS} FROM identity.users WHERE email_key = $1${lock}`, [login]);
   return rows[0] ?? null;
+}
+
+export function isUsername(login: string): boolean {
+  return UUID_PATTERN.test(login);
 }
 
 export async function insertUser(
@@ -134,8 +146,8 @@ export async function insertUser(
   u: { username: string; email: string; salt: string; verifier: string; temporaryPasswordExpiresAt: Date },
 ): Promise<UserRow | null> {
   const { rows } = await db.query<UserRow>(
-    `INSERT INTO identity.users (username, email, status, srp_salt, srp_verifier, temporary_password_expires_at)
-     VALUES ($1, $2, 'FORCE_CHANGE_PASSWORD', $3, $4, $5)
+    `INSERT INTO identity.users (username, email, email_key, status, srp_salt, srp_verifier, temporary_password_expires_at)
+     VALUES ($1, $2, $2, 'FORCE_CHANGE_PASSWORD', $3, $4, $5)
      ON CONFLICT DO NOTHING
      RETURNING ${USER_COLUMNS}`,
     [u.username, u.email, u.salt, u.verifier, u.temporaryPasswordExpiresAt],
@@ -191,6 +203,17 @@ export async function claimTotpStep(db: Db, username: string, step: number): Pro
   return rowCount === 1;
 }
 
+/** Lost phone: the TOTP secret is forgotten, so MFA must be set up again. */
+export async function clearMfa(db: Db, username: string): Promise<void> {
+  await db.query(
+    `UPDATE identity.users
+        SET totp_secret = NULL, totp_pending_secret = NULL, totp_last_step = NULL,
+            mfa_enabled = false, mfa_preferred = false, updated_at = now()
+      WHERE username = $1`,
+    [username],
+  );
+}
+
 export async function setMfa(db: Db, username: string, enabled: boolean, preferred: boolean): Promise<void> {
   await db.query(
     'UPDATE identity.users SET mfa_enabled = $2, mfa_preferred = $3, updated_at = now() WHERE username = $1',
@@ -221,7 +244,7 @@ export async function listUsers(
   }
   if (filter?.attribute === 'email') {
     params.push(filter.value);
-    where.push(`lower(email) = lower($${params.length})`);
+    where.push(`email_key = $${params.length}`);
   } else if (filter?.attribute === 'sub') {
     params.push(filter.value);
     where.push(`username::text = $${params.length}`);
@@ -395,6 +418,39 @@ export async function deleteResetCode(db: Db, username: string): Promise<void> {
   await db.query('DELETE FROM identity.reset_codes WHERE username = $1', [username]);
 }
 
+// ---- reset decoys ----------------------------------------------------------------------------
+
+/** A reset "asked for" an address without a usable account: live like a code, never matching. */
+export async function storeResetDecoy(db: Db, accountKey: string, ttlSeconds: number): Promise<void> {
+  await db.query(
+    `INSERT INTO identity.reset_decoys (account_key, expires_at)
+     VALUES ($1, now() + make_interval(secs => $2))
+     ON CONFLICT (account_key) DO UPDATE SET expires_at = EXCLUDED.expires_at, failed_attempts = 0, created_at = now()`,
+    [accountKey, ttlSeconds],
+  );
+}
+
+export async function findResetDecoy(db: Db, accountKey: string): Promise<{ failed_attempts: number; live: boolean } | null> {
+  const { rows } = await db.query<{ failed_attempts: number; live: boolean }>(
+    'SELECT failed_attempts, expires_at > now() AS live FROM identity.reset_decoys WHERE account_key = $1',
+    [accountKey],
+  );
+  return rows[0] ?? null;
+}
+
+export async function countResetDecoyFailure(db: Db, accountKey: string): Promise<number> {
+  const { rows } = await db.query<{ failed_attempts: number }>(
+    `UPDATE identity.reset_decoys SET failed_attempts = failed_attempts + 1 WHERE account_key = $1
+     RETURNING failed_attempts`,
+    [accountKey],
+  );
+  return rows[0]?.failed_attempts ?? Number.MAX_SAFE_INTEGER;
+}
+
+export async function deleteResetDecoy(db: Db, accountKey: string): Promise<void> {
+  await db.query('DELETE FROM identity.reset_decoys WHERE account_key = $1', [accountKey]);
+}
+
 // ---- throttling -----------------------------------------------------------------------------
 
 export async function recordAttempt(db: Db, bucket: string): Promise<void> {
@@ -410,18 +466,36 @@ export async function countAttempts(db: Db, bucket: string, windowSeconds: numbe
   return rows[0]?.n ?? 0;
 }
 
+/** Failures in the window, and how long ago (ms, by the database clock) the latest one was. */
+export async function failureState(
+  db: Db,
+  bucket: string,
+  windowSeconds: number,
+): Promise<{ count: number; sinceLastMs: number }> {
+  const { rows } = await db.query<{ n: number; since_ms: number | null }>(
+    `SELECT count(*)::integer AS n,
+            (extract(epoch FROM now() - max(at)) * 1000)::float8 AS since_ms
+       FROM identity.attempts
+      WHERE bucket = $1 AND at > now() - make_interval(secs => $2)`,
+    [bucket, windowSeconds],
+  );
+  return { count: rows[0]?.n ?? 0, sinceLastMs: rows[0]?.since_ms ?? Number.POSITIVE_INFINITY };
+}
+
 export async function clearAttempts(db: Db, bucket: string): Promise<void> {
   await db.query('DELETE FROM identity.attempts WHERE bucket = $1', [bucket]);
 }
 
-/** Housekeeping: nothing older than a day is ever counted. */
-export async function pruneExpired(db: Db): Promise<void> {
+/** Housekeeping: nothing older than a day is ever counted; messages live a week at most. */
+export async function pruneExpired(db: Db, outboxRetentionDays: number): Promise<void> {
   await db.query(`DELETE FROM identity.attempts WHERE at < now() - interval '1 day'`);
   await db.query('DELETE FROM identity.challenge_sessions WHERE expires_at < now()');
   await db.query('DELETE FROM identity.reset_codes WHERE expires_at < now()');
+  await db.query('DELETE FROM identity.reset_decoys WHERE expires_at < now()');
   await db.query(
     `DELETE FROM identity.refresh_tokens WHERE expires_at < now() - interval '1 day'`,
   );
+  await db.query('DELETE FROM identity.outbox WHERE created_at < now() - make_interval(days => $1)', [outboxRetentionDays]);
 }
 
 // ---- outbox ---------------------------------------------------------------------------------
@@ -444,8 +518,30 @@ export async function latestOutbox(
 ): Promise<{ kind: string; recipient: string; subject: string; body: string; created_at: Date } | null> {
   const { rows } = await db.query<{ kind: string; recipient: string; subject: string; body: string; created_at: Date }>(
     `SELECT kind, recipient, subject, body, created_at FROM identity.outbox
-      WHERE lower(recipient) = lower($1) ORDER BY id DESC LIMIT 1`,
+      WHERE recipient = $1 ORDER BY id DESC LIMIT 1`,
     [recipient],
   );
   return rows[0] ?? null;
+}
+
+export interface OutboxRow {
+  id: number;
+  kind: string;
+  recipient: string;
+  subject: string;
+  body: string;
+  created_at: Date;
+}
+
+/** Messages an operator still has to deliver, oldest first. */
+export async function undeliveredOutbox(db: Db): Promise<OutboxRow[]> {
+  const { rows } = await db.query<OutboxRow>(
+    `SELECT id, kind, recipient, subject, body, created_at FROM identity.outbox
+      WHERE delivered_at IS NULL ORDER BY id`,
+  );
+  return rows;
+}
+
+export async function markOutboxDelivered(db: Db, ids: number[]): Promise<void> {
+  await db.query('UPDATE identity.outbox SET delivered_at = now() WHERE id = ANY($1::bigint[])', [ids]);
 }
