@@ -65,14 +65,20 @@ export function parseBody(body: unknown): { json: Body; raw: Buffer | null } {
 
 // C0 controls (NUL included) and DEL. No field of the protocol may hold one: PostgreSQL text
 // cannot store a NUL, and a user name or address with a control character is never genuine.
-const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+function isControlText(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || c === 0x7f) return true;
+  }
+  return false;
+}
 
 function hasControlCharacter(value: unknown, depth = 0): boolean {
-  if (typeof value === 'string') return CONTROL_CHARACTER.test(value);
+  if (typeof value === 'string') return isControlText(value);
   if (depth > 32) return true;
   if (value === null || typeof value !== 'object') return false;
   for (const [k, v] of Object.entries(value)) {
-    if (CONTROL_CHARACTER.test(k) || hasControlCharacter(v, depth + 1)) return true;
+    if (isControlText(k) || hasControlCharacter(v, depth + 1)) return true;
   }
   return false;
 }
