@@ -1,4 +1,8 @@
 import { confirmSignIn, setUpTOTP, signIn, signOut, updateMFAPreference, updatePassword, verifyTOTPSetup } from 'aws-amplify/auth';
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readOutbox } from './index.ts';
 import { configureAmplify } from './test-support/amplify-client.ts';
@@ -10,6 +14,9 @@ import { totpCode } from './totp.ts';
  * address differently, control characters; and what an auditor asks of it: every authentication
  * event in the portal's audit log, no secret in any log line, multi-step changes all or nothing.
  */
+
+const execFileAsync = promisify(execFile);
+const SERVER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 let h: PoolHarness;
 let clientId: string;
@@ -370,5 +377,23 @@ describe('secrets and the outbox', () => {
     await pruneExpired(h.db.pool, 7);
     expect(await readOutbox(h.db.pool, 'old@example.com')).toBeNull();
     expect(await readOutbox(h.db.pool, 'recent@example.com')).not.toBeNull();
+  });
+});
+
+describe('npm run outbox', () => {
+  it('prints the undelivered messages for an operator, and marks them delivered when asked', async () => {
+    const email = `operator${++counter}@example.com`;
+    const { temporaryPassword } = await h.identity.directory.createUser({ email });
+    const run = (args: string[]) =>
+      execFileAsync(process.execPath, ['--import', 'tsx', 'src/identity/outbox-cli.ts', ...args], {
+        cwd: SERVER_DIR,
+        env: { ...process.env, DATABASE_URL: h.db.url },
+      });
+    const first = await run(['--mark-delivered']);
+    expect(first.stdout).toContain(`To: ${email}`);
+    expect(first.stdout).toContain(temporaryPassword);
+    const second = await run([]);
+    expect(second.stdout).not.toContain(email);
+    expect(second.stdout).toContain('0 undelivered message(s)');
   });
 });

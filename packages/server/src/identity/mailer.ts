@@ -1,7 +1,7 @@
-import { normalizeEmail } from '@rpm/contracts';
+import { OUTBOX_RETENTION_DAYS, normalizeEmail } from '@rpm/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer from 'nodemailer';
-import { insertOutbox, latestOutbox, type Db } from './repository.ts';
+import { insertOutbox, latestOutbox, markOutboxDelivered, undeliveredOutbox, type Db } from './repository.ts';
 
 /**
  * Where the pool's messages (invitations with a temporary password, reset codes) go: SMTP when it
@@ -89,4 +89,31 @@ export function resetCodeMessage(publicUrl: string, email: string, code: string)
       `or enter this code: ${code}\n\n` +
       `The code expires in 1 hour. If you did not ask for it, ignore this message.`,
   };
+}
+
+/**
+ * `npm run outbox`: the messages still to deliver, for an operator without SMTP, oldest first.
+ * With `markDelivered` the printed ones are marked and not shown again.
+ */
+export async function printUndelivered(
+  db: Db,
+  write: (text: string) => void,
+  { markDelivered = false }: { markDelivered?: boolean } = {},
+): Promise<number> {
+  const rows = await undeliveredOutbox(db);
+  for (const r of rows) {
+    write(
+      [
+        `--- message ${r.id} (${r.kind}) ${r.created_at.toISOString()}`,
+        `To: ${r.recipient}`,
+        `Subject: ${r.subject}`,
+        '',
+        r.body,
+        '',
+      ].join('\n'),
+    );
+  }
+  write(`${rows.length} undelivered message(s); messages are deleted ${OUTBOX_RETENTION_DAYS} days after they were written.\n`);
+  if (markDelivered && rows.length) await markOutboxDelivered(db, rows.map((r) => r.id));
+  return rows.length;
 }
