@@ -82,6 +82,19 @@ const TABLE: Row[] = [
     path: (f) => `/api/organizations/${f.orgA}/providers`,
     expect: signedIn(200, { providerB: 404 }),
   },
+  {
+    method: 'GET',
+    route: '/api/organizations/:id/settings',
+    path: (f) => `/api/organizations/${f.orgA}/settings`,
+    expect: adminOnly(200),
+  },
+  {
+    method: 'PUT',
+    route: '/api/organizations/:id/settings',
+    path: (f) => `/api/organizations/${f.orgA}/settings`,
+    body: () => ({ require_mfa: false }),
+    expect: adminOnly(200),
+  },
   { method: 'GET', route: '/api/devices', path: () => '/api/devices', expect: signedIn(200) },
   {
     method: 'POST',
@@ -189,6 +202,12 @@ const TABLE: Row[] = [
     method: 'POST',
     route: '/api/admin/users/:id/enable',
     path: (f) => `/api/admin/users/${f.targetUser}/enable`,
+    expect: adminOnly(200),
+  },
+  {
+    method: 'POST',
+    route: '/api/admin/users/:id/reset-mfa',
+    path: (f) => `/api/admin/users/${f.targetUser}/reset-mfa`,
     expect: adminOnly(200),
   },
   { method: 'GET', route: '/api/audit-logs', path: () => '/api/audit-logs?limit=10&offset=0', expect: adminOnly(200) },

@@ -3,6 +3,7 @@ import {
   AdminDisableUserCommand,
   AdminEnableUserCommand,
   AdminGetUserCommand,
+  AdminSetUserMFAPreferenceCommand,
   AdminSetUserPasswordCommand,
   AdminUserGlobalSignOutCommand,
   ListUsersCommand,
@@ -43,6 +44,11 @@ export interface UserDirectory {
   enableUser(username: string): Promise<void>;
   disableUser(username: string): Promise<void>;
   signOutEverywhere(username: string): Promise<void>;
+  /**
+   * Lost phone: TOTP MFA off, so that MFA is set up again (at the next sign-in when required).
+   * The local pool forgets the secret; Cognito keeps the device but stops asking for it.
+   */
+  resetMfa(username: string): Promise<void>;
 }
 
 function attr(list: AttributeType[] | undefined, name: string): string | undefined {
@@ -168,6 +174,16 @@ export function createDirectory(client: CognitoIdentityProviderClient, userPoolI
 
     async signOutEverywhere(username) {
       await client.send(new AdminUserGlobalSignOutCommand({ UserPoolId: userPoolId, Username: username }));
+    },
+
+    async resetMfa(username) {
+      await client.send(
+        new AdminSetUserMFAPreferenceCommand({
+          UserPoolId: userPoolId,
+          Username: username,
+          SoftwareTokenMfaSettings: { Enabled: false, PreferredMfa: false },
+        }),
+      );
     },
   };
   return directory;

@@ -1,4 +1,4 @@
-import type { Organization, Provider } from '@rpm/contracts';
+import type { Organization, OrganizationSettings, Provider } from '@rpm/contracts';
 import type { Queryable } from '../../db/pool.ts';
 
 export async function listOrganizations(db: Queryable, onlyId: number | null): Promise<Organization[]> {
@@ -14,6 +14,19 @@ export async function listOrganizations(db: Queryable, onlyId: number | null): P
 export async function organizationExists(db: Queryable, id: number): Promise<boolean> {
   const { rowCount } = await db.query('SELECT 1 FROM organizations WHERE id = $1', [id]);
   return (rowCount ?? 0) > 0;
+}
+
+export async function findOrganizationSettings(db: Queryable, id: number): Promise<OrganizationSettings | null> {
+  const { rows } = await db.query<OrganizationSettings>('SELECT id, name, require_mfa FROM organizations WHERE id = $1', [id]);
+  return rows[0] ?? null;
+}
+
+export async function setRequireMfa(db: Queryable, id: number, requireMfa: boolean): Promise<OrganizationSettings | null> {
+  const { rows } = await db.query<OrganizationSettings>(
+    'UPDATE organizations SET require_mfa = $2 WHERE id = $1 RETURNING id, name, require_mfa',
+    [id, requireMfa],
+  );
+  return rows[0] ?? null;
 }
 
 /** Null when the name is taken (the unique index is on the trimmed, lower-cased name). */

@@ -1,8 +1,22 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { CreateOrganizationBody, IdParam, Organization, OrganizationsResponse, ProvidersResponse } from '@rpm/contracts';
+import {
+  CreateOrganizationBody,
+  IdParam,
+  Organization,
+  OrganizationSettings,
+  OrganizationsResponse,
+  ProvidersResponse,
+  UpdateOrganizationSettingsBody,
+} from '@rpm/contracts';
 import { signedInContextOf } from '../../plugins/context.ts';
 import type { ModuleDeps } from '../module-deps.ts';
-import { createOrganization, getOrganizations, getProviders } from './organizations.service.ts';
+import {
+  createOrganization,
+  getOrganizationSettings,
+  getOrganizations,
+  getProviders,
+  updateOrganizationSettings,
+} from './organizations.service.ts';
 
 /** Organizations: listed for every signed-in user (scoped), created by admins. */
 export const organizationsRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { db }) => {
@@ -31,5 +45,23 @@ export const organizationsRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async 
       schema: { tags: ['organizations'], params: IdParam, response: { 200: ProvidersResponse } },
     },
     async (request) => getProviders(db, signedInContextOf(request), request.params.id),
+  );
+
+  app.get(
+    '/api/organizations/:id/settings',
+    {
+      config: { access: 'admin' },
+      schema: { tags: ['organizations'], params: IdParam, response: { 200: OrganizationSettings } },
+    },
+    async (request) => getOrganizationSettings(db, signedInContextOf(request), request.params.id),
+  );
+
+  app.put(
+    '/api/organizations/:id/settings',
+    {
+      config: { access: 'admin' },
+      schema: { tags: ['organizations'], params: IdParam, body: UpdateOrganizationSettingsBody, response: { 200: OrganizationSettings } },
+    },
+    async (request) => updateOrganizationSettings(db, signedInContextOf(request), request.params.id, request.body),
   );
 };

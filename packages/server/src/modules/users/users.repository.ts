@@ -58,6 +58,14 @@ export async function insertUser(db: Queryable, u: NewUser): Promise<UserRow> {
   return rows[0]!;
 }
 
+export async function setUserMfaEnabled(db: Queryable, id: number, enabled: boolean): Promise<UserRow | null> {
+  const { rows } = await db.query<UserRow>(
+    `UPDATE users SET mfa_enabled = $2, updated_at = now() WHERE id = $1 RETURNING ${USER_COLUMNS}`,
+    [id, enabled],
+  );
+  return rows[0] ?? null;
+}
+
 export async function setUserStatus(db: Queryable, id: number, status: UserStatus): Promise<UserRow | null> {
   const { rows } = await db.query<UserRow>(
     `UPDATE users SET status = $2, updated_at = now() WHERE id = $1 RETURNING ${USER_COLUMNS}`,

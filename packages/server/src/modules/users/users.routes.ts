@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AdminUserResponse, AdminUsersResponse, CreateUserBody, CreateUserResponse, IdParam } from '@rpm/contracts';
 import { signedInContextOf } from '../../plugins/context.ts';
 import type { ModuleDeps } from '../module-deps.ts';
-import { createUser, disableUser, enableUser, getUsers, resendInvite } from './users.service.ts';
+import { createUser, disableUser, enableUser, getUsers, resendInvite, resetMfa } from './users.service.ts';
 
 /** Staff accounts: every route is admin-only (checked by the access hook before validation). */
 export const usersRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, deps) => {
@@ -24,6 +24,8 @@ export const usersRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, de
     ['resend-invite', resendInvite],
     ['enable', enableUser],
     ['disable', disableUser],
+    // Path and answer: resetMfaPath and AdminUserResponse in contracts.
+    ['reset-mfa', resetMfa],
   ] as const;
   for (const [path, act] of actions) {
     app.post(

@@ -1,4 +1,4 @@
-import { AdminErrors, type AdminUser, type CreateUserBody, type UserStatus } from '@rpm/contracts';
+import { AdminErrors, normalizeEmail, type AdminUser, type CreateUserBody, type UserStatus } from '@rpm/contracts';
 import { withTransaction } from '../../db/pool.ts';
 import type { DirectoryUser } from '../../identity/directory.ts';
 import { HttpError, badRequest, conflict, notFound } from '../../plugins/errors.ts';
@@ -8,7 +8,16 @@ import type { ModuleDeps } from '../module-deps.ts';
 import { organizationExists } from '../organizations/organizations.repository.ts';
 import { roleExists } from '../roles/roles.repository.ts';
 import { endAllSessionsOf } from '../sessions/sessions.service.ts';
-import { emailTaken, findUser, insertUser, listUsers, lockUser, setUserStatus, type UserRow } from './users.repository.ts';
+import {
+  emailTaken,
+  findUser,
+  insertUser,
+  listUsers,
+  lockUser,
+  setUserMfaEnabled,
+  setUserStatus,
+  type UserRow,
+} from './users.repository.ts';
 
 type Deps = Pick<ModuleDeps, 'db' | 'identity'>;
 
@@ -92,7 +101,7 @@ export async function createUser(
   ctx: SignedInContext,
   body: CreateUserBody,
 ): Promise<{ user: AdminUser; temp_password: string }> {
-  const email = body.email.trim().toLowerCase();
+  const email = normalizeEmail(body.email);
   const fail = async (reason: string, err: unknown): Promise<never> => {
     await audit(deps.db, ctx, { action: 'user.create', outcome: 'failure', resourceType: 'user', reason });
     throw err;
@@ -238,4 +247,31 @@ async function applyToPool(deps: Deps, ctx: SignedInContext, row: UserRow, statu
     });
     throw poolError(err) ?? err;
   }
+}
+
+/**
+ * Lost phone: the pool forgets the user's TOTP secret and the portal's MFA flag goes off, in that
+ * order (the pool is what asks for codes). Nothing else changes and no session ends; the user
+ * sets MFA up again at the next sign-in when the pool or the organization requires it.
+ */
+export async function resetMfa(deps: Deps, ctx: SignedInContext, id: number): Promise<AdminUser> {
+  const row = await requireUser(deps, ctx, id, 'user.mfa_reset');
+  const base = { action: 'user.mfa_reset', resourceType: 'user', resourceId: id, targetUserId: id } as const;
+  if (!row.cognito_username) {
+    await audit(deps.db, ctx, { ...base, outcome: 'failure', reason: 'no user pool account' });
+    throw conflict(AdminErrors.userPoolFailed);
+  }
+  try {
+    await deps.identity.directory.resetMfa(row.cognito_username);
+  } catch (err) {
+    await audit(deps.db, ctx, { ...base, outcome: 'failure', reason: `user pool refused: ${poolErrorName(err)}` });
+    throw poolError(err) ?? err;
+  }
+  const updated = await withTransaction(deps.db, async (tx) => {
+    const after = await setUserMfaEnabled(tx, id, false);
+    await audit(tx, ctx, { ...base, outcome: 'success', details: { mfa_was_enabled: row.mfa_enabled } });
+    return after;
+  });
+  if (!updated) throw notFound();
+  return present(updated, await cognitoStatusOf(deps, updated.cognito_username));
 }
