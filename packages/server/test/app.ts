@@ -52,7 +52,8 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     log,
     masterKey: testKeys.masterKey,
     // Tests sign in many times from 127.0.0.1; the production limit would throttle the suite.
-    localPoolOptions: { throttle: { ipPerMinute: 100_000 } },
+    // The reset answers' timing floor is tested with the pool (identity/account-safety.test.ts).
+    localPoolOptions: { throttle: { ipPerMinute: 100_000 }, resetAnswerFloorMs: 0 },
   });
   const app = await buildApp({ config, pool: db.pool, identity, logger: log, auditHmacKey: testKeys.auditHmacKey });
   await app.listen({ port, host: '127.0.0.1' });

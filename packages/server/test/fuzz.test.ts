@@ -13,6 +13,8 @@ import type { ApiRoute } from '../src/plugins/access.ts';
 import {
   apiClient,
   createOrganization,
+  createStaff,
+  poolAccessToken,
   startTestServer,
   type ApiClient,
   type TestServer,
@@ -20,6 +22,7 @@ import {
 } from './app.ts';
 
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 10_000);
+const POOL_REQUESTS = Number(process.env.FUZZ_POOL_REQUESTS ?? 3_000);
 // Logout takes no input and would end the callers' sessions half-way through the run.
 const NOT_FUZZED = new Set(['POST /api/logout']);
 const STACK_FRAME = /\bat [\w.<>]+ \(?[^)\s]*:\d+:\d+/;
@@ -171,6 +174,7 @@ function inputStrings(req: Req): string[] {
 let server: TestServer;
 const clients = {} as Record<Req['principal'], ApiClient>;
 let patientId = 0;
+let poolAccess = '';
 
 async function snapshot(): Promise<Map<string, string>> {
   const tables = await server.db.pool.query<{ t: string }>(
@@ -198,6 +202,9 @@ beforeAll(async () => {
     [orgA.id],
   );
   patientId = p.rows[0]!.id;
+  // A pool user of its own: the pool fuzz may sign it out everywhere without touching the callers above.
+  const poolUser = await createStaff(server, { role: 'provider', organizationId: orgB.id });
+  poolAccess = await poolAccessToken(server, poolUser.email, poolUser.password);
 }, 120_000);
 afterAll(async () => server?.close());
 
@@ -270,5 +277,153 @@ describe('generated bad input', () => {
     expect(sent).toBe(REQUESTS);
     expect(fiveHundreds).toBe(0);
     console.log(`fuzz: ${sent} generated requests over ${routes.length} routes × 4 callers, ${fiveHundreds} answered 5xx`);
+  }, 600_000);
+});
+
+/**
+ * The user pool's endpoint: POST /cognito with every X-Amz-Target operation (user and admin, and
+ * unknown ones) and generated bodies built from the protocol's own field names, then broken.
+ * FUZZ_POOL_REQUESTS sets how many (default 3,000).
+ */
+const POOL_OPERATIONS = [
+  'InitiateAuth',
+  'RespondToAuthChallenge',
+  'GetTokensFromRefreshToken',
+  'AssociateSoftwareToken',
+  'VerifySoftwareToken',
+  'SetUserMFAPreference',
+  'GetUser',
+  'ChangePassword',
+  'ForgotPassword',
+  'ConfirmForgotPassword',
+  'GlobalSignOut',
+  'RevokeToken',
+  'AdminCreateUser',
+  'AdminSetUserPassword',
+  'AdminGetUser',
+  'ListUsers',
+  'AdminEnableUser',
+  'AdminDisableUser',
+  'AdminUserGlobalSignOut',
+  'AdminSetUserMFAPreference',
+  'SignUp',
+  '',
+];
+
+function poolBody(clientId: string, poolId: string): fc.Arbitrary<Json> {
+  const text = fc.oneof(fc.string({ maxLength: 40 }), sqlAndHtml, weirdString);
+  const login = fc.oneof(
+    fc.constantFrom('someone@example.com', 'SOMEONE@EXAMPLE.COM', '\u212Aelvin@example.com', '00000000-0000-4000-8000-000000000000'),
+    fc.emailAddress(),
+    fc.uuid(),
+    text,
+  );
+  const hex = fc.oneof(fc.stringMatching(/^[0-9a-f]{1,800}$/), fc.constantFrom('0', '00', 'ff'.repeat(384)));
+  const map = (keys: string[], value: fc.Arbitrary<Json>) =>
+    fc.oneof({ weight: 4, arbitrary: fc.dictionary(fc.constantFrom(...keys), value, { maxKeys: keys.length }) }, { weight: 1, arbitrary: weirdValue });
+  const fields: Record<string, fc.Arbitrary<Json>> = {
+    ClientId: fc.oneof({ weight: 4, arbitrary: fc.constant(clientId) }, { weight: 1, arbitrary: text }),
+    UserPoolId: fc.oneof({ weight: 4, arbitrary: fc.constant(poolId) }, { weight: 1, arbitrary: text }),
+    AuthFlow: fc.oneof(fc.constantFrom('USER_SRP_AUTH', 'REFRESH_TOKEN_AUTH', 'REFRESH_TOKEN', 'USER_PASSWORD_AUTH'), weirdValue),
+    AuthParameters: map(['USERNAME', 'SRP_A', 'REFRESH_TOKEN', 'SECRET_HASH'], fc.oneof(login, hex, text)),
+    ChallengeName: fc.oneof(fc.constantFrom('PASSWORD_VERIFIER', 'NEW_PASSWORD_REQUIRED', 'SOFTWARE_TOKEN_MFA', 'MFA_SETUP'), weirdValue),
+    ChallengeResponses: map(
+      ['USERNAME', 'PASSWORD_CLAIM_SECRET_BLOCK', 'PASSWORD_CLAIM_SIGNATURE', 'TIMESTAMP', 'NEW_PASSWORD', 'SOFTWARE_TOKEN_MFA_CODE'],
+      fc.oneof(login, text, fc.constantFrom('Mon Jan 1 00:00:00 UTC 2026', 'Sun Nov 22 10:00:00 UTC 2026', '123456')),
+    ),
+    Session: text,
+    AccessToken: fc.oneof({ weight: 2, arbitrary: fc.constant(poolAccess) }, { weight: 3, arbitrary: text }),
+    RefreshToken: text,
+    Token: text,
+    UserCode: fc.oneof(fc.stringMatching(/^\d{6}$/), text),
+    Username: login,
+    ConfirmationCode: fc.oneof(fc.stringMatching(/^\d{6}$/), text),
+    Password: fc.oneof(fc.constant('Str0ng-Passw0rd!'), text),
+    PreviousPassword: text,
+    ProposedPassword: fc.oneof(fc.constant('Str0ng-Passw0rd!'), text),
+    TemporaryPassword: text,
+    MessageAction: fc.oneof(fc.constantFrom('RESEND', 'SUPPRESS'), weirdValue),
+    Filter: fc.oneof(fc.constantFrom('email = "a@b.c"', 'sub = "x"', 'email ^= "a"'), text),
+    PaginationToken: fc.oneof(text, fc.string().map((x) => Buffer.from(JSON.stringify({ c: x, u: x })).toString('base64url'))),
+    Limit: weirdNumber,
+    Permanent: fc.oneof(fc.boolean(), weirdValue),
+    SoftwareTokenMfaSettings: map(['Enabled', 'PreferredMfa'], fc.oneof(fc.boolean(), weirdValue)),
+    UserAttributes: fc.oneof(fc.array(fc.record({ Name: fc.constantFrom('email', 'sub', 'custom:x'), Value: login }), { maxLength: 3 }), weirdValue),
+  };
+  const record = fc.record(fields, { requiredKeys: [] }) as fc.Arbitrary<Json>;
+  return fc.oneof(
+    { weight: 6, arbitrary: record },
+    {
+      weight: 2,
+      arbitrary: fc.tuple(record, fc.oneof(fc.constantFrom(...Object.keys(fields)), fc.string()), weirdValue).map(([b, k, v]) =>
+        b && typeof b === 'object' && !Array.isArray(b) ? { ...b, [k]: v } : b,
+      ),
+    },
+    { weight: 1, arbitrary: weirdValue },
+  );
+}
+
+/** Every string of a pool request body (keys included), longest first, for the echo check. */
+function poolInputStrings(body: string): string[] {
+  const out: string[] = [];
+  const walk = (v: unknown): void => {
+    if (typeof v === 'string') out.push(v);
+    else if (v && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) {
+        out.push(k);
+        walk(x);
+      }
+    }
+  };
+  try {
+    walk(JSON.parse(body));
+  } catch {
+    /* not JSON: the body itself is the only input */
+  }
+  return out;
+}
+
+describe('generated bad input to the user pool', () => {
+  it(`never gets a 5xx, a stack trace or SQL from POST /cognito (${POOL_REQUESTS} requests)`, async () => {
+    const { clientId, userPoolId } = server.identity.appConfig;
+    const request = fc.record({
+      op: fc.constantFrom(...POOL_OPERATIONS),
+      body: fc.oneof(
+        { weight: 8, arbitrary: poolBody(clientId, userPoolId).map((v) => JSON.stringify(v)) },
+        { weight: 1, arbitrary: MALFORMED },
+        { weight: 1, arbitrary: fc.string({ maxLength: 200 }) },
+      ),
+      contentType: fc.oneof(
+        { weight: 8, arbitrary: fc.constant('application/x-amz-json-1.1') },
+        { weight: 1, arbitrary: CONTENT_TYPES },
+      ),
+    });
+    let sent = 0;
+    await fc.assert(
+      fc.asyncProperty(request, async ({ op, body, contentType }) => {
+        const res = await server.app.inject({
+          method: 'POST',
+          url: '/cognito',
+          headers: { 'content-type': contentType, 'x-amz-target': `AWSCognitoIdentityProviderService.${op}` },
+          payload: body,
+          remoteAddress: '127.0.0.1',
+        });
+        sent++;
+        const where = `${op} ${body.slice(0, 200)}: ${res.body.slice(0, 300)}`;
+        expect(res.statusCode, where).toBeLessThan(500);
+        expect(res.body, where).not.toMatch(STACK_FRAME);
+        if (res.statusCode >= 400) {
+          const echoFree = [body, ...poolInputStrings(body)]
+            .map((w) => JSON.stringify(w).slice(1, -1))
+            .filter((w) => w.length > 0)
+            .sort((a, b) => b.length - a.length)
+            .reduce((t, w) => t.split(w).join(' '), res.body);
+          for (const leak of SQL_LEAKS) expect(echoFree, where).not.toMatch(leak);
+        }
+      }),
+      { numRuns: POOL_REQUESTS, seed: process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined },
+    );
+    expect(sent).toBe(POOL_REQUESTS);
+    console.log(`fuzz: ${sent} generated requests over ${POOL_OPERATIONS.length} user pool operations, none answered 5xx`);
   }, 600_000);
 });
