@@ -1,5 +1,5 @@
-import { AdminTexts, Toasts, Validation } from '@rpm/contracts';
-import { screen } from '@testing-library/react';
+import { AdminTexts, Toasts, Validation, organizationSettingsPath } from '@rpm/contracts';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
@@ -7,7 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderPage } from '../../lib/testing/render-page.tsx';
 import OrganizationAddPage from './organization-add-page.tsx';
 
-const server = setupServer();
+const organizations = [{ id: 5, name: 'Harbor' }];
+const server = setupServer(
+  http.get('/api/organizations', () => HttpResponse.json(organizations)),
+  http.get('/api/organizations/5/settings', () => HttpResponse.json({ id: 5, name: 'Harbor', require_mfa: false })),
+);
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterAll(() => server.close());
 
@@ -34,12 +38,47 @@ describe('add organization', () => {
   });
 
   it('says “Failed to add organization”, with the server’s reason by the field', async () => {
-    server.use(http.post('/api/organizations', () => HttpResponse.json({ message: 'An organization with this name already exists' }, { status: 409 })));
+    server.use(
+      http.post('/api/organizations', () =>
+        HttpResponse.json({ message: 'An organization with this name already exists' }, { status: 409 }),
+      ),
+    );
     const user = userEvent.setup();
     renderAddPage();
     await user.type(screen.getByRole('textbox', { name: new RegExp(AdminTexts.organizationName) }), 'Harbor');
     await user.click(screen.getByRole('button', { name: AdminTexts.submit }));
     expect(await screen.findByText(Toasts.failedToAddOrganization)).toBeInTheDocument();
     expect(screen.getByText('An organization with this name already exists')).toBeInTheDocument();
+  });
+
+  it('switches organization-wide MFA on with the organization’s switch, and says so', async () => {
+    let sent: unknown = null;
+    server.use(
+      http.put(organizationSettingsPath(5), async ({ request }) => {
+        sent = await request.json();
+        return HttpResponse.json({ id: 5, name: 'Harbor', require_mfa: true });
+      }),
+    );
+    const user = userEvent.setup();
+    renderAddPage();
+    expect(await screen.findByRole('heading', { name: AdminTexts.organizationSettingsTitle })).toBeInTheDocument();
+    const toggle = await screen.findByRole('switch', { name: `${AdminTexts.requireMfa}: Harbor` });
+    await waitFor(() => expect(toggle).toBeEnabled());
+    expect(toggle).not.toBeChecked();
+    await user.click(toggle);
+    expect(await screen.findByText(Toasts.organizationSettingsSaved)).toBeInTheDocument();
+    expect(sent).toEqual({ require_mfa: true });
+    expect(toggle).toBeChecked();
+  });
+
+  it('says when the setting could not be saved, and leaves the switch as it was', async () => {
+    server.use(http.put(organizationSettingsPath(5), () => HttpResponse.json({ message: 'Forbidden' }, { status: 403 })));
+    const user = userEvent.setup();
+    renderAddPage();
+    const toggle = await screen.findByRole('switch', { name: `${AdminTexts.requireMfa}: Harbor` });
+    await waitFor(() => expect(toggle).toBeEnabled());
+    await user.click(toggle);
+    expect(await screen.findByText(Toasts.failedToSaveOrganizationSettings)).toBeInTheDocument();
+    expect(toggle).not.toBeChecked();
   });
 });

@@ -1,4 +1,4 @@
-import { TextField } from '@mui/material';
+import { Box, TextField } from '@mui/material';
 import { AdminTexts, Toasts, Validation, type Organization } from '@rpm/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useSnackbar } from 'notistack';
@@ -6,8 +6,9 @@ import { useState, type FormEvent } from 'react';
 import { FormPage } from '../../components/form-page.tsx';
 import { ApiError, apiPost } from '../../lib/api-client.ts';
 import { helperLine } from '../../components/helper-text.ts';
+import { OrganizationSettingsSection } from './organization-settings-section.tsx';
 
-/** /organizations/add: a name is all an organization needs (spec section 5). */
+/** /organizations/add: a name is all an organization needs (spec section 5); below, each organization's settings. */
 export default function OrganizationAddPage() {
   const { enqueueSnackbar } = useSnackbar();
   const queryClient = useQueryClient();
@@ -42,18 +43,23 @@ export default function OrganizationAddPage() {
   };
 
   return (
-    <FormPage title={AdminTexts.addOrganizationTitle} onSubmit={submit} pending={add.isPending}>
-      <TextField
-        id="organization-name"
-        label={AdminTexts.organizationName}
-        value={name}
-        onChange={(e) => setName(e.target.value)}
-        onBlur={() => setError(name.trim() ? null : Validation.organizationNameRequired)}
-        required
-        error={Boolean(error)}
-        helperText={helperLine(error)}
-        fullWidth
-      />
-    </FormPage>
+    <>
+      <FormPage title={AdminTexts.addOrganizationTitle} onSubmit={submit} pending={add.isPending}>
+        <TextField
+          id="organization-name"
+          label={AdminTexts.organizationName}
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          onBlur={() => setError(name.trim() ? null : Validation.organizationNameRequired)}
+          required
+          error={Boolean(error)}
+          helperText={helperLine(error)}
+          fullWidth
+        />
+      </FormPage>
+      <Box sx={{ maxWidth: 520 }}>
+        <OrganizationSettingsSection />
+      </Box>
+    </>
   );
 }
