@@ -1,3 +1,4 @@
+import { normalizeEmail } from '@rpm/contracts';
 import type pg from 'pg';
 import { withTransaction } from './pool.ts';
 
@@ -23,7 +24,7 @@ export async function bootstrapPortal(
     await client.query(
       `INSERT INTO users (email, role, status, first_name, last_name, organization_id)
        VALUES ($1, 'admin', 'active', 'Portal', 'Administrator', $2)`,
-      [opts.adminEmail.toLowerCase(), org.rows[0]!.id],
+      [normalizeEmail(opts.adminEmail), org.rows[0]!.id],
     );
     return { created: true };
   });

@@ -1,3 +1,4 @@
+import { normalizeEmail } from '@rpm/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type pg from 'pg';
 import type { Identity } from './index.ts';
@@ -17,7 +18,7 @@ export async function provisionFirstAdmin(deps: {
   password?: string;
 }): Promise<void> {
   const { identity, db, log } = deps;
-  const email = deps.email.trim().toLowerCase();
+  const email = normalizeEmail(deps.email);
   const { rows } = await db.query<{ id: number; cognito_username: string | null }>(
     'SELECT id, cognito_username FROM users WHERE lower(email) = $1',
     [email],

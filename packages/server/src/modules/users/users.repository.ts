@@ -30,8 +30,9 @@ export async function findUser(db: Queryable, id: number): Promise<UserRow | nul
   return rows[0] ?? null;
 }
 
+/** `email` comes normalised (normalizeEmail); stored addresses were normalised the same way. */
 export async function emailTaken(db: Queryable, email: string): Promise<boolean> {
-  const { rowCount } = await db.query('SELECT 1 FROM users WHERE lower(email) = lower($1)', [email]);
+  const { rowCount } = await db.query('SELECT 1 FROM users WHERE lower(email) = $1', [email]);
   return (rowCount ?? 0) > 0;
 }
 
