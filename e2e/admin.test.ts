@@ -2,7 +2,7 @@
  * Administration in the real portal, as an admin through the real sign-in: register a provider
  * and read the temporary password from the page, that provider's first sign-in in a second
  * browser, disable (the provider's open tab is signed out on its next request and cannot sign
- * in again) and enable, resend an invite, add an organization and a device, page through the
+ * in again) and enable, resend an invite, add an organization (and require MFA in it) and a device, page through the
  * audit log and find these actions in it, and open the database inspector on two tables.
  */
 import {
@@ -161,6 +161,16 @@ describe('administration', () => {
     await admin.getByLabel(AdminTexts.organizationName).fill(orgName);
     await admin.getByRole('button', { name: AdminTexts.submit }).click();
     await expectToast(admin, Toasts.organizationAdded);
+    // Its settings: organization-wide MFA, switched on and saved.
+    const requireMfa = admin.getByRole('switch', { name: `${AdminTexts.requireMfa}: ${orgName}` });
+    await requireMfa.waitFor();
+    await expect.poll(() => requireMfa.isEnabled()).toBe(true);
+    await requireMfa.click();
+    await expectToast(admin, Toasts.organizationSettingsSaved);
+    expect(await requireMfa.isChecked()).toBe(true);
+    await shot(admin, 'organization-settings');
+    const stored = await portal.db.query(`SELECT require_mfa FROM organizations WHERE name = $1`, [orgName]);
+    expect(stored.rows[0].require_mfa).toBe(true);
 
     await openFromSidebar(admin, Labels.devices, '/devices');
     await admin.getByRole('link', { name: AdminTexts.addDeviceTitle }).click();
