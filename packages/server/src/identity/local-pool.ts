@@ -825,8 +825,8 @@ export class LocalPool {
 
   // ---- admin -----------------------------------------------------------------------------------
 
-  private async adminUser(body: Body): Promise<repo.UserRow> {
-    const user = await repo.findUser(this.db, normalizeLogin(requiredString(body, 'Username', 254)));
+  private async adminUser(body: Body, db: Queryable = this.db): Promise<repo.UserRow> {
+    const user = await repo.findUser(db, normalizeLogin(requiredString(body, 'Username', 254)), { forUpdate: db !== this.db });
     if (!user) throw Errors.userNotFound();
     return user;
   }
@@ -841,34 +841,38 @@ export class LocalPool {
     const temporaryPassword = given ?? generateTemporaryPassword();
     const expiresAt = new Date(Date.now() + TEMPORARY_PASSWORD_TTL_MS);
 
-    let user: repo.UserRow | null;
-    if (action === 'RESEND') {
-      user = await this.adminUser(body);
-      if (user.status !== 'FORCE_CHANGE_PASSWORD') {
-        throw new CognitoError('UnsupportedUserStateException', 'Resend not possible. User is not in FORCE_CHANGE_PASSWORD state.');
+    // One transaction: the account (or its new temporary password) and its invitation together.
+    const user = await withTransaction(this.db, async (tx) => {
+      let row: repo.UserRow | null;
+      if (action === 'RESEND') {
+        row = await this.adminUser(body, tx);
+        if (row.status !== 'FORCE_CHANGE_PASSWORD') {
+          throw new CognitoError('UnsupportedUserStateException', 'Resend not possible. User is not in FORCE_CHANGE_PASSWORD state.');
+        }
+        await repo.setPassword(tx, row.username, {
+          ...createVerifier(this.poolName, row.username, temporaryPassword),
+          permanent: false,
+          temporaryPasswordExpiresAt: expiresAt,
+        });
+      } else {
+        const username = requiredString(body, 'Username', 254).trim();
+        const attributes = attributeList(body, 'UserAttributes');
+        const email = normalizeEmail(attributes.email ?? username);
+        if (!isValidEmail(email)) throw Errors.invalidParameter('Invalid email address format.');
+        const id = randomUUID();
+        row = await repo.insertUser(tx, {
+          username: id,
+          email,
+          ...createVerifier(this.poolName, id, temporaryPassword),
+          temporaryPasswordExpiresAt: expiresAt,
+        });
+        if (!row) throw Errors.usernameExists();
       }
-      await repo.setPassword(this.db, user.username, {
-        ...createVerifier(this.poolName, user.username, temporaryPassword),
-        permanent: false,
-        temporaryPasswordExpiresAt: expiresAt,
-      });
-    } else {
-      const username = requiredString(body, 'Username', 254).trim();
-      const attributes = attributeList(body, 'UserAttributes');
-      const email = normalizeEmail(attributes.email ?? username);
-      if (!isValidEmail(email)) throw Errors.invalidParameter('Invalid email address format.');
-      const id = randomUUID();
-      user = await repo.insertUser(this.db, {
-        username: id,
-        email,
-        ...createVerifier(this.poolName, id, temporaryPassword),
-        temporaryPasswordExpiresAt: expiresAt,
-      });
-      if (!user) throw Errors.usernameExists();
-    }
-    if (action !== 'SUPPRESS') {
-      await this.deps.mailer.send(invitationMessage(this.deps.publicUrl, user.email, temporaryPassword));
-    }
+      if (action !== 'SUPPRESS') {
+        await this.deps.mailer.send(invitationMessage(this.deps.publicUrl, row.email, temporaryPassword), tx);
+      }
+      return row;
+    });
     const fresh = (await repo.findUser(this.db, user.username)) ?? user;
     return {
       User: {

@@ -119,7 +119,7 @@ describe('throttling', () => {
       configureAmplify(h.identity);
       await p.close();
     }
-  });
+  }, 90_000); // a dozen Amplify sign-ins (slow client-side SRP) and 6 s of waiting
 
   it('delays an address that fails on many accounts', async () => {
     const p = await startPool({ options: { throttle: { ipPerMinute: 100_000, baseDelayMs: 3000, accountMaxDelayMs: 0, addressMaxDelayMs: 3000 } } });
@@ -139,7 +139,7 @@ describe('throttling', () => {
       configureAmplify(h.identity);
       await p.close();
     }
-  });
+  }, 60_000);
 
   it('limits calls per IP', async () => {
     const tight = await startPool({ options: { throttle: { ipPerMinute: 6 } } });
