@@ -313,17 +313,18 @@ describe('multi-step account changes', () => {
     await signOut();
     await forgot(u.email);
     const code = /code: (\d{6})/.exec((await readOutbox(h.db.pool, u.email))!.text)![1]!;
-    // The last step (ending the user's sign-ins) fails, as a lost connection would make it.
-    await h.db.pool.query(`
+    // The last step (ending the user's sign-ins) fails, as a lost connection would make it
+    // (a trigger, set by the database owner: the portal's runtime role cannot).
+    await h.db.ownerPool.query(`
       CREATE FUNCTION pg_temp_fail() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN RAISE EXCEPTION 'simulated failure'; END $$`);
-    await h.db.pool.query(`CREATE TRIGGER fail_revoke BEFORE UPDATE ON identity.refresh_tokens FOR EACH STATEMENT EXECUTE FUNCTION pg_temp_fail()`);
+    await h.db.ownerPool.query(`CREATE TRIGGER fail_revoke BEFORE UPDATE ON identity.refresh_tokens FOR EACH STATEMENT EXECUTE FUNCTION pg_temp_fail()`);
     try {
       const failed = await confirm(u.email, code, 'Res3t-Passw0rd!');
       expect(failed.status).toBe(500);
     } finally {
-      await h.db.pool.query('DROP TRIGGER fail_revoke ON identity.refresh_tokens');
-      await h.db.pool.query('DROP FUNCTION pg_temp_fail()');
+      await h.db.ownerPool.query('DROP TRIGGER fail_revoke ON identity.refresh_tokens');
+      await h.db.ownerPool.query('DROP FUNCTION pg_temp_fail()');
     }
     // Nothing of it happened: the old password still works, and the code still does its job.
     expect((await signIn({ username: u.email, password: PASSWORD })).isSignedIn).toBe(true);
@@ -336,15 +337,15 @@ describe('multi-step account changes', () => {
     const u = await invitedUser();
     const first = await signIn({ username: u.email, password: u.temporaryPassword });
     expect(first.nextStep.signInStep).toBe('CONFIRM_SIGN_IN_WITH_NEW_PASSWORD_REQUIRED');
-    await h.db.pool.query(`
+    await h.db.ownerPool.query(`
       CREATE FUNCTION pg_temp_fail() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN RAISE EXCEPTION 'simulated failure'; END $$`);
-    await h.db.pool.query(`CREATE TRIGGER fail_sign_in BEFORE INSERT ON identity.refresh_tokens FOR EACH ROW EXECUTE FUNCTION pg_temp_fail()`);
+    await h.db.ownerPool.query(`CREATE TRIGGER fail_sign_in BEFORE INSERT ON identity.refresh_tokens FOR EACH ROW EXECUTE FUNCTION pg_temp_fail()`);
     try {
       await expect(confirmSignIn({ challengeResponse: 'F1rst-Passw0rd!' })).rejects.toMatchObject({ name: 'InternalErrorException' });
     } finally {
-      await h.db.pool.query('DROP TRIGGER fail_sign_in ON identity.refresh_tokens');
-      await h.db.pool.query('DROP FUNCTION pg_temp_fail()');
+      await h.db.ownerPool.query('DROP TRIGGER fail_sign_in ON identity.refresh_tokens');
+      await h.db.ownerPool.query('DROP FUNCTION pg_temp_fail()');
     }
     // The temporary password is still the one, and the user is still invited.
     expect((await h.identity.directory.getUser(u.username))?.status).toBe('FORCE_CHANGE_PASSWORD');
