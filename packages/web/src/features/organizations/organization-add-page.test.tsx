@@ -17,7 +17,8 @@ afterAll(() => server.close());
 
 const renderAddPage = () => renderPage(<OrganizationAddPage />);
 
-describe('add organization', () => {
+// Typing into MUI fields is slow on a busy machine: the page now also loads every organization's settings.
+describe('add organization', { timeout: 20_000 }, () => {
   it('requires a name, then says “Organization added”', async () => {
     let sent: unknown = null;
     server.use(
