@@ -137,6 +137,7 @@ export const ApiErrors = {
   sessionExpired: 'Session expired',
   userDisabled: 'User is disabled',
   userUnknown: 'User is not registered in the portal',
+  signInTooOld: 'Your sign-in is too old, please sign in again',
   nulCharacter: 'Invalid request: text must not contain NUL characters',
 } as const;
 
@@ -158,6 +159,7 @@ export const AdminErrors = {
   unknownRole: 'Unknown role',
   unknownOrganization: 'Unknown organization',
   cannotDisableSelf: 'You cannot disable your own account',
+  inviteNotPending: 'This user has already set a password; an invitation can only be resent to users who have not',
   userPoolFailed: 'The user pool did not accept the request',
   organizationExists: 'An organization with this name already exists',
   organizationNameRequired: 'Name is required',

@@ -57,8 +57,23 @@ export interface ThrottleLimits {
 
 export const DEFAULT_THROTTLE: ThrottleLimits = { ipPerMinute: 60, accountFailures: 5, accountWindowSeconds: 15 * 60 };
 
+/** An account change after which the user's other sessions must end (see `onSignOut`). */
+export interface SignOutEvent {
+  sub: string;
+  username: string;
+  reason: 'password_reset' | 'password_change' | 'global_sign_out';
+  /** password_change: the sign-in (origin_jti) that made the change, which may stay signed in. */
+  keepSignInId?: string;
+}
+
 export interface LocalPoolOptions {
   throttle?: Partial<ThrottleLimits>;
+  /**
+   * Called after a password reset, a password change and a global sign-out have revoked the
+   * pool's own tokens, so that sessions built on them (the portal's) end too. A failure fails
+   * the operation: the caller must not believe the other sessions ended when they did not.
+   */
+  onSignOut?: (e: SignOutEvent) => Promise<void>;
   /** Tests only: chooses the server's private SRP value b, to force edge cases. */
   pickServerPrivate?: () => bigint;
 }
@@ -152,6 +167,7 @@ export class LocalPool {
       case 'GlobalSignOut': {
         const { user } = await this.authenticate(body);
         await repo.revokeEverything(this.db, user.username);
+        await this.signedOut(user, 'global_sign_out');
         return {};
       }
       case 'RevokeToken':
@@ -205,6 +221,7 @@ export class LocalPool {
       case 'AdminUserGlobalSignOut': {
         const user = await this.adminUser(body);
         await repo.revokeEverything(this.db, user.username);
+        await this.signedOut(user, 'global_sign_out');
         return {};
       }
       default:
@@ -474,7 +491,7 @@ export class LocalPool {
 
   private async changePassword(body: Body, caller: CallerInfo): Promise<Body> {
     await this.guardIp(caller.ip);
-    const { user } = await this.authenticate(body);
+    const { user, claims } = await this.authenticate(body);
     const previous = requiredString(body, 'PreviousPassword', 256);
     const proposed = requiredString(body, 'ProposedPassword', 256);
     if (!meetsPasswordPolicy(proposed)) throw Errors.invalidPassword();
@@ -484,6 +501,9 @@ export class LocalPool {
       throw Errors.notAuthorized();
     }
     await repo.setPassword(this.db, user.username, { ...createVerifier(this.poolName, user.username, proposed), permanent: true });
+    // Whoever knew the old password may hold another sign-in; the one making the change stays.
+    await repo.revokeOtherSignIns(this.db, user.username, claims.originJti);
+    await this.signedOut(user, 'password_change', claims.originJti);
     return {};
   }
 
@@ -609,6 +629,7 @@ export class LocalPool {
     await repo.setPassword(this.db, user.username, { ...createVerifier(this.poolName, user.username, password), permanent: true });
     // Whoever made the reset necessary may hold a session: end them all.
     await repo.revokeEverything(this.db, user.username);
+    await this.signedOut(user, 'password_reset');
     await repo.clearAttempts(this.db, `pwfail:${user.username}`);
     return {};
   }
@@ -732,6 +753,10 @@ export class LocalPool {
       UserMFASettingList: ['SOFTWARE_TOKEN_MFA'],
       ...(user.mfa_preferred ? { PreferredMfaSetting: 'SOFTWARE_TOKEN_MFA' } : {}),
     };
+  }
+
+  private async signedOut(user: repo.UserRow, reason: SignOutEvent['reason'], keepSignInId?: string): Promise<void> {
+    await this.deps.options?.onSignOut?.({ sub: user.username, username: user.username, reason, keepSignInId });
   }
 
   private async guardIp(ip: string): Promise<void> {

@@ -1,9 +1,19 @@
 import { MeResponse, MfaBody, SESSION_COOKIE, TokenBody } from '@rpm/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { contextOf, signedInContextOf } from '../../plugins/context.ts';
+import { pruneEndedSessions } from '../sessions/sessions.service.ts';
 import { exchangeToken, getMe, logout, updateMfa, type MeDeps } from './me.service.ts';
 
+const SESSION_HOUSEKEEPING_MS = 10 * 60 * 1000;
+
 export const meRoutes: FastifyPluginAsyncTypebox<MeDeps & { secureCookies: boolean }> = async (app, deps) => {
+  // Ended sessions are kept a day (replayed tokens stay refused, the admin can look), then go.
+  const housekeeping = setInterval(() => {
+    pruneEndedSessions(deps.db).catch((err: Error) => app.log.warn({ error: err.message }, 'session housekeeping failed'));
+  }, SESSION_HOUSEKEEPING_MS);
+  housekeeping.unref();
+  app.addHook('onClose', async () => clearInterval(housekeeping));
+
   app.post(
     '/api/token',
     { config: { access: 'public' }, schema: { tags: ['session'], body: TokenBody, response: { 200: MeResponse } } },

@@ -191,7 +191,7 @@ export async function disableUser(deps: Deps, ctx: SignedInContext, id: number):
     const locked = await lockUser(tx, id);
     if (!locked) return null;
     const updated = await setUserStatus(tx, id, 'disabled');
-    const sessionsEnded = await endAllSessionsOf(tx, id);
+    const sessionsEnded = await endAllSessionsOf(tx, id, 'disabled');
     await audit(tx, ctx, { ...base, outcome: 'success', details: { sessions_ended: sessionsEnded } });
     return updated;
   });
