@@ -744,6 +744,8 @@ export class LocalPool {
     if (forAdmin && user.password_changed_at) {
       list.push({ Name: 'custom:password_changed_at', Value: user.password_changed_at.toISOString() });
     }
+    // Nor this: Cognito's ListUsers does not report TOTP MFA; the local pool tells the portal.
+    if (forAdmin) list.push({ Name: 'custom:mfa_enabled', Value: String(Boolean(user.mfa_enabled && user.totp_secret)) });
     return list;
   }
 

@@ -35,9 +35,10 @@ export function createMailer(deps: { db: Db; log: FastifyBaseLogger; smtpUrl?: s
   return {
     async send(m) {
       await insertOutbox(deps.db, { kind: m.kind, recipient: m.to, subject: m.subject, body: m.text });
+      // Never the text: it holds a temporary password or a reset code. The operator reads the outbox.
       deps.log.info(
-        { kind: m.kind, to: m.to, subject: m.subject, message: m.text },
-        'user pool message (no SMTP_URL configured: deliver it to the recipient)',
+        { kind: m.kind, to: m.to, subject: m.subject },
+        'user pool message kept in the outbox (no SMTP_URL configured: deliver it to the recipient)',
       );
     },
     close: () => {},
