@@ -44,6 +44,7 @@ export const Toasts = {
   inviteResent: 'Invite resent',
   userEnabled: 'User enabled',
   userDisabled: 'User disabled',
+  mfaReset: 'MFA reset',
   organizationAdded: 'Organization added',
   deviceAdded: 'Device added',
 } as const;
@@ -90,6 +91,8 @@ export const Labels = {
   schema: 'Schema',
   sampleRows: 'Sample Rows',
   resendInvite: 'Resend Invite',
+  resetMfa: 'Reset MFA',
+  cancel: 'Cancel',
   enable: 'Enable',
   disable: 'Disable',
   setUpMfa: 'Set up MFA',
@@ -205,6 +208,33 @@ export const AdminTexts = {
   table: 'Table',
   rowsShown: 'rows shown',
   userActions: 'Actions for',
+} as const;
+
+/**
+ * The confirmation asked before an action that changes another person's access: a title naming
+ * the action, what it does, and the button that does it.
+ */
+export const UserActionConfirmations = {
+  'resend-invite': {
+    title: 'Resend the invitation?',
+    body: 'A new temporary password is e-mailed to this user; the one sent before stops working.',
+    confirm: 'Resend Invite',
+  },
+  enable: {
+    title: 'Enable this user?',
+    body: 'This user can sign in again.',
+    confirm: 'Enable',
+  },
+  disable: {
+    title: 'Disable this user?',
+    body: 'This user is signed out everywhere at once and cannot sign in until enabled again.',
+    confirm: 'Disable',
+  },
+  'reset-mfa': {
+    title: 'Reset MFA for this user?',
+    body: 'Their authenticator app no longer works for this account; they set up MFA again from their profile, or at sign-in where MFA is required.',
+    confirm: 'Reset MFA',
+  },
 } as const;
 
 export const AuditLogColumns = [
