@@ -58,7 +58,8 @@ afterAll(() => server.close());
 const renderUsersPage = () => renderPage(<UsersList currentUserId={ADMIN_ID} />);
 const rowOf = async (email: string) => (await screen.findByText(email)).closest('tr')!;
 
-describe('users page', () => {
+// Dialogs open and close with transitions: on a loaded machine these steps take seconds.
+describe('users page', { timeout: 20_000 }, () => {
   it('shows the spec’s columns and updates a row in place after a confirmed Disable', async () => {
     const u = userEvent.setup();
     renderUsersPage();
