@@ -1,4 +1,4 @@
-import { MeResponse, MfaBody, SESSION_COOKIE, TokenBody } from '@rpm/contracts';
+import { LogoutQuery, MeResponse, MfaBody, SESSION_COOKIE, TokenBody } from '@rpm/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { contextOf, signedInContextOf } from '../../plugins/context.ts';
 import { pruneEndedSessions } from '../sessions/sessions.service.ts';
@@ -33,9 +33,9 @@ export const meRoutes: FastifyPluginAsyncTypebox<MeDeps & { secureCookies: boole
   app.post(
     '/api/logout',
     // The page-close beacon cannot send custom headers; SameSite=Strict keeps it same-origin.
-    { config: { access: 'public', csrfExempt: true }, schema: { tags: ['session'] } },
+    { config: { access: 'public', csrfExempt: true }, schema: { tags: ['session'], querystring: LogoutQuery } },
     async (request, reply) => {
-      await logout(deps, contextOf(request), request.sessionToken);
+      await logout(deps, contextOf(request), request.sessionToken, { keepSignIn: request.query.page_closed === '1' });
       void reply.clearCookie(SESSION_COOKIE, { path: '/' });
       return reply.status(204).send();
     },

@@ -101,14 +101,21 @@ async function poolMfaState(deps: MeDeps, username: string): Promise<boolean | n
 
 /**
  * Ends the session of the cookie and the pool sign-in it was opened with, so that the sign-in's
- * refresh token cannot mint a new session. A logout without a live session changes nothing and
- * leaves no record.
+ * refresh token cannot mint a new session. The page-close beacon (`keepSignIn`) ends the session
+ * only: it cannot tell a reload from a close, and a reload opens a new session from the tab's
+ * sign-in (whose tokens live in the tab's own storage and die with it). A logout without a live
+ * session changes nothing and leaves no record.
  */
-export async function logout(deps: MeDeps, ctx: RequestContext, sessionToken: string | null): Promise<void> {
+export async function logout(
+  deps: MeDeps,
+  ctx: RequestContext,
+  sessionToken: string | null,
+  { keepSignIn = false }: { keepSignIn?: boolean } = {},
+): Promise<void> {
   const ended = sessionToken ? await endSession(deps.db, sessionToken) : null;
   if (!ended) return;
   let signInRevoked = false;
-  if (ended.signInId && deps.identity.revokeSignIn) {
+  if (!keepSignIn && ended.signInId && deps.identity.revokeSignIn) {
     try {
       await deps.identity.revokeSignIn(ended.signInId);
       signInRevoked = true;
@@ -120,7 +127,7 @@ export async function logout(deps: MeDeps, ctx: RequestContext, sessionToken: st
     action: 'auth.logout',
     outcome: 'success',
     targetUserId: ended.userId,
-    details: { sign_in_revoked: signInRevoked },
+    details: { sign_in_revoked: signInRevoked, ...(keepSignIn ? { page_closed: true } : {}) },
   });
 }
 

@@ -1,6 +1,7 @@
 import {
   ApiErrors,
   IDLE_TIMEOUT_MS,
+  LOGOUT_BEACON_PATH,
   MAX_SESSIONS_PER_USER,
   SESSION_ABSOLUTE_LIFETIME_MS,
   SESSION_COOKIE,
@@ -164,6 +165,19 @@ describe('sessions keep to their limits', () => {
     expect((await client.post('/api/logout')).status).toBe(204);
     expect((await refreshed(refresh)).error).toBe('NotAuthorizedException');
     expect((await exchange(later.access!)).status).toBe(401);
+  });
+
+  it('the page-close beacon ends the session but keeps the sign-in, so that a reload opens a new one', async () => {
+    const staff = await newStaff();
+    const { access, refresh } = await poolSignIn(staff);
+    const client = await sessionOf(access);
+    const beacon = await client.request('POST', LOGOUT_BEACON_PATH, { headers: { 'x-requested-with': '' } });
+    expect(beacon.status).toBe(204);
+    expect(await meStatus(client)).toBe(401);
+    const reloaded = await refreshed(refresh);
+    expect(reloaded.access).toBeDefined();
+    expect(await meStatus(await sessionOf(reloaded.access!))).toBe(200);
+    expect((await client.request('POST', '/api/logout?page_closed=yes')).status).toBe(400);
   });
 
   it('refuses a token whose sign-in is older than the absolute limit, and ends a session at sign-in + limit', async () => {
