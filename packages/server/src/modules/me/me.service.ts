@@ -7,7 +7,7 @@ import type { RequestContext, SignedInContext } from '../../plugins/context.ts';
 import { audit } from '../audit/audit.service.ts';
 import { exchangeBlocked, recordExchangeFailure } from '../sessions/exchange-failures.ts';
 import { createSession, endSession } from '../sessions/sessions.service.ts';
-import { findCurrentUser, findUserByIdentity, linkSubject, setMfaEnabled } from './me.repository.ts';
+import { findCurrentUser, findUserByIdentity, linkSubject, setMfaEnabled, syncMfaEnabled } from './me.repository.ts';
 
 export interface MeDeps {
   db: pg.Pool;
@@ -146,7 +146,7 @@ export async function updateMfa(deps: MeDeps, ctx: SignedInContext, enabled: boo
   const poolUser = username ? await deps.identity.directory.getUser(username) : null;
   if (!poolUser || poolUser.mfaEnabled !== enabled) {
     // The portal's flag follows the pool even when the request got it wrong.
-    if (poolUser) await setMfaEnabled(deps.db, ctx.actor.id, poolUser.mfaEnabled);
+    if (poolUser) await syncMfaEnabled(deps.db, ctx.actor.id, poolUser.mfaEnabled);
     await audit(deps.db, ctx, {
       action: 'user.mfa_update',
       outcome: 'failure',
