@@ -2,7 +2,7 @@
  * Administration in the real portal, as an admin through the real sign-in: register a provider
  * and read the temporary password from the page, that provider's first sign-in in a second
  * browser, disable (the provider's open tab is signed out on its next request and cannot sign
- * in again) and enable, resend an invite, add an organization (and require MFA in it) and a device, page through the
+ * in again) and enable, each after a confirmation dialog (also by keyboard), resend an invite, add an organization (and require MFA in it) and a device, page through the
  * audit log and find these actions in it, and open the database inspector on two tables.
  */
 import {
@@ -14,6 +14,7 @@ import {
   Labels,
   SessionTexts,
   Toasts,
+  UserActionConfirmations,
   UsersTableColumns,
 } from '@rpm/contracts';
 import path from 'node:path';
@@ -85,6 +86,13 @@ async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(REPO_ROOT, 'e2e/artifacts', `admin-${name}.png`), fullPage: true });
 }
 
+/** Answers the confirmation dialog of a user action with its confirm button. */
+async function confirm(page: Page, texts: { title: string; confirm: string }): Promise<void> {
+  const dialog = page.getByRole('dialog', { name: texts.title });
+  await dialog.getByRole('button', { name: texts.confirm }).click();
+  await dialog.waitFor({ state: 'hidden' });
+}
+
 function userRow(page: Page, email: string): Locator {
   return page.getByRole('row').filter({ has: page.getByRole('cell', { name: email, exact: true }) });
 }
@@ -116,6 +124,7 @@ describe('administration', () => {
     const row = userRow(admin, providerEmail);
     await row.getByRole('cell', { name: 'CONFIRMED' }).waitFor();
     await row.getByRole('button', { name: Labels.disable }).click();
+    await confirm(admin, UserActionConfirmations.disable);
     await expectToast(admin, Toasts.userDisabled);
     // The row updated in place: status disabled, and the action is now Enable.
     await row.getByRole('cell', { name: 'disabled', exact: true }).waitFor();
@@ -136,6 +145,7 @@ describe('administration', () => {
     expect(provider.url()).toBe(`${portal.url}/login`);
 
     await row.getByRole('button', { name: Labels.enable }).click();
+    await confirm(admin, UserActionConfirmations.enable);
     await expectToast(admin, Toasts.userEnabled);
     await row.getByRole('cell', { name: 'active', exact: true }).waitFor();
     await shot(admin, 'users');
@@ -147,6 +157,7 @@ describe('administration', () => {
     await register(admin, inviteeEmail, 'Ivy', 'Invitee');
     await openFromSidebar(admin, Labels.users, '/users');
     await userRow(admin, inviteeEmail).getByRole('button', { name: Labels.resendInvite }).click();
+    await confirm(admin, UserActionConfirmations['resend-invite']);
     await expectToast(admin, Toasts.inviteResent);
     // The pool's outbox holds the first invitation and the resent one.
     const sent = await portal.db.query(
@@ -154,6 +165,53 @@ describe('administration', () => {
       [inviteeEmail],
     );
     expect(sent.rows[0].n).toBe(2);
+    // A user who has set a password is offered no Resend Invite (it would replace their password).
+    await userRow(admin, providerEmail).getByRole('cell', { name: 'CONFIRMED' }).waitFor();
+    expect(await userRow(admin, providerEmail).getByRole('button', { name: Labels.resendInvite }).count()).toBe(0);
+  });
+
+  it('asks before Disable, by keyboard too: Escape and Cancel change nothing; the admin’s own row has no Disable', async () => {
+    await openFromSidebar(admin, Labels.users, '/users');
+    const own = userRow(admin, portal.adminEmail);
+    await own.getByRole('cell', { name: 'active', exact: true }).waitFor();
+    expect(await own.getByRole('button', { name: Labels.disable }).count()).toBe(0);
+
+    const row = userRow(admin, providerEmail);
+    const disable = row.getByRole('button', { name: Labels.disable });
+    await disable.focus();
+    await admin.keyboard.press('Enter');
+    const dialog = admin.getByRole('dialog', { name: UserActionConfirmations.disable.title });
+    await dialog.waitFor();
+    await dialog.getByText(providerEmail).waitFor();
+    await shot(admin, 'confirm-disable');
+    // Focus starts on Cancel: a stray Enter changes nothing.
+    await expect.poll(() => dialog.getByRole('button', { name: Labels.cancel }).evaluate((el) => el === document.activeElement)).toBe(true);
+    await admin.keyboard.press('Enter');
+    await dialog.waitFor({ state: 'hidden' });
+    await disable.focus();
+    await admin.keyboard.press('Enter');
+    await dialog.waitFor();
+    await admin.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    await row.getByRole('cell', { name: 'active', exact: true }).waitFor();
+    const disables = await portal.db.query(
+      `SELECT count(*)::int AS n FROM audit_logs a JOIN users u ON u.id = a.target_user_id
+        WHERE a.action = 'user.disable' AND lower(u.email) = lower($1)`,
+      [providerEmail],
+    );
+    expect(disables.rows[0].n).toBe(1); // only the confirmed one of the test before
+
+    // Tab to the confirm button and press it: the action runs.
+    await disable.focus();
+    await admin.keyboard.press('Enter');
+    await dialog.waitFor();
+    await admin.keyboard.press('Tab');
+    await admin.keyboard.press('Enter');
+    await expectToast(admin, Toasts.userDisabled);
+    await row.getByRole('button', { name: Labels.enable }).click();
+    await confirm(admin, UserActionConfirmations.enable);
+    await expectToast(admin, Toasts.userEnabled);
+    await row.getByRole('cell', { name: 'active', exact: true }).waitFor();
   });
 
   it('adds an organization and a device, and refuses a duplicate device', async () => {

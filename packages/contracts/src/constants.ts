@@ -3,6 +3,12 @@
 export const IDLE_TIMEOUT_MS = 15 * 60 * 1000;
 /** Server-side absolute session lifetime (DESIGN.md section 3). */
 export const SESSION_ABSOLUTE_LIFETIME_MS = 12 * 60 * 60 * 1000;
+/** A session's last activity is written at most this often; the idle check is exact to it. */
+export const SESSION_TOUCH_INTERVAL_MS = 60 * 1000;
+/** Live portal sessions per user; opening one more ends the oldest. */
+export const MAX_SESSIONS_PER_USER = 10;
+/** Failed token exchanges allowed per address and minute before 429. */
+export const TOKEN_EXCHANGE_FAILURES_PER_MINUTE = 20;
 export const ACTIVITY_EVENTS = ['mousemove', 'keydown', 'click', 'scroll', 'touchstart'] as const;
 
 export const FORGOT_PASSWORD_LOCKOUT_MS = 5_000;

@@ -26,5 +26,16 @@ export const TokenBody = Type.Object(
 );
 export type TokenBody = Static<typeof TokenBody>;
 
+/**
+ * POST /api/logout?page_closed=1 is the page-close beacon: it ends the portal session but keeps
+ * the tab's sign-in, because a reload opens a new session from it. A plain logout revokes both.
+ */
+export const LogoutQuery = Type.Object(
+  { page_closed: Type.Optional(Type.Literal('1')) },
+  { additionalProperties: false },
+);
+export type LogoutQuery = Static<typeof LogoutQuery>;
+export const LOGOUT_BEACON_PATH = '/api/logout?page_closed=1';
+
 export const MfaBody = Type.Object({ enabled: Type.Boolean() }, { additionalProperties: false });
 export type MfaBody = Static<typeof MfaBody>;

@@ -94,6 +94,7 @@ export const Labels = {
   sampleRows: 'Sample Rows',
   resendInvite: 'Resend Invite',
   resetMfa: 'Reset MFA',
+  cancel: 'Cancel',
   enable: 'Enable',
   disable: 'Disable',
   setUpMfa: 'Set up MFA',
@@ -141,6 +142,7 @@ export const ApiErrors = {
   sessionExpired: 'Session expired',
   userDisabled: 'User is disabled',
   userUnknown: 'User is not registered in the portal',
+  signInTooOld: 'Your sign-in is too old, please sign in again',
   nulCharacter: 'Invalid request: text must not contain NUL characters',
 } as const;
 
@@ -162,6 +164,7 @@ export const AdminErrors = {
   unknownRole: 'Unknown role',
   unknownOrganization: 'Unknown organization',
   cannotDisableSelf: 'You cannot disable your own account',
+  inviteNotPending: 'This user has already set a password; an invitation can only be resent to users who have not',
   userPoolFailed: 'The user pool did not accept the request',
   organizationExists: 'An organization with this name already exists',
   organizationNameRequired: 'Name is required',
@@ -213,6 +216,33 @@ export const AdminTexts = {
   requireMfaHelp: 'Users without MFA must set it up at their next sign-in.',
   failedToLoadOrganizations: 'Failed to load organizations',
   noOrganizations: 'No organizations yet.',
+} as const;
+
+/**
+ * The confirmation asked before an action that changes another person's access: a title naming
+ * the action, what it does, and the button that does it.
+ */
+export const UserActionConfirmations = {
+  'resend-invite': {
+    title: 'Resend the invitation?',
+    body: 'A new temporary password is e-mailed to this user; the one sent before stops working.',
+    confirm: 'Resend Invite',
+  },
+  enable: {
+    title: 'Enable this user?',
+    body: 'This user can sign in again.',
+    confirm: 'Enable',
+  },
+  disable: {
+    title: 'Disable this user?',
+    body: 'This user is signed out everywhere at once and cannot sign in until enabled again.',
+    confirm: 'Disable',
+  },
+  'reset-mfa': {
+    title: 'Reset MFA for this user?',
+    body: 'Their authenticator app no longer works for this account; they set up MFA again from their profile, or at sign-in where MFA is required.',
+    confirm: 'Reset MFA',
+  },
 } as const;
 
 export const AuditLogColumns = [

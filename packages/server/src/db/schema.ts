@@ -107,6 +107,9 @@ export const sessions = pgTable('sessions', {
   revokedAt: tz('revoked_at'),
   ipAddress: text('ip_address'),
   userAgent: text('user_agent'),
+  tokenJti: text('token_jti'),
+  signInId: text('sign_in_id'),
+  endReason: text('end_reason'),
 });
 
 export const auditLogs = pgTable('audit_logs', {

@@ -185,7 +185,7 @@ describe('access token verification', () => {
     const { s, key, user, ctx, issuer } = await signedInTokens();
     const subject = { username: user.username, email: user.email, emailVerified: true };
     const good = await issueTokens(key, subject, ctx);
-    expect(await h.identity.verifyAccessToken(good.accessToken)).toEqual({ sub: user.username, username: user.username });
+    expect(await h.identity.verifyAccessToken(good.accessToken)).toMatchObject({ sub: user.username, username: user.username });
 
     await expect(h.identity.verifyAccessToken(good.idToken)).rejects.toThrow();
     const expired = await issueTokens(key, subject, { ...ctx, now: new Date(Date.now() - 2 * 3600 * 1000) });

@@ -39,7 +39,16 @@ afterAll(async () => {
 });
 
 const token = (claims: Record<string, unknown>, opts: { iss?: string; exp?: string } = {}) =>
-  new SignJWT({ token_use: 'access', client_id: CLIENT, username: 'user-1', scope: 'aws.cognito.signin.user.admin', ...claims })
+  new SignJWT({
+    token_use: 'access',
+    client_id: CLIENT,
+    username: 'user-1',
+    scope: 'aws.cognito.signin.user.admin',
+    jti: 'jti-1',
+    origin_jti: 'origin-1',
+    auth_time: Math.floor(Date.now() / 1000) - 60,
+    ...claims,
+  })
     .setProtectedHeader({ alg: 'RS256', kid: 'test-kid' })
     .setIssuer(opts.iss ?? ISSUER)
     .setSubject('sub-1')
@@ -57,7 +66,12 @@ describe('Cognito mode', () => {
   });
 
   it('accepts a Cognito access token for the pool and client', async () => {
-    await expect(identity.verifyAccessToken(await token({}))).resolves.toEqual({ sub: 'sub-1', username: 'user-1' });
+    await expect(identity.verifyAccessToken(await token({}))).resolves.toMatchObject({
+      sub: 'sub-1',
+      username: 'user-1',
+      jti: 'jti-1',
+      originJti: 'origin-1',
+    });
   });
 
   it('refuses other issuers, other clients, id tokens and expired tokens', async () => {
@@ -67,6 +81,9 @@ describe('Cognito mode', () => {
       await token({ client_id: 'someone-else' }),
       await token({ token_use: 'id' }),
       await token({}, { exp: '-1m' }),
+      // Without its id and sign-in time a token could open many sessions or outlive its sign-in.
+      await token({ jti: undefined }),
+      await token({ auth_time: undefined }),
     ];
     for (const t of bad) await expect(identity.verifyAccessToken(t)).rejects.toThrow();
   });

@@ -79,7 +79,8 @@ function toDirectoryUser(input: {
 }
 
 function fromUserType(u: UserType): DirectoryUser {
-  return toDirectoryUser({ ...u, mfaEnabled: (u.MFAOptions?.length ?? 0) > 0 });
+  const localMfa = attr(u.Attributes, 'custom:mfa_enabled');
+  return toDirectoryUser({ ...u, mfaEnabled: localMfa !== undefined ? localMfa === 'true' : (u.MFAOptions?.length ?? 0) > 0 });
 }
 
 function isNotFound(err: unknown): boolean {
@@ -110,11 +111,8 @@ export function createDirectory(client: CognitoIdentityProviderClient, userPoolI
 
     async resendInvite(username) {
       const password = generateTemporaryPassword();
-      // RESEND works only for users who still have to change their password; setting a new
-      // temporary password first puts anyone back in that state, with a password we know.
-      await client.send(
-        new AdminSetUserPasswordCommand({ UserPoolId: userPoolId, Username: username, Password: password, Permanent: false }),
-      );
+      // RESEND works only for users who still have to change their password: the pool refuses
+      // anyone else (UnsupportedUserStateException), so a confirmed password is never replaced.
       await client.send(
         new AdminCreateUserCommand({
           UserPoolId: userPoolId,

@@ -7,6 +7,7 @@ import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import { decodeProtectedHeader } from 'jose';
 import type pg from 'pg';
 import type { Config } from '../config.ts';
+import { endSessionsOfIdentity } from '../modules/sessions/sessions.service.ts';
 import { createDirectory, type UserDirectory } from './directory.ts';
 import { OUTBOX_RETENTION_DAYS } from '@rpm/contracts';
 import { LocalPool, type LocalPoolOptions, type PoolHooks } from './local-pool.ts';
@@ -62,9 +63,16 @@ export interface Identity {
   /**
    * Verifies an ACCESS token: signature, issuer, expiry, token_use "access", our client id, and
    * (local pool) that the token's sign-in was not revoked by a global sign-out. Resolves with the
-   * subject and username; rejects otherwise.
+   * subject and username, and the sign-in it stands for: the token's own id, when the person
+   * signed in (auth_time) and the pool's sign-in id (origin_jti); rejects otherwise.
    */
-  verifyAccessToken(token: string): Promise<{ sub: string; username: string }>;
+  verifyAccessToken(token: string): Promise<VerifiedAccessToken>;
+  /**
+   * Local mode only: revokes one sign-in (its refresh token, and with it every access token of
+   * that sign-in). Cognito revokes a refresh token only when given the token itself, which the
+   * portal never holds: there the browser's own sign-out revokes it.
+   */
+  revokeSignIn?(originJti: string): Promise<void>;
   directory: UserDirectory;
   /** Local mode only: POST /cognito and GET /<poolId>/.well-known/jwks.json. */
   plugin?: FastifyPluginAsync;
@@ -75,6 +83,16 @@ export interface Identity {
   tokensValidAfter?(username: string): Promise<Date | null>;
   close(): Promise<void>;
 }
+
+export interface VerifiedAccessToken {
+  sub: string;
+  username: string;
+  jti: string;
+  authTime: Date;
+  originJti: string | null;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface IdentityDeps {
   settings: IdentitySettings;
@@ -123,7 +141,14 @@ async function createCognitoIdentity({ settings, cognitoJwks }: IdentityDeps): P
     appConfig: { userPoolId, clientId, region },
     async verifyAccessToken(token) {
       const payload = await verifier.verify(token);
-      return { sub: payload.sub, username: payload.username };
+      if (typeof payload.jti !== 'string' || typeof payload.auth_time !== 'number') throw new Error('access token lacks claims');
+      return {
+        sub: payload.sub,
+        username: payload.username,
+        jti: payload.jti,
+        authTime: new Date(payload.auth_time * 1000),
+        originJti: typeof payload.origin_jti === 'string' ? payload.origin_jti : null,
+      };
     },
     directory: createDirectory(client, userPoolId),
     async close() {
@@ -154,7 +179,18 @@ async function createLocalIdentity({ settings, db, log, localPoolOptions, master
     mfa: settings.localMfa ?? 'optional',
     mailer,
     hooks: poolHooks ?? portalHooks,
-    options: localPoolOptions,
+    options: {
+      ...localPoolOptions,
+      // Portal sessions live in the shared database, so ending them here ends them on every
+      // instance. Cognito mode has no such hook: there a password reset, change or global sign-out
+      // revokes the pool's tokens only, and portal sessions end by their idle and absolute limits,
+      // by logout, or by an admin's Disable.
+      onSignOut: async (e) => {
+        await localPoolOptions?.onSignOut?.(e);
+        const ended = await endSessionsOfIdentity(db, e);
+        if (ended?.ended) log.info({ userId: ended.userId, reason: e.reason, sessions: ended.ended }, 'portal sessions ended');
+      },
+    },
   });
   const endpoint = `${publicUrl}/cognito`;
   const client = new CognitoIdentityProviderClient({
@@ -191,14 +227,25 @@ async function createLocalIdentity({ settings, db, log, localPoolOptions, master
       const sub = payload.sub;
       const username = payload.username;
       const originJti = payload.origin_jti;
-      if (typeof sub !== 'string' || typeof username !== 'string' || typeof originJti !== 'string' || typeof payload.iat !== 'number') {
+      const { jti, auth_time: authTime } = payload;
+      if (
+        typeof sub !== 'string' ||
+        typeof username !== 'string' ||
+        typeof originJti !== 'string' ||
+        typeof payload.iat !== 'number' ||
+        typeof jti !== 'string' ||
+        typeof authTime !== 'number'
+      ) {
         throw new Error('access token lacks claims');
       }
       const validAfter = await repo.tokensValidAfter(db, username);
       if (!(await pool.tokenStillValid({ iat: payload.iat, originJti }, validAfter))) {
         throw new Error('access token has been revoked');
       }
-      return { sub, username };
+      return { sub, username, jti, authTime: new Date(authTime * 1000), originJti };
+    },
+    async revokeSignIn(originJti) {
+      if (UUID.test(originJti)) await repo.revokeSignIn(db, originJti);
     },
     directory: createDirectory(client, stored.pool_id),
     plugin: localPoolPlugin(pool),

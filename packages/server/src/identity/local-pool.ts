@@ -68,8 +68,23 @@ export const DEFAULT_THROTTLE: ThrottleLimits = { ipPerMinute: 60, ...AUTH_THROT
 /** ForgotPassword and ConfirmForgotPassword answer no sooner than this: their timing tells nothing. */
 export const RESET_ANSWER_FLOOR_MS = 250;
 
+/** An account change after which the user's other sessions must end (see `onSignOut`). */
+export interface SignOutEvent {
+  sub: string;
+  username: string;
+  reason: 'password_reset' | 'password_change' | 'global_sign_out';
+  /** password_change: the sign-in (origin_jti) that made the change, which may stay signed in. */
+  keepSignInId?: string;
+}
+
 export interface LocalPoolOptions {
   throttle?: Partial<ThrottleLimits>;
+  /**
+   * Called after a password reset, a password change and a global sign-out have revoked the
+   * pool's own tokens, so that sessions built on them (the portal's) end too. A failure fails
+   * the operation: the caller must not believe the other sessions ended when they did not.
+   */
+  onSignOut?: (e: SignOutEvent) => Promise<void>;
   /** Tests only: chooses the server's private SRP value b, to force edge cases. */
   pickServerPrivate?: () => bigint;
   resetAnswerFloorMs?: number;
@@ -247,6 +262,7 @@ export class LocalPool {
       case 'AdminUserGlobalSignOut': {
         const user = await this.adminUser(body);
         await repo.revokeEverything(this.db, user.username);
+        await this.signedOut(user, 'global_sign_out');
         return {};
       }
       case 'AdminSetUserMFAPreference': {
@@ -587,7 +603,7 @@ export class LocalPool {
 
   private async changePassword(body: Body, caller: CallerInfo): Promise<Body> {
     await this.guardIp(caller.ip);
-    const { user } = await this.authenticate(body);
+    const { user, claims } = await this.authenticate(body);
     const previous = requiredString(body, 'PreviousPassword', 256);
     const proposed = requiredString(body, 'ProposedPassword', 256);
     if (!meetsPasswordPolicy(proposed)) throw Errors.invalidPassword();
@@ -605,9 +621,12 @@ export class LocalPool {
     await withTransaction(this.db, async (tx) => {
       await repo.findUser(tx, user.username, { forUpdate: true });
       await repo.setPassword(tx, user.username, { ...verifier, permanent: true });
+      // Whoever knew the old password may hold another sign-in; the one making the change stays.
+      await repo.revokeOtherSignIns(tx, user.username, claims.originJti);
       await repo.clearAttempts(tx, throttleBucket('password', 'account', user.username));
       await this.event(tx, caller, { action: 'auth.password_change', outcome: 'success', username: user.username, byUser: true });
     });
+    await this.signedOut(user, 'password_change', claims.originJti);
     return {};
   }
 
@@ -617,6 +636,7 @@ export class LocalPool {
       await repo.revokeEverything(tx, user.username);
       await this.event(tx, caller, { action: 'auth.global_sign_out', outcome: 'success', username: user.username, byUser: true });
     });
+    await this.signedOut(user, 'global_sign_out');
     return {};
   }
 
@@ -819,6 +839,7 @@ export class LocalPool {
         await repo.clearAttempts(tx, throttleBucket('reset-code', 'account', user.username));
         await this.event(tx, caller, { action: 'auth.password_reset', outcome: 'success', username: user.username, byUser: false });
       });
+      await this.signedOut(user, 'password_reset');
       return {};
     });
   }
@@ -943,6 +964,8 @@ export class LocalPool {
     if (forAdmin && user.password_changed_at) {
       list.push({ Name: 'custom:password_changed_at', Value: user.password_changed_at.toISOString() });
     }
+    // Nor this: Cognito's ListUsers does not report TOTP MFA; the local pool tells the portal.
+    if (forAdmin) list.push({ Name: 'custom:mfa_enabled', Value: String(Boolean(user.mfa_enabled && user.totp_secret)) });
     return list;
   }
 
@@ -952,6 +975,10 @@ export class LocalPool {
       UserMFASettingList: ['SOFTWARE_TOKEN_MFA'],
       ...(user.mfa_preferred ? { PreferredMfaSetting: 'SOFTWARE_TOKEN_MFA' } : {}),
     };
+  }
+
+  private async signedOut(user: repo.UserRow, reason: SignOutEvent['reason'], keepSignInId?: string): Promise<void> {
+    await this.deps.options?.onSignOut?.({ sub: user.username, username: user.username, reason, keepSignInId });
   }
 
   private async guardIp(ip: string): Promise<void> {

@@ -230,6 +230,20 @@ export async function revokeEverything(db: Db, username: string): Promise<void> 
   );
 }
 
+/** Revokes every sign-in of a user but one (a password change keeps the sign-in that made it). */
+export async function revokeOtherSignIns(db: Db, username: string, keepId: string): Promise<void> {
+  await db.query(
+    `UPDATE identity.refresh_tokens SET revoked_at = now()
+      WHERE username = $1 AND id <> $2::uuid AND revoked_at IS NULL`,
+    [username, keepId],
+  );
+}
+
+/** Revokes one sign-in by its id (the origin_jti of its tokens): the portal's logout. */
+export async function revokeSignIn(db: Db, id: string): Promise<void> {
+  await db.query(`UPDATE identity.refresh_tokens SET revoked_at = now() WHERE id = $1::uuid AND revoked_at IS NULL`, [id]);
+}
+
 export async function listUsers(
   db: Db,
   limit: number,

@@ -3,6 +3,7 @@ import {
   AuthLabels,
   IDLE_TIMEOUT_MS,
   Labels,
+  LOGOUT_BEACON_PATH,
   SESSION_BROADCAST_CHANNEL,
   SESSION_EXPIRED_FLAG_KEY,
   SessionTexts,
@@ -128,7 +129,9 @@ describe('session rules', () => {
     const beacon = vi.fn(() => true);
     Object.defineProperty(navigator, 'sendBeacon', { value: beacon, configurable: true });
     window.dispatchEvent(new Event('pagehide'));
-    expect(beacon).toHaveBeenCalledWith('/api/logout');
+    // The beacon ends the session but keeps the tab's sign-in, which a reload opens a new one from.
+    expect(beacon).toHaveBeenCalledWith('/api/logout?page_closed=1');
+    expect(beacon).toHaveBeenCalledWith(LOGOUT_BEACON_PATH);
   });
 
   it('goes to /login after a manual logout and ends the server session', async () => {

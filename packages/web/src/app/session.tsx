@@ -1,5 +1,5 @@
 import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
-import { ACTIVITY_EVENTS, IDLE_TIMEOUT_MS, SessionTexts } from '@rpm/contracts';
+import { ACTIVITY_EVENTS, IDLE_TIMEOUT_MS, LOGOUT_BEACON_PATH, SessionTexts } from '@rpm/contracts';
 import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
 import { apiGet, setUnauthorizedListener } from '../lib/api-client.ts';
@@ -88,7 +88,7 @@ export function SessionManager() {
       const { othersOpen } = unregisterTab(tabId);
       // Closing the last portal tab ends the session; the beacon is the one request a closing
       // page may still send. A reload re-opens a session from the tab's pool tokens.
-      if (!othersOpen) navigator.sendBeacon?.('/api/logout');
+      if (!othersOpen) navigator.sendBeacon?.(LOGOUT_BEACON_PATH);
     };
     const onPageShow = (e: PageTransitionEvent) => {
       if (e.persisted) registerTab(tabId);

@@ -34,3 +34,8 @@ export async function setMfaEnabled(db: Queryable, id: number, enabled: boolean)
   );
   return rows[0] ?? null;
 }
+
+/** Brings the portal's MFA flag in step with the pool; writes only when it differs. */
+export async function syncMfaEnabled(db: Queryable, id: number, enabled: boolean): Promise<void> {
+  await db.query(`UPDATE users SET mfa_enabled = $2, updated_at = now() WHERE id = $1 AND mfa_enabled <> $2`, [id, enabled]);
+}

@@ -84,10 +84,15 @@ export async function getUsers(deps: Deps, ctx: SignedInContext): Promise<AdminU
   return rows.map((r) => {
     const poolUser = r.cognito_username ? poolByUsername.get(r.cognito_username) : undefined;
     if (!poolUser) return present(r, null);
-    // Passwords live in the pool: its date wins when it has one. The MFA flag stays the portal's
-    // (kept in step by POST /api/me/mfa): Cognito's ListUsers does not report TOTP MFA.
+    // Passwords and MFA live in the pool: its word wins. Cognito's ListUsers does not report TOTP
+    // MFA, so there the portal's flag stands (refreshed from the pool at every token exchange and
+    // profile change); the local pool reports it.
     const presented = present(r, poolUser.status);
-    return { ...presented, password_changed_at: poolUser.passwordChangedAt?.toISOString() ?? presented.password_changed_at };
+    return {
+      ...presented,
+      password_changed_at: poolUser.passwordChangedAt?.toISOString() ?? presented.password_changed_at,
+      mfa_enabled: deps.identity.mode === 'local' ? poolUser.mfaEnabled : presented.mfa_enabled,
+    };
   });
 }
 
@@ -174,10 +179,24 @@ export async function resendInvite(deps: Deps, ctx: SignedInContext, id: number)
     await audit(deps.db, ctx, { ...base, outcome: 'failure', reason: 'no user pool account' });
     throw conflict(AdminErrors.userPoolFailed);
   }
+  // Only for someone who has never set a password: anyone else would lose theirs to a new
+  // temporary one. The pool refuses such a resend too; asking first gives the admin a clear answer.
+  let status: string | null;
+  try {
+    status = (await deps.identity.directory.getUser(row.cognito_username))?.status ?? null;
+  } catch (err) {
+    await audit(deps.db, ctx, { ...base, outcome: 'failure', reason: `user pool refused: ${poolErrorName(err)}` });
+    throw poolError(err) ?? err;
+  }
+  if (status !== 'FORCE_CHANGE_PASSWORD') {
+    await audit(deps.db, ctx, { ...base, outcome: 'failure', reason: `password already set (pool status ${status ?? 'unknown'})` });
+    throw conflict(AdminErrors.inviteNotPending);
+  }
   try {
     await deps.identity.directory.resendInvite(row.cognito_username);
   } catch (err) {
     await audit(deps.db, ctx, { ...base, outcome: 'failure', reason: `user pool refused: ${poolErrorName(err)}` });
+    if (poolErrorName(err) === 'UnsupportedUserStateException') throw conflict(AdminErrors.inviteNotPending);
     throw poolError(err) ?? err;
   }
   await audit(deps.db, ctx, { ...base, outcome: 'success' });
@@ -200,7 +219,7 @@ export async function disableUser(deps: Deps, ctx: SignedInContext, id: number):
     const locked = await lockUser(tx, id);
     if (!locked) return null;
     const updated = await setUserStatus(tx, id, 'disabled');
-    const sessionsEnded = await endAllSessionsOf(tx, id);
+    const sessionsEnded = await endAllSessionsOf(tx, id, 'disabled');
     await audit(tx, ctx, { ...base, outcome: 'success', details: { sessions_ended: sessionsEnded } });
     return updated;
   });

@@ -3,12 +3,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createOrganization,
   createStaff,
+  poolAccessToken,
   signIn,
   startTestServer,
   type ApiClient,
   type Staff,
   type TestServer,
 } from '../../../test/app.ts';
+import { readOutbox } from '../../identity/index.ts';
+import { callPool } from '../../identity/test-support/harness.ts';
+import { totpCode } from '../../identity/totp.ts';
 
 let server: TestServer;
 let admin: Staff;
@@ -156,6 +160,39 @@ describe('resend invite', () => {
     expect(res.status).toBe(200);
     expect(res.body.user).toMatchObject({ id: created.body.user.id, cognito_status: 'FORCE_CHANGE_PASSWORD' });
     expect((await auditOf('user.resend_invite')).at(-1)).toMatchObject({ target_user_id: created.body.user.id, outcome: 'success' });
+    // The new temporary password went to the invitee only: never into a log line.
+    const invitation = (await readOutbox(server.db.pool, 'invitee@example.com'))?.text ?? '';
+    const password = /password:\s*(\S+)/i.exec(invitation)?.[1];
+    expect(password).toBeTruthy();
+    expect(server.logs()).not.toContain(password);
+    expect(server.logs()).not.toContain(created.body.temp_password);
+  });
+
+  it('refuses with 409 for a user who has set a password, whose password and sessions stay', async () => {
+    const staff = await createStaff(server, { role: 'provider', organizationId: orgId });
+    const staffClient = await signIn(server, staff);
+    const res = await adminClient.post(`/api/admin/users/${staff.id}/resend-invite`);
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ message: AdminErrors.inviteNotPending });
+    expect((await server.identity.directory.getUser(staff.cognitoUsername))?.status).toBe('CONFIRMED');
+    expect((await staffClient.get('/api/me')).status).toBe(200);
+    await expect(signIn(server, staff)).resolves.toBeDefined(); // the old password still works
+    expect((await auditOf('user.resend_invite')).at(-1)).toMatchObject({ target_user_id: staff.id, outcome: 'failure' });
+  });
+});
+
+describe('MFA in the users list', () => {
+  it('shows the pool’s MFA state, also when the portal was not told', async () => {
+    const staff = await createStaff(server, { role: 'provider', organizationId: orgId });
+    const listed = async () =>
+      (await adminClient.get<AdminUsersResponse>('/api/admin/users')).body.users.find((u) => u.id === staff.id)?.mfa_enabled;
+    expect(await listed()).toBe(false);
+    const access = await poolAccessToken(server, staff.email, staff.password);
+    const endpoint = `${server.url}/cognito`;
+    const secret = String((await callPool(endpoint, 'AssociateSoftwareToken', { AccessToken: access })).json.SecretCode);
+    await callPool(endpoint, 'VerifySoftwareToken', { AccessToken: access, UserCode: await totpCode(secret) });
+    await callPool(endpoint, 'SetUserMFAPreference', { AccessToken: access, SoftwareTokenMfaSettings: { Enabled: true, PreferredMfa: true } });
+    expect(await listed()).toBe(true);
   });
 });
 

@@ -51,7 +51,8 @@ export function useRegisterUser() {
   });
 }
 
-export type UserAction = 'resend-invite' | 'enable' | 'disable';
+/** The path segment of each action under /api/admin/users/{id}/. */
+export type UserAction = 'resend-invite' | 'enable' | 'disable' | 'reset-mfa';
 
 /** One action on one user; on success the row is replaced in the cached list (spec section 4). */
 export function useUserAction() {

@@ -75,10 +75,14 @@ async function loadMe(): Promise<CurrentUser> {
   return (await apiGet<MeResponse>('/api/me')).user;
 }
 
-/** The access token Amplify holds for this tab, or null when the tab is not signed in to the pool. */
-async function currentAccessToken(): Promise<string | null> {
+/**
+ * The access token Amplify holds for this tab, or null when the tab is not signed in to the pool.
+ * `fresh` asks the pool for a new one: the server opens at most one session per access token, so a
+ * reload or a second tab needs its own.
+ */
+async function currentAccessToken({ fresh = false }: { fresh?: boolean } = {}): Promise<string | null> {
   await ensureAmplifyConfigured();
-  const session = await fetchAuthSession();
+  const session = await fetchAuthSession({ forceRefresh: fresh });
   return session.tokens?.accessToken?.toString() ?? null;
 }
 
@@ -131,7 +135,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         } else {
           // This tab still holds pool tokens after a reload or a typed URL: open a fresh portal
           // session with them rather than trust a cookie the page-close beacon may have ended.
-          token = await currentAccessToken().catch(() => null);
+          token = await currentAccessToken({ fresh: true }).catch(() => null);
         }
         try {
           if (token) {
