@@ -62,13 +62,17 @@ export async function listPatients(db: Queryable, f: PatientListFilter): Promise
   const orderBy = ORDER_BY[f.sort].replaceAll('{dir}', dir);
 
   const total = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM patients p ${filter}`, params);
+  // The organization's name is joined to the page only, not to every row before the offset.
   const { rows } = await db.query<PatientListItem>(
     `SELECT p.id, p.first_name, p.middle_name, p.last_name, p.date_of_birth, p.organization_id,
             o.name AS organization_name, p.enrolled_rpm, p.enrollment_status
-       FROM patients p JOIN organizations o ON o.id = p.organization_id
-       ${filter}
-      ORDER BY ${orderBy}
-      LIMIT ${bind(f.limit)} OFFSET ${bind(f.offset)}`,
+       FROM (SELECT p.id, p.first_name, p.middle_name, p.last_name, p.date_of_birth, p.organization_id,
+                    p.enrolled_rpm, p.enrollment_status, p.last_name_key, p.first_name_key
+               FROM patients p ${filter}
+              ORDER BY ${orderBy}
+              LIMIT ${bind(f.limit)} OFFSET ${bind(f.offset)}) p
+       JOIN organizations o ON o.id = p.organization_id
+      ORDER BY ${orderBy}`,
     params,
   );
   return { items: rows, total: total.rows[0]!.n };

@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { renderPage } from '../../lib/testing/render-page.tsx';
 import { PatientForm } from './patient-form-page.tsx';
 import { emptyPatientForm } from './patient-form-values.ts';
-import PatientsPage from './patients-page.tsx';
+import { PatientList } from './patients-page.tsx';
 
 let lastBody: PatientInput | null = null;
 const server = setupServer(
@@ -169,13 +169,16 @@ describe('patients page', () => {
   it("shows 'N/A' for a patient without enrollment status", async () => {
     server.use(
       http.get('/api/patients', () =>
-        HttpResponse.json([
-          { id: 1, first_name: 'Ada', middle_name: null, last_name: 'Lovelace', date_of_birth: null, organization_id: 1, enrolled_rpm: false, enrollment_status: null },
-          { id: 2, first_name: 'Ben', middle_name: null, last_name: 'Franklin', date_of_birth: null, organization_id: 1, enrolled_rpm: true, enrollment_status: 'Active' },
-        ]),
+        HttpResponse.json({
+          items: [
+            { id: 1, first_name: 'Ada', middle_name: null, last_name: 'Lovelace', date_of_birth: null, organization_id: 1, organization_name: 'North Clinic', enrolled_rpm: false, enrollment_status: null },
+            { id: 2, first_name: 'Ben', middle_name: null, last_name: 'Franklin', date_of_birth: null, organization_id: 1, organization_name: 'North Clinic', enrolled_rpm: true, enrollment_status: 'Active' },
+          ],
+          total: 2,
+        }),
       ),
     );
-    wrap(<PatientsPage />, '/patients');
+    wrap(<PatientList isAdmin={false} />, '/patients');
     const ada = (await screen.findByText('Lovelace')).closest('tr')!;
     expect(ada).toHaveTextContent(Labels.notAvailable);
     expect(screen.getByText('Franklin').closest('tr')).toHaveTextContent('Active');
