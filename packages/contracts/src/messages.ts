@@ -203,6 +203,8 @@ export const AdminTexts = {
   table: 'Table',
   rowsShown: 'rows shown',
   userActions: 'Actions for',
+  auditSnapshotNote: 'Newest first, as of when you opened this list: records written since then appear after Show newest.',
+  auditShowNewest: 'Show newest',
 } as const;
 
 export const AuditLogColumns = [

@@ -11,6 +11,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { DataTable, LoadingState, PageHeader, QueryStates } from '../../components/table-states.tsx';
 import { apiGet, errorMessage } from '../../lib/api-client.ts';
+import { formatTimestamp } from '../../lib/format-timestamp.ts';
+import { useTimezone } from '../../lib/timezone.ts';
 
 /** One cell of a sample row: booleans as true/false (spec section 2), objects as JSON. */
 export function cellText(value: unknown): string {
@@ -20,8 +22,18 @@ export function cellText(value: unknown): string {
   return String(value);
 }
 
+/** An ISO 8601 timestamp as the API sends them (`2026-01-02T03:04:05.000Z`, or with an offset). */
+const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
+
+/** What a sample cell shows: timestamps in the portal's one format and the chosen time zone. */
+export function sampleCellText(value: unknown, timezone: string): string {
+  if (typeof value === 'string' && ISO_TIMESTAMP.test(value)) return formatTimestamp(value, timezone);
+  return cellText(value);
+}
+
 /** /db: a read-only look at the portal's own tables; secret-looking columns are withheld. */
 export default function DbPage() {
+  const { timezone } = useTimezone();
   const [table, setTable] = useState('');
   const tables = useQuery({ queryKey: ['db', 'tables'], queryFn: () => apiGet<DbTablesResponse>('/api/db/tables') });
   const schema = useQuery({
@@ -106,12 +118,22 @@ export default function DbPage() {
             isEmpty={(data) => data.rows.length === 0}
           >
             {(data) => (
-              <DataTable label={Labels.sampleRows} columns={data.columns}>
+              <DataTable
+                label={Labels.sampleRows}
+                columns={data.columns}
+                containerSx={{ '& th': { whiteSpace: 'nowrap' } }}
+              >
                 {data.rows.map((row, i) => (
                   <TableRow key={i}>
                     {data.columns.map((c) => (
-                      <TableCell key={c} sx={{ maxWidth: 320, overflowWrap: 'anywhere' }}>
-                        {cellText(row[c])}
+                      // One line per cell, never broken inside a word: long values end in an
+                      // ellipsis with the full value in the title; the table scrolls in its card.
+                      <TableCell
+                        key={c}
+                        title={cellText(row[c]) || undefined}
+                        sx={{ maxWidth: 240, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}
+                      >
+                        {sampleCellText(row[c], timezone)}
                       </TableCell>
                     ))}
                   </TableRow>
