@@ -69,7 +69,9 @@ export default function AuditLogsPage() {
     queryKey: ['audit-logs', epoch, rowsPerPage, page],
     queryFn: async () => {
       const at = snapshot.current === undefined ? '' : `&snapshot=${snapshot.current}`;
-      const data = await apiGet<AuditLogsResponse>(`/api/audit-logs?limit=${rowsPerPage}&offset=${page * rowsPerPage}${at}`);
+      const data = await apiGet<AuditLogsResponse>(
+        `/api/audit-logs?limit=${rowsPerPage}&offset=${page * rowsPerPage}${at}`,
+      );
       snapshot.current ??= data.snapshot;
       return data;
     },
@@ -88,7 +90,9 @@ export default function AuditLogsPage() {
   return (
     <Box>
       <PageHeader title={AdminTexts.auditLogsTitle} />
-      <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 2, mb: 1, flexWrap: 'wrap' }}>
+      <Box
+        sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 2, mb: 1, flexWrap: 'wrap' }}
+      >
         <Typography variant="body2" color="text.secondary">
           {AdminTexts.auditSnapshotNote}
         </Typography>
@@ -103,7 +107,8 @@ export default function AuditLogsPage() {
       ) : (
         <Paper>
           {logs.isFetching && <LinearProgress aria-label="Loading" />}
-          <TableContainer sx={{ overflowX: 'auto' }}>
+          {/* Focusable and named: on narrow screens it scrolls, and keyboards must reach that. */}
+          <TableContainer sx={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label={AdminTexts.auditLogsTitle}>
             <Table
               size="small"
               aria-label={AdminTexts.auditLogsTitle}
@@ -120,7 +125,10 @@ export default function AuditLogsPage() {
                 <TableRow>
                   {AuditLogColumns.map((c) => (
                     // Headings may wrap between words, never inside one.
-                    <TableCell key={c} sx={{ fontSize: '0.75rem', fontWeight: 600, lineHeight: 1.3, verticalAlign: 'bottom' }}>
+                    <TableCell
+                      key={c}
+                      sx={{ fontSize: '0.75rem', fontWeight: 600, lineHeight: 1.3, verticalAlign: 'bottom' }}
+                    >
                       {c}
                     </TableCell>
                   ))}
@@ -140,7 +148,12 @@ export default function AuditLogsPage() {
                           // One line per row, cut with an ellipsis; the full value (the raw UTC
                           // time for the timestamp) is in the title.
                           title={i === 0 ? log.timestamp : value || undefined}
-                          sx={{ whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis', fontSize: '0.75rem' }}
+                          sx={{
+                            whiteSpace: 'nowrap',
+                            overflow: 'hidden',
+                            textOverflow: 'ellipsis',
+                            fontSize: '0.75rem',
+                          }}
                         >
                           {value}
                         </TableCell>

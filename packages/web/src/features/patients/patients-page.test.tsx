@@ -76,7 +76,10 @@ describe('patient list', { timeout: 20_000 }, () => {
     expect(last().get('offset')).toBe('0');
     await user.click(screen.getByRole('button', { name: PatientTexts.dateOfBirth }));
     await waitFor(() => expect(last().get('order')).toBe('desc'));
-    expect(screen.getByRole('columnheader', { name: PatientTexts.dateOfBirth })).toHaveAttribute('aria-sort', 'descending');
+    expect(screen.getByRole('columnheader', { name: PatientTexts.dateOfBirth })).toHaveAttribute(
+      'aria-sort',
+      'descending',
+    );
 
     await user.click(screen.getByRole('combobox', { name: PatientTexts.statusFilter }));
     await user.click(await screen.findByRole('option', { name: PatientTexts.noStatus }));
@@ -89,7 +92,9 @@ describe('patient list', { timeout: 20_000 }, () => {
   it('shows the spec columns and buttons, date of birth, and the organization for admins only', async () => {
     renderList(true);
     const table = await screen.findByRole('table', { name: PatientTexts.listTitle });
-    const heads = within(table).getAllByRole('columnheader').map((h) => h.textContent);
+    const heads = within(table)
+      .getAllByRole('columnheader')
+      .map((h) => h.textContent);
     expect(heads).toEqual([
       PatientTexts.firstName,
       PatientTexts.lastName,

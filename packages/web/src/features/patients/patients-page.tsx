@@ -159,7 +159,8 @@ export function PatientList({ isAdmin }: { isAdmin: boolean }) {
       ) : (
         <Paper>
           <Box sx={{ height: 4 }}>{patients.isFetching && <LinearProgress aria-label="Loading" />}</Box>
-          <TableContainer>
+          {/* Focusable and named: on narrow screens it scrolls, and keyboards must reach that. */}
+          <TableContainer tabIndex={0} role="region" aria-label={PatientTexts.listTitle}>
             <Table size="small" aria-label={PatientTexts.listTitle}>
               <TableHead>
                 <TableRow>
