@@ -91,8 +91,9 @@ function isoDay(y: number, m: number, d: number): string | null {
  */
 export function parseSearch(q: string): Pick<PatientListFilter, 'nameWords' | 'birthRange'> {
   const text = q.trim();
-  let m = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(text);
-  const day = m ? isoDay(+m[1]!, +m[2]!, +m[3]!) : (m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(text)) ? isoDay(+m[3]!, +m[1]!, +m[2]!) : null;
+  const iso = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(text);
+  const us = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(text);
+  const day = iso ? isoDay(+iso[1]!, +iso[2]!, +iso[3]!) : us ? isoDay(+us[3]!, +us[1]!, +us[2]!) : null;
   if (day) return { nameWords: [], birthRange: { from: day, to: day } };
   if (/^\d{4}$/.test(text)) return { nameWords: [], birthRange: { from: `${text}-01-01`, to: `${text}-12-31` } };
   const nameWords = text.split(/[\s,;]+/).filter(Boolean).slice(0, 5);
