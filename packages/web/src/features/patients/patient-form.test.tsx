@@ -1,5 +1,5 @@
-import { Labels, PatientTexts, Validation, type PatientInput } from '@rpm/contracts';
-import { screen, waitFor } from '@testing-library/react';
+import { ENROLLMENT_STATUSES, Labels, PatientTexts, Validation, type PatientInput } from '@rpm/contracts';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
@@ -128,6 +128,47 @@ describe('patient form', { timeout: 20_000 }, () => {
   it('shows the device section to admins', async () => {
     renderForm(true);
     expect(screen.getByRole('heading', { name: PatientTexts.devices })).toBeInTheDocument();
+  });
+
+  it('offers the enrollment statuses of the list, and finds devices by typing instead of a wall of checkboxes', async () => {
+    const devices = Array.from({ length: 60 }, (_, i) => ({
+      id: i + 1,
+      device_id: `CUFF-${String(i + 1).padStart(3, '0')}`,
+      model: 'BP7250',
+      type: 'cuff',
+      patient_id: null,
+      patient: null,
+    }));
+    server.use(
+      http.get('/api/devices', () => HttpResponse.json(devices)),
+      http.post('/api/patients', async ({ request }) => {
+        lastBody = (await request.json()) as PatientInput;
+        return HttpResponse.json({ message: 'stop here' }, { status: 400 });
+      }),
+    );
+    const user = userEvent.setup();
+    renderForm(true);
+    const status = screen.getByLabelText(PatientTexts.enrollmentStatus);
+    expect([...(status as HTMLSelectElement).options].map((o) => o.value)).toEqual(['', ...ENROLLMENT_STATUSES]);
+    await user.selectOptions(status, 'Paused');
+    expect(screen.queryAllByRole('checkbox', { name: /CUFF-/ })).toHaveLength(0);
+
+    const picker = screen.getByRole('combobox', { name: PatientTexts.assignedDevices });
+    await user.type(picker, 'cuff-04');
+    const options = within(await screen.findByRole('listbox')).getAllByRole('option');
+    expect(options.map((o) => o.textContent)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `CUFF-04${i} · BP7250 · cuff`),
+    );
+    await user.click(screen.getByRole('option', { name: /CUFF-042/ }));
+    await user.clear(picker);
+    await user.type(picker, '057');
+    await user.click(await screen.findByRole('option', { name: /CUFF-057/ }));
+
+    await user.type(screen.getByLabelText(new RegExp(`^${PatientTexts.firstName}`)), 'Ada');
+    await user.type(screen.getByLabelText(new RegExp(`^${PatientTexts.lastName}`)), 'Lovelace');
+    await user.click(screen.getByRole('button', { name: Labels.save }));
+    await screen.findByText('stop here');
+    expect(lastBody).toMatchObject({ enrollment_status: 'Paused', device_ids: [42, 57] });
   });
 
   it('refuses to submit without first and last names', async () => {
