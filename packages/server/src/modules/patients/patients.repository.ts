@@ -62,15 +62,15 @@ export async function listPatients(db: Queryable, f: PatientListFilter): Promise
   const orderBy = ORDER_BY[f.sort].replaceAll('{dir}', dir);
 
   const total = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM patients p ${filter}`, params);
-  // The organization's name is joined to the page only, not to every row before the offset.
+  // The offset is walked over ids only (an index-only scan for the name sort), then the page's
+  // rows and their organization's name are read for those ids alone.
   const { rows } = await db.query<PatientListItem>(
     `SELECT p.id, p.first_name, p.middle_name, p.last_name, p.date_of_birth, p.organization_id,
             o.name AS organization_name, p.enrolled_rpm, p.enrollment_status
-       FROM (SELECT p.id, p.first_name, p.middle_name, p.last_name, p.date_of_birth, p.organization_id,
-                    p.enrolled_rpm, p.enrollment_status, p.last_name_key, p.first_name_key
-               FROM patients p ${filter}
+       FROM (SELECT p.id FROM patients p ${filter}
               ORDER BY ${orderBy}
-              LIMIT ${bind(f.limit)} OFFSET ${bind(f.offset)}) p
+              LIMIT ${bind(f.limit)} OFFSET ${bind(f.offset)}) page
+       JOIN patients p ON p.id = page.id
        JOIN organizations o ON o.id = p.organization_id
       ORDER BY ${orderBy}`,
     params,
