@@ -11,6 +11,7 @@
  * The session is created directly in the sessions table (the same call POST /api/token makes):
  * the request path measured (cookie → session → access check → count + page → audit) is real.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -92,8 +93,9 @@ try {
     settings: { mode: 'local', publicUrl: config.publicUrl, localMfa: config.localMfa },
     db: pool,
     log,
+    masterKey: randomBytes(32),
   });
-  const app = await buildApp({ config, pool, identity, logger: log });
+  const app = await buildApp({ config, pool, identity, logger: log, auditHmacKey: randomBytes(32) });
   await app.listen({ port, host: '127.0.0.1' });
   close = async () => {
     await app.close();
