@@ -66,7 +66,7 @@ describe('patients, as a provider', () => {
     await page.getByLabel(PatientTexts.firstName, { exact: false }).first().fill('Grace');
     await page.getByLabel(new RegExp(`^${PatientTexts.lastName}`)).fill('Hopper');
     await page.getByLabel(PatientTexts.dateOfBirth).fill('1946-12-09');
-    await page.getByLabel(PatientTexts.enrollmentStatus).fill('Active');
+    await page.getByLabel(PatientTexts.enrollmentStatus).selectOption('Active');
     await page.getByLabel(Labels.enrollInRpm).check();
 
     await page.getByRole('button', { name: PatientTexts.addInsurance }).click();
@@ -122,7 +122,7 @@ describe('patients, as a provider', () => {
     const row = page.getByRole('row', { name: /Grace.*Hopper/ });
     await row.getByRole('link', { name: new RegExp(`^${Labels.edit}`) }).click();
     await page.getByRole('heading', { name: Labels.updatePatient }).waitFor();
-    await page.getByLabel(PatientTexts.enrollmentStatus).fill('Paused');
+    await page.getByLabel(PatientTexts.enrollmentStatus).selectOption('Paused');
     await page.getByRole('button', { name: Labels.save }).click();
     await page.waitForURL(`${portal.url}/patients/${patientId}`);
     await page.getByText('Paused').waitFor();
@@ -201,7 +201,9 @@ describe('patients, as an admin', () => {
     await signInAs(page, portal, portal.adminEmail, portal.adminPassword);
     await page.goto(`${portal.url}/patients/${patientId}/edit`);
     await page.getByRole('heading', { name: PatientTexts.devices }).waitFor();
-    await page.getByLabel(/E2E-BP-0001/).check();
+    // The device picker is searched, not scrolled: type part of the id, pick the match.
+    await page.getByRole('combobox', { name: PatientTexts.assignedDevices }).fill('e2e-bp');
+    await page.getByRole('option', { name: /E2E-BP-0001/ }).click();
     await page.getByRole('button', { name: Labels.save }).click();
     await page.waitForURL(`${portal.url}/patients/${patientId}`);
     await page.getByText(/E2E-BP-0001/).waitFor();

@@ -26,14 +26,21 @@ export const AuditLogsQuery = Type.Object(
   {
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
     offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0 })),
+    /** The `snapshot` of the first page's answer: later pages are read as the log stood then. */
+    snapshot: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
   },
   { additionalProperties: false },
 );
 export type AuditLogsQuery = Static<typeof AuditLogsQuery>;
 
-/** `total` is exact: the number of committed audit records, whatever the size of the log. */
+/**
+ * `total` is exact: the number of committed audit records, whatever the size of the log, as of
+ * `snapshot` (how many records there were when paging began). Reading the log writes
+ * records; passing `snapshot` back keeps rows from shifting between pages while one browses.
+ */
 export const AuditLogsResponse = Type.Object({
   logs: Type.Array(AuditLog),
   total: Type.Integer(),
+  snapshot: Type.Integer(),
 });
 export type AuditLogsResponse = Static<typeof AuditLogsResponse>;

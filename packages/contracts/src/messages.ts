@@ -216,6 +216,8 @@ export const AdminTexts = {
   requireMfaHelp: 'Users without MFA must set it up at their next sign-in.',
   failedToLoadOrganizations: 'Failed to load organizations',
   noOrganizations: 'No organizations yet.',
+  auditSnapshotNote: 'Newest first, as of when you opened this list: records written since then appear after Show newest.',
+  auditShowNewest: 'Show newest',
 } as const;
 
 /**

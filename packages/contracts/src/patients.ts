@@ -15,6 +15,11 @@ export const InsuranceType = Type.Union([
 ]);
 export type InsuranceType = (typeof INSURANCE_TYPES)[number];
 
+/** The enrollment statuses a patient can have (the database refuses any other). */
+export const ENROLLMENT_STATUSES = ['Active', 'Paused', 'Discharged', 'Declined'] as const;
+export type EnrollmentStatus = (typeof ENROLLMENT_STATUSES)[number];
+export const EnrollmentStatusSchema = Type.Unsafe<EnrollmentStatus>({ type: 'string', enum: [...ENROLLMENT_STATUSES] });
+
 const Name = Type.String({ minLength: 1, maxLength: 100 });
 const OptionalText = (max: number) => Type.Union([Type.String({ maxLength: max }), Type.Null()]);
 
@@ -51,7 +56,7 @@ export const Patient = Type.Object({
   organization_id: Type.Integer(),
   primary_provider_id: Type.Union([Type.Integer(), Type.Null()]),
   enrolled_rpm: Type.Boolean(),
-  enrollment_status: Type.Union([Type.String(), Type.Null()]),
+  enrollment_status: Type.Union([EnrollmentStatusSchema, Type.Null()]),
   insurances: Type.Array(Insurance),
   device_ids: Type.Array(Type.Integer()),
 });
@@ -65,7 +70,13 @@ export const Vital = Type.Object({
 });
 export type Vital = Static<typeof Vital>;
 
-export const Note = Type.Object({ id: Type.Integer(), content: Type.String(), created_at: Timestamp });
+/** `author`: the writer's name (or e-mail when no name is recorded); null if unknown. */
+export const Note = Type.Object({
+  id: Type.Integer(),
+  content: Type.String(),
+  created_at: Timestamp,
+  author: Type.Union([Type.String(), Type.Null()]),
+});
 export type Note = Static<typeof Note>;
 
 export const TrackingSession = Type.Object({
@@ -121,7 +132,8 @@ export const PatientInput = Type.Object(
     organization_id: Type.Integer({ minimum: 1, maximum: 2147483647 }),
     primary_provider_id: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 2147483647 }), Type.Null()])),
     enrolled_rpm: Type.Optional(Type.Boolean()),
-    enrollment_status: Type.Optional(InputText(50)),
+    // '' (nothing chosen) is stored as null, like the form's other empty fields.
+    enrollment_status: Type.Optional(Type.Unsafe<EnrollmentStatus | '' | null>({ enum: [...ENROLLMENT_STATUSES, '', null] })),
     insurances: Type.Optional(Type.Array(InsuranceInput, { maxItems: 20 })),
     device_ids: Type.Optional(
       Type.Array(Type.Integer({ minimum: 1, maximum: 2147483647 }), { maxItems: 50, uniqueItems: true }),
@@ -139,11 +151,44 @@ export const PatientListItem = Type.Object({
   last_name: Type.String(),
   date_of_birth: Type.Union([IsoDate, Type.Null()]),
   organization_id: Type.Integer(),
+  organization_name: Type.String(),
   enrolled_rpm: Type.Boolean(),
-  enrollment_status: Type.Union([Type.String(), Type.Null()]),
+  enrollment_status: Type.Union([EnrollmentStatusSchema, Type.Null()]),
 });
 export type PatientListItem = Static<typeof PatientListItem>;
-export const PatientList = Type.Array(PatientListItem);
+
+export const PATIENT_SORTS = ['name', 'date_of_birth', 'status'] as const;
+export type PatientSort = (typeof PATIENT_SORTS)[number];
+export const SORT_ORDERS = ['asc', 'desc'] as const;
+export type SortOrder = (typeof SORT_ORDERS)[number];
+/** The status filter's value for patients without a status. */
+export const NO_ENROLLMENT_STATUS = 'none';
+export const PATIENT_LIST_PAGE_SIZE = 25;
+export const PATIENT_LIST_PAGE_SIZE_OPTIONS = [10, 25, 50, 100] as const;
+export const PATIENT_SEARCH_MAX_LENGTH = 100;
+
+/**
+ * GET /api/patients: one page of the patients the caller may see. `q` matches the start of the
+ * first or last name (every word must match one; case and accents ignored) or, when it is a
+ * date (YYYY-MM-DD, MM/DD/YYYY or a year), the date of birth.
+ */
+export const PatientListQuery = Type.Object(
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_LIMIT, default: PATIENT_LIST_PAGE_SIZE })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0 })),
+    q: Type.Optional(Type.String({ maxLength: PATIENT_SEARCH_MAX_LENGTH })),
+    sort: Type.Optional(Type.Unsafe<PatientSort>({ type: 'string', enum: [...PATIENT_SORTS], default: 'name' })),
+    order: Type.Optional(Type.Unsafe<SortOrder>({ type: 'string', enum: [...SORT_ORDERS], default: 'asc' })),
+    status: Type.Optional(
+      Type.Unsafe<EnrollmentStatus | typeof NO_ENROLLMENT_STATUS>({
+        type: 'string',
+        enum: [...ENROLLMENT_STATUSES, NO_ENROLLMENT_STATUS],
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type PatientListQuery = Static<typeof PatientListQuery>;
 
 export const AssignedDevice = Type.Object({
   id: Type.Integer(),
@@ -158,6 +203,8 @@ export const PatientDetail = Type.Object({
   ...Patient.properties,
   organization_name: Type.Union([Type.String(), Type.Null()]),
   primary_provider_name: Type.Union([Type.String(), Type.Null()]),
+  /** A free-text status from before the status list that matched none of its entries. */
+  enrollment_status_legacy: Type.Union([Type.String(), Type.Null()]),
   devices: Type.Array(AssignedDevice),
 });
 export type PatientDetail = Static<typeof PatientDetail>;
@@ -181,8 +228,19 @@ export const VitalPage = PageOf(Vital);
 export type VitalPage = Static<typeof VitalPage>;
 export const NotePage = PageOf(Note);
 export type NotePage = Static<typeof NotePage>;
-export const TrackingSessionPage = PageOf(TrackingSession);
+/** Minutes per calendar month (`YYYY-MM`), newest month first, for the months with entries. */
+export const TrackingMonthTotal = Type.Object({ month: Type.String({ pattern: '^\\d{4}-\\d{2}$' }), minutes: Type.Integer() });
+export type TrackingMonthTotal = Static<typeof TrackingMonthTotal>;
+export const TRACKING_MONTH_TOTALS = 3;
+export const TrackingSessionPage = Type.Object({
+  ...PageOf(TrackingSession).properties,
+  /** The last TRACKING_MONTH_TOTALS months that have entries, whatever page is shown. */
+  month_totals: Type.Array(TrackingMonthTotal),
+});
 export type TrackingSessionPage = Static<typeof TrackingSessionPage>;
+/** The patient list: one page and how many patients match in all. */
+export const PatientList = PageOf(PatientListItem);
+export type PatientList = Static<typeof PatientList>;
 
 export const NOTE_MAX_LENGTH = 10_000;
 export const NoteInput = Type.Object(
@@ -280,4 +338,34 @@ export const PatientTexts = {
   gender_male: 'Male',
   gender_female: 'Female',
   gender_other: 'Other',
+  search: 'Search patients',
+  searchHelp: 'Name or date of birth (YYYY-MM-DD)',
+  statusFilter: 'Status filter',
+  allStatuses: 'All statuses',
+  noStatus: 'No status',
+  noMatches: 'No patients match your search.',
+  age: 'Age',
+  years: 'years',
+  author: 'Author',
+  unknownAuthor: 'Unknown author',
+  monthlyTotals: 'Monthly total',
+  minutesShort: 'min',
+  previousStatus: 'Status before the status list',
+  devicesSearch: 'Search devices',
+  readingLegend: 'Readings marked',
+  readingHigh: 'High',
+  readingHighRule: 'above 140/90',
+  readingCritical: 'Critical',
+  readingCriticalRule: 'above 180/120',
 } as const;
+
+/** Blood pressure marks of the vitals table (ACC/AHA-based, as the alert defaults). */
+export const BP_HIGH = { systolic: 140, diastolic: 90 } as const;
+export const BP_CRITICAL = { systolic: 180, diastolic: 120 } as const;
+export type ReadingLevel = 'normal' | 'high' | 'critical';
+/** "Above 140/90": either number above its limit; critical the same above 180/120. */
+export function readingLevel(systolic: number, diastolic: number): ReadingLevel {
+  if (systolic > BP_CRITICAL.systolic || diastolic > BP_CRITICAL.diastolic) return 'critical';
+  if (systolic > BP_HIGH.systolic || diastolic > BP_HIGH.diastolic) return 'high';
+  return 'normal';
+}

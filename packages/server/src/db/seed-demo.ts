@@ -17,6 +17,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { EnrollmentStatus, Gender } from '@rpm/contracts';
 import pino from 'pino';
 import { buildApp } from '../app.ts';
 import { ConfigError, loadConfig } from '../config.ts';
@@ -31,9 +32,17 @@ const ORGANIZATIONS = ['Northside Cardiology', 'Lakeside Family Practice'] as co
 const PATIENTS_PER_ORG = 25;
 const DAYS = 90;
 
-const FIRST = ['James', 'Mary', 'Robert', 'Patricia', 'John', 'Jennifer', 'Michael', 'Linda', 'David', 'Elizabeth', 'William', 'Barbara', 'Richard', 'Susan', 'Joseph', 'Jessica', 'Thomas', 'Sarah', 'Charles', 'Karen', 'Daniel', 'Nancy', 'Matthew', 'Lisa', 'Anthony'];
+/** First names with the gender the demo patient gets, so that name and gender agree. */
+const FIRST: readonly (readonly [string, Gender])[] = [
+  ['James', 'male'], ['Mary', 'female'], ['Robert', 'male'], ['Patricia', 'female'], ['John', 'male'],
+  ['Jennifer', 'female'], ['Michael', 'male'], ['Linda', 'female'], ['David', 'male'], ['Elizabeth', 'female'],
+  ['William', 'male'], ['Barbara', 'female'], ['Richard', 'male'], ['Susan', 'female'], ['Joseph', 'male'],
+  ['Jessica', 'female'], ['Thomas', 'male'], ['Sarah', 'female'], ['Charles', 'male'], ['Karen', 'female'],
+  ['Daniel', 'male'], ['Nancy', 'female'], ['Matthew', 'male'], ['Lisa', 'female'], ['Anthony', 'male'],
+];
 const LAST = ['Smith', 'Johnson', 'Williams', 'Brown', 'Jones', 'Garcia', 'Miller', 'Davis', 'Rodriguez', 'Martinez', 'Hernandez', 'Lopez', 'Gonzalez', 'Wilson', 'Anderson', 'Thomas', 'Taylor', 'Moore', 'Jackson', 'Martin', 'Lee', 'Perez', 'Thompson', 'White', 'Harris'];
-const STATUSES = ['Active', 'Active', 'Active', 'Pending', 'Paused', ''];
+// Mostly active, as a running programme is; '' leaves the status empty.
+const STATUSES: readonly (EnrollmentStatus | '')[] = ['Active', 'Active', 'Active', 'Paused', 'Discharged', 'Declined', ''];
 const PRIVATE_PAYERS = ['Blue Cross', 'Aetna', 'UnitedHealthcare', 'Cigna', 'Humana'];
 const NOTES = [
   'Reviewed readings with the patient by phone; adherence to medication confirmed.',
@@ -162,7 +171,7 @@ async function main() {
       for (let k = 0; k < PATIENTS_PER_ORG; k++) {
         const n = o * PATIENTS_PER_ORG + k;
         const r = rng(1000 + n);
-        const first = FIRST[(n * 7) % FIRST.length]!;
+        const [first, gender] = FIRST[(n * 7) % FIRST.length]!;
         const last = LAST[(n * 11 + o) % LAST.length]!;
         const year = 1940 + Math.floor(r() * 45);
         const dob = `${year}-${String(1 + Math.floor(r() * 12)).padStart(2, '0')}-${String(1 + Math.floor(r() * 28)).padStart(2, '0')}`;
@@ -171,14 +180,21 @@ async function main() {
             'SELECT 1 FROM patients WHERE organization_id = $1 AND first_name = $2 AND last_name = $3 AND date_of_birth = $4',
             [orgId, first, last, dob],
           );
-          if (found.rowCount) return 0;
-          const gender = n % 2 === 0 ? 'male' : 'female';
+          if (found.rowCount) {
+            // Demo data seeded before names and genders were paired is put right on the next run.
+            await tx.query(
+              `UPDATE patients SET gender = $5 WHERE organization_id = $1 AND first_name = $2 AND last_name = $3
+                 AND date_of_birth = $4 AND gender IS DISTINCT FROM $5`,
+              [orgId, first, last, dob, gender],
+            );
+            return 0;
+          }
           const status = STATUSES[Math.floor(r() * STATUSES.length)]!;
           const { rows } = await tx.query<{ id: number }>(
             `INSERT INTO patients (first_name, last_name, date_of_birth, gender, organization_id, primary_provider_id,
                enrolled_rpm, enrollment_status)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
-            [first, last, dob, gender, orgId, providers[o]![k % 2]!, status !== '', status || null],
+            [first, last, dob, gender, orgId, providers[o]![k % 2]!, status === 'Active' || status === 'Paused', status || null],
           );
           const id = rows[0]!.id;
           await tx.query(

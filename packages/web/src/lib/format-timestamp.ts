@@ -1,16 +1,16 @@
-/** A server timestamp (UTC, ISO 8601) shown in the chosen time zone; '' for none. */
+import { TZDate } from '@date-fns/tz';
+import { format } from 'date-fns';
+
+/** The one way the portal writes a moment: ISO-like, to the minute, in the chosen time zone. */
+export const TIMESTAMP_FORMAT = 'yyyy-MM-dd HH:mm';
+
+/**
+ * A server timestamp (UTC, ISO 8601) as `YYYY-MM-DD HH:mm` in `timeZone` (the one chosen in the
+ * top bar); '' for none, and the text itself when it is not a timestamp. Every page uses this.
+ */
 export function formatTimestamp(iso: string | null | undefined, timeZone: string): string {
   if (!iso) return '';
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  return new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    year: 'numeric',
-    month: 'short',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    hour12: false,
-  }).format(d);
+  const ms = new Date(iso).getTime();
+  if (Number.isNaN(ms)) return iso;
+  return format(new TZDate(ms, timeZone), TIMESTAMP_FORMAT);
 }

@@ -14,16 +14,26 @@ const present = (r: AuditLogRow): AuditLog => ({ ...r, timestamp: r.timestamp.to
 export async function listAuditLogs(
   db: pg.Pool,
   ctx: SignedInContext,
-  query: { limit?: number; offset?: number },
+  query: { limit?: number; offset?: number; snapshot?: number },
 ): Promise<AuditLogsResponse> {
   const limit = query.limit ?? AUDIT_PAGE_SIZE;
   const offset = query.offset ?? 0;
   // Recorded (and committed, so chained) before reading: the page an admin reads includes their own visit.
-  await audit(db, ctx, { action: 'audit.list', outcome: 'success', resourceType: 'audit_log', details: { limit, offset } });
+  await audit(db, ctx, {
+    action: 'audit.list',
+    outcome: 'success',
+    resourceType: 'audit_log',
+    details: { limit, offset, ...(query.snapshot !== undefined ? { snapshot: query.snapshot } : {}) },
+  });
   // One snapshot for the page and the total, so that they agree with each other.
   return withTransaction(db, async (tx) => {
     await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
-    const [rows, total] = [await listAuditLogPage(tx, limit, offset), await auditLogTotal(tx)];
-    return { logs: rows.map(present), total };
+    const now = await auditLogTotal(tx);
+    // A snapshot from the future (or from another database) cannot show more than there is.
+    const snapshot = query.snapshot === undefined ? now : Math.min(query.snapshot, now);
+    // New records only ever go on top of the list (a record keeps its place when sealed), so
+    // the log as it stood at `snapshot` records is the list below the ones written since.
+    const rows = await listAuditLogPage(tx, limit, offset + (now - snapshot));
+    return { logs: rows.map(present), total: snapshot, snapshot };
   });
 }

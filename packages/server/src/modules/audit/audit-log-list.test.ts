@@ -54,6 +54,31 @@ describe('GET /api/audit-logs', () => {
     expect(ids.size).toBe(99);
   });
 
+  it('pages against the snapshot of the first page: reading on adds no rows and shifts none', async () => {
+    const first = await page(30, 0);
+    const { snapshot } = first.body;
+    expect(snapshot).toBe(first.body.total);
+    const at = (offset: number) => admin.get<AuditLogsResponse>(`/api/audit-logs?limit=10&offset=${offset}&snapshot=${snapshot}`);
+    const pages = [await at(0), await at(10), await at(20), await at(0)];
+    for (const p of pages) expect([p.body.total, p.body.snapshot]).toEqual([snapshot, snapshot]);
+    // The same rows as the first answer, in the same places, though four reads were recorded since.
+    expect(pages.slice(0, 3).flatMap((p) => p.body.logs.map((l) => l.id))).toEqual(first.body.logs.map((l) => l.id));
+    expect(pages[3]!.body.logs.map((l) => l.id)).toEqual(first.body.logs.slice(0, 10).map((l) => l.id));
+    // Without the snapshot, the reads since then are on top.
+    const fresh = await page(10, 0);
+    expect(fresh.body.total).toBe(snapshot + 5);
+    // Each read is still recorded, with the snapshot it asked for (the newest here is this read).
+    expect(fresh.body.logs[1]).toMatchObject({ action: 'audit.list', details: { offset: 0, snapshot } });
+  });
+
+  it('never shows more than the log holds for a snapshot from the future', async () => {
+    const res = await admin.get<AuditLogsResponse>('/api/audit-logs?limit=10&offset=0&snapshot=999999999');
+    expect(res.status).toBe(200);
+    expect(res.body.snapshot).toBe(res.body.total);
+    expect(res.body.total).toBeLessThan(999999999);
+    expect(res.body.logs[0]).toMatchObject({ action: 'audit.list' });
+  });
+
   it('answers an empty page, not an error, for an offset beyond the end', async () => {
     const res = await page(100, 100_000);
     expect(res.status).toBe(200);

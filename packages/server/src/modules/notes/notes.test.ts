@@ -35,6 +35,25 @@ describe('notes', () => {
     expect(JSON.stringify((await lastAudit('note.create')).details)).not.toContain('Second');
   });
 
+  it('names the author of every note: their name, or their e-mail when they have none', async () => {
+    const added = await provider.post<Note>(`/api/patients/${patientId}/notes`, { content: 'Authored' });
+    expect(added.body.author).toBe('Test provider');
+    const { rows } = await server.db.pool.query<{ id: number }>(
+      `INSERT INTO users (email, role, first_name, last_name) VALUES ('no-name@example.com', 'provider', NULL, NULL) RETURNING id`,
+    );
+    await server.db.pool.query(`INSERT INTO notes (patient_id, author_id, content) VALUES ($1, $2, 'By e-mail')`, [
+      patientId,
+      rows[0]!.id,
+    ]);
+    await server.db.pool.query(`INSERT INTO notes (patient_id, author_id, content) VALUES ($1, NULL, 'Imported')`, [patientId]);
+    const list = await provider.get<NotePage>(`/api/patients/${patientId}/notes?limit=3`);
+    expect(list.body.items.map((n) => [n.content, n.author])).toEqual([
+      ['Imported', null],
+      ['By e-mail', 'no-name@example.com'],
+      ['Authored', 'Test provider'],
+    ]);
+  });
+
   it.each([
     ['a blank note', { content: '   ' }],
     ['a missing content', {}],

@@ -1,4 +1,4 @@
-import type { AssignedDevice, Insurance, PatientDetail, PatientListItem } from '@rpm/contracts';
+import type { AssignedDevice, EnrollmentStatus, Insurance, PatientDetail, PatientListItem, PatientSort, SortOrder } from '@rpm/contracts';
 import type { Queryable } from '../../db/pool.ts';
 
 /** A patient's own columns, already normalized by the service (trimmed, '' as null). */
@@ -11,22 +11,71 @@ export interface PatientRow {
   organization_id: number;
   primary_provider_id: number | null;
   enrolled_rpm: boolean;
-  enrollment_status: string | null;
+  enrollment_status: EnrollmentStatus | null;
 }
 
 export type InsuranceRow = Omit<Insurance, 'id'>;
 
-const LIST_COLUMNS = `id, first_name, middle_name, last_name, date_of_birth, organization_id, enrolled_rpm, enrollment_status`;
+export interface PatientListFilter {
+  /** null: every organization (admins). */
+  organizationId: number | null;
+  /** Already split into words; each must match the start of the first or the last name. */
+  nameWords: string[];
+  /** Date-of-birth range [from, to] (one day, or one year), when the search was a date. */
+  birthRange: { from: string; to: string } | null;
+  /** A status of the list, or null for "no status"; undefined: any. */
+  status?: string | null;
+  sort: PatientSort;
+  order: SortOrder;
+  limit: number;
+  offset: number;
+}
 
-/** `organizationId` null lists every organization (admins). */
-export async function listPatients(db: Queryable, organizationId: number | null): Promise<PatientListItem[]> {
+const ORDER_BY: Record<PatientSort, string> = {
+  name: 'p.last_name_key {dir}, p.first_name_key {dir}, p.id {dir}',
+  date_of_birth: 'p.date_of_birth {dir} NULLS LAST, p.last_name_key, p.first_name_key, p.id',
+  status: 'p.enrollment_status {dir} NULLS LAST, p.last_name_key, p.first_name_key, p.id',
+};
+
+/** LIKE treats % and _ as wildcards and \\ as the escape: a typed one must match itself. */
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * One page of patients and the number that match. Every condition is a range of an index from
+ * migration 0760 (name prefixes, date of birth, organization, status); the words are folded by
+ * the same SQL function as the indexed columns.
+ */
+export async function listPatients(db: Queryable, f: PatientListFilter): Promise<{ items: PatientListItem[]; total: number }> {
+  const params: unknown[] = [];
+  const bind = (v: unknown) => `$${params.push(v)}`;
+  const where: string[] = [];
+  if (f.organizationId !== null) where.push(`p.organization_id = ${bind(f.organizationId)}`);
+  for (const word of f.nameWords) {
+    const w = bind(`${escapeLike(word)}%`);
+    where.push(`(p.first_name_key LIKE patient_search_fold(${w}) OR p.last_name_key LIKE patient_search_fold(${w}))`);
+  }
+  if (f.birthRange) where.push(`p.date_of_birth BETWEEN ${bind(f.birthRange.from)} AND ${bind(f.birthRange.to)}`);
+  if (f.status === null) where.push('p.enrollment_status IS NULL');
+  else if (f.status !== undefined) where.push(`p.enrollment_status = ${bind(f.status)}`);
+  const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
+  const dir = f.order === 'desc' ? 'DESC' : 'ASC';
+  const orderBy = ORDER_BY[f.sort].replaceAll('{dir}', dir);
+
+  const total = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM patients p ${filter}`, params);
+  // The offset is walked over ids only (an index-only scan for the name sort), then the page's
+  // rows and their organization's name are read for those ids alone.
   const { rows } = await db.query<PatientListItem>(
-    `SELECT ${LIST_COLUMNS} FROM patients
-      WHERE ($1::int IS NULL OR organization_id = $1)
-      ORDER BY last_name, first_name, id`,
-    [organizationId],
+    `SELECT p.id, p.first_name, p.middle_name, p.last_name, p.date_of_birth, p.organization_id,
+            o.name AS organization_name, p.enrolled_rpm, p.enrollment_status
+       FROM (SELECT p.id FROM patients p ${filter}
+              ORDER BY ${orderBy}
+              LIMIT ${bind(f.limit)} OFFSET ${bind(f.offset)}) page
+       JOIN patients p ON p.id = page.id
+       JOIN organizations o ON o.id = p.organization_id
+      ORDER BY ${orderBy}`,
+    params,
   );
-  return rows;
+  return { items: rows, total: total.rows[0]!.n };
 }
 
 /** The patient columns in the order insertPatient and updatePatient bind them. */
@@ -58,6 +107,8 @@ export async function updatePatient(db: Queryable, id: number, p: PatientRow): P
   await db.query(
     `UPDATE patients SET first_name = $2, middle_name = $3, last_name = $4, date_of_birth = $5, gender = $6,
        organization_id = $7, primary_provider_id = $8, enrolled_rpm = $9, enrollment_status = $10,
+       -- A status chosen from the list replaces the free text kept from before it.
+       enrollment_status_legacy = CASE WHEN $10::text IS NULL THEN enrollment_status_legacy END,
        updated_at = now()
      WHERE id = $1`,
     [id, ...patientValues(p)],
@@ -78,7 +129,7 @@ export async function findPatientRow(db: Queryable, id: number): Promise<(Patien
 export async function findPatientDetail(db: Queryable, id: number): Promise<PatientDetail | null> {
   const { rows } = await db.query<Omit<PatientDetail, 'insurances' | 'devices' | 'device_ids'>>(
     `SELECT p.id, p.first_name, p.middle_name, p.last_name, p.date_of_birth, p.gender, p.organization_id,
-            p.primary_provider_id, p.enrolled_rpm, p.enrollment_status,
+            p.primary_provider_id, p.enrolled_rpm, p.enrollment_status, p.enrollment_status_legacy,
             o.name AS organization_name,
             NULLIF(btrim(concat_ws(' ', u.first_name, u.last_name)), '')
               || CASE WHEN NULLIF(btrim(u.title), '') IS NULL THEN '' ELSE ', ' || btrim(u.title) END

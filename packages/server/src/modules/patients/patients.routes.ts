@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ErrorBody, IdParam, InsuranceList, PatientDetail, PatientInput, PatientList } from '@rpm/contracts';
+import { ErrorBody, IdParam, InsuranceList, PatientDetail, PatientInput, PatientList, PatientListQuery } from '@rpm/contracts';
 import { signedInContextOf } from '../../plugins/context.ts';
 import type { ModuleDeps } from '../module-deps.ts';
 import { createPatient, listPatientInsurances, listPatientsFor, readPatient, savePatient } from './patients.service.ts';
@@ -13,8 +13,11 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody 
 export const patientsRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, deps) => {
   app.get(
     '/api/patients',
-    { config: { access: 'signed-in' }, schema: { tags: ['patients'], response: { 200: PatientList, ...errors } } },
-    async (request) => listPatientsFor(deps, signedInContextOf(request)),
+    {
+      config: { access: 'signed-in' },
+      schema: { tags: ['patients'], querystring: PatientListQuery, response: { 200: PatientList, ...errors } },
+    },
+    async (request) => listPatientsFor(deps, signedInContextOf(request), request.query),
   );
 
   app.post(

@@ -5,7 +5,10 @@ import {
   type InsuranceInput,
   type PatientDetail,
   type PatientInput,
-  type PatientListItem,
+  NO_ENROLLMENT_STATUS,
+  PATIENT_LIST_PAGE_SIZE,
+  type PatientList,
+  type PatientListQuery,
 } from '@rpm/contracts';
 import type pg from 'pg';
 import type { SignedInContext } from '../../plugins/context.ts';
@@ -24,6 +27,7 @@ import {
   updatePatient,
   userOrganization,
   type InsuranceRow,
+  type PatientListFilter,
   type PatientRow,
 } from './patients.repository.ts';
 
@@ -31,19 +35,69 @@ export interface PatientsDeps {
   db: pg.Pool;
 }
 
-export async function listPatientsFor(deps: PatientsDeps, ctx: SignedInContext): Promise<PatientListItem[]> {
+export async function listPatientsFor(
+  deps: PatientsDeps,
+  ctx: SignedInContext,
+  query: PatientListQuery,
+): Promise<PatientList> {
   return auditedTransaction(deps.db, ctx, async (tx) => {
     // A provider without an organization sees nobody rather than everybody.
     const scope = ctx.actor.role === 'admin' ? null : (ctx.actor.organizationId ?? -1);
-    const patients = await listPatients(tx, scope);
+    const search = parseSearch(query.q ?? '');
+    const limit = query.limit ?? PATIENT_LIST_PAGE_SIZE;
+    const offset = query.offset ?? 0;
+    const sort = query.sort ?? 'name';
+    const page = await listPatients(tx, {
+      organizationId: scope,
+      ...search,
+      status: query.status === undefined ? undefined : query.status === NO_ENROLLMENT_STATUS ? null : query.status,
+      sort,
+      order: query.order ?? 'asc',
+      limit,
+      offset,
+    });
     await audit(tx, ctx, {
       action: 'patient.list',
       outcome: 'success',
       resourceType: 'patient',
-      details: { count: patients.length, organization_id: scope },
+      // What kind of search, never the typed text: a name or birth date identifies a patient.
+      details: {
+        count: page.items.length,
+        total: page.total,
+        organization_id: scope,
+        limit,
+        offset,
+        sort,
+        search: search.birthRange ? 'date_of_birth' : search.nameWords.length ? 'name' : null,
+        ...(query.status !== undefined ? { status: query.status } : {}),
+      },
     });
-    return patients;
+    return page;
   });
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** An existing calendar day as YYYY-MM-DD, or null. */
+function isoDay(y: number, m: number, d: number): string | null {
+  const date = new Date(Date.UTC(y, m - 1, d));
+  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d) return null;
+  return `${y}-${pad(m)}-${pad(d)}`;
+}
+
+/**
+ * What the list's search box means: a date of birth (YYYY-MM-DD, MM/DD/YYYY, or a year) or
+ * name words (at most five; each matches the start of the first or the last name).
+ */
+export function parseSearch(q: string): Pick<PatientListFilter, 'nameWords' | 'birthRange'> {
+  const text = q.trim();
+  const iso = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(text);
+  const us = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(text);
+  const day = iso ? isoDay(+iso[1]!, +iso[2]!, +iso[3]!) : us ? isoDay(+us[3]!, +us[1]!, +us[2]!) : null;
+  if (day) return { nameWords: [], birthRange: { from: day, to: day } };
+  if (/^\d{4}$/.test(text)) return { nameWords: [], birthRange: { from: `${text}-01-01`, to: `${text}-12-31` } };
+  const nameWords = text.split(/[\s,;]+/).filter(Boolean).slice(0, 5);
+  return { nameWords, birthRange: null };
 }
 
 export async function readPatient(deps: PatientsDeps, ctx: SignedInContext, id: number): Promise<PatientDetail> {
@@ -192,7 +246,7 @@ async function checkedPatientRow(
     organization_id: input.organization_id,
     primary_provider_id: providerId,
     enrolled_rpm: input.enrolled_rpm ?? false,
-    enrollment_status: blankToNull(input.enrollment_status),
+    enrollment_status: blankToNull(input.enrollment_status) as PatientRow['enrollment_status'],
   };
 }
 

@@ -1,4 +1,4 @@
-import { Validation, PatientErrors, ApiErrors, type PatientDetail, type PatientListItem } from '@rpm/contracts';
+import { Validation, PatientErrors, ApiErrors, type PatientDetail, type PatientList } from '@rpm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiClient,
@@ -143,13 +143,14 @@ describe('reading patients', () => {
   it('lists only the own organization for a provider, everything for an admin, with audit', async () => {
     const a = await admin.post<PatientDetail>('/api/patients', body({ first_name: 'Ben', organization_id: orgB.id, primary_provider_id: staffB.id }));
     expect(a.status).toBe(201);
-    const mine = await providerA.get<PatientListItem[]>('/api/patients');
+    const mine = await providerA.get<PatientList>('/api/patients?limit=100');
     expect(mine.status).toBe(200);
-    expect(mine.body.every((p) => p.organization_id === orgA.id)).toBe(true);
-    expect(mine.body.some((p) => p.id === a.body.id)).toBe(false);
+    expect(mine.body.items.length).toBeGreaterThan(0);
+    expect(mine.body.items.every((p) => p.organization_id === orgA.id)).toBe(true);
+    expect(mine.body.items.some((p) => p.id === a.body.id)).toBe(false);
     expect(await lastAudit('patient.list')).toMatchObject({ outcome: 'success', resource_type: 'patient' });
-    const all = await admin.get<PatientListItem[]>('/api/patients');
-    expect(all.body.some((p) => p.id === a.body.id)).toBe(true);
+    const all = await admin.get<PatientList>('/api/patients?limit=100');
+    expect(all.body.items.some((p) => p.id === a.body.id)).toBe(true);
   });
 
   it("answers 404 for another organization's patient, never its data, and audits the denial", async () => {

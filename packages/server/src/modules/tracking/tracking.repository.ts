@@ -1,4 +1,4 @@
-import type { TrackingSession } from '@rpm/contracts';
+import { TRACKING_MONTH_TOTALS, type TrackingMonthTotal, type TrackingSession } from '@rpm/contracts';
 import type { Queryable } from '../../db/pool.ts';
 
 /** Newest day first, a range scan of tracking_sessions_patient_idx. */
@@ -36,4 +36,15 @@ export async function insertTracking(
     [patientId, userId, s.date, s.duration_minutes, s.notes],
   );
   return rows[0]!;
+}
+
+/** Minutes per calendar month, newest month first (the months with entries only). */
+export async function monthTotals(db: Queryable, patientId: number): Promise<TrackingMonthTotal[]> {
+  const { rows } = await db.query<TrackingMonthTotal>(
+    `SELECT to_char(date_trunc('month', date), 'YYYY-MM') AS month, sum(duration_minutes)::int AS minutes
+       FROM tracking_sessions WHERE patient_id = $1
+      GROUP BY 1 ORDER BY 1 DESC LIMIT $2`,
+    [patientId, TRACKING_MONTH_TOTALS],
+  );
+  return rows;
 }

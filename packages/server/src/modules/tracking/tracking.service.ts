@@ -8,8 +8,8 @@ import type pg from 'pg';
 import type { SignedInContext } from '../../plugins/context.ts';
 import { audit } from '../audit/audit.service.ts';
 import { auditedTransaction, requirePatientAccess } from '../patients/patient-access.ts';
-import { listPatientPage } from '../patients/paged-list.ts';
-import { countTracking, insertTracking, pageTracking } from './tracking.repository.ts';
+import { auditedPatientRead } from '../patients/paged-list.ts';
+import { countTracking, insertTracking, monthTotals, pageTracking } from './tracking.repository.ts';
 
 export async function listTracking(
   deps: { db: pg.Pool },
@@ -18,14 +18,17 @@ export async function listTracking(
   limit: number,
   offset: number,
 ): Promise<TrackingSessionPage> {
-  return listPatientPage(
+  return auditedPatientRead(
     deps.db,
     ctx,
     patientId,
     'tracking.list',
-    { page: pageTracking, count: countTracking },
-    limit,
-    offset,
+    async (tx) => ({
+      items: await pageTracking(tx, patientId, limit, offset),
+      total: await countTracking(tx, patientId),
+      month_totals: await monthTotals(tx, patientId),
+    }),
+    ({ items }) => ({ limit, offset, count: items.length }),
   );
 }
 

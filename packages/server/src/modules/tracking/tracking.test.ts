@@ -32,6 +32,32 @@ describe('tracking time', () => {
     expect(await lastAudit('tracking.list')).toMatchObject({ outcome: 'success', resource_id: String(patientId) });
   });
 
+  it('answers the minutes of each of the last three months with entries, whatever page is shown', async () => {
+    const { rows } = await server.db.pool.query<{ id: number; organization_id: number }>(
+      `INSERT INTO patients (first_name, last_name, organization_id)
+       SELECT 'Month', 'Totals', organization_id FROM patients WHERE id = $1 RETURNING id, organization_id`,
+      [patientId],
+    );
+    const id = rows[0]!.id;
+    for (const [date, minutes] of [
+      ['2026-01-31', 5],
+      ['2026-02-01', 20],
+      ['2026-02-28', 25],
+      ['2026-04-01', 0],
+      ['2026-05-10', 30],
+      ['2026-05-31', 12],
+    ] as const) {
+      await server.db.pool.query(`INSERT INTO tracking_sessions (patient_id, date, duration_minutes) VALUES ($1, $2, $3)`, [id, date, minutes]);
+    }
+    const page = await provider.get<TrackingSessionPage>(`/api/patients/${id}/sessions?limit=1&offset=5`);
+    expect(page.body.items.map((s) => s.date)).toEqual(['2026-01-31']);
+    expect(page.body.month_totals).toEqual([
+      { month: '2026-05', minutes: 42 },
+      { month: '2026-04', minutes: 0 },
+      { month: '2026-02', minutes: 45 },
+    ]);
+  });
+
   it.each([
     ['minutes above 1440', { date: '2026-03-01', duration_minutes: 1441 }],
     ['negative minutes', { date: '2026-03-01', duration_minutes: -1 }],

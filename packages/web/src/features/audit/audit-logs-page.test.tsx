@@ -31,7 +31,7 @@ const server = setupServer(
     const limit = Number(url.searchParams.get('limit'));
     const offset = Number(url.searchParams.get('offset'));
     const ids = Array.from({ length: Math.max(0, Math.min(limit, 25 - offset)) }, (_, i) => 25 - offset - i);
-    return HttpResponse.json({ logs: ids.map(log), total: 25 });
+    return HttpResponse.json({ logs: ids.map(log), total: 25, snapshot: 25 });
   }),
 );
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
@@ -43,7 +43,8 @@ afterAll(() => server.close());
 
 const renderAuditPage = () => renderPage(<AuditLogsPage />);
 
-describe('audit log page', () => {
+// Generous timeout: user-event on a shared, busy machine.
+describe('audit log page', { timeout: 20_000 }, () => {
   it('asks the server for pages of 10 by default, with every field shown', async () => {
     const user = userEvent.setup();
     renderAuditPage();
@@ -56,13 +57,30 @@ describe('audit log page', () => {
 
     await user.click(screen.getByRole('button', { name: 'Go to next page' }));
     await within(table).findByText('action.15');
-    expect(requests.at(-1)).toBe('?limit=10&offset=10');
+    // Later pages are read against the first answer's snapshot.
+    expect(requests.at(-1)).toBe('?limit=10&offset=10&snapshot=25');
 
     await user.click(screen.getByRole('combobox', { name: /Rows per page/ }));
     const options = await screen.findAllByRole('option');
     expect(options.map((o) => Number(o.textContent))).toEqual([...AUDIT_PAGE_SIZE_OPTIONS]);
     await user.click(screen.getByRole('option', { name: '50' }));
-    await waitFor(() => expect(requests.at(-1)).toBe('?limit=50&offset=0'));
+    await waitFor(() => expect(requests.at(-1)).toBe('?limit=50&offset=0&snapshot=25'));
+  });
+
+  it('keeps its snapshot while paging, takes a new one on Show newest, and shows times in one format', async () => {
+    const user = userEvent.setup();
+    renderAuditPage();
+    const table = await screen.findByRole('table', { name: AdminTexts.auditLogsTitle });
+    await within(table).findByText('action.25');
+    const stamp = within(table).getAllByText('2026-01-01 12:00')[0]!;
+    expect(stamp).toHaveAttribute('title', '2026-01-01T12:00:00.000Z');
+    await user.click(screen.getByRole('button', { name: 'Go to next page' }));
+    await within(table).findByText('action.15');
+    await user.click(screen.getByRole('button', { name: 'Go to previous page' }));
+    await within(table).findByText('action.25');
+    await user.click(screen.getByRole('button', { name: AdminTexts.auditShowNewest }));
+    await waitFor(() => expect(requests.at(-1)).toBe('?limit=10&offset=0'));
+    expect(requests).toEqual(['?limit=10&offset=0', '?limit=10&offset=10&snapshot=25', '?limit=10&offset=0&snapshot=25', '?limit=10&offset=0']);
   });
 
   it('says “Failed to load logs” when the server fails', async () => {

@@ -1,6 +1,7 @@
 import {
   Alert,
   Box,
+  Button,
   LinearProgress,
   Paper,
   Table,
@@ -10,6 +11,7 @@ import {
   TableHead,
   TablePagination,
   TableRow,
+  Typography,
 } from '@mui/material';
 import {
   AUDIT_PAGE_SIZE,
@@ -22,14 +24,17 @@ import {
 } from '@rpm/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useSnackbar } from 'notistack';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { LoadingState, PageHeader } from '../../components/table-states.tsx';
 import { apiGet } from '../../lib/api-client.ts';
 import { formatTimestamp } from '../../lib/format-timestamp.ts';
 import { useTimezone } from '../../lib/timezone.ts';
 
-/** Details, user agent and request id: long values shown on one line, cut with an ellipsis. */
-const LONG_COLUMNS = new Set([6, 10, 11]);
+/**
+ * Column widths (percent of the table) chosen so that the twelve columns fit a 1280 px screen
+ * beside the sidebar: values stay on one line, cut with an ellipsis, the full value in the title.
+ */
+const WIDTHS = [12, 5, 9, 11, 8, 6, 13, 6, 7, 8, 8, 7];
 
 const text = (v: string | number | null) => (v === null ? '' : String(v));
 
@@ -56,11 +61,27 @@ export default function AuditLogsPage() {
   const [rowsPerPage, setRowsPerPage] = useState<number>(AUDIT_PAGE_SIZE);
   const { enqueueSnackbar } = useSnackbar();
   const { timezone } = useTimezone();
+  // Reading the log writes to it: pages after the first are read as the log stood at the first
+  // answer (its `snapshot`), so browsing neither shifts rows nor grows the total.
+  const snapshot = useRef<number | undefined>(undefined);
+  const [epoch, setEpoch] = useState(0);
   const logs = useQuery({
-    queryKey: ['audit-logs', rowsPerPage, page],
-    queryFn: () => apiGet<AuditLogsResponse>(`/api/audit-logs?limit=${rowsPerPage}&offset=${page * rowsPerPage}`),
+    queryKey: ['audit-logs', epoch, rowsPerPage, page],
+    queryFn: async () => {
+      const at = snapshot.current === undefined ? '' : `&snapshot=${snapshot.current}`;
+      const data = await apiGet<AuditLogsResponse>(
+        `/api/audit-logs?limit=${rowsPerPage}&offset=${page * rowsPerPage}${at}`,
+      );
+      snapshot.current ??= data.snapshot;
+      return data;
+    },
     placeholderData: keepPreviousData,
   });
+  const showNewest = () => {
+    snapshot.current = undefined;
+    setPage(0);
+    setEpoch((e) => e + 1);
+  };
 
   useEffect(() => {
     if (logs.isError) enqueueSnackbar(Toasts.failedToLoadLogs, { variant: 'error' });
@@ -69,6 +90,16 @@ export default function AuditLogsPage() {
   return (
     <Box>
       <PageHeader title={AdminTexts.auditLogsTitle} />
+      <Box
+        sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 2, mb: 1, flexWrap: 'wrap' }}
+      >
+        <Typography variant="body2" color="text.secondary">
+          {AdminTexts.auditSnapshotNote}
+        </Typography>
+        <Button size="small" onClick={showNewest}>
+          {AdminTexts.auditShowNewest}
+        </Button>
+      </Box>
       {logs.isPending ? (
         <LoadingState />
       ) : logs.isError && !logs.data ? (
@@ -76,12 +107,28 @@ export default function AuditLogsPage() {
       ) : (
         <Paper>
           {logs.isFetching && <LinearProgress aria-label="Loading" />}
-          <TableContainer sx={{ overflowX: 'auto' }}>
-            <Table size="small" aria-label={AdminTexts.auditLogsTitle} sx={{ minWidth: 1400 }}>
+          {/* Focusable and named: on narrow screens it scrolls, and keyboards must reach that. */}
+          <TableContainer sx={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label={AdminTexts.auditLogsTitle}>
+            <Table
+              size="small"
+              aria-label={AdminTexts.auditLogsTitle}
+              // Fixed layout: the widths below hold whatever the values; narrower screens scroll
+              // inside this container rather than squeezing words apart.
+              sx={{ tableLayout: 'fixed', width: '100%', minWidth: 900, '& th, & td': { px: 0.75 } }}
+            >
+              <colgroup>
+                {WIDTHS.map((w, i) => (
+                  <col key={AuditLogColumns[i]} style={{ width: `${w}%` }} />
+                ))}
+              </colgroup>
               <TableHead>
                 <TableRow>
                   {AuditLogColumns.map((c) => (
-                    <TableCell key={c} sx={{ whiteSpace: 'nowrap' }}>
+                    // Headings may wrap between words, never inside one.
+                    <TableCell
+                      key={c}
+                      sx={{ fontSize: '0.75rem', fontWeight: 600, lineHeight: 1.3, verticalAlign: 'bottom' }}
+                    >
                       {c}
                     </TableCell>
                   ))}
@@ -98,13 +145,14 @@ export default function AuditLogsPage() {
                       {cells(log, timezone).map((value, i) => (
                         <TableCell
                           key={AuditLogColumns[i]}
-                          // Long free text (details, user agent) is cut to one line; the full
-                          // value is in the title, so rows stay one line high and scannable.
-                          title={LONG_COLUMNS.has(i) ? value : undefined}
+                          // One line per row, cut with an ellipsis; the full value (the raw UTC
+                          // time for the timestamp) is in the title.
+                          title={i === 0 ? log.timestamp : value || undefined}
                           sx={{
                             whiteSpace: 'nowrap',
-                            fontSize: '0.8rem',
-                            ...(LONG_COLUMNS.has(i) && { maxWidth: 240, overflow: 'hidden', textOverflow: 'ellipsis' }),
+                            overflow: 'hidden',
+                            textOverflow: 'ellipsis',
+                            fontSize: '0.75rem',
                           }}
                         >
                           {value}

@@ -1,4 +1,4 @@
-import { AdminTexts, DbSchemaColumns, Labels } from '@rpm/contracts';
+import { AdminTexts, DbSchemaColumns, Labels, TIMEZONE_STORAGE_KEY } from '@rpm/contracts';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
@@ -20,13 +20,19 @@ const server = setupServer(
     }),
   ),
   http.get('/api/db/sample/users', () =>
-    HttpResponse.json({ table: 'users', columns: ['email', 'mfa_enabled'], rows: [{ email: 'a@example.com', mfa_enabled: false }], withheld: ['cognito_sub'], limit: 50 }),
+    HttpResponse.json({
+      table: 'users',
+      columns: ['email', 'mfa_enabled', 'created_at', 'title'],
+      rows: [{ email: 'a@example.com', mfa_enabled: false, created_at: '2026-01-10T23:30:00.000Z', title: 'x'.repeat(300) }],
+      withheld: ['cognito_sub'],
+      limit: 50,
+    }),
   ),
 );
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterAll(() => server.close());
 
-describe('database inspector page', () => {
+describe('database inspector page', { timeout: 20_000 }, () => {
   it('starts with “Select a table”, then shows the schema and sample rows with booleans as true/false', async () => {
     const u = userEvent.setup();
     renderPage(<DbPage />);
@@ -43,5 +49,19 @@ describe('database inspector page', () => {
     const sample = await screen.findByRole('table', { name: Labels.sampleRows });
     expect(within(sample).getByText('a@example.com')).toBeInTheDocument();
     expect(within(sample).getByText('false')).toBeInTheDocument();
+  });
+
+  it('shows timestamps in the one format and time zone, and long values on one line with the full value on hover', async () => {
+    localStorage.setItem(TIMEZONE_STORAGE_KEY, 'Asia/Tokyo');
+    const u = userEvent.setup();
+    renderPage(<DbPage />);
+    await u.click(await screen.findByRole('combobox', { name: AdminTexts.table }));
+    await u.click(await screen.findByRole('option', { name: 'users' }));
+    const sample = await screen.findByRole('table', { name: Labels.sampleRows });
+    const stamp = within(sample).getByText('2026-01-11 08:30');
+    expect(stamp).toHaveAttribute('title', '2026-01-10T23:30:00.000Z');
+    const long = within(sample).getByText('x'.repeat(300));
+    expect(long).toHaveAttribute('title', 'x'.repeat(300));
+    expect(long).toHaveStyle({ whiteSpace: 'nowrap', textOverflow: 'ellipsis' });
   });
 });

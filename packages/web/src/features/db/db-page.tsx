@@ -1,4 +1,18 @@
-import { Alert, Box, FormControl, InputLabel, MenuItem, Select, TableCell, TableRow, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  FormControl,
+  InputLabel,
+  MenuItem,
+  Paper,
+  Select,
+  TableCell,
+  TableContainer,
+  TableRow,
+  Typography,
+  type SxProps,
+  type Theme,
+} from '@mui/material';
 import {
   AdminTexts,
   DbSchemaColumns,
@@ -8,9 +22,11 @@ import {
   type DbTablesResponse,
 } from '@rpm/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { DataTable, LoadingState, PageHeader, QueryStates } from '../../components/table-states.tsx';
 import { apiGet, errorMessage } from '../../lib/api-client.ts';
+import { formatTimestamp } from '../../lib/format-timestamp.ts';
+import { useTimezone } from '../../lib/timezone.ts';
 
 /** One cell of a sample row: booleans as true/false (spec section 2), objects as JSON. */
 export function cellText(value: unknown): string {
@@ -20,8 +36,27 @@ export function cellText(value: unknown): string {
   return String(value);
 }
 
+/** An ISO 8601 timestamp as the API sends them (`2026-01-02T03:04:05.000Z`, or with an offset). */
+const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
+
+/** What a sample cell shows: timestamps in the portal's one format and the chosen time zone. */
+export function sampleCellText(value: unknown, timezone: string): string {
+  if (typeof value === 'string' && ISO_TIMESTAMP.test(value)) return formatTimestamp(value, timezone);
+  return cellText(value);
+}
+
+/** A card the table scrolls in; focusable and named, so a keyboard can scroll it too. */
+function ScrollRegion({ label, sx, children }: { label: string; sx?: SxProps<Theme>; children: ReactNode }) {
+  return (
+    <TableContainer component={Paper} tabIndex={0} role="region" aria-label={label} sx={sx}>
+      {children}
+    </TableContainer>
+  );
+}
+
 /** /db: a read-only look at the portal's own tables; secret-looking columns are withheld. */
 export default function DbPage() {
+  const { timezone } = useTimezone();
   const [table, setTable] = useState('');
   const tables = useQuery({ queryKey: ['db', 'tables'], queryFn: () => apiGet<DbTablesResponse>('/api/db/tables') });
   const schema = useQuery({
@@ -77,15 +112,17 @@ export default function DbPage() {
           <QueryStates query={schema} errorFallback={AdminTexts.failedToLoadTable} loading={<LoadingState py={3} />}>
             {(data) => (
               <>
-                <DataTable label={Labels.schema} columns={DbSchemaColumns} containerSx={{ mb: 1 }}>
-                  {data.columns.map((c) => (
-                    <TableRow key={c.name}>
-                      <TableCell>{c.name}</TableCell>
-                      <TableCell>{c.type}</TableCell>
-                      <TableCell>{cellText(c.nullable)}</TableCell>
-                    </TableRow>
-                  ))}
-                </DataTable>
+                <ScrollRegion label={Labels.schema} sx={{ mb: 1 }}>
+                  <DataTable label={Labels.schema} columns={DbSchemaColumns} contained={false}>
+                    {data.columns.map((c) => (
+                      <TableRow key={c.name}>
+                        <TableCell>{c.name}</TableCell>
+                        <TableCell>{c.type}</TableCell>
+                        <TableCell>{cellText(c.nullable)}</TableCell>
+                      </TableRow>
+                    ))}
+                  </DataTable>
+                </ScrollRegion>
                 {data.withheld.length > 0 && (
                   <Typography variant="body2" color="text.secondary" sx={{ mb: 3 }}>
                     {AdminTexts.withheldColumns}: {data.withheld.join(', ')}
@@ -106,17 +143,25 @@ export default function DbPage() {
             isEmpty={(data) => data.rows.length === 0}
           >
             {(data) => (
-              <DataTable label={Labels.sampleRows} columns={data.columns}>
-                {data.rows.map((row, i) => (
-                  <TableRow key={i}>
-                    {data.columns.map((c) => (
-                      <TableCell key={c} sx={{ maxWidth: 320, overflowWrap: 'anywhere' }}>
-                        {cellText(row[c])}
-                      </TableCell>
-                    ))}
-                  </TableRow>
-                ))}
-              </DataTable>
+              <ScrollRegion label={Labels.sampleRows} sx={{ '& th': { whiteSpace: 'nowrap' } }}>
+                <DataTable label={Labels.sampleRows} columns={data.columns} contained={false}>
+                  {data.rows.map((row, i) => (
+                    <TableRow key={i}>
+                      {data.columns.map((c) => (
+                        // One line per cell, never broken inside a word: long values end in an
+                        // ellipsis with the full value in the title; the table scrolls in its card.
+                        <TableCell
+                          key={c}
+                          title={cellText(row[c]) || undefined}
+                          sx={{ maxWidth: 240, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}
+                        >
+                          {sampleCellText(row[c], timezone)}
+                        </TableCell>
+                      ))}
+                    </TableRow>
+                  ))}
+                </DataTable>
+              </ScrollRegion>
             )}
           </QueryStates>
         </>

@@ -6,7 +6,8 @@ import type {
   Organization,
   PatientDetail,
   PatientInput,
-  PatientListItem,
+  PatientList,
+  PatientListQuery,
   Provider,
   TrackingSession,
   TrackingSessionInput,
@@ -40,8 +41,22 @@ export function unwrapList<T>(data: unknown, key: string): T[] {
   return [];
 }
 
-export const usePatients = () =>
-  useQuery({ queryKey: patientKeys.all, queryFn: () => apiGet<PatientListItem[]>('/api/patients') });
+/** The query string of GET /api/patients, without empty parameters. */
+export function patientListSearch(query: PatientListQuery): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== '') params.set(key, String(value));
+  }
+  return params.toString();
+}
+
+/** One server page of the patient list; the previous page stays shown while the next loads. */
+export const usePatients = (query: PatientListQuery) =>
+  useQuery({
+    queryKey: [...patientKeys.all, 'list', query] as const,
+    queryFn: () => apiGet<PatientList>(`/api/patients?${patientListSearch(query)}`),
+    placeholderData: keepPreviousData,
+  });
 
 export const usePatient = (id: number, enabled = true) =>
   useQuery({
@@ -106,7 +121,7 @@ export function useSavePatient(id: number | null) {
     onSuccess: async (saved) => {
       queryClient.setQueryData(patientKeys.detail(saved.id), saved);
       await Promise.all([
-        queryClient.invalidateQueries({ queryKey: patientKeys.all, exact: true }),
+        queryClient.invalidateQueries({ queryKey: [...patientKeys.all, 'list'] }),
         queryClient.invalidateQueries({ queryKey: ['devices'] }),
       ]);
     },

@@ -1,11 +1,4 @@
-import { TZDate } from '@date-fns/tz';
 import { Labels } from '@rpm/contracts';
-import { format } from 'date-fns';
-
-/** A server timestamp (UTC) shown in the zone chosen in the top bar. */
-export function formatInZone(iso: string, timezone: string): string {
-  return format(new TZDate(new Date(iso).getTime(), timezone), 'yyyy-MM-dd HH:mm');
-}
 
 /** Enrollment status, or the spec's 'N/A' when there is none. */
 export function statusText(status: string | null | undefined): string {
@@ -14,4 +7,13 @@ export function statusText(status: string | null | undefined): string {
 
 export function fullName(p: { first_name: string; middle_name?: string | null; last_name: string }): string {
   return [p.first_name, p.middle_name, p.last_name].filter((s) => s && s.trim()).join(' ');
+}
+
+/** Whole years from a date of birth (YYYY-MM-DD) to `today` (YYYY-MM-DD); null without a birth date. */
+export function ageOn(dateOfBirth: string | null, today: string): number | null {
+  if (!dateOfBirth) return null;
+  const [by, bm, bd] = dateOfBirth.split('-').map(Number) as [number, number, number];
+  const [ty, tm, td] = today.split('-').map(Number) as [number, number, number];
+  const age = ty - by - (tm < bm || (tm === bm && td < bd) ? 1 : 0);
+  return age >= 0 ? age : null;
 }

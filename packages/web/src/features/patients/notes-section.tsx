@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { errorMessage } from '../../lib/api-client.ts';
 import { useTimezone } from '../../lib/timezone.ts';
 import { useAddNote, useNotes } from './api.ts';
-import { formatInZone } from './format.ts';
+import { formatTimestamp } from '../../lib/format-timestamp.ts';
 import { PagedList, PatientSection, SaveDialog, usePaging } from './paged-section.tsx';
 
 export function NotesSection({ patientId }: { patientId: number }) {
@@ -37,7 +37,12 @@ export function NotesSection({ patientId }: { patientId: number }) {
               <ListItem key={n.id} divider>
                 <ListItemText
                   primary={n.content}
-                  secondary={formatInZone(n.created_at, timezone)}
+                  secondary={
+                    <>
+                      <span>{formatTimestamp(n.created_at, timezone)}</span> ·{' '}
+                      <span>{n.author ?? PatientTexts.unknownAuthor}</span>
+                    </>
+                  }
                   slotProps={{ primary: { sx: { whiteSpace: 'pre-wrap' } } }}
                 />
               </ListItem>

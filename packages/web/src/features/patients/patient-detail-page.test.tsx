@@ -19,6 +19,7 @@ const patient: PatientDetail = {
   primary_provider_id: 7,
   enrolled_rpm: false,
   enrollment_status: null,
+  enrollment_status_legacy: null,
   organization_name: 'North Clinic',
   primary_provider_name: 'Grace Hopper, MD',
   devices: [],
@@ -32,12 +33,31 @@ const patient: PatientDetail = {
 const server = setupServer(
   http.get('/api/patients/4', () => HttpResponse.json(patient)),
   http.get('/api/patients/4/vitals', () =>
-    HttpResponse.json({ items: [{ created_at: '2026-01-10T12:00:00.000Z', systolic: 141, diastolic: 91, pulse: 70 }], total: 1 }),
+    HttpResponse.json({
+      items: [
+        { created_at: '2026-01-10T12:00:00.000Z', systolic: 141, diastolic: 91, pulse: 70 },
+        { created_at: '2026-01-09T12:00:00.000Z', systolic: 140, diastolic: 90, pulse: 70 },
+        { created_at: '2026-01-08T12:00:00.000Z', systolic: 181, diastolic: 80, pulse: 70 },
+      ],
+      total: 3,
+    }),
   ),
   http.get('/api/patients/4/notes', () =>
-    HttpResponse.json({ items: [{ id: 1, content: 'Reviewed', created_at: '2026-01-10T23:30:00.000Z' }], total: 1 }),
+    HttpResponse.json({
+      items: [{ id: 1, content: 'Reviewed', created_at: '2026-01-10T23:30:00.000Z', author: 'Grace Hopper, MD' }],
+      total: 1,
+    }),
   ),
-  http.get('/api/patients/4/sessions', () => HttpResponse.json({ items: [], total: 0 })),
+  http.get('/api/patients/4/sessions', () =>
+    HttpResponse.json({
+      items: [{ id: 1, date: '2026-01-05', duration_minutes: 25, notes: null }],
+      total: 1,
+      month_totals: [
+        { month: '2026-01', minutes: 25 },
+        { month: '2025-12', minutes: 40 },
+      ],
+    }),
+  ),
 );
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => server.resetHandlers());
@@ -61,7 +81,34 @@ describe('patient detail', { timeout: 20_000 }, () => {
     expect(within(privateCard!).getByText('Charles Babbage')).toBeInTheDocument();
     expect(within(privateCard!).getByText('1940-01-02')).toBeInTheDocument();
     expect(within(medicareCard!).queryByText(PatientTexts.policyholder)).not.toBeInTheDocument();
-    expect(screen.getByText('Grace Hopper, MD')).toBeInTheDocument();
+    expect(screen.getAllByText('Grace Hopper, MD')).not.toHaveLength(0);
+  });
+
+  it('shows age and gender, marks high and critical readings with a legend, note authors and monthly totals', async () => {
+    renderDetailPage();
+    await screen.findByRole('heading', { name: 'Ada Lovelace' });
+    const term = (name: string) => screen.getByText(name, { selector: 'dt' }).nextElementSibling;
+    const today = new Date();
+    const expectedAge = today.getFullYear() - 1950 - (today.getMonth() < 11 || (today.getMonth() === 11 && today.getDate() < 10) ? 1 : 0);
+    expect(term(PatientTexts.age)).toHaveTextContent(`${expectedAge} ${PatientTexts.years}`);
+    expect(term(PatientTexts.gender)).toHaveTextContent(PatientTexts.gender_female);
+
+    const vitals = await screen.findByRole('table', { name: PatientTexts.vitals });
+    const rows = within(vitals).getAllByRole('row').slice(1);
+    expect(rows.map((r) => r.getAttribute('data-level'))).toEqual(['high', 'normal', 'critical']);
+    // A word, not only a colour: high above 140/90 (140/90 itself is not), critical above 180/120.
+    expect(within(rows[0]!).getByText(PatientTexts.readingHigh)).toBeInTheDocument();
+    expect(within(rows[1]!).queryByText(PatientTexts.readingHigh)).not.toBeInTheDocument();
+    expect(within(rows[2]!).getByText(PatientTexts.readingCritical)).toBeInTheDocument();
+    const legend = screen.getByRole('note', { name: PatientTexts.readingLegend });
+    expect(legend).toHaveTextContent(`${PatientTexts.readingHigh} ${PatientTexts.readingHighRule}`);
+    expect(legend).toHaveTextContent(`${PatientTexts.readingCritical} ${PatientTexts.readingCriticalRule}`);
+
+    const notes = await screen.findByRole('list', { name: PatientTexts.clinicalNotes });
+    expect(within(notes).getByText('Grace Hopper, MD')).toBeInTheDocument();
+    expect(await screen.findByTestId('tracking-month-totals')).toHaveTextContent(
+      `${PatientTexts.monthlyTotals}: 2026-01: 25 ${PatientTexts.minutesShort} · 2025-12: 40 ${PatientTexts.minutesShort}`,
+    );
   });
 
   it('shows vitals and note times in the chosen timezone', async () => {

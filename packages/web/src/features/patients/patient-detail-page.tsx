@@ -2,8 +2,11 @@ import { Box, Button, CircularProgress, Divider, Paper, Stack, Typography } from
 import { Labels, PatientTexts, type Insurance } from '@rpm/contracts';
 import { Link as RouterLink, useParams } from 'react-router';
 import { paths } from '../../app/paths.ts';
+import { TZDate } from '@date-fns/tz';
+import { format } from 'date-fns';
+import { useTimezone } from '../../lib/timezone.ts';
 import { usePatient } from './api.ts';
-import { fullName, statusText } from './format.ts';
+import { ageOn, fullName, statusText } from './format.ts';
 import { PatientBadLink, PatientLoadProblem, patientIdFrom } from './patient-problem.tsx';
 import { NotesSection } from './notes-section.tsx';
 import { TrackingSection } from './tracking-section.tsx';
@@ -13,6 +16,7 @@ import { VitalsSection } from './vitals-section.tsx';
 export default function PatientDetailPage() {
   const id = patientIdFrom(useParams().id);
   const patient = usePatient(id ?? 0, id !== null);
+  const { timezone } = useTimezone();
 
   if (id === null) return <PatientBadLink />;
   if (patient.isPending) {
@@ -24,6 +28,8 @@ export default function PatientDetailPage() {
   }
   if (patient.isError) return <PatientLoadProblem error={patient.error} />;
   const p = patient.data;
+  // Age as of today where the user works.
+  const age = ageOn(p.date_of_birth, format(new TZDate(Date.now(), timezone), 'yyyy-MM-dd'));
 
   return (
     <Stack spacing={3}>
@@ -38,7 +44,10 @@ export default function PatientDetailPage() {
       <Paper variant="outlined" sx={{ p: 2 }}>
         <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 3, rowGap: 1, m: 0 }}>
           <Field term={PatientTexts.dateOfBirth} value={p.date_of_birth ?? Labels.notAvailable} />
+          <Field term={PatientTexts.age} value={age === null ? Labels.notAvailable : `${age} ${PatientTexts.years}`} />
+          <Field term={PatientTexts.gender} value={p.gender ? PatientTexts[`gender_${p.gender}`] : Labels.notAvailable} />
           <Field term={PatientTexts.status} value={statusText(p.enrollment_status)} />
+          {p.enrollment_status_legacy && <Field term={PatientTexts.previousStatus} value={p.enrollment_status_legacy} />}
           <Field term={Labels.enrollInRpm} value={p.enrolled_rpm ? PatientTexts.yes : PatientTexts.no} />
           <Field term={PatientTexts.provider} value={p.primary_provider_name ?? Labels.notAvailable} />
           <Field term={PatientTexts.organization} value={p.organization_name ?? Labels.notAvailable} />

@@ -1,17 +1,17 @@
 import {
   Alert,
+  Autocomplete,
   Box,
   Button,
   Checkbox,
   CircularProgress,
   FormControlLabel,
-  FormGroup,
   Paper,
   Stack,
   TextField,
   Typography,
 } from '@mui/material';
-import { GENDERS, Labels, PatientTexts, Validation, type Device } from '@rpm/contracts';
+import { ENROLLMENT_STATUSES, GENDERS, Labels, PatientTexts, Validation, type Device } from '@rpm/contracts';
 import { useSnackbar } from 'notistack';
 import { useEffect, useRef } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
@@ -248,7 +248,20 @@ export function PatientForm({ patientId, initial, isAdmin, currentOrganizationNa
                   />
                 )}
               />
-              <TextField label={PatientTexts.enrollmentStatus} fullWidth {...reg('enrollment_status')} />
+              <TextField
+                select
+                label={PatientTexts.enrollmentStatus}
+                fullWidth
+                slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+                {...reg('enrollment_status')}
+              >
+                <option value="" />
+                {ENROLLMENT_STATUSES.map((s) => (
+                  <option key={s} value={s}>
+                    {s}
+                  </option>
+                ))}
+              </TextField>
             </Stack>
           </Stack>
         </Paper>
@@ -269,26 +282,26 @@ export function PatientForm({ patientId, initial, isAdmin, currentOrganizationNa
               <Controller
                 control={control}
                 name="device_ids"
-                render={({ field }) => (
-                  <FormGroup>
-                    {(devices.data ?? []).map((d) => (
-                      <FormControlLabel
-                        key={d.id}
-                        label={deviceLabel(d, patientId)}
-                        control={
-                          <Checkbox
-                            checked={field.value.includes(d.id)}
-                            onChange={(e) =>
-                              field.onChange(
-                                e.target.checked ? [...field.value, d.id] : field.value.filter((x) => x !== d.id),
-                              )
-                            }
-                          />
-                        }
-                      />
-                    ))}
-                  </FormGroup>
-                )}
+                render={({ field }) => {
+                  const options = devices.data ?? [];
+                  return (
+                    // A searchable multi-select: a clinic has hundreds of devices, not a screenful.
+                    <Autocomplete
+                      multiple
+                      options={options}
+                      loading={devices.isPending}
+                      value={options.filter((d) => field.value.includes(d.id))}
+                      onChange={(_e, chosen) => field.onChange(chosen.map((d) => d.id))}
+                      onBlur={field.onBlur}
+                      isOptionEqualToValue={(a, b) => a.id === b.id}
+                      getOptionLabel={(d) => deviceLabel(d, patientId)}
+                      filterSelectedOptions
+                      renderInput={(params) => (
+                        <TextField {...params} label={PatientTexts.assignedDevices} placeholder={PatientTexts.devicesSearch} />
+                      )}
+                    />
+                  );
+                }}
               />
             )}
           </Box>

@@ -1,4 +1,4 @@
-import type { Gender, InsuranceType, PatientDetail, PatientInput } from '@rpm/contracts';
+import type { EnrollmentStatus, Gender, InsuranceType, PatientDetail, PatientInput } from '@rpm/contracts';
 
 /** The form holds text everywhere (what inputs hold); conversion happens once, on submit. */
 export interface InsuranceFormValues {
@@ -18,7 +18,7 @@ export interface PatientFormValues {
   organization_id: string;
   primary_provider_id: string;
   enrolled_rpm: boolean;
-  enrollment_status: string;
+  enrollment_status: EnrollmentStatus | '';
   insurances: InsuranceFormValues[];
   device_ids: number[];
 }
@@ -76,7 +76,7 @@ export function toPatientInput(v: PatientFormValues, includeDevices: boolean): P
     organization_id: Number(v.organization_id),
     primary_provider_id: v.primary_provider_id === '' ? null : Number(v.primary_provider_id),
     enrolled_rpm: v.enrolled_rpm,
-    enrollment_status: orNull(v.enrollment_status),
+    enrollment_status: v.enrollment_status === '' ? null : v.enrollment_status,
     insurances: v.insurances.map((i) => {
       const isPrivate = i.type === 'Private';
       return {

@@ -1,5 +1,5 @@
-import { Labels, PatientTexts, Validation, type PatientInput } from '@rpm/contracts';
-import { screen, waitFor } from '@testing-library/react';
+import { ENROLLMENT_STATUSES, Labels, PatientTexts, Validation, type PatientInput } from '@rpm/contracts';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { renderPage } from '../../lib/testing/render-page.tsx';
 import { PatientForm } from './patient-form-page.tsx';
 import { emptyPatientForm } from './patient-form-values.ts';
-import PatientsPage from './patients-page.tsx';
+import { PatientList } from './patients-page.tsx';
 
 let lastBody: PatientInput | null = null;
 const server = setupServer(
@@ -130,6 +130,47 @@ describe('patient form', { timeout: 20_000 }, () => {
     expect(screen.getByRole('heading', { name: PatientTexts.devices })).toBeInTheDocument();
   });
 
+  it('offers the enrollment statuses of the list, and finds devices by typing instead of a wall of checkboxes', async () => {
+    const devices = Array.from({ length: 60 }, (_, i) => ({
+      id: i + 1,
+      device_id: `CUFF-${String(i + 1).padStart(3, '0')}`,
+      model: 'BP7250',
+      type: 'cuff',
+      patient_id: null,
+      patient: null,
+    }));
+    server.use(
+      http.get('/api/devices', () => HttpResponse.json(devices)),
+      http.post('/api/patients', async ({ request }) => {
+        lastBody = (await request.json()) as PatientInput;
+        return HttpResponse.json({ message: 'stop here' }, { status: 400 });
+      }),
+    );
+    const user = userEvent.setup();
+    renderForm(true);
+    const status = screen.getByLabelText(PatientTexts.enrollmentStatus);
+    expect([...(status as HTMLSelectElement).options].map((o) => o.value)).toEqual(['', ...ENROLLMENT_STATUSES]);
+    await user.selectOptions(status, 'Paused');
+    expect(screen.queryAllByRole('checkbox', { name: /CUFF-/ })).toHaveLength(0);
+
+    const picker = screen.getByRole('combobox', { name: PatientTexts.assignedDevices });
+    await user.type(picker, 'cuff-04');
+    const options = within(await screen.findByRole('listbox')).getAllByRole('option');
+    expect(options.map((o) => o.textContent)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `CUFF-04${i} · BP7250 · cuff`),
+    );
+    await user.click(screen.getByRole('option', { name: /CUFF-042/ }));
+    await user.clear(picker);
+    await user.type(picker, '057');
+    await user.click(await screen.findByRole('option', { name: /CUFF-057/ }));
+
+    await user.type(screen.getByLabelText(new RegExp(`^${PatientTexts.firstName}`)), 'Ada');
+    await user.type(screen.getByLabelText(new RegExp(`^${PatientTexts.lastName}`)), 'Lovelace');
+    await user.click(screen.getByRole('button', { name: Labels.save }));
+    await screen.findByText('stop here');
+    expect(lastBody).toMatchObject({ enrollment_status: 'Paused', device_ids: [42, 57] });
+  });
+
   it('refuses to submit without first and last names', async () => {
     const user = userEvent.setup();
     renderForm();
@@ -169,13 +210,16 @@ describe('patients page', () => {
   it("shows 'N/A' for a patient without enrollment status", async () => {
     server.use(
       http.get('/api/patients', () =>
-        HttpResponse.json([
-          { id: 1, first_name: 'Ada', middle_name: null, last_name: 'Lovelace', date_of_birth: null, organization_id: 1, enrolled_rpm: false, enrollment_status: null },
-          { id: 2, first_name: 'Ben', middle_name: null, last_name: 'Franklin', date_of_birth: null, organization_id: 1, enrolled_rpm: true, enrollment_status: 'Active' },
-        ]),
+        HttpResponse.json({
+          items: [
+            { id: 1, first_name: 'Ada', middle_name: null, last_name: 'Lovelace', date_of_birth: null, organization_id: 1, organization_name: 'North Clinic', enrolled_rpm: false, enrollment_status: null },
+            { id: 2, first_name: 'Ben', middle_name: null, last_name: 'Franklin', date_of_birth: null, organization_id: 1, organization_name: 'North Clinic', enrolled_rpm: true, enrollment_status: 'Active' },
+          ],
+          total: 2,
+        }),
       ),
     );
-    wrap(<PatientsPage />, '/patients');
+    wrap(<PatientList isAdmin={false} />, '/patients');
     const ada = (await screen.findByText('Lovelace')).closest('tr')!;
     expect(ada).toHaveTextContent(Labels.notAvailable);
     expect(screen.getByText('Franklin').closest('tr')).toHaveTextContent('Active');

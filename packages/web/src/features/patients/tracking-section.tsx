@@ -1,4 +1,4 @@
-import { Button, Stack, TableCell, TableRow, TextField } from '@mui/material';
+import { Button, Stack, TableCell, TableRow, TextField, Typography } from '@mui/material';
 import {
   Labels,
   PatientTexts,
@@ -56,6 +56,12 @@ export function TrackingSection({ patientId }: { patientId: number }) {
           </DataTable>
         )}
       </PagedList>
+      {sessions.data && sessions.data.month_totals.length > 0 && (
+        <Typography variant="body2" sx={{ mt: 1 }} data-testid="tracking-month-totals">
+          <b>{PatientTexts.monthlyTotals}:</b>{' '}
+          {sessions.data.month_totals.map((m) => `${m.month}: ${m.minutes} ${PatientTexts.minutesShort}`).join(' · ')}
+        </Typography>
+      )}
       {open && <AddTrackingDialog patientId={patientId} onClose={() => setOpen(false)} />}
     </PatientSection>
   );

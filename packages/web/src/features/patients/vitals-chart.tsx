@@ -5,7 +5,7 @@ import { Box } from '@mui/material';
 import { PatientTexts, type VitalSeries } from '@rpm/contracts';
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
-import { formatInZone } from './format.ts';
+import { formatTimestamp } from '../../lib/format-timestamp.ts';
 
 interface Props {
   series: VitalSeries;
@@ -31,7 +31,7 @@ export default function VitalsChart({ series, timezone }: Props) {
       cursor: { drag: { x: true, y: false } },
       scales: { x: { time: true } },
       series: [
-        { label: PatientTexts.date, value: (_u, v) => (v === null ? '—' : formatInZone(new Date(v * 1000).toISOString(), timezone)) },
+        { label: PatientTexts.date, value: (_u, v) => (v === null ? '—' : formatTimestamp(new Date(v * 1000).toISOString(), timezone)) },
         { label: PatientTexts.systolic, stroke: '#d32f2f', width: 2, value: (_u, v) => (v === null ? '—' : String(v)) },
         { label: PatientTexts.diastolic, stroke: '#236fd6', width: 2, value: (_u, v) => (v === null ? '—' : String(v)) },
       ],

@@ -1,10 +1,19 @@
-import { TableCell, TableRow, ToggleButton, ToggleButtonGroup } from '@mui/material';
-import { Labels, PatientTexts, VITALS_PAGE_SIZE, VITALS_PAGE_SIZE_OPTIONS } from '@rpm/contracts';
+import ReportIcon from '@mui/icons-material/Report';
+import WarningAmberIcon from '@mui/icons-material/WarningAmber';
+import { Box, Stack, TableCell, TableRow, ToggleButton, ToggleButtonGroup, Typography, alpha, type Theme } from '@mui/material';
+import {
+  Labels,
+  PatientTexts,
+  VITALS_PAGE_SIZE,
+  VITALS_PAGE_SIZE_OPTIONS,
+  readingLevel,
+  type ReadingLevel,
+} from '@rpm/contracts';
 import { lazy, Suspense, useState } from 'react';
 import { DataTable, LoadingState, QueryStates } from '../../components/table-states.tsx';
 import { useTimezone } from '../../lib/timezone.ts';
 import { useVitals, useVitalSeries } from './api.ts';
-import { formatInZone } from './format.ts';
+import { formatTimestamp } from '../../lib/format-timestamp.ts';
 import { PagedList, PatientSection, usePaging } from './paged-section.tsx';
 
 // The chart module (uPlot and its CSS) is fetched the first time Figure is pressed.
@@ -50,16 +59,25 @@ function VitalsTable({ patientId }: { patientId: number }) {
       loading={<Loading />}
     >
       {(items) => (
-        <DataTable label={PatientTexts.vitals} columns={vitalsColumns} contained={false}>
-          {items.map((v, i) => (
-            <TableRow key={`${v.created_at}-${i}`}>
-              <TableCell>{formatInZone(v.created_at, timezone)}</TableCell>
-              <TableCell>{v.systolic}</TableCell>
-              <TableCell>{v.diastolic}</TableCell>
-              <TableCell>{v.pulse ?? Labels.notAvailable}</TableCell>
-            </TableRow>
-          ))}
-        </DataTable>
+        <>
+          <ReadingLegend />
+          <DataTable label={PatientTexts.vitals} columns={vitalsColumns} contained={false}>
+            {items.map((v, i) => {
+              const level = readingLevel(v.systolic, v.diastolic);
+              return (
+                <TableRow key={`${v.created_at}-${i}`} data-level={level} sx={rowStyle(level)}>
+                  <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                    <span>{formatTimestamp(v.created_at, timezone)}</span>
+                    {level !== 'normal' && <LevelMark level={level} />}
+                  </TableCell>
+                  <TableCell>{v.systolic}</TableCell>
+                  <TableCell>{v.diastolic}</TableCell>
+                  <TableCell>{v.pulse ?? Labels.notAvailable}</TableCell>
+                </TableRow>
+              );
+            })}
+          </DataTable>
+        </>
       )}
     </PagedList>
   );
@@ -82,6 +100,61 @@ function VitalsFigure({ patientId }: { patientId: number }) {
         </Suspense>
       )}
     </QueryStates>
+  );
+}
+
+/** A tinted row, never colour alone: the time cell also carries an icon and the word. */
+function rowStyle(level: ReadingLevel) {
+  if (level === 'normal') return undefined;
+  return (theme: Theme) => ({
+    backgroundColor: alpha(level === 'critical' ? theme.palette.error.main : theme.palette.warning.main, level === 'critical' ? 0.16 : 0.1),
+    '& td': level === 'critical' ? { fontWeight: 700 } : {},
+  });
+}
+
+const LEVELS = {
+  high: { Icon: WarningAmberIcon, label: PatientTexts.readingHigh, rule: PatientTexts.readingHighRule, color: 'warning.dark' },
+  critical: { Icon: ReportIcon, label: PatientTexts.readingCritical, rule: PatientTexts.readingCriticalRule, color: 'error.main' },
+} as const;
+
+function LevelMark({ level }: { level: Exclude<ReadingLevel, 'normal'> }) {
+  const { Icon, label, color } = LEVELS[level];
+  return (
+    <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5, ml: 1, verticalAlign: 'middle' }}>
+      <Icon fontSize="small" sx={{ color }} aria-hidden />
+      <Typography component="span" variant="body2" sx={{ fontWeight: 700 }}>
+        {label}
+      </Typography>
+    </Box>
+  );
+}
+
+/** What the marks mean, above the table. */
+function ReadingLegend() {
+  return (
+    <Stack
+      direction="row"
+      spacing={2}
+      useFlexGap
+      sx={{ flexWrap: 'wrap', alignItems: 'center', mb: 1 }}
+      aria-label={PatientTexts.readingLegend}
+      role="note"
+    >
+      <Typography variant="body2" color="text.secondary">
+        {PatientTexts.readingLegend}:
+      </Typography>
+      {(['high', 'critical'] as const).map((level) => {
+        const { Icon, label, rule, color } = LEVELS[level];
+        return (
+          <Box key={level} component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}>
+            <Icon fontSize="small" sx={{ color }} aria-hidden />
+            <Typography component="span" variant="body2">
+              <b>{label}</b> {rule}
+            </Typography>
+          </Box>
+        );
+      })}
+    </Stack>
   );
 }
 

@@ -1,0 +1,170 @@
+/**
+ * Measures GET /api/patients over HTTP against the real app with 10,000 patients: the first
+ * page, a deep page, a name search, a date-of-birth search, a status filter with a sort, and a
+ * provider's organization. Each case is requested BENCH_RUNS times after a warm-up; the median
+ * is printed beside the limit (20 ms).
+ *
+ *   npx tsx scripts/bench-patient-list.ts                 (an embedded PostgreSQL in a temp folder)
+ *   DATABASE_URL=postgres://... npx tsx scripts/bench-patient-list.ts   (a scratch database there)
+ *
+ * Optional: BENCH_PATIENTS (default 10000), BENCH_RUNS (default 200 per case).
+ * The session is created directly in the sessions table (the same call POST /api/token makes):
+ * the request path measured (cookie → session → access check → count + page → audit) is real.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { CSRF_HEADER, CSRF_HEADER_VALUE, SESSION_COOKIE } from '@rpm/contracts';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { freePort, startEmbeddedPostgres } from '../src/db/embedded.ts';
+import { runMigrations } from '../src/db/migrate.ts';
+import { createIdentity } from '../src/identity/index.ts';
+import { listPatients } from '../src/modules/patients/patients.repository.ts';
+import { createSession } from '../src/modules/sessions/sessions.service.ts';
+import { createBenchDatabase } from './bench-database.ts';
+
+const patients = Number(process.env.BENCH_PATIENTS ?? 10_000);
+const runs = Number(process.env.BENCH_RUNS ?? 200);
+const LIMIT_MS = 20;
+
+let stopEmbedded: (() => Promise<void>) | undefined;
+if (!process.env.DATABASE_URL) {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'rpm-bench-pg-'));
+  const embedded = await startEmbeddedPostgres({ dataDir, database: 'postgres' });
+  process.env.DATABASE_URL = embedded.url;
+  stopEmbedded = async () => {
+    await embedded.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+}
+const { pool, drop } = await createBenchDatabase(10);
+const log = pino({ level: 'warn' });
+
+function stats(samples: number[]) {
+  const s = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
+  return { median: at(0.5), p95: at(0.95), min: s[0]!, max: s[s.length - 1]! };
+}
+
+let close: (() => Promise<void>) | undefined;
+try {
+  await runMigrations(pool);
+  const orgs = await pool.query<{ id: number }>(
+    `INSERT INTO organizations (name) SELECT 'Bench Clinic ' || g FROM generate_series(1, 5) g RETURNING id`,
+  );
+  const orgId = orgs.rows[0]!.id;
+  const admin = await pool.query<{ id: number }>(
+    `INSERT INTO users (email, role, organization_id) VALUES ('bench-admin@example.com', 'admin', $1) RETURNING id`,
+    [orgId],
+  );
+  const provider = await pool.query<{ id: number }>(
+    `INSERT INTO users (email, role, organization_id) VALUES ('bench-provider@example.com', 'provider', $1) RETURNING id`,
+    [orgId],
+  );
+  // Names from small lists (with accents) combined, so searches hit tens to hundreds of rows.
+  const t0 = performance.now();
+  await pool.query(
+    `INSERT INTO patients (first_name, last_name, date_of_birth, gender, organization_id, enrollment_status)
+     SELECT (ARRAY['José','Maria','John','Élodie','Chen','Fatima','Olga','Liam','Noah','Zoë','Ana','Søren'])[1 + g % 12],
+            (ARRAY['García','Smith','Nguyen','Müller','Ørsted','Johnson','Brown','Kowalski','Núñez','Lee',
+                   'Patel','Rossi','Dubois','Okafor','Silva','Tanaka','Khan','Murphy','Novak','Haddad'])[1 + (g / 12) % 20]
+              || CASE WHEN g % 7 = 0 THEN '-' || g ELSE '' END,
+            date '1930-01-01' + (g * 37) % 25000,
+            (ARRAY['male','female','other'])[1 + g % 3],
+            $2::int + g % 5,
+            (ARRAY['Active','Paused','Discharged','Declined',NULL])[1 + g % 5]
+       FROM generate_series(1, $1::int) g`,
+    [patients, orgId],
+  );
+  await pool.query('VACUUM ANALYZE patients');
+  const fillS = (performance.now() - t0) / 1000;
+
+  const port = await freePort();
+  const config = loadConfig({
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_MINUTE: '1000000',
+  });
+  const identity = await createIdentity({
+    settings: { mode: 'local', publicUrl: config.publicUrl, localMfa: config.localMfa },
+    db: pool,
+    log,
+    masterKey: randomBytes(32),
+  });
+  const app = await buildApp({ config, pool, identity, logger: log, auditHmacKey: randomBytes(32) });
+  await app.listen({ port, host: '127.0.0.1' });
+  close = async () => {
+    await app.close();
+    await identity.close();
+  };
+  const headersOf = async (userId: number) => {
+    const token = await createSession(pool, { userId, ip: '127.0.0.1', userAgent: 'bench' });
+    return { cookie: `${SESSION_COOKIE}=${token}`, [CSRF_HEADER]: CSRF_HEADER_VALUE };
+  };
+  const adminHeaders = await headersOf(admin.rows[0]!.id);
+  const providerHeaders = await headersOf(provider.rows[0]!.id);
+
+  async function measure(query: string, headers: Record<string, string>, target = `${config.publicUrl}/api/patients?${query}`) {
+    for (let i = 0; i < 20; i++) await (await fetch(target, { headers })).arrayBuffer(); // warm-up
+    const samples: number[] = [];
+    let total = 0;
+    for (let i = 0; i < runs; i++) {
+      const t = performance.now();
+      const res = await fetch(target, { headers });
+      const body = (await res.json()) as { items?: unknown[]; total?: number };
+      samples.push(performance.now() - t);
+      if (res.status !== 200 || body.items?.length === 0) throw new Error(`unexpected answer ${res.status} for ${query}`);
+      total = body.total ?? 0;
+    }
+    return { ...stats(samples), total };
+  }
+
+  const cases: [string, string, Record<string, string>][] = [
+    ['admin, first page (25, by name)', 'limit=25', adminHeaders],
+    ['admin, page at offset 9000', 'limit=25&offset=9000', adminHeaders],
+    ['admin, name search "jose garc"', `q=${encodeURIComponent('jose garc')}`, adminHeaders],
+    ['admin, name search "mu" (prefix)', 'q=mu', adminHeaders],
+    ['admin, date of birth search', 'q=1950', adminHeaders],
+    ['admin, status filter, by date of birth desc', 'status=Paused&sort=date_of_birth&order=desc&offset=500', adminHeaders],
+    ['provider, own organization, by status', 'sort=status&limit=100', providerHeaders],
+  ];
+  console.log(`${patients} patients filled in ${fillS.toFixed(1)} s; ${runs} requests per case over HTTP\n`);
+  let worst = 0;
+  for (const [label, query, headers] of cases) {
+    const r = await measure(query, headers);
+    worst = Math.max(worst, r.median);
+    console.log(
+      `${label.padEnd(48)} median ${r.median.toFixed(2)} ms (limit ${LIMIT_MS}), p95 ${r.p95.toFixed(2)} ms, ` +
+        `min ${r.min.toFixed(2)}, max ${r.max.toFixed(2)}; total=${r.total}`,
+    );
+  }
+  const plan = await pool.query(
+    `EXPLAIN (ANALYZE, COSTS OFF) SELECT count(*) FROM patients p
+      WHERE (p.first_name_key LIKE patient_search_fold('jose%') OR p.last_name_key LIKE patient_search_fold('jose%'))
+        AND (p.first_name_key LIKE patient_search_fold('garc%') OR p.last_name_key LIKE patient_search_fold('garc%'))`,
+  );
+  console.log('\nplan of the name search count:');
+  for (const row of plan.rows as { 'QUERY PLAN': string }[]) console.log(`  ${row['QUERY PLAN']}`);
+  // The list's own SQL (count + page), straight on the pool: what the database spends of the above.
+  const sqlSamples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    await listPatients(pool, { organizationId: null, nameWords: [], birthRange: null, sort: 'name', order: 'asc', limit: 25, offset: 0 });
+    sqlSamples.push(performance.now() - t);
+  }
+  const sql = stats(sqlSamples);
+  console.log(`\nSQL only (count + first page by name, no HTTP, no audit): median ${sql.median.toFixed(2)} ms, min ${sql.min.toFixed(2)}`);
+  // The floor on this machine: the cheapest signed-in call (session check, one user row, no audit).
+  const floor = await measure('', adminHeaders, `${config.publicUrl}/api/me`);
+  console.log(`\nbaseline GET /api/me (same machine, same moment): median ${floor.median.toFixed(2)} ms, min ${floor.min.toFixed(2)}`);
+  console.log(`\nslowest median ${worst.toFixed(2)} ms: ${worst <= LIMIT_MS ? 'within' : 'ABOVE'} the ${LIMIT_MS} ms limit`);
+  if (worst > LIMIT_MS) process.exitCode = 1;
+} finally {
+  await close?.().catch(() => {});
+  await drop();
+  await stopEmbedded?.();
+}
