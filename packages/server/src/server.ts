@@ -39,7 +39,9 @@ async function main(): Promise<void> {
         log: (m) => log.info(m),
       });
     } catch (err) {
-      fail([`could not start the embedded PostgreSQL in ${config.dataDir}: ${(err as Error).message}`]);
+      // The first line only: the package appends the whole initdb output to its errors.
+      const reason = (err as Error).message.split('\n')[0];
+      fail([`could not start the embedded PostgreSQL in ${config.dataDir}: ${reason}`]);
     }
     databaseUrl = embedded.url;
     log.info({ dataDir: config.dataDir }, 'embedded PostgreSQL started');
