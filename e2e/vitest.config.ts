@@ -1,11 +1,10 @@
-import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 // The contracts package resolves to its TypeScript sources in tests (see its package.json exports).
-const conditions = ['@rpm/source', ...defaultServerConditions];
+// No 'module' condition: packages' ESM builds for bundlers do not load in Node.
+const conditions = ['@rpm/source', 'node', 'development|production'];
 
 export default defineConfig({
-  resolve: { conditions },
   ssr: { resolve: { conditions } },
   test: {
     include: ['**/*.test.ts'],

@@ -11,13 +11,15 @@ app="$home/rpm-portal"
 pid=""
 cleanup() {
   if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then kill -TERM "$pid"; wait "$pid" || true; fi
+  # The cluster placed outside the clone for the postgres user (root runs) goes with it.
+  if [ -f "$app/.data/pg-location" ]; then rm -rf "$(dirname "$(cat "$app/.data/pg-location")")"; fi
   rm -rf "$home"
 }
 trap cleanup EXIT
 
 git clone --quiet "$repo" "$app"
 cd "$app"
-npm ci --no-audit --no-fund --loglevel=error
+npm ci --prefer-offline --no-audit --no-fund --loglevel=error
 echo "production check: full install $(du -sm node_modules | cut -f1) MB"
 npm run build --silent >/dev/null
 npm prune --omit=dev --no-audit --no-fund --loglevel=error

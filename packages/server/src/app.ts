@@ -140,11 +140,28 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   return app;
 }
 
-/** Serves the built SPA; unknown non-API GETs get index.html so client routes survive a reload. */
+/** Hashed build outputs (under assets/) never change under their name; everything else may. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const REVALIDATE = 'no-cache';
+
+/**
+ * Serves the built SPA from the precompressed files the build writes (brotli, gzip), with hashed
+ * assets cached for a year and everything else revalidated; unknown non-API GETs get index.html so
+ * client routes survive a reload.
+ */
 function registerWebApp(app: FastifyInstance, webDist: string): void {
   const hasBuild = existsSync(path.join(webDist, 'index.html'));
   if (hasBuild) {
-    void app.register(fastifyStatic, { root: webDist, index: false, wildcard: false, maxAge: '1h' });
+    void app.register(fastifyStatic, {
+      root: webDist,
+      index: false,
+      wildcard: false,
+      preCompressed: true,
+      setHeaders: (reply, file) => {
+        const inAssets = path.relative(webDist, file).startsWith(`assets${path.sep}`);
+        void reply.header('cache-control', inAssets ? IMMUTABLE : REVALIDATE);
+      },
+    });
   }
   app.setNotFoundHandler((request, reply) => {
     const isPage =
@@ -153,7 +170,7 @@ function registerWebApp(app: FastifyInstance, webDist: string): void {
       !request.url.startsWith('/cognito') &&
       !path.extname(request.url.split('?')[0] ?? '');
     if (isPage && hasBuild) {
-      return reply.header('cache-control', 'no-cache').sendFile('index.html', webDist, { maxAge: 0 });
+      return reply.sendFile('index.html', webDist);
     }
     if (isPage) {
       return reply

