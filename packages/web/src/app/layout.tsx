@@ -1,11 +1,13 @@
 import { Box, Container } from '@mui/material';
 import { SIDEBAR_COLLAPSED_WIDTH, SIDEBAR_EXPANDED_WIDTH } from '@rpm/contracts';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Outlet } from 'react-router';
 import { useAuth } from '../lib/auth/auth-context.tsx';
 import { SessionEndedDialog, SessionManager } from './session.tsx';
-import { Sidebar } from './sidebar.tsx';
 import { TopBar } from './top-bar.tsx';
+
+// Only signed-in users see the sidebar: it loads with the first signed-in page.
+const Sidebar = lazy(() => import('./sidebar.tsx').then((m) => ({ default: m.Sidebar })));
 
 const SIDEBAR_KEY = 'rpm.sidebarCollapsed';
 
@@ -52,7 +54,11 @@ export function Layout() {
       </Box>
       <TopBar />
       <Box sx={{ display: 'flex', flex: 1, minHeight: 0 }}>
-        {user && <Sidebar role={user.role} collapsed={collapsed} width={sidebarWidth} onToggle={toggle} />}
+        {user && (
+          <Suspense fallback={null}>
+            <Sidebar role={user.role} collapsed={collapsed} width={sidebarWidth} onToggle={toggle} />
+          </Suspense>
+        )}
         <Box component="main" id="main-content" tabIndex={-1} sx={{ flex: 1, minWidth: 0, outline: 'none' }}>
           <Container maxWidth="lg" sx={{ py: 3 }}>
             <Outlet />

@@ -1,7 +1,7 @@
-import { AppBar, Avatar, Box, Button, IconButton, Menu, MenuItem, Toolbar, Typography } from '@mui/material';
+import { AppBar, Box, Button, Toolbar, Typography } from '@mui/material';
 import { AuthLabels, Labels } from '@rpm/contracts';
-import { useId, useState, type MouseEvent } from 'react';
-import { Link as RouterLink, useNavigate } from 'react-router';
+import { lazy, Suspense, useId } from 'react';
+import { Link as RouterLink } from 'react-router';
 import { useAuth } from '../lib/auth/auth-context.tsx';
 import { listTimezones, useTimezone } from '../lib/timezone.ts';
 import { paths } from './paths.ts';
@@ -41,55 +41,8 @@ function TimezoneSelect() {
   );
 }
 
-function AccountMenu() {
-  const { user, logout } = useAuth();
-  const navigate = useNavigate();
-  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
-  const menuId = useId();
-  if (!user) return null;
-  const close = () => setAnchor(null);
-  const handleProfile = () => {
-    close();
-    navigate(paths.profile);
-  };
-  const handleLogout = () => {
-    close();
-    navigate(paths.login, { replace: true });
-    void logout();
-  };
-  return (
-    <>
-      <IconButton
-        aria-label={AuthLabels.accountMenu}
-        aria-controls={anchor ? menuId : undefined}
-        aria-haspopup="menu"
-        aria-expanded={anchor ? true : undefined}
-        onClick={(e: MouseEvent<HTMLElement>) => setAnchor(e.currentTarget)}
-        sx={{ p: 0.5 }}
-      >
-        <Avatar sx={{ width: 34, height: 34, bgcolor: 'common.white', color: 'primary.main', fontSize: 16 }}>
-          {user.email.charAt(0).toUpperCase()}
-        </Avatar>
-      </IconButton>
-      <Menu
-        id={menuId}
-        anchorEl={anchor}
-        open={Boolean(anchor)}
-        onClose={close}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
-        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
-      >
-        <MenuItem disabled divider sx={{ '&.Mui-disabled': { opacity: 1 } }}>
-          <Typography variant="body2" color="text.secondary">
-            {user.email}
-          </Typography>
-        </MenuItem>
-        <MenuItem onClick={handleProfile}>{Labels.profile}</MenuItem>
-        <MenuItem onClick={handleLogout}>{Labels.logout}</MenuItem>
-      </Menu>
-    </>
-  );
-}
+// Signed-in parts load with the first signed-in page: the sign-in page does not carry the menu.
+const AccountMenu = lazy(() => import('./account-menu.tsx'));
 
 export function TopBar() {
   const { user, status } = useAuth();
@@ -106,7 +59,11 @@ export function TopBar() {
         )}
         <Box sx={{ flex: 1 }} />
         {user && <TimezoneSelect />}
-        {user && <AccountMenu />}
+        {user && (
+          <Suspense fallback={null}>
+            <AccountMenu />
+          </Suspense>
+        )}
         {!user && status !== 'loading' && (
           <Button color="inherit" component={RouterLink} to={paths.login}>
             {Labels.loginLink}
