@@ -52,7 +52,9 @@ export async function placeForPostgresUser(dataDir: string, log: Log): Promise<P
     let placedModuleUrl: string | undefined;
     if (!binReachable) {
       placedModuleUrl = await copyBinaries(moduleUrl, packageDir);
-      log(`embedded PostgreSQL runs as the postgres user, which cannot reach ${packageDir}: using a copy in ${SHARED_PG_HOME}`);
+      log(
+        `embedded PostgreSQL runs as the postgres user, which cannot reach ${packageDir}: using a copy in ${SHARED_PG_HOME}`,
+      );
     }
     let pgDir = defaultPgDir;
     if (!dataReachable) {
