@@ -22,7 +22,9 @@ const common: Options = {
 export function installValidators(app: FastifyInstance): void {
   const strict = addFormats(new Ajv({ ...common, coerceTypes: false }));
   const coercing = addFormats(new Ajv({ ...common, coerceTypes: 'array' }));
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema));
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    (httpPart === 'body' ? strict : coercing).compile(schema),
+  );
 }
 
 /** True when any string in the value (keys included) holds a NUL character. */
