@@ -10,7 +10,7 @@ chmod 700 "$home"
 app="$home/rpm-portal"
 pid=""
 cleanup() {
-  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then kill -TERM "$pid"; wait "$pid" || true; fi
+  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then kill -TERM -- "-$pid"; wait "$pid" || true; fi
   # The cluster placed outside the clone for the postgres user (root runs) goes with it.
   if [ -f "$app/.data/pg-location" ]; then rm -rf "$(dirname "$(cat "$app/.data/pg-location")")"; fi
   rm -rf "$home"
@@ -30,7 +30,8 @@ if [ -n "$(npm ls tsx vite typescript @mui/material --omit=dev --parseable 2>/de
 fi
 
 port=$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
-PORT=$port PORTAL_ADMIN_PASSWORD='Production-check-Pa55!' npm start >"$home/start.log" 2>&1 &
+# Its own process group: npm start's node child must get the signals too.
+PORT=$port PORTAL_ADMIN_PASSWORD='Production-check-Pa55!' setsid npm start >"$home/start.log" 2>&1 &
 pid=$!
 for _ in $(seq 1 240); do
   if grep -q "portal ready" "$home/start.log"; then break; fi
@@ -44,7 +45,7 @@ if ! grep -q "portal ready" "$home/start.log"; then
 fi
 curl -fsS "http://127.0.0.1:$port/api/health" >/dev/null
 grep -o '"msg":"[^"]*"' "$home/start.log" | grep -iE "ready|postgres" || true
-kill -TERM "$pid"
+kill -TERM -- "-$pid"
 wait "$pid" || true
 pid=""
 if grep -qE "^\s+at " "$home/start.log"; then
