@@ -57,13 +57,13 @@ describe('health', () => {
     const ready = await server.app.inject({ method: 'GET', url: '/api/health/ready' });
     expect(ready.statusCode).toBe(200);
 
-    const { rows } = await server.db.pool.query<{ name: string }>(
+    const { rows } = await server.db.ownerPool.query<{ name: string }>(
       'DELETE FROM schema_migrations WHERE name = (SELECT max(name) FROM schema_migrations) RETURNING name',
     );
     const pending = await server.app.inject({ method: 'GET', url: '/api/health/ready' });
     expect(pending.statusCode).toBe(503);
     expect(pending.json()).toMatchObject({ pendingMigrations: 1 });
-    await server.db.pool.query('INSERT INTO schema_migrations (name) VALUES ($1)', [rows[0]!.name]);
+    await server.db.ownerPool.query('INSERT INTO schema_migrations (name) VALUES ($1)', [rows[0]!.name]);
     expect((await server.app.inject({ method: 'GET', url: '/api/health/ready' })).statusCode).toBe(200);
   });
 });
