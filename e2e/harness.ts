@@ -19,6 +19,10 @@ const ADMIN_EMAIL = 'admin@example.com';
 // Meets the password policy; only ever used for throwaway test portals.
 const ADMIN_PASSWORD = 'Admin-e2e-Pa55!';
 
+/** The compiled server that `npm start` runs, and what it needs from the build. */
+export const SERVER_ENTRY = 'packages/server/dist/server.js';
+const BUILD_OUTPUTS = [SERVER_ENTRY, 'packages/contracts/dist/index.js', 'packages/web/dist/index.html'];
+
 export interface Portal {
   url: string;
   adminEmail: string;
@@ -54,8 +58,8 @@ export interface StartOptions {
 }
 
 export async function startPortal(opts: StartOptions = {}): Promise<Portal> {
-  if (!existsSync(path.join(REPO_ROOT, 'packages/web/dist/index.html'))) {
-    throw new Error('The web app is not built: run `npm run build` first (`npm run test:e2e` does).');
+  if (!BUILD_OUTPUTS.every((f) => existsSync(path.join(REPO_ROOT, f)))) {
+    throw new Error('The portal is not built: run `npm run build` first (`npm run test:e2e` does).');
   }
   const dataDir = opts.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'rpm-e2e-')));
   const port = opts.env?.PORT ? Number(opts.env.PORT) : await freePort();
@@ -77,7 +81,8 @@ export async function startPortal(opts: StartOptions = {}): Promise<Portal> {
   let child: ChildProcess | undefined;
 
   const launch = async () => {
-    child = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/server.ts'], {
+    // The built artifact, as shipped: plain node on the compiled server.
+    child = spawn(process.execPath, [SERVER_ENTRY], {
       cwd: REPO_ROOT,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],

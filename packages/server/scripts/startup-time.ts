@@ -3,9 +3,10 @@
  * provisioned), on a fresh data directory ("first run": initdb, migrations, keys) and on an
  * existing one ("warm"). Several runs each; prints the median.
  *
- *   npx tsx packages/server/scripts/startup-time.ts [runs=5]
+ *   npm run startup-time --  [runs=5]
  *
- * The web app must be built first (`npm run build`); the build itself is not timed.
+ * Times the built artifact (`node packages/server/dist/server.js`, what `npm start` runs): build
+ * first (`npm run build`); the build itself is not timed.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -28,7 +29,7 @@ async function freePort(): Promise<number> {
 async function timeStart(dataDir: string): Promise<number> {
   const port = await freePort();
   const t0 = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/server.ts'], {
+  const child = spawn(process.execPath, ['packages/server/dist/server.js'], {
     cwd: REPO_ROOT,
     env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, PORTAL_ADMIN_PASSWORD: 'Startup-Pa55!', DATABASE_URL: '' },
     stdio: ['ignore', 'pipe', 'pipe'],

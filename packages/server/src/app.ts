@@ -9,6 +9,7 @@ import { AppConfig, Health } from '@rpm/contracts';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type pg from 'pg';
 import type { Config } from './config.ts';
+import { pendingMigrations } from './db/migrate.ts';
 import type { Identity } from './identity/index.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { startSealer } from './modules/audit/sealer.ts';
@@ -25,6 +26,7 @@ import { usersRoutes } from './modules/users/users.routes.ts';
 import { vitalsRoutes } from './modules/vitals/vitals.routes.ts';
 import { installAccessControl } from './plugins/access.ts';
 import { installErrorHandler } from './plugins/errors.ts';
+import { createMetrics, installMetrics } from './plugins/metrics.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
 import { registerSecurity } from './plugins/security.ts';
 import { installValidators, refuseNulCharacters } from './plugins/validation.ts';
@@ -72,20 +74,32 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       ? { loggerInstance: deps.logger as FastifyServerOptions['loggerInstance'] }
       : { logger: deps.logger ?? loggerOptions(config.logLevel) }),
     genReqId: () => randomUUID(),
-    logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    // One line per request instead of two, written when it completes (logRequests below).
+    logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
     routerOptions: { maxParamLength: 200 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // While shutting down, answers end their keep-alive connection, so close() does not wait for
+  // clients to drop connections that were busy when it began.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   app.addHook('onSend', async (request, reply, payload) => {
     void reply.header('x-request-id', request.id);
+    if (closing) void reply.header('connection', 'close');
     return payload;
   });
 
+  logRequests(app);
+  const metrics = createMetrics(pool);
+  installMetrics(app, metrics, config.metricsToken);
+
   await app.register(cookie);
   await registerSecurity(app, config);
-  await registerRateLimit(app, config);
+  await registerRateLimit(app, config, metrics);
   await app.register(swagger, {
     openapi: {
       info: { title: 'RPM portal API', version: '0.1.0' },
@@ -115,6 +129,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   );
 
+  // Liveness: the process answers. Readiness: the database answers and has every migration.
+  app.get('/api/health/live', { config: { access: 'public' }, schema: { tags: ['system'] } }, async () => ({
+    status: 'ok' as const,
+  }));
+  app.get(
+    '/api/health/ready',
+    { config: { access: 'public' }, schema: { tags: ['system'] } },
+    async (_request, reply) => {
+      try {
+        const pending = await pendingMigrations(pool);
+        if (pending.length) return reply.status(503).send({ status: 'starting', pendingMigrations: pending.length });
+        return { status: 'ok' as const, database: 'ok' as const };
+      } catch {
+        return reply.status(503).send({ status: 'unavailable', database: 'unreachable' });
+      }
+    },
+  );
+
   app.get('/app-config.json', { schema: { hide: true, response: { 200: AppConfig } } }, async () => identity.appConfig);
 
   if (identity.plugin) await app.register(identity.plugin);
@@ -140,11 +172,50 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   return app;
 }
 
-/** Serves the built SPA; unknown non-API GETs get index.html so client routes survive a reload. */
+/**
+ * One JSON line per answered request: route template (never the raw URL, which can carry ids),
+ * status, duration, request id (the logger's label) and the signed-in user's id. No headers, no
+ * bodies, no query strings: those are where secrets and patient data would be.
+ */
+function logRequests(app: FastifyInstance): void {
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        route: request.routeOptions.url ?? 'unmatched',
+        status: reply.statusCode,
+        durationMs: Math.round(reply.elapsedTime * 10) / 10,
+        userId: request.actor?.id ?? null,
+      },
+      'request',
+    );
+  });
+}
+
+/** Hashed build outputs (under assets/) never change under their name; everything else may. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const REVALIDATE = 'no-cache';
+
+/**
+ * Serves the built SPA from the precompressed files the build writes (brotli, gzip), with hashed
+ * assets cached for a year and everything else revalidated; unknown non-API GETs get index.html so
+ * client routes survive a reload.
+ */
 function registerWebApp(app: FastifyInstance, webDist: string): void {
   const hasBuild = existsSync(path.join(webDist, 'index.html'));
   if (hasBuild) {
-    void app.register(fastifyStatic, { root: webDist, index: false, wildcard: false, maxAge: '1h' });
+    void app.register(fastifyStatic, {
+      root: webDist,
+      index: false,
+      wildcard: false,
+      preCompressed: true,
+      // The build manifest (.vite/) is for the size budgets, not for browsers.
+      dotfiles: 'ignore',
+      setHeaders: (reply, file) => {
+        const inAssets = path.relative(webDist, file).startsWith(`assets${path.sep}`);
+        void reply.header('cache-control', inAssets ? IMMUTABLE : REVALIDATE);
+      },
+    });
   }
   app.setNotFoundHandler((request, reply) => {
     const isPage =
@@ -153,7 +224,7 @@ function registerWebApp(app: FastifyInstance, webDist: string): void {
       !request.url.startsWith('/cognito') &&
       !path.extname(request.url.split('?')[0] ?? '');
     if (isPage && hasBuild) {
-      return reply.header('cache-control', 'no-cache').sendFile('index.html', webDist, { maxAge: 0 });
+      return reply.sendFile('index.html', webDist);
     }
     if (isPage) {
       return reply

@@ -20,6 +20,8 @@ export interface Config {
   cognito: { userPoolId: string; clientId: string; region: string } | undefined;
   localMfa: 'optional' | 'required';
   redisUrl: string | undefined;
+  /** Bearer token a Prometheus scraper presents at /metrics; unset: no /metrics. */
+  metricsToken: string | undefined;
   smtpUrl: string | undefined;
   mailFrom: string;
   trustProxy: boolean;
@@ -125,6 +127,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) {
     problems.push('REDIS_URL must look like redis://host:6379');
   }
+  const metricsToken = str('METRICS_TOKEN');
+  if (metricsToken !== undefined && metricsToken.length < 16) {
+    problems.push('METRICS_TOKEN must be at least 16 characters');
+  }
   const smtpUrl = str('SMTP_URL');
   if (smtpUrl !== undefined && !/^smtps?:\/\//.test(smtpUrl)) {
     problems.push('SMTP_URL must look like smtp://user:pass@host:587');
@@ -155,6 +161,7 @@ export function loadConfig(env: Env = process.env): Config {
     cognito,
     localMfa: localMfa === 'required' ? 'required' : 'optional',
     redisUrl,
+    metricsToken,
     smtpUrl,
     mailFrom: str('MAIL_FROM') ?? 'RPM Portal <no-reply@localhost>',
     trustProxy: bool('TRUST_PROXY', false),

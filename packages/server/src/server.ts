@@ -12,6 +12,9 @@ import { loadPortalKeys, type PortalKeys } from './keys.ts';
 import { provisionFirstAdmin } from './identity/bootstrap-admin.ts';
 import { createIdentity, identitySettingsOf, type Identity } from './identity/index.ts';
 
+/** How long SIGTERM waits for requests in progress before closing the database anyway. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
 /** One clear line per problem and exit 1: an operator should never have to read a stack trace. */
 function fail(lines: string[]): never {
   for (const line of lines) process.stderr.write(`rpm-portal: ${line}\n`);
@@ -39,7 +42,9 @@ async function main(): Promise<void> {
         log: (m) => log.info(m),
       });
     } catch (err) {
-      fail([`could not start the embedded PostgreSQL in ${config.dataDir}: ${(err as Error).message}`]);
+      // The first line only: the package appends the whole initdb output to its errors.
+      const reason = (err as Error).message.split('\n')[0];
+      fail([`could not start the embedded PostgreSQL in ${config.dataDir}: ${reason}`]);
     }
     databaseUrl = embedded.url;
     log.info({ dataDir: config.dataDir }, 'embedded PostgreSQL started');
@@ -61,8 +66,15 @@ async function main(): Promise<void> {
   const shutdown = async (signal: string, code = 0) => {
     if (shuttingDown) return;
     shuttingDown = true;
-    log.info({ signal }, 'shutting down');
-    await running.app?.close().catch(() => {});
+    log.info({ signal }, 'shutting down: no new connections, finishing the requests in progress');
+    // close() stops accepting and waits for the requests in progress; a stuck one gets 10 s.
+    const closed = running.app?.close().catch(() => {});
+    const deadline = new Promise<'timeout'>((resolve) =>
+      setTimeout(() => resolve('timeout'), SHUTDOWN_GRACE_MS).unref(),
+    );
+    if ((await Promise.race([closed, deadline])) === 'timeout') {
+      log.warn({ graceMs: SHUTDOWN_GRACE_MS }, 'requests still running after the grace period: closing anyway');
+    }
     await running.identity?.close().catch(() => {});
     await running.pool?.end().catch(() => {});
     await owner.end().catch(() => {});
@@ -137,7 +149,10 @@ async function main(): Promise<void> {
   await provisionFirstAdmin({ identity, db: pool, log, email: config.adminEmail, password: config.adminPassword });
 
   const ms = Math.round(performance.now() - startedAt);
-  log.info({ url: config.publicUrl, startupMs: ms, pool: identity.mode }, `portal ready at ${config.publicUrl} in ${ms} ms`);
+  log.info(
+    { url: config.publicUrl, startupMs: ms, pool: identity.mode },
+    `portal ready at ${config.publicUrl} in ${ms} ms`,
+  );
 }
 
 main().catch((err: unknown) => {

@@ -63,6 +63,8 @@ const patientBody = (f: Fixtures) => ({
 
 const TABLE: Row[] = [
   { method: 'GET', route: '/api/health', path: () => '/api/health', expect: everyone(200) },
+  { method: 'GET', route: '/api/health/live', path: () => '/api/health/live', expect: everyone(200) },
+  { method: 'GET', route: '/api/health/ready', path: () => '/api/health/ready', expect: everyone(200) },
   { method: 'GET', route: '/api/docs/json', path: () => '/api/docs/json', expect: everyone(200) },
   { method: 'POST', route: '/api/token', path: () => '/api/token', body: () => ({ token: 'x'.repeat(40) }), expect: everyone(401) },
   { method: 'GET', route: '/api/me', path: () => '/api/me', expect: signedIn(200) },

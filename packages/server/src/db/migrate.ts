@@ -45,3 +45,14 @@ export async function runMigrations(pool: pg.Pool, opts: { before?: string } = {
   }
   return applied;
 }
+
+let migrationFiles: Promise<string[]> | undefined;
+
+/** Committed migrations the database has not applied yet (readiness: none may be left). */
+export async function pendingMigrations(pool: pg.Pool): Promise<string[]> {
+  // The files do not change while the process runs: read the directory once.
+  migrationFiles ??= readdir(MIGRATIONS_DIR).then((files) => files.filter((f) => f.endsWith('.sql')));
+  const { rows } = await pool.query<{ name: string }>('SELECT name FROM schema_migrations');
+  const done = new Set(rows.map((r) => r.name));
+  return (await migrationFiles).filter((f) => !done.has(f));
+}

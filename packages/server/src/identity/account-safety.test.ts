@@ -386,7 +386,7 @@ describe('npm run outbox', () => {
     const email = `operator${++counter}@example.com`;
     const { temporaryPassword } = await h.identity.directory.createUser({ email });
     const run = (args: string[]) =>
-      execFileAsync(process.execPath, ['--import', 'tsx', 'src/identity/outbox-cli.ts', ...args], {
+      execFileAsync(process.execPath, ['--conditions=@rpm/source', '--import', 'tsx', 'src/identity/outbox-cli.ts', ...args], {
         cwd: SERVER_DIR,
         env: { ...process.env, DATABASE_URL: h.db.url },
       });

@@ -1,12 +1,15 @@
 import { Box, Container, useMediaQuery, type Theme } from '@mui/material';
 import { SIDEBAR_COLLAPSED_WIDTH, SIDEBAR_EXPANDED_WIDTH } from '@rpm/contracts';
-import { useId, useState } from 'react';
+import { lazy, Suspense, useId, useState } from 'react';
 import { Outlet } from 'react-router';
 import { useAuth } from '../lib/auth/auth-context.tsx';
 import { useFocusHeadingOnNavigation } from './focus-heading.ts';
 import { SessionEndedDialog, SessionManager } from './session.tsx';
-import { NavigationDrawer, Sidebar } from './sidebar.tsx';
 import { TopBar } from './top-bar.tsx';
+
+// Only signed-in users see the sidebar: it loads with the first signed-in page.
+const Sidebar = lazy(() => import('./sidebar.tsx').then((m) => ({ default: m.Sidebar })));
+const NavigationDrawer = lazy(() => import('./sidebar.tsx').then((m) => ({ default: m.NavigationDrawer })));
 
 const SIDEBAR_KEY = 'rpm.sidebarCollapsed';
 
@@ -63,9 +66,14 @@ export function Layout() {
         }
       />
       <Box sx={{ display: 'flex', flex: 1, minHeight: 0 }}>
-        {user && !narrow && <Sidebar role={user.role} collapsed={collapsed} width={sidebarWidth} onToggle={toggle} />}
-        {user && narrow && (
-          <NavigationDrawer role={user.role} id={drawerId} open={drawerOpen} onClose={() => setDrawerOpen(false)} />
+        {user && (
+          <Suspense fallback={null}>
+            {narrow ? (
+              <NavigationDrawer role={user.role} id={drawerId} open={drawerOpen} onClose={() => setDrawerOpen(false)} />
+            ) : (
+              <Sidebar role={user.role} collapsed={collapsed} width={sidebarWidth} onToggle={toggle} />
+            )}
+          </Suspense>
         )}
         <Box component="main" id="main-content" tabIndex={-1} sx={{ flex: 1, minWidth: 0, outline: 'none' }}>
           <Container maxWidth="lg" sx={{ py: 3, px: { xs: 2, sm: 3 } }}>

@@ -1,6 +1,5 @@
 import { Box, Typography } from '@mui/material';
 import { AuthLabels } from '@rpm/contracts';
-import QRCode from 'qrcode';
 import { useEffect, useId, useState } from 'react';
 
 /**
@@ -12,7 +11,9 @@ export function TotpQrCode({ uri, secret }: { uri: string; secret: string }) {
   const keyLabelId = useId();
   useEffect(() => {
     let cancelled = false;
-    QRCode.toDataURL(uri, { errorCorrectionLevel: 'M', margin: 1, width: 200 })
+    // The QR library loads only when a code is shown: the sign-in page does not carry it otherwise.
+    import('qrcode')
+      .then(({ default: QRCode }) => QRCode.toDataURL(uri, { errorCorrectionLevel: 'M', margin: 1, width: 200 }))
       .then((url) => {
         if (!cancelled) setSrc(url);
       })

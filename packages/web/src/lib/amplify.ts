@@ -32,5 +32,4 @@ export function ensureAmplifyConfigured(): Promise<void> {
   return configured;
 }
 
-/** The name authenticator apps show next to the account. */
-export const TOTP_ISSUER = 'RPM Portal';
+export { TOTP_ISSUER } from './pool-auth.ts';

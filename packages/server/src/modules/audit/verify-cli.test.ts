@@ -19,7 +19,7 @@ afterAll(async () => db?.drop());
 async function run(...args: string[]): Promise<{ code: number; out: string }> {
   const cli = path.join(REPO_ROOT, 'packages/server/src/modules/audit/verify-cli.ts');
   try {
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', cli, ...args], {
+    const { stdout } = await promisify(execFile)(process.execPath, ['--conditions=@rpm/source', '--import', 'tsx', cli, ...args], {
       cwd: REPO_ROOT,
       env: { PATH: process.env.PATH ?? '', DATABASE_URL: db.ownerUrl, AUDIT_HMAC_KEY: key.toString('hex') },
     });

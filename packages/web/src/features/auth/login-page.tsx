@@ -1,6 +1,6 @@
 import { Box, Button, Link, Stack, TextField, Typography } from '@mui/material';
 import { AuthLabels, Labels, Toasts, UxTexts, Validation, isValidEmail, normalizeMfaCode } from '@rpm/contracts';
-import { confirmSignIn, signIn, signOut, type SignInOutput } from 'aws-amplify/auth';
+import type { SignInOutput } from 'aws-amplify/auth';
 import { useSnackbar } from 'notistack';
 import { useState, type FormEvent } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
@@ -8,7 +8,7 @@ import { paths } from '../../app/paths.ts';
 import { AuthCard, EmailField } from '../../components/auth-card.tsx';
 import { NewPasswordFields, PasswordField, newPasswordErrors } from '../../components/password-field.tsx';
 import { TotpQrCode } from '../../components/totp-qr-code.tsx';
-import { TOTP_ISSUER, ensureAmplifyConfigured } from '../../lib/amplify.ts';
+import { TOTP_ISSUER, poolAuth } from '../../lib/pool-auth.ts';
 import { useAuth } from '../../lib/auth/auth-context.tsx';
 import { poolErrorName, poolMessage } from '../../lib/pool-error.ts';
 import { helperLine } from '../../components/helper-text.ts';
@@ -80,7 +80,7 @@ export default function LoginPage() {
       // The portal only offers TOTP, so a choice between factors is answered for the user.
       case 'CONTINUE_SIGN_IN_WITH_MFA_SELECTION':
       case 'CONTINUE_SIGN_IN_WITH_MFA_SETUP_SELECTION':
-        await follow(await confirmSignIn({ challengeResponse: 'TOTP' }));
+        await follow(await (await poolAuth()).confirmSignIn({ challengeResponse: 'TOTP' }));
         return;
       default:
         throw new Error(Toasts.loginFailed);
@@ -116,7 +116,7 @@ export default function LoginPage() {
     }
     setErrors({});
     void run(async () => {
-      await ensureAmplifyConfigured();
+      const { signIn, signOut } = await poolAuth();
       const input = { username: email.trim(), password, options: { authFlowType: 'USER_SRP_AUTH' as const } };
       let output: SignInOutput;
       try {
@@ -137,7 +137,7 @@ export default function LoginPage() {
     setErrors(next);
     if (Object.keys(next).length) return;
     void run(async () => {
-      await follow(await confirmSignIn({ challengeResponse: newPassword }));
+      await follow(await (await poolAuth()).confirmSignIn({ challengeResponse: newPassword }));
     }, Toasts.passwordChangeFailed);
   };
 
@@ -150,7 +150,7 @@ export default function LoginPage() {
     }
     setErrors({});
     void run(async () => {
-      await follow(await confirmSignIn({ challengeResponse: normalized }));
+      await follow(await (await poolAuth()).confirmSignIn({ challengeResponse: normalized }));
     }, Toasts.mfaFailed);
   };
 

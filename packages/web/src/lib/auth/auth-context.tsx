@@ -1,8 +1,7 @@
 import { Toasts, type CurrentUser, type MeResponse } from '@rpm/contracts';
-import { fetchAuthSession, signOut as amplifySignOut } from 'aws-amplify/auth';
 import { useSnackbar } from 'notistack';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { ensureAmplifyConfigured } from '../amplify.ts';
+import { poolAuth } from '../pool-auth.ts';
 import { apiGet, apiPost, errorMessage } from '../api-client.ts';
 import { openSessionChannel } from '../session/session-channel.ts';
 import { clearSessionExpiredFlag, isSessionExpiredFlagSet, setSessionExpiredFlag } from '../session/expired-flag.ts';
@@ -81,16 +80,14 @@ async function loadMe(): Promise<CurrentUser> {
  * reload or a second tab needs its own.
  */
 async function currentAccessToken({ fresh = false }: { fresh?: boolean } = {}): Promise<string | null> {
-  await ensureAmplifyConfigured();
-  const session = await fetchAuthSession({ forceRefresh: fresh });
+  const session = await (await poolAuth()).fetchAuthSession({ forceRefresh: fresh });
   return session.tokens?.accessToken?.toString() ?? null;
 }
 
 /** Forgets this tab's user-pool tokens. Never throws: a failed revoke must not keep anyone signed in. */
 async function forgetPoolTokens(): Promise<void> {
   try {
-    await ensureAmplifyConfigured();
-    await amplifySignOut();
+    await (await poolAuth()).signOut();
   } catch {
     /* the tokens are cleared locally even when the revoke call fails */
   }
