@@ -5,7 +5,7 @@ import type {
   NotePage,
   Organization,
   PatientDetail,
-  PatientInput,
+  PatientUpdate,
   PatientListItem,
   Provider,
   TrackingSession,
@@ -116,7 +116,7 @@ export const useTrackingSessions = (id: number, limit: number, offset: number) =
 export function useSavePatient(id: number | null) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: PatientInput) =>
+    mutationFn: (body: PatientUpdate) =>
       id === null ? apiPost<PatientDetail>('/api/patients', body) : apiPut<PatientDetail>(`/api/patients/${id}`, body),
     onSuccess: async (saved) => {
       queryClient.setQueryData(patientKeys.detail(saved.id), saved);
