@@ -236,7 +236,9 @@ export async function signInViaApi(
     clientId: string;
     userPoolEndpoint?: string;
   };
-  const token = await srpAccessToken(appConfig, email, password, opts);
+  // The endpoint is a path the browser resolves against the page's origin; so do we.
+  const userPoolEndpoint = appConfig.userPoolEndpoint && new URL(appConfig.userPoolEndpoint, portal.url).toString();
+  const token = await srpAccessToken({ ...appConfig, userPoolEndpoint }, email, password, opts);
   const res = await fetch(`${portal.url}/api/token`, {
     method: 'POST',
     headers: { [CSRF_HEADER]: CSRF_HEADER_VALUE, 'content-type': 'application/json' },

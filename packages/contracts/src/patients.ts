@@ -122,26 +122,49 @@ export type InsuranceInput = Static<typeof InsuranceInput>;
  * that a blank one gets the form's own message rather than a schema error. On PUT, an omitted
  * `insurances` or `device_ids` leaves that part unchanged; a given list replaces it.
  */
+const patientFields = {
+  first_name: Type.String({ maxLength: 100 }),
+  middle_name: InputText(100),
+  last_name: Type.String({ maxLength: 100 }),
+  date_of_birth: InputDate,
+  gender: InputGender,
+  organization_id: Type.Integer({ minimum: 1, maximum: 2147483647 }),
+  primary_provider_id: Type.Union([Type.Integer({ minimum: 1, maximum: 2147483647 }), Type.Null()]),
+  enrolled_rpm: Type.Boolean(),
+  // '' (nothing chosen) is stored as null, like the form's other empty fields.
+  enrollment_status: Type.Unsafe<EnrollmentStatus | '' | null>({ enum: [...ENROLLMENT_STATUSES, '', null] }),
+};
+const patientLists = {
+  insurances: Type.Optional(Type.Array(InsuranceInput, { maxItems: 20 })),
+  device_ids: Type.Optional(
+    Type.Array(Type.Integer({ minimum: 1, maximum: 2147483647 }), { maxItems: 50, uniqueItems: true }),
+  ),
+};
+
 export const PatientInput = Type.Object(
   {
-    first_name: Type.String({ maxLength: 100 }),
-    middle_name: Type.Optional(InputText(100)),
-    last_name: Type.String({ maxLength: 100 }),
-    date_of_birth: Type.Optional(InputDate),
-    gender: Type.Optional(InputGender),
-    organization_id: Type.Integer({ minimum: 1, maximum: 2147483647 }),
-    primary_provider_id: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 2147483647 }), Type.Null()])),
-    enrolled_rpm: Type.Optional(Type.Boolean()),
-    // '' (nothing chosen) is stored as null, like the form's other empty fields.
-    enrollment_status: Type.Optional(Type.Unsafe<EnrollmentStatus | '' | null>({ enum: [...ENROLLMENT_STATUSES, '', null] })),
-    insurances: Type.Optional(Type.Array(InsuranceInput, { maxItems: 20 })),
-    device_ids: Type.Optional(
-      Type.Array(Type.Integer({ minimum: 1, maximum: 2147483647 }), { maxItems: 50, uniqueItems: true }),
-    ),
+    first_name: patientFields.first_name,
+    middle_name: Type.Optional(patientFields.middle_name),
+    last_name: patientFields.last_name,
+    date_of_birth: Type.Optional(patientFields.date_of_birth),
+    gender: Type.Optional(patientFields.gender),
+    organization_id: patientFields.organization_id,
+    primary_provider_id: Type.Optional(patientFields.primary_provider_id),
+    enrolled_rpm: Type.Optional(patientFields.enrolled_rpm),
+    enrollment_status: Type.Optional(patientFields.enrollment_status),
+    ...patientLists,
   },
   { additionalProperties: false },
 );
 export type PatientInput = Static<typeof PatientInput>;
+
+/**
+ * PUT /api/patients/{id}: every field of the patient itself is required (null or '' clears one),
+ * so that a client which leaves one out gets a 400 naming it instead of a silently cleared field.
+ * `insurances` and `device_ids` may still be left out to keep them unchanged.
+ */
+export const PatientUpdate = Type.Object({ ...patientFields, ...patientLists }, { additionalProperties: false });
+export type PatientUpdate = Static<typeof PatientUpdate>;
 
 /** A row of GET /api/patients. */
 export const PatientListItem = Type.Object({
@@ -249,13 +272,14 @@ export const NoteInput = Type.Object(
 );
 export type NoteInput = Static<typeof NoteInput>;
 
+/** Also the most tracking time one patient can have in one day, all entries together. */
 export const TRACKING_MAX_MINUTES = 1440;
 /** A tracking entry of no time records nothing billable; the form asks for at least this. */
 export const TRACKING_MIN_MINUTES = 1;
 export const TrackingSessionInput = Type.Object(
   {
     date: IsoDate,
-    duration_minutes: Type.Optional(Type.Integer({ minimum: 0, maximum: TRACKING_MAX_MINUTES, default: 0 })),
+    duration_minutes: Type.Integer({ minimum: TRACKING_MIN_MINUTES, maximum: TRACKING_MAX_MINUTES }),
     notes: Type.Optional(InputText(5000)),
   },
   { additionalProperties: false },

@@ -77,8 +77,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // One line per request instead of two, written when it completes (logRequests below).
     logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT_BYTES,
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
     routerOptions: { maxParamLength: 200 },
+    requestTimeout: config.timeouts.requestMs,
+    connectionTimeout: config.timeouts.connectionMs,
+    keepAliveTimeout: config.timeouts.keepAliveMs,
+    http: {
+      requestTimeout: config.timeouts.requestMs,
+      headersTimeout: config.timeouts.headersMs,
+      // Node checks the two limits above on this interval (30 s by default): a quarter of the
+      // shortest keeps the cut-off close to the limit.
+      connectionsCheckingInterval: Math.max(250, Math.floor(config.timeouts.headersMs / 4)),
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // While shutting down, answers end their keep-alive connection, so close() does not wait for
@@ -87,6 +97,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('preClose', async () => {
     closing = true;
   });
+  acceptEmptyJsonBodies(app);
+
   app.addHook('onSend', async (request, reply, payload) => {
     void reply.header('x-request-id', request.id);
     if (closing) void reply.header('connection', 'close');
@@ -147,7 +159,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   );
 
-  app.get('/app-config.json', { schema: { hide: true, response: { 200: AppConfig } } }, async () => identity.appConfig);
+  app.get('/app-config.json', { schema: { hide: true, response: { 200: AppConfig } } }, async () =>
+    browserAppConfig(identity.appConfig),
+  );
 
   if (identity.plugin) await app.register(identity.plugin);
 
@@ -170,6 +184,42 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerWebApp(app, config.webDist);
   return app;
+}
+
+/**
+ * The built-in pool's endpoint goes to the browser as a path (`/cognito`), which the page resolves
+ * against its own origin: the portal then works at whatever address it is reached by (localhost,
+ * 127.0.0.1, a host name), with the CSP's 'self'. A real Cognito pool has no endpoint here.
+ */
+export function browserAppConfig(appConfig: Identity['appConfig']): AppConfig {
+  if (!appConfig.userPoolEndpoint) return appConfig;
+  return { ...appConfig, userPoolEndpoint: new URL(appConfig.userPoolEndpoint).pathname };
+}
+
+/**
+ * A hop count trusts that many proxies from the socket outwards, so request.ip is the address the
+ * nearest untrusted hop reported, never what the client wrote at the left of X-Forwarded-For.
+ */
+function trustProxyOption(trust: Config['trustProxy']): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust !== 'number') return trust;
+  return (_address, hop) => hop < trust;
+}
+
+/**
+ * A body-less POST (logout, enable, resend invite...) often still says `Content-Type:
+ * application/json`; an empty body then means "no body", not a parse error.
+ */
+function acceptEmptyJsonBodies(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') {
+      done(null, undefined);
+      return;
+    }
+    parseJson(request, text, done);
+  });
 }
 
 /**

@@ -23,6 +23,11 @@ describe('loadConfig', () => {
     [{ COGNITO_USER_POOL_ID: 'us-east-1_abc' }, /Cognito mode needs all of/],
     [{ LOCAL_POOL_MFA: 'sometimes' }, /LOCAL_POOL_MFA must be/],
     [{ REDIS_URL: 'http://x' }, /REDIS_URL must look like/],
+    [{ TRUST_PROXY: 'true' }, /TRUST_PROXY=true would let any client choose its own address/],
+    [{ TRUST_PROXY: '11' }, /TRUST_PROXY must be a number of proxies from 0 to 10/],
+    [{ TRUST_PROXY: '0.0.0.0/0' }, /TRUST_PROXY must be a number of proxies or a comma-separated list/],
+    [{ TRUST_PROXY: '10.0.0.1, proxy.internal' }, /bad: "proxy.internal"/],
+    [{ REQUEST_TIMEOUT_MS: '10' }, /REQUEST_TIMEOUT_MS must be a whole number from 1000 to 600000/],
   ])('refuses %o with a clear message', (env, message) => {
     expect(() => loadConfig(env)).toThrowError(message);
   });
@@ -48,5 +53,22 @@ describe('loadConfig', () => {
     expect(c.publicUrl).toBe('https://rpm.example.org');
     expect(c.secureCookies).toBe(true);
     expect(loadConfig({ AWS_REGION: 'eu-west-1' }).cognito).toBeUndefined();
+  });
+
+  it('reads TRUST_PROXY as a hop count or a list of proxy addresses, and trusts nothing by default', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.10,fd00::/8' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '192.168.1.10',
+      'fd00::/8',
+    ]);
+  });
+
+  it('sets every HTTP timeout, the header limit within the request limit', () => {
+    const t = loadConfig({}).timeouts;
+    expect(t).toEqual({ requestMs: 30_000, headersMs: 15_000, connectionMs: 70_000, keepAliveMs: 65_000 });
+    expect(loadConfig({ REQUEST_TIMEOUT_MS: '2000' }).timeouts).toMatchObject({ requestMs: 2000, headersMs: 2000 });
   });
 });

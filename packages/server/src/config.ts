@@ -1,3 +1,4 @@
+import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -24,7 +25,13 @@ export interface Config {
   metricsToken: string | undefined;
   smtpUrl: string | undefined;
   mailFrom: string;
-  trustProxy: boolean;
+  /**
+   * Which proxies' X-Forwarded-For to believe: false (none), a hop count, or proxy addresses and
+   * CIDR ranges. Never "everything": a client would then choose its own address.
+   */
+  trustProxy: false | number | string[];
+  /** HTTP timeouts, so that a slow or stalled client cannot hold a connection open. */
+  timeouts: ServerTimeouts;
   /** Send the session cookie with the Secure flag (on by default when PUBLIC_URL is https). */
   secureCookies: boolean;
   rateLimitPerMinute: number;
@@ -35,6 +42,28 @@ export interface Config {
   /** PORTAL_MASTER_KEY: encrypts the user pool's keys; unset, a key file in dataDir. */
   masterKey: Buffer | undefined;
 }
+
+export interface ServerTimeouts {
+  /** Whole request, headers and body, from its first byte. */
+  requestMs: number;
+  /** Request headers, from the request's first byte. */
+  headersMs: number;
+  /** A socket with no traffic at all. */
+  connectionMs: number;
+  /** An idle keep-alive connection between two requests. */
+  keepAliveMs: number;
+}
+
+/** A request of this portal is a few KB: 30 s is ample on any real network. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+export const MAX_HEADERS_TIMEOUT_MS = 15_000;
+/**
+ * Longer than the 60 s idle timeout of common load balancers (AWS ALB, nginx), so that the
+ * balancer, not the portal, closes an idle connection and never reuses one the portal has closed.
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+export const CONNECTION_TIMEOUT_MS = 70_000;
+export const MAX_TRUSTED_PROXY_HOPS = 10;
 
 export class ConfigError extends Error {
   constructor(public readonly problems: string[]) {
@@ -164,7 +193,8 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken,
     smtpUrl,
     mailFrom: str('MAIL_FROM') ?? 'RPM Portal <no-reply@localhost>',
-    trustProxy: bool('TRUST_PROXY', false),
+    trustProxy: parseTrustProxy(str('TRUST_PROXY'), problems),
+    timeouts: timeoutsOf(intIn('REQUEST_TIMEOUT_MS', DEFAULT_REQUEST_TIMEOUT_MS, 1000, 600_000)),
     secureCookies: bool('SECURE_COOKIES', publicUrl.startsWith('https://')),
     rateLimitPerMinute: intIn('RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
     databaseRuntimeUrl,
@@ -202,4 +232,57 @@ function isPostgresUrl(value: string): boolean {
   } catch {
     return false;
   }
+}
+
+export function timeoutsOf(requestMs: number): ServerTimeouts {
+  return {
+    requestMs,
+    headersMs: Math.min(MAX_HEADERS_TIMEOUT_MS, requestMs),
+    connectionMs: CONNECTION_TIMEOUT_MS,
+    keepAliveMs: KEEP_ALIVE_TIMEOUT_MS,
+  };
+}
+
+/**
+ * TRUST_PROXY: unset, `false` or `0` trusts no proxy; a number is how many proxies stand in front
+ * of the portal (the client address is that many entries from the right of X-Forwarded-For);
+ * otherwise a comma-separated list of proxy addresses or CIDR ranges. `true` is refused: it would
+ * believe the left-most entry, which the client writes itself.
+ */
+function parseTrustProxy(raw: string | undefined, problems: string[]): Config['trustProxy'] {
+  if (raw === undefined || raw === 'false' || raw === '0') return false;
+  if (raw === 'true') {
+    problems.push(
+      'TRUST_PROXY=true would let any client choose its own address; set the number of proxies in front of the portal (e.g. 1) or their addresses (e.g. 10.0.0.0/8)',
+    );
+    return false;
+  }
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops > MAX_TRUSTED_PROXY_HOPS) {
+      problems.push(`TRUST_PROXY must be a number of proxies from 0 to ${MAX_TRUSTED_PROXY_HOPS}, or proxy addresses (got "${raw}")`);
+      return false;
+    }
+    return hops;
+  }
+  const entries = raw.split(',').map((e) => e.trim()).filter((e) => e !== '');
+  const bad = entries.filter((e) => !isAddressOrCidr(e));
+  if (bad.length > 0 || entries.length === 0) {
+    problems.push(`TRUST_PROXY must be a number of proxies or a comma-separated list of IP addresses or CIDR ranges (bad: "${bad.join(', ') || raw}")`);
+    return false;
+  }
+  return entries;
+}
+
+function isAddressOrCidr(value: string): boolean {
+  const [address, bits, ...rest] = value.split('/');
+  if (rest.length > 0 || address === undefined) return false;
+  const family = net.isIP(address);
+  if (family === 0) return false;
+  if (bits === undefined) return true;
+  if (!/^\d{1,3}$/.test(bits)) return false;
+  const maxBits = family === 4 ? 32 : 128;
+  const n = Number(bits);
+  // A range of every address (/0) is "trust everything" under another name.
+  return n >= 1 && n <= maxBits;
 }

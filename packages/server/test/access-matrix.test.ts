@@ -55,9 +55,14 @@ const patientOfA = (ok: number) => signedIn(ok, { providerB: 404 });
 
 const patientBody = (f: Fixtures) => ({
   first_name: 'Matrix',
+  middle_name: null,
   last_name: 'Patient',
+  date_of_birth: null,
   organization_id: f.orgA,
+  primary_provider_id: null,
   gender: 'female',
+  enrolled_rpm: false,
+  enrollment_status: null,
   insurances: [{ type: 'Medicare', provider_name: 'CMS', policy_number: 'M-1' }],
 });
 

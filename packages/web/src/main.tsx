@@ -1,15 +1,6 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router';
-import { Providers } from './app/providers.tsx';
-import { createRouter } from './app/router.tsx';
+import { restoreSession } from './lib/auth/session-restore.ts';
 
-const router = createRouter();
-
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <Providers>
-      <RouterProvider router={router} />
-    </Providers>
-  </StrictMode>,
-);
+// The session check starts first, before the app's own code has loaded: the two then run side by
+// side (the app shell preloads the opened page's code meanwhile).
+void restoreSession();
+void import('./app/mount.tsx');

@@ -22,14 +22,59 @@ const common: Options = {
 export function installValidators(app: FastifyInstance): void {
   const strict = addFormats(new Ajv({ ...common, coerceTypes: false }));
   const coercing = addFormats(new Ajv({ ...common, coerceTypes: 'array' }));
-  app.setValidatorCompiler(({ schema, httpPart }) =>
-    (httpPart === 'body' ? strict : coercing).compile(schema),
-  );
+  app.setValidatorCompiler(({ schema, httpPart }) => {
+    if (httpPart === 'body') return strict.compile(schema);
+    const validate = coercing.compile(schema);
+    const numeric = integerProperties(schema);
+    if (numeric.length === 0) return validate;
+    // Coercion would read "0x10", "1e3", "+5", "05" or " 5" as numbers: the text must be plain
+    // decimal digits before it is coerced.
+    const checked = Object.assign(
+      (data: unknown) => {
+        const bad = firstNonDecimal(data, numeric);
+        if (bad !== null) {
+          const message = `${httpPart}/${bad} must be a whole number written in digits`;
+          return { error: Object.assign(new Error(message), { validation: [{ message }] }) };
+        }
+        const valid = validate(data);
+        // Fastify reads a failed check's reasons from the function it was given.
+        checked.errors = validate.errors;
+        return valid;
+      },
+      { errors: null as typeof validate.errors },
+    );
+    return checked;
+  });
+}
+
+/** Plain decimal integers: no sign, base prefix, exponent, leading zero or white space. */
+const DECIMAL_INTEGER = /^(0|[1-9]\d{0,15})$/;
+
+function integerProperties(schema: unknown): string[] {
+  const properties = (schema as { properties?: Record<string, { type?: unknown }> }).properties;
+  if (!properties) return [];
+  return Object.entries(properties)
+    .filter(([, p]) => p.type === 'integer')
+    .map(([name]) => name);
+}
+
+function firstNonDecimal(data: unknown, names: string[]): string | null {
+  if (data === null || typeof data !== 'object') return null;
+  for (const name of names) {
+    const raw = (data as Record<string, unknown>)[name];
+    const values = Array.isArray(raw) ? raw : [raw];
+    for (const v of values) {
+      if (typeof v === 'string' && !DECIMAL_INTEGER.test(v)) return name;
+    }
+  }
+  return null;
 }
 
 /** True when any string in the value (keys included) holds a NUL character. */
 function containsNul(value: unknown, depth = 0): boolean {
   if (typeof value === 'string') return value.includes('\u0000');
+  // Bodies kept raw (the user pool's JSON): a NUL byte, or one written as a JSON escape.
+  if (Buffer.isBuffer(value)) return value.includes(0) || /\\u0000/i.test(value.toString('latin1'));
   if (depth > 32 || value === null || typeof value !== 'object') return false;
   for (const [k, v] of Object.entries(value)) {
     if (k.includes('\u0000') || containsNul(v, depth + 1)) return true;

@@ -1,8 +1,10 @@
 import { CssBaseline, ThemeProvider, styled } from '@mui/material';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { MaterialDesignContent, SnackbarProvider } from 'notistack';
 import { useState, type ReactNode } from 'react';
 import { AuthProvider } from '../lib/auth/auth-context.tsx';
+import { createQueryClient } from '../lib/auth/query-cache.ts';
+import { prefetchRouteData } from './router.tsx';
 import { theme } from './theme.ts';
 
 // notistack's default colours put white text on light green and light blue, below WCAG AA contrast.
@@ -18,18 +20,15 @@ const TOAST_POSITION = { vertical: 'top', horizontal: 'center' } as const;
 const toastComponents = { success: ToastContent, error: ToastContent, info: ToastContent, warning: ToastContent };
 
 export function Providers({ children }: { children: ReactNode }) {
-  const [queryClient] = useState(
-    () =>
-      new QueryClient({
-        defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false, staleTime: 10_000 } },
-      }),
-  );
+  const [queryClient] = useState(createQueryClient);
   return (
     <ThemeProvider theme={theme}>
       <CssBaseline />
       <QueryClientProvider client={queryClient}>
         <SnackbarProvider Components={toastComponents} maxSnack={3} autoHideDuration={5000} anchorOrigin={TOAST_POSITION}>
-          <AuthProvider>{children}</AuthProvider>
+          <AuthProvider onSessionRestored={() => prefetchRouteData(queryClient, window.location.pathname)}>
+            {children}
+          </AuthProvider>
         </SnackbarProvider>
       </QueryClientProvider>
     </ThemeProvider>

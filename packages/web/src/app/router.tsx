@@ -1,27 +1,56 @@
 import { CircularProgress, Box } from '@mui/material';
+import type { QueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
-import { createBrowserRouter, type RouteObject } from 'react-router';
+import { createBrowserRouter, matchRoutes, type Params, type RouteObject } from 'react-router';
 import { NotFoundPage } from '../components/message-page.tsx';
+import { prefetchPatientPage } from '../features/patients/api.ts';
 import { RequireAdmin, RequireAuth, PublicOnly } from './guards.tsx';
 import { Layout } from './layout.tsx';
 import { paths } from './paths.ts';
 
 // Pages load on demand, so the sign-in page does not carry the chart or the admin screens.
-const LoginPage = lazy(() => import('../features/auth/login-page.tsx'));
-const ForgotPasswordPage = lazy(() => import('../features/auth/forgot-password-page.tsx'));
-const ResetPasswordPage = lazy(() => import('../features/auth/reset-password-page.tsx'));
-const DashboardPage = lazy(() => import('../features/dashboard/dashboard-page.tsx'));
-const ProfilePage = lazy(() => import('../features/profile/profile-page.tsx'));
-const PatientsPage = lazy(() => import('../features/patients/patients-page.tsx'));
-const PatientFormPage = lazy(() => import('../features/patients/patient-form-page.tsx'));
-const PatientDetailPage = lazy(() => import('../features/patients/patient-detail-page.tsx'));
-const DbPage = lazy(() => import('../features/db/db-page.tsx'));
-const RegisterPage = lazy(() => import('../features/users/register-page.tsx'));
-const UsersPage = lazy(() => import('../features/users/users-page.tsx'));
-const OrganizationAddPage = lazy(() => import('../features/organizations/organization-add-page.tsx'));
-const DeviceAddPage = lazy(() => import('../features/devices/device-add-page.tsx'));
-const DevicesPage = lazy(() => import('../features/devices/devices-page.tsx'));
-const AuditLogsPage = lazy(() => import('../features/audit/audit-logs-page.tsx'));
+const LoginPage = lazyPage(() => import('../features/auth/login-page.tsx'));
+const ForgotPasswordPage = lazyPage(() => import('../features/auth/forgot-password-page.tsx'));
+const ResetPasswordPage = lazyPage(() => import('../features/auth/reset-password-page.tsx'));
+const DashboardPage = lazyPage(() => import('../features/dashboard/dashboard-page.tsx'));
+const ProfilePage = lazyPage(() => import('../features/profile/profile-page.tsx'));
+const PatientsPage = lazyPage(() => import('../features/patients/patients-page.tsx'));
+const PatientFormPage = lazyPage(() => import('../features/patients/patient-form-page.tsx'));
+const PatientDetailPage = lazyPage(() => import('../features/patients/patient-detail-page.tsx'));
+const DbPage = lazyPage(() => import('../features/db/db-page.tsx'));
+const RegisterPage = lazyPage(() => import('../features/users/register-page.tsx'));
+const UsersPage = lazyPage(() => import('../features/users/users-page.tsx'));
+const OrganizationAddPage = lazyPage(() => import('../features/organizations/organization-add-page.tsx'));
+const DeviceAddPage = lazyPage(() => import('../features/devices/device-add-page.tsx'));
+const DevicesPage = lazyPage(() => import('../features/devices/devices-page.tsx'));
+const AuditLogsPage = lazyPage(() => import('../features/audit/audit-logs-page.tsx'));
+
+type PageModule = { default: ComponentType };
+interface LazyPage {
+  Page: LazyExoticComponent<ComponentType>;
+  /** Fetches the page's code; React.lazy reuses the same module once it has arrived. */
+  load(): Promise<PageModule>;
+}
+function lazyPage(load: () => Promise<PageModule>): LazyPage {
+  let loaded: PageModule | undefined;
+  const loadOnce = () =>
+    load().then((module) => {
+      loaded = module;
+      return module;
+    });
+  // Code that has already arrived (preloaded at start-up) is handed to React synchronously: a lazy
+  // page that suspends, even on a settled promise, shows its fallback and React then holds the
+  // real page back for up to 300 ms.
+  const settled = (module: PageModule) => ({ then: (resolve: (m: PageModule) => void) => resolve(module) });
+  const Page = lazy(() => (loaded ? (settled(loaded) as unknown as Promise<PageModule>) : loadOnce()));
+  return { Page, load: loadOnce };
+}
+
+/** What a route can start before it renders: its code, and (signed in) its data. */
+interface RouteHandle {
+  load(): Promise<PageModule>;
+  prefetch?(client: QueryClient, params: Params): void;
+}
 
 function PageLoading() {
   return (
@@ -33,7 +62,7 @@ function PageLoading() {
 
 type Access = 'public-only' | 'public' | 'signed-in' | 'admin';
 
-function page(Page: LazyExoticComponent<ComponentType>, access: Access) {
+function page({ Page }: LazyPage, access: Access) {
   const content = (
     <Suspense fallback={<PageLoading />}>
       <Page />
@@ -45,27 +74,32 @@ function page(Page: LazyExoticComponent<ComponentType>, access: Access) {
   return content;
 }
 
+function route(path: string, lazyPage: LazyPage, access: Access, prefetch?: RouteHandle['prefetch']): RouteObject {
+  const handle: RouteHandle = { load: lazyPage.load, prefetch };
+  return { path, element: page(lazyPage, access), handle };
+}
+
 /** The route table of spec section 2, with the access each route needs. */
 export const routes: RouteObject[] = [
   {
     element: <Layout />,
     children: [
-      { path: paths.dashboard, element: page(DashboardPage, 'signed-in') },
-      { path: paths.login, element: page(LoginPage, 'public-only') },
-      { path: paths.forgotPassword, element: page(ForgotPasswordPage, 'public') },
-      { path: paths.resetPassword, element: page(ResetPasswordPage, 'public') },
-      { path: paths.profile, element: page(ProfilePage, 'signed-in') },
-      { path: paths.patients, element: page(PatientsPage, 'signed-in') },
-      { path: paths.patientAdd, element: page(PatientFormPage, 'signed-in') },
-      { path: '/patients/:id/edit', element: page(PatientFormPage, 'signed-in') },
-      { path: '/patients/:id', element: page(PatientDetailPage, 'signed-in') },
-      { path: paths.db, element: page(DbPage, 'admin') },
-      { path: paths.register, element: page(RegisterPage, 'admin') },
-      { path: paths.users, element: page(UsersPage, 'admin') },
-      { path: paths.organizationAdd, element: page(OrganizationAddPage, 'admin') },
-      { path: paths.deviceAdd, element: page(DeviceAddPage, 'admin') },
-      { path: paths.devices, element: page(DevicesPage, 'admin') },
-      { path: paths.auditLogs, element: page(AuditLogsPage, 'admin') },
+      route(paths.dashboard, DashboardPage, 'signed-in'),
+      route(paths.login, LoginPage, 'public-only'),
+      route(paths.forgotPassword, ForgotPasswordPage, 'public'),
+      route(paths.resetPassword, ResetPasswordPage, 'public'),
+      route(paths.profile, ProfilePage, 'signed-in'),
+      route(paths.patients, PatientsPage, 'signed-in'),
+      route(paths.patientAdd, PatientFormPage, 'signed-in'),
+      route('/patients/:id/edit', PatientFormPage, 'signed-in'),
+      route('/patients/:id', PatientDetailPage, 'signed-in', (client, params) => prefetchPatientPage(client, Number(params.id))),
+      route(paths.db, DbPage, 'admin'),
+      route(paths.register, RegisterPage, 'admin'),
+      route(paths.users, UsersPage, 'admin'),
+      route(paths.organizationAdd, OrganizationAddPage, 'admin'),
+      route(paths.deviceAdd, DeviceAddPage, 'admin'),
+      route(paths.devices, DevicesPage, 'admin'),
+      route(paths.auditLogs, AuditLogsPage, 'admin'),
       // Unknown addresses say so rather than silently showing another page.
       { path: '*', element: <NotFoundPage /> },
     ],
@@ -73,3 +107,19 @@ export const routes: RouteObject[] = [
 ];
 
 export const createRouter = () => createBrowserRouter(routes);
+
+function handlesOf(pathname: string): RouteHandle[] {
+  return (matchRoutes(routes, pathname) ?? []).flatMap((m) => (m.route.handle ? [m.route.handle as RouteHandle] : []));
+}
+
+/** At start-up: fetch the code of the page being opened while the session is still being checked. */
+export function preloadRouteCode(pathname: string): void {
+  for (const handle of handlesOf(pathname)) handle.load().catch(() => {});
+}
+
+/** Once a session is restored: ask for the opened page's data before the page has rendered. */
+export function prefetchRouteData(client: QueryClient, pathname: string): void {
+  for (const match of matchRoutes(routes, pathname) ?? []) {
+    (match.route.handle as RouteHandle | undefined)?.prefetch?.(client, match.params);
+  }
+}

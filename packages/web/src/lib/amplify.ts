@@ -20,7 +20,7 @@ export function ensureAmplifyConfigured(): Promise<void> {
         Cognito: {
           userPoolId: config.userPoolId,
           userPoolClientId: config.clientId,
-          ...(config.userPoolEndpoint ? { userPoolEndpoint: config.userPoolEndpoint } : {}),
+          ...(config.userPoolEndpoint ? { userPoolEndpoint: poolEndpointUrl(config.userPoolEndpoint) } : {}),
         },
       },
     });
@@ -33,3 +33,12 @@ export function ensureAmplifyConfigured(): Promise<void> {
 }
 
 export { TOTP_ISSUER } from './pool-auth.ts';
+
+/**
+ * The built-in pool's endpoint comes as a path: it is resolved against the address this page was
+ * opened at (localhost, 127.0.0.1 or a host name), which is also the one the CSP allows. Amplify
+ * needs an absolute URL.
+ */
+export function poolEndpointUrl(endpoint: string): string {
+  return new URL(endpoint, window.location.origin).toString().replace(/\/+$/, '');
+}

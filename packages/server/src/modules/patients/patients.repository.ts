@@ -225,10 +225,11 @@ export async function organizationExists(db: Queryable, id: number): Promise<boo
   return (rowCount ?? 0) > 0;
 }
 
-export async function userOrganization(db: Queryable, userId: number): Promise<number | null | undefined> {
-  const { rows } = await db.query<{ organization_id: number | null }>(
-    'SELECT organization_id FROM users WHERE id = $1',
-    [userId],
+/** True when the user is an active provider of that organization (who may be a primary provider). */
+export async function isActiveProviderOf(db: Queryable, userId: number, organizationId: number): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `SELECT 1 FROM users WHERE id = $1 AND organization_id = $2 AND role = 'provider' AND status = 'active'`,
+    [userId, organizationId],
   );
-  return rows[0]?.organization_id;
+  return (rowCount ?? 0) > 0;
 }

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ErrorBody, IdParam, InsuranceList, PatientDetail, PatientInput, PatientList, PatientListQuery } from '@rpm/contracts';
+import { ErrorBody, IdParam, InsuranceList, PatientDetail, PatientInput, PatientList, PatientListQuery, PatientUpdate } from '@rpm/contracts';
 import { signedInContextOf } from '../../plugins/context.ts';
 import type { ModuleDeps } from '../module-deps.ts';
 import { createPatient, listPatientInsurances, listPatientsFor, readPatient, savePatient } from './patients.service.ts';
@@ -45,7 +45,7 @@ export const patientsRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app,
     '/api/patients/:id',
     {
       config: { access: 'signed-in' },
-      schema: { tags: ['patients'], params: IdParam, body: PatientInput, response: { 200: PatientDetail, ...errors } },
+      schema: { tags: ['patients'], params: IdParam, body: PatientUpdate, response: { 200: PatientDetail, ...errors } },
     },
     async (request) => savePatient(deps, signedInContextOf(request), request.params.id, request.body),
   );

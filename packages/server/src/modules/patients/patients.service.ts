@@ -1,6 +1,7 @@
 import {
   PatientErrors,
   Validation,
+  isDateFrom1900ToToday,
   type Insurance,
   type InsuranceInput,
   type PatientDetail,
@@ -9,6 +10,7 @@ import {
   PATIENT_LIST_PAGE_SIZE,
   type PatientList,
   type PatientListQuery,
+  type PatientUpdate,
 } from '@rpm/contracts';
 import type pg from 'pg';
 import type { SignedInContext } from '../../plugins/context.ts';
@@ -21,11 +23,11 @@ import {
   insertPatient,
   listInsurances,
   listPatients,
+  isActiveProviderOf,
   organizationExists,
   replaceInsurances,
   setPatientDevices,
   updatePatient,
-  userOrganization,
   type InsuranceRow,
   type PatientListFilter,
   type PatientRow,
@@ -163,13 +165,13 @@ export async function savePatient(
   deps: PatientsDeps,
   ctx: SignedInContext,
   id: number,
-  input: PatientInput,
+  input: PatientUpdate,
 ): Promise<PatientDetail> {
   return auditedTransaction(deps.db, ctx, async (tx) => {
     const action = 'patient.update';
     await requirePatientAccess(tx, ctx, id, action, true);
     const before = (await findPatientRow(tx, id))!;
-    const row = await checkedPatientRow(tx, ctx, input, action, id);
+    const row = await checkedPatientRow(tx, ctx, input, action, id, before);
     const current = await currentDeviceIds(tx, id);
     const wanted = input.device_ids === undefined ? null : [...input.device_ids].sort((a, b) => a - b);
     const devicesChange = wanted !== null && !sameIds(wanted, current);
@@ -221,6 +223,7 @@ async function checkedPatientRow(
   input: PatientInput,
   action: string,
   id: number | null,
+  before: PatientRow | null = null,
 ): Promise<PatientRow> {
   const first = input.first_name.trim();
   const last = input.last_name.trim();
@@ -234,14 +237,20 @@ async function checkedPatientRow(
     throw refusal(400, PatientErrors.organizationUnknown, action, 'failure', id, 'unknown organization');
   }
   const providerId = input.primary_provider_id ?? null;
-  if (providerId !== null && (await userOrganization(tx, providerId)) !== input.organization_id) {
-    throw refusal(400, PatientErrors.providerNotInOrganization, action, 'failure', id, 'provider of another organization');
+  // A provider kept as it was (who may have left since) does not block saving other changes.
+  const unchanged = before !== null && before.primary_provider_id === providerId && before.organization_id === input.organization_id;
+  if (providerId !== null && !unchanged && !(await isActiveProviderOf(tx, providerId, input.organization_id))) {
+    throw refusal(400, PatientErrors.providerNotInOrganization, action, 'failure', id, 'not an active provider of the organization');
+  }
+  const dateOfBirth = blankToNull(input.date_of_birth);
+  if (dateOfBirth !== null && !isDateFrom1900ToToday(dateOfBirth)) {
+    throw refusal(400, PatientErrors.dateOfBirthOutOfRange, action, 'failure', id, 'date of birth out of range');
   }
   return {
     first_name: first,
     middle_name: blankToNull(input.middle_name),
     last_name: last,
-    date_of_birth: blankToNull(input.date_of_birth),
+    date_of_birth: dateOfBirth,
     gender: input.gender ?? null,
     organization_id: input.organization_id,
     primary_provider_id: providerId,
@@ -256,6 +265,9 @@ function checkedInsurances(items: InsuranceInput[], action: string, id: number |
     const birthdate = blankToNull(i.policyholder_birthdate);
     if (i.type !== 'Private' && (policyholder !== null || birthdate !== null)) {
       throw refusal(400, PatientErrors.policyholderOnlyPrivate, action, 'failure', id, 'policyholder on non-private insurance');
+    }
+    if (birthdate !== null && !isDateFrom1900ToToday(birthdate)) {
+      throw refusal(400, PatientErrors.policyholderBirthdateOutOfRange, action, 'failure', id, 'policyholder birthdate out of range');
     }
     return {
       type: i.type,

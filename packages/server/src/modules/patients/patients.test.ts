@@ -33,6 +33,7 @@ afterAll(async () => server?.close());
 
 const body = (over: Record<string, unknown> = {}) => ({
   first_name: 'Ada',
+  middle_name: null,
   last_name: 'Lovelace',
   date_of_birth: '1950-12-10',
   gender: 'female',

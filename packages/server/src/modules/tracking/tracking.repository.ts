@@ -48,3 +48,16 @@ export async function monthTotals(db: Queryable, patientId: number): Promise<Tra
   );
   return rows;
 }
+
+/**
+ * Minutes already tracked for the patient on that day. Locks the patient's row first, so that two
+ * entries saved at once for the same patient are counted one after the other.
+ */
+export async function lockedMinutesOnDay(db: Queryable, patientId: number, date: string): Promise<number> {
+  await db.query('SELECT 1 FROM patients WHERE id = $1 FOR UPDATE', [patientId]);
+  const { rows } = await db.query<{ minutes: string }>(
+    `SELECT COALESCE(SUM(duration_minutes), 0) AS minutes FROM tracking_sessions WHERE patient_id = $1 AND date = $2`,
+    [patientId, date],
+  );
+  return Number(rows[0]!.minutes);
+}

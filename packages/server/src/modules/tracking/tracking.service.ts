@@ -1,5 +1,8 @@
 import {
-  TRACKING_MINUTES_DEFAULT,
+  EARLIEST_DATE,
+  PatientErrors,
+  TRACKING_MAX_MINUTES,
+  latestToday,
   type TrackingSession,
   type TrackingSessionInput,
   type TrackingSessionPage,
@@ -7,9 +10,9 @@ import {
 import type pg from 'pg';
 import type { SignedInContext } from '../../plugins/context.ts';
 import { audit } from '../audit/audit.service.ts';
-import { auditedTransaction, requirePatientAccess } from '../patients/patient-access.ts';
+import { AuditedRefusal, auditedTransaction, requirePatientAccess } from '../patients/patient-access.ts';
 import { auditedPatientRead } from '../patients/paged-list.ts';
-import { countTracking, insertTracking, monthTotals, pageTracking } from './tracking.repository.ts';
+import { countTracking, insertTracking, lockedMinutesOnDay, monthTotals, pageTracking } from './tracking.repository.ts';
 
 export async function listTracking(
   deps: { db: pg.Pool },
@@ -39,11 +42,20 @@ export async function addTracking(
   input: TrackingSessionInput,
 ): Promise<TrackingSession> {
   return auditedTransaction(deps.db, ctx, async (tx) => {
-    await requirePatientAccess(tx, ctx, patientId, 'tracking.create');
+    const action = 'tracking.create';
+    await requirePatientAccess(tx, ctx, patientId, action);
+    const refuse = (message: string, reason: string) =>
+      new AuditedRefusal(400, message, { action, outcome: 'failure', resourceType: 'patient', resourceId: patientId, reason });
+    if (input.date < EARLIEST_DATE) throw refuse(PatientErrors.trackingDateTooOld, 'tracking date before 1900');
+    if (input.date > latestToday()) throw refuse(PatientErrors.trackingDateInFuture, 'tracking date in the future');
+    const already = await lockedMinutesOnDay(tx, patientId, input.date);
+    if (already + input.duration_minutes > TRACKING_MAX_MINUTES) {
+      throw refuse(PatientErrors.trackingDayFull, 'over 1440 minutes in a day');
+    }
     const notes = input.notes?.trim() ? input.notes : null;
     const session = await insertTracking(tx, patientId, ctx.actor.id, {
       date: input.date,
-      duration_minutes: input.duration_minutes ?? TRACKING_MINUTES_DEFAULT,
+      duration_minutes: input.duration_minutes,
       notes,
     });
     await audit(tx, ctx, {

@@ -16,10 +16,10 @@ afterAll(async () => server?.close());
 const lastAudit = (action: string) => lastAuditOf(server, action);
 
 describe('tracking time', () => {
-  it('adds entries (minutes default to 0), lists them newest day first, and audits both', async () => {
-    const a = await provider.post<TrackingSession>(`/api/patients/${patientId}/sessions`, { date: '2026-03-01', notes: '' });
+  it('adds entries, lists them newest day first, and audits both', async () => {
+    const a = await provider.post<TrackingSession>(`/api/patients/${patientId}/sessions`, { date: '2026-03-01', duration_minutes: 1, notes: '' });
     expect(a.status).toBe(201);
-    expect(a.body).toMatchObject({ date: '2026-03-01', duration_minutes: 0, notes: null });
+    expect(a.body).toMatchObject({ date: '2026-03-01', duration_minutes: 1, notes: null });
     expect(await lastAudit('tracking.create')).toMatchObject({
       outcome: 'success',
       resource_type: 'tracking_session',
@@ -61,6 +61,8 @@ describe('tracking time', () => {
   it.each([
     ['minutes above 1440', { date: '2026-03-01', duration_minutes: 1441 }],
     ['negative minutes', { date: '2026-03-01', duration_minutes: -1 }],
+    ['zero minutes', { date: '2026-03-01', duration_minutes: 0 }],
+    ['no minutes', { date: '2026-03-01' }],
     ['minutes as text', { date: '2026-03-01', duration_minutes: '5' }],
     ['fractional minutes', { date: '2026-03-01', duration_minutes: 1.5 }],
     ['a bad date', { date: '01/03/2026' }],
@@ -71,7 +73,7 @@ describe('tracking time', () => {
   });
 
   it("answers 404 for another organization's patient and 401 without a session", async () => {
-    expect((await provider.post(`/api/patients/${otherPatientId}/sessions`, { date: '2026-03-01' })).status).toBe(404);
+    expect((await provider.post(`/api/patients/${otherPatientId}/sessions`, { date: '2026-03-01', duration_minutes: 5 })).status).toBe(404);
     expect(await lastAudit('tracking.create')).toMatchObject({ outcome: 'denied' });
     expect((await provider.get(`/api/patients/${otherPatientId}/sessions`)).status).toBe(404);
     expect((await apiClient(server).get(`/api/patients/${patientId}/sessions`)).status).toBe(401);

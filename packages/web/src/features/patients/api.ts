@@ -5,9 +5,9 @@ import type {
   NotePage,
   Organization,
   PatientDetail,
-  PatientInput,
   PatientList,
   PatientListQuery,
+  PatientUpdate,
   Provider,
   TrackingSession,
   TrackingSessionInput,
@@ -15,7 +15,8 @@ import type {
   VitalPage,
   VitalSeries,
 } from '@rpm/contracts';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { NOTES_PAGE_SIZE, VITALS_PAGE_SIZE } from '@rpm/contracts';
+import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { apiGet, apiPost, apiPut } from '../../lib/api-client.ts';
 
 /** Query keys of this feature, so that saves invalidate exactly what they change. */
@@ -58,12 +59,38 @@ export const usePatients = (query: PatientListQuery) =>
     placeholderData: keepPreviousData,
   });
 
-export const usePatient = (id: number, enabled = true) =>
-  useQuery({
-    queryKey: patientKeys.detail(id),
-    queryFn: () => apiGet<PatientDetail>(`/api/patients/${id}`),
-    enabled,
-  });
+const patientQuery = (id: number) => ({
+  queryKey: patientKeys.detail(id),
+  queryFn: () => apiGet<PatientDetail>(`/api/patients/${id}`),
+});
+const vitalsQuery = (id: number, limit: number, offset: number) => ({
+  queryKey: patientKeys.vitals(id, limit, offset),
+  queryFn: () => apiGet<VitalPage>(`/api/patients/${id}/vitals?limit=${limit}&offset=${offset}`),
+});
+const notesQuery = (id: number, limit: number, offset: number) => ({
+  queryKey: patientKeys.notes(id, limit, offset),
+  queryFn: () => apiGet<NotePage>(`/api/patients/${id}/notes?limit=${limit}&offset=${offset}`),
+});
+/** The tracking table opens on 10 rows. */
+export const TRACKING_PAGE_SIZE = 10;
+const trackingQuery = (id: number, limit: number, offset: number) => ({
+  queryKey: patientKeys.sessions(id, limit, offset),
+  queryFn: () => apiGet<TrackingSessionPage>(`/api/patients/${id}/sessions?limit=${limit}&offset=${offset}`),
+});
+
+/**
+ * Starts every request the patient page makes when it opens, so that a reload of the page does not
+ * wait for its code to arrive before asking for its data.
+ */
+export function prefetchPatientPage(client: QueryClient, id: number): void {
+  if (!Number.isSafeInteger(id) || id < 1) return;
+  void client.prefetchQuery(patientQuery(id));
+  void client.prefetchQuery(vitalsQuery(id, VITALS_PAGE_SIZE, 0));
+  void client.prefetchQuery(notesQuery(id, NOTES_PAGE_SIZE, 0));
+  void client.prefetchQuery(trackingQuery(id, TRACKING_PAGE_SIZE, 0));
+}
+
+export const usePatient = (id: number, enabled = true) => useQuery({ ...patientQuery(id), enabled });
 
 export const useOrganizations = () =>
   useQuery({
@@ -87,11 +114,7 @@ export const useDevices = (enabled: boolean) =>
   });
 
 export const useVitals = (id: number, limit: number, offset: number) =>
-  useQuery({
-    queryKey: patientKeys.vitals(id, limit, offset),
-    queryFn: () => apiGet<VitalPage>(`/api/patients/${id}/vitals?limit=${limit}&offset=${offset}`),
-    placeholderData: keepPreviousData,
-  });
+  useQuery({ ...vitalsQuery(id, limit, offset), placeholderData: keepPreviousData });
 
 export const useVitalSeries = (id: number) =>
   useQuery({
@@ -100,23 +123,15 @@ export const useVitalSeries = (id: number) =>
   });
 
 export const useNotes = (id: number, limit: number, offset: number) =>
-  useQuery({
-    queryKey: patientKeys.notes(id, limit, offset),
-    queryFn: () => apiGet<NotePage>(`/api/patients/${id}/notes?limit=${limit}&offset=${offset}`),
-    placeholderData: keepPreviousData,
-  });
+  useQuery({ ...notesQuery(id, limit, offset), placeholderData: keepPreviousData });
 
 export const useTrackingSessions = (id: number, limit: number, offset: number) =>
-  useQuery({
-    queryKey: patientKeys.sessions(id, limit, offset),
-    queryFn: () => apiGet<TrackingSessionPage>(`/api/patients/${id}/sessions?limit=${limit}&offset=${offset}`),
-    placeholderData: keepPreviousData,
-  });
+  useQuery({ ...trackingQuery(id, limit, offset), placeholderData: keepPreviousData });
 
 export function useSavePatient(id: number | null) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: PatientInput) =>
+    mutationFn: (body: PatientUpdate) =>
       id === null ? apiPost<PatientDetail>('/api/patients', body) : apiPut<PatientDetail>(`/api/patients/${id}`, body),
     onSuccess: async (saved) => {
       queryClient.setQueryData(patientKeys.detail(saved.id), saved);

@@ -1,4 +1,4 @@
-import type { EnrollmentStatus, Gender, InsuranceType, PatientDetail, PatientInput } from '@rpm/contracts';
+import type { EnrollmentStatus, Gender, InsuranceType, PatientDetail, PatientUpdate } from '@rpm/contracts';
 
 /** The form holds text everywhere (what inputs hold); conversion happens once, on submit. */
 export interface InsuranceFormValues {
@@ -66,8 +66,9 @@ const orNull = (v: string): string | null => (v.trim() === '' ? null : v.trim())
  * only for Private insurance; device_ids only when the device section was shown (admins), so
  * a provider's save never touches device assignments.
  */
-export function toPatientInput(v: PatientFormValues, includeDevices: boolean): PatientInput {
-  const body: PatientInput = {
+export function toPatientInput(v: PatientFormValues, includeDevices: boolean): PatientUpdate {
+  // Every field of the patient, always: the server requires them all on a save (PUT).
+  const body: PatientUpdate = {
     first_name: v.first_name.trim(),
     middle_name: orNull(v.middle_name),
     last_name: v.last_name.trim(),

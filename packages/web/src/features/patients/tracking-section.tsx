@@ -14,12 +14,12 @@ import { useState } from 'react';
 import { helperLine } from '../../components/helper-text.ts';
 import { errorMessage } from '../../lib/api-client.ts';
 import { useTimezone } from '../../lib/timezone.ts';
-import { useAddTracking, useTrackingSessions } from './api.ts';
+import { TRACKING_PAGE_SIZE, useAddTracking, useTrackingSessions } from './api.ts';
 import { DataTable } from '../../components/table-states.tsx';
 import { PagedList, PatientSection, SaveDialog, usePaging } from './paged-section.tsx';
 
 export function TrackingSection({ patientId }: { patientId: number }) {
-  const paging = usePaging(10);
+  const paging = usePaging(TRACKING_PAGE_SIZE);
   const [open, setOpen] = useState(false);
   const sessions = useTrackingSessions(patientId, paging.rows, paging.offset);
 

@@ -1,10 +1,22 @@
-import { Toasts, type CurrentUser, type MeResponse } from '@rpm/contracts';
+import { Toasts, type CurrentUser } from '@rpm/contracts';
+import { useQueryClient } from '@tanstack/react-query';
 import { useSnackbar } from 'notistack';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { poolAuth } from '../pool-auth.ts';
-import { apiGet, apiPost, errorMessage } from '../api-client.ts';
+import { errorMessage } from '../api-client.ts';
 import { openSessionChannel } from '../session/session-channel.ts';
 import { clearSessionExpiredFlag, isSessionExpiredFlagSet, setSessionExpiredFlag } from '../session/expired-flag.ts';
+import { startCacheFor } from './query-cache.ts';
+import {
+  endServerSession,
+  exchangeToken,
+  forgetPoolTokens,
+  currentAccessToken,
+  loadMe,
+  markSignedOut,
+  restoreSession,
+  sessionRestoreTaken,
+  setHint,
+} from './session-restore.ts';
 
 export type AuthStatus = 'loading' | 'signed-in' | 'signed-out';
 
@@ -27,83 +39,19 @@ export interface AuthValue {
 
 const AuthContext = createContext<AuthValue | null>(null);
 
-/*
- * The session cookie is HttpOnly, so the page cannot see whether it has one. This hint (shared by
- * the tabs of the browser) says a session was opened here and not closed; without it a signed-out
- * visit does not ask /api/me just to be told 401.
- */
-const SESSION_HINT_KEY = 'rpm.hasSession';
-function setHint(on: boolean) {
-  try {
-    if (on) localStorage.setItem(SESSION_HINT_KEY, '1');
-    else localStorage.removeItem(SESSION_HINT_KEY);
-  } catch {
-    /* storage blocked */
-  }
-}
-function hasHint(): boolean {
-  try {
-    return localStorage.getItem(SESSION_HINT_KEY) === '1';
-  } catch {
-    return true;
-  }
+export interface AuthProviderProps {
+  children: ReactNode;
+  /**
+   * Called once the page load has restored a session, before anything renders for the user:
+   * the moment to start fetching the first page's data.
+   */
+  onSessionRestored?(user: CurrentUser): void;
 }
 
-/*
- * Set in this tab the moment it signs out, before the user pool has forgotten its tokens (that
- * takes a network call). A reload in between must not sign the tab back in with those tokens.
- */
-const SIGNED_OUT_KEY = 'rpm.signedOut';
-function markSignedOut(on: boolean) {
-  try {
-    if (on) sessionStorage.setItem(SIGNED_OUT_KEY, '1');
-    else sessionStorage.removeItem(SIGNED_OUT_KEY);
-  } catch {
-    /* storage blocked */
-  }
-}
-function wasSignedOut(): boolean {
-  try {
-    return sessionStorage.getItem(SIGNED_OUT_KEY) === '1';
-  } catch {
-    return false;
-  }
-}
-
-async function loadMe(): Promise<CurrentUser> {
-  return (await apiGet<MeResponse>('/api/me')).user;
-}
-
-/**
- * The access token Amplify holds for this tab, or null when the tab is not signed in to the pool.
- * `fresh` asks the pool for a new one: the server opens at most one session per access token, so a
- * reload or a second tab needs its own.
- */
-async function currentAccessToken({ fresh = false }: { fresh?: boolean } = {}): Promise<string | null> {
-  const session = await (await poolAuth()).fetchAuthSession({ forceRefresh: fresh });
-  return session.tokens?.accessToken?.toString() ?? null;
-}
-
-/** Forgets this tab's user-pool tokens. Never throws: a failed revoke must not keep anyone signed in. */
-async function forgetPoolTokens(): Promise<void> {
-  try {
-    await (await poolAuth()).signOut();
-  } catch {
-    /* the tokens are cleared locally even when the revoke call fails */
-  }
-}
-
-/** Ends the portal session on the server; a failure (already gone, offline) changes nothing here. */
-async function endServerSession(): Promise<void> {
-  try {
-    await fetch('/api/logout', { method: 'POST', credentials: 'same-origin' });
-  } catch {
-    /* offline: the server's idle timeout ends it */
-  }
-}
-
-export function AuthProvider({ children }: { children: ReactNode }) {
+export function AuthProvider({ children, onSessionRestored }: AuthProviderProps) {
   const { enqueueSnackbar } = useSnackbar();
+  const queryClient = useQueryClient();
+  const restored = useRef(onSessionRestored);
   const [status, setStatus] = useState<AuthStatus>('loading');
   const [user, setUser] = useState<CurrentUser | null>(null);
   const [expired, setExpired] = useState<boolean>(isSessionExpiredFlagSet);
@@ -116,68 +64,57 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const signedOut = useCallback(() => {
     markSignedOut(true);
     setHint(false);
+    startCacheFor(queryClient, null);
     setUser(null);
     setStatus('signed-out');
-  }, []);
+  }, [queryClient]);
+
+  /** Everything a sign-in (or a restored session) sets, the cache first. */
+  const signedIn = useCallback(
+    (me: CurrentUser) => {
+      startCacheFor(queryClient, me.id);
+      markSignedOut(false);
+      setHint(true);
+      setUser(me);
+      setStatus('signed-in');
+    },
+    [queryClient],
+  );
 
   useEffect(() => {
     let cancelled = false;
-    (async () => {
-      let next: CurrentUser | null = null;
-      if (!isSessionExpiredFlagSet()) {
-        let token: string | null = null;
-        if (wasSignedOut()) {
-          // Signed out here, but the pool's tokens may have outlived the page: drop them now.
-          void forgetPoolTokens();
-        } else {
-          // This tab still holds pool tokens after a reload or a typed URL: open a fresh portal
-          // session with them rather than trust a cookie the page-close beacon may have ended.
-          token = await currentAccessToken({ fresh: true }).catch(() => null);
-        }
-        try {
-          if (token) {
-            await apiPost('/api/token', { token });
-            next = await loadMe();
-          } else if (hasHint()) {
-            next = await loadMe();
-          }
-        } catch {
-          next = null;
-        }
-      }
+    const restoring = restoreSession();
+    void restoring.then((next) => {
       if (cancelled) return;
+      sessionRestoreTaken();
       if (next) {
-        markSignedOut(false);
-        setHint(true);
-        setUser(next);
-        setStatus('signed-in');
+        signedIn(next);
+        restored.current?.(next);
       } else {
         signedOut();
       }
-    })();
+    });
     return () => {
       cancelled = true;
     };
-  }, [signedOut]);
+  }, [signedIn, signedOut]);
 
   const completeSignIn = useCallback(async (): Promise<boolean> => {
     try {
       const token = await currentAccessToken();
       if (!token) throw new Error('no access token');
-      await apiPost('/api/token', { token });
+      await exchangeToken(token);
     } catch (err) {
       enqueueSnackbar(errorMessage(err, Toasts.sessionError), { variant: 'error' });
       await forgetPoolTokens();
       return false;
     }
     try {
+      // The spec's separate current-user load, with its own "Failed to load user".
       const me = await loadMe();
       clearSessionExpiredFlag();
-      markSignedOut(false);
       setExpired(false);
-      setHint(true);
-      setUser(me);
-      setStatus('signed-in');
+      signedIn(me);
       return true;
     } catch {
       enqueueSnackbar(Toasts.failedToLoadUser, { variant: 'error' });
@@ -186,7 +123,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       signedOut();
       return false;
     }
-  }, [enqueueSnackbar, signedOut]);
+  }, [enqueueSnackbar, signedIn, signedOut]);
 
   const refreshUser = useCallback(async (): Promise<CurrentUser | null> => {
     try {

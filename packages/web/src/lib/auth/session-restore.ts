@@ -1,0 +1,141 @@
+import type { CurrentUser, MeResponse } from '@rpm/contracts';
+import { apiGet, apiPost } from '../api-client.ts';
+import { poolAuth } from '../pool-auth.ts';
+import { isSessionExpiredFlagSet } from '../session/expired-flag.ts';
+
+/*
+ * What a page load needs to find its session, kept apart from the React provider (and its
+ * imports) so that it can start before the rest of the app has loaded.
+ */
+
+/*
+ * The session cookie is HttpOnly, so the page cannot see whether it has one. This hint (shared by
+ * the tabs of the browser) says a session was opened here and not closed; without it a signed-out
+ * visit does not ask /api/me just to be told 401.
+ */
+const SESSION_HINT_KEY = 'rpm.hasSession';
+export function setHint(on: boolean) {
+  try {
+    if (on) localStorage.setItem(SESSION_HINT_KEY, '1');
+    else localStorage.removeItem(SESSION_HINT_KEY);
+  } catch {
+    /* storage blocked */
+  }
+}
+export function hasHint(): boolean {
+  try {
+    return localStorage.getItem(SESSION_HINT_KEY) === '1';
+  } catch {
+    return true;
+  }
+}
+
+/*
+ * Set in this tab the moment it signs out, before the user pool has forgotten its tokens (that
+ * takes a network call). A reload in between must not sign the tab back in with those tokens.
+ */
+const SIGNED_OUT_KEY = 'rpm.signedOut';
+export function markSignedOut(on: boolean) {
+  try {
+    if (on) sessionStorage.setItem(SIGNED_OUT_KEY, '1');
+    else sessionStorage.removeItem(SIGNED_OUT_KEY);
+  } catch {
+    /* storage blocked */
+  }
+}
+export function wasSignedOut(): boolean {
+  try {
+    return sessionStorage.getItem(SIGNED_OUT_KEY) === '1';
+  } catch {
+    return false;
+  }
+}
+
+export async function loadMe(): Promise<CurrentUser> {
+  return (await apiGet<MeResponse>('/api/me')).user;
+}
+
+/** Trades the pool's access token for a portal session; the answer already names the user. */
+export async function exchangeToken(token: string): Promise<CurrentUser> {
+  return (await apiPost<MeResponse>('/api/token', { token })).user;
+}
+
+/*
+ * Whether this tab holds user-pool tokens at all, read from Amplify's own sessionStorage keys so
+ * that a signed-out visit does not load Amplify just to learn it has none.
+ */
+function mayHavePoolTokens(): boolean {
+  try {
+    for (let i = 0; i < sessionStorage.length; i++) {
+      if (sessionStorage.key(i)?.startsWith('CognitoIdentityServiceProvider.')) return true;
+    }
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * The access token Amplify holds for this tab, or null when the tab is not signed in to the pool.
+ * `fresh` asks the pool for a new one: the server opens at most one session per access token, so a
+ * reload or a second tab needs its own.
+ */
+export async function currentAccessToken({ fresh = false }: { fresh?: boolean } = {}): Promise<string | null> {
+  const session = await (await poolAuth()).fetchAuthSession({ forceRefresh: fresh });
+  return session.tokens?.accessToken?.toString() ?? null;
+}
+
+/** Forgets this tab's user-pool tokens. Never throws: a failed revoke must not keep anyone signed in. */
+export async function forgetPoolTokens(): Promise<void> {
+  try {
+    await (await poolAuth()).signOut();
+  } catch {
+    /* the tokens are cleared locally even when the revoke call fails */
+  }
+}
+
+/** Ends the portal session on the server; a failure (already gone, offline) changes nothing here. */
+export async function endServerSession(): Promise<void> {
+  try {
+    await fetch('/api/logout', { method: 'POST', credentials: 'same-origin' });
+  } catch {
+    /* offline: the server's idle timeout ends it */
+  }
+}
+
+let sessionRestore: Promise<CurrentUser | null> | null = null;
+
+/** The provider took the answer: a later provider (a test, a remount) checks anew. */
+export function sessionRestoreTaken(): void {
+  sessionRestore = null;
+}
+
+/**
+ * The page load's session check: with this tab's pool tokens, a fresh portal session (its answer
+ * names the user); else, when a session was left open here, the current user. main.tsx starts it
+ * before the app's code is even loaded, so that it runs while the app loads and renders; the provider takes its answer
+ * (and the next provider mounted starts a new check).
+ */
+export function restoreSession(): Promise<CurrentUser | null> {
+  sessionRestore ??= (async () => {
+    if (isSessionExpiredFlagSet()) return null;
+    let token: string | null = null;
+    if (wasSignedOut()) {
+      // Signed out here, but the pool's tokens may have outlived the page: drop them now.
+      void forgetPoolTokens();
+    } else if (mayHavePoolTokens()) {
+      // This tab still holds pool tokens after a reload or a typed URL: open a fresh portal
+      // session with them rather than trust a cookie the page-close beacon may have ended.
+      token = await currentAccessToken({ fresh: true }).catch(() => null);
+    }
+    try {
+      if (token) return await exchangeToken(token);
+      if (hasHint()) return await loadMe();
+    } catch {
+      /* no session */
+    }
+    return null;
+  })();
+  return sessionRestore;
+}
+
