@@ -14,6 +14,7 @@ import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { startSealer } from './modules/audit/sealer.ts';
 import { dbInspectorRoutes } from './modules/db-inspector/db-inspector.routes.ts';
 import { devicesRoutes } from './modules/devices/devices.routes.ts';
+import { ingestionRoutes } from './modules/ingestion/ingestion.routes.ts';
 import { meRoutes } from './modules/me/me.routes.ts';
 import type { ModuleDeps } from './modules/module-deps.ts';
 import { notesRoutes } from './modules/notes/notes.routes.ts';
@@ -132,6 +133,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trackingRoutes,
     auditRoutes,
     dbInspectorRoutes,
+    ingestionRoutes,
   ]) {
     await app.register(routes, moduleDeps);
   }
