@@ -14,6 +14,7 @@ import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { startSealer } from './modules/audit/sealer.ts';
 import { dbInspectorRoutes } from './modules/db-inspector/db-inspector.routes.ts';
 import { devicesRoutes } from './modules/devices/devices.routes.ts';
+import { fhirRoutes } from './modules/fhir/fhir.routes.ts';
 import { ingestionRoutes } from './modules/ingestion/ingestion.routes.ts';
 import { meRoutes } from './modules/me/me.routes.ts';
 import type { ModuleDeps } from './modules/module-deps.ts';
@@ -134,6 +135,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     auditRoutes,
     dbInspectorRoutes,
     ingestionRoutes,
+    fhirRoutes,
   ]) {
     await app.register(routes, moduleDeps);
   }
@@ -153,6 +155,7 @@ function registerWebApp(app: FastifyInstance, webDist: string): void {
       request.method === 'GET' &&
       !request.url.startsWith('/api/') &&
       !request.url.startsWith('/cognito') &&
+      !request.url.startsWith('/fhir/') &&
       !path.extname(request.url.split('?')[0] ?? '');
     if (isPage && hasBuild) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html', webDist, { maxAge: 0 });

@@ -108,6 +108,20 @@ const TABLE: Row[] = [
   { method: 'POST', route: '/api/integrations/:id/rotate', path: () => `/api/integrations/${NO_SOURCE}/rotate`, expect: adminOnly(404) },
   { method: 'DELETE', route: '/api/integrations/:id', path: () => `/api/integrations/${NO_SOURCE}`, expect: adminOnly(404) },
   { method: 'GET', route: '/api/unmatched-readings', path: () => '/api/unmatched-readings', expect: adminOnly(200) },
+  { method: 'GET', route: '/fhir/R4/metadata', path: () => '/fhir/R4/metadata', expect: everyone(200) },
+  { method: 'GET', route: '/fhir/R4/Patient/:id', path: (f) => `/fhir/R4/Patient/${f.patientA}`, expect: patientOfA(200), patientData: true },
+  { method: 'GET', route: '/fhir/R4/Observation/:id', path: () => '/fhir/R4/Observation/999999', expect: signedIn(404) },
+  {
+    method: 'GET',
+    route: '/fhir/R4/Observation',
+    path: (f) => `/fhir/R4/Observation?patient=${f.patientA}`,
+    expect: patientOfA(200),
+    patientData: true,
+  },
+  { method: 'GET', route: '/fhir/R4/Device', path: () => '/fhir/R4/Device?identifier=NONE-1', expect: signedIn(200) },
+  // FHIR writes take a FHIR source's Bearer secret only.
+  { method: 'POST', route: '/fhir/R4/Observation', path: () => '/fhir/R4/Observation', expect: everyone(401) },
+  { method: 'POST', route: '/fhir/R4', path: () => '/fhir/R4', expect: everyone(401) },
   // Device clouds authenticate with the source's secret; a portal session is never enough.
   { method: 'POST', route: '/api/ingest/tenovi/:sourceId', path: () => `/api/ingest/tenovi/${NO_SOURCE}`, body: () => [], expect: everyone(401) },
   {
