@@ -61,10 +61,7 @@ export type IngestionSourceWithSecret = Static<typeof IngestionSourceWithSecret>
 export const IngestionSourcesResponse = Type.Array(IngestionSource);
 export type IngestionSourcesResponse = Static<typeof IngestionSourcesResponse>;
 
-export const SourceIdParam = Type.Object(
-  { id: Type.String({ format: 'uuid' }) },
-  { additionalProperties: false },
-);
+export const SourceIdParam = Type.Object({ id: Type.String({ format: 'uuid' }) }, { additionalProperties: false });
 export const IngestSourceParam = Type.Object(
   { sourceId: Type.String({ format: 'uuid' }) },
   { additionalProperties: false },
@@ -132,8 +129,10 @@ export const IngestionErrors = {
   required: (field: string) => `${field} is required`,
   notNumber: (field: string) => `${field} must be a number`,
   notInteger: (field: string) => `${field} must be a whole number`,
-  range: (field: string, min: number, max: number, unit: string) => `${field} must be between ${min} and ${max} ${unit}`,
-  systolicAboveDiastolic: (systolic: string, diastolic: string) => `${systolic} (systolic) must be above ${diastolic} (diastolic)`,
+  range: (field: string, min: number, max: number, unit: string) =>
+    `${field} must be between ${min} and ${max} ${unit}`,
+  systolicAboveDiastolic: (systolic: string, diastolic: string) =>
+    `${systolic} (systolic) must be above ${diastolic} (diastolic)`,
   timestamp: (field: string) => `${field} must be an ISO-8601 date-time with a time zone`,
   future: (field: string) =>
     `${field} must not be more than ${ReadingLimits.futureToleranceMinutes} minutes in the future`,

@@ -27,7 +27,8 @@ function validatorFor(resourceType: string): ValidateFunction {
     schemaId = id;
     // The shipped schema is R4's 4.0.0 release; 4.0.1 (the R4 technical correction, which the
     // portal declares) differs from it only by adding itself to the FHIR version list.
-    const fhirVersion = (schema.definitions.CapabilityStatement as { properties: { fhirVersion: { enum: string[] } } }).properties.fhirVersion;
+    const fhirVersion = (schema.definitions.CapabilityStatement as { properties: { fhirVersion: { enum: string[] } } })
+      .properties.fhirVersion;
     fhirVersion.enum = [...fhirVersion.enum, '4.0.1'];
     ajv.addSchema({ ...rest, $id: id });
   }

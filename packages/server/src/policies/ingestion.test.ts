@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Actor } from '../plugins/context.ts';
-import { fhirOrganizationScope, mayManageIngestionSources, mayReadPatientViaFhir, maySendReadings, type SourcePrincipal } from './ingestion.ts';
+import {
+  fhirOrganizationScope,
+  mayManageIngestionSources,
+  mayReadPatientViaFhir,
+  maySendReadings,
+  type SourcePrincipal,
+} from './ingestion.ts';
 
 const actor = (role: 'admin' | 'provider', organizationId: number | null): Actor => ({
   id: 1,
@@ -9,7 +15,13 @@ const actor = (role: 'admin' | 'provider', organizationId: number | null): Actor
   organizationId,
   cognitoUsername: null,
 });
-const source = (o: Partial<SourcePrincipal> = {}): SourcePrincipal => ({ id: 's', kind: 'fhir', canRead: true, revoked: false, ...o });
+const source = (o: Partial<SourcePrincipal> = {}): SourcePrincipal => ({
+  id: 's',
+  kind: 'fhir',
+  canRead: true,
+  revoked: false,
+  ...o,
+});
 
 describe('ingestion policy', () => {
   it('lets only admins manage sources', () => {

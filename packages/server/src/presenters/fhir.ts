@@ -49,7 +49,15 @@ export interface DeviceRow {
 }
 
 const vitalSigns = [
-  { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/observation-category', code: 'vital-signs', display: 'Vital Signs' }] },
+  {
+    coding: [
+      {
+        system: 'http://terminology.hl7.org/CodeSystem/observation-category',
+        code: 'vital-signs',
+        display: 'Vital Signs',
+      },
+    ],
+  },
 ];
 
 const quantity = (value: number, unit: string, code: string) => ({ value, unit, system: UCUM, code });
@@ -77,7 +85,9 @@ export function presentObservation(v: VitalRow): Observation {
     id: String(v.id),
     status: 'final',
     category: vitalSigns,
-    code: { coding: [{ system: LOINC, code: LOINC_BP_PANEL, display: 'Blood pressure panel with all children optional' }] },
+    code: {
+      coding: [{ system: LOINC, code: LOINC_BP_PANEL, display: 'Blood pressure panel with all children optional' }],
+    },
     subject: { reference: `Patient/${v.patient_id}` },
     effectiveDateTime: v.created_at.toISOString(),
     ...(v.source === MANUAL_SOURCE ? {} : { device: { identifier: { system: DEVICE_ID_SYSTEM, value: v.source } } }),
@@ -106,7 +116,20 @@ export function presentDevice(d: DeviceRow): Device {
   };
 }
 
-export type IssueCode = 'invalid' | 'required' | 'value' | 'security' | 'login' | 'not-found' | 'not-supported' | 'too-costly' | 'exception' | 'informational' | 'duplicate' | 'conflict' | 'incomplete';
+export type IssueCode =
+  | 'invalid'
+  | 'required'
+  | 'value'
+  | 'security'
+  | 'login'
+  | 'not-found'
+  | 'not-supported'
+  | 'too-costly'
+  | 'exception'
+  | 'informational'
+  | 'duplicate'
+  | 'conflict'
+  | 'incomplete';
 
 export function operationOutcome(
   severity: 'fatal' | 'error' | 'warning' | 'information',
@@ -125,7 +148,11 @@ export function searchBundle(resources: (Observation | Device)[], links: { self:
     resourceType: 'Bundle',
     type: 'searchset',
     link: [{ relation: 'self', url: links.self }, ...(links.next ? [{ relation: 'next', url: links.next }] : [])],
-    entry: resources.map((resource) => ({ fullUrl: `${links.self.split('/fhir/R4/')[0]}/fhir/R4/${resource.resourceType}/${resource.id}`, resource, search: { mode: 'match' as const } })),
+    entry: resources.map((resource) => ({
+      fullUrl: `${links.self.split('/fhir/R4/')[0]}/fhir/R4/${resource.resourceType}/${resource.id}`,
+      resource,
+      search: { mode: 'match' as const },
+    })),
   };
 }
 
@@ -148,7 +175,8 @@ export function capabilityStatement(publicUrl: string, date: string): Capability
       {
         mode: 'server',
         security: {
-          description: 'A portal session cookie (staff, scoped to their organization) or Authorization: Bearer with the secret of a FHIR ingestion source (writes; reads when the source has a read key).',
+          description:
+            'A portal session cookie (staff, scoped to their organization) or Authorization: Bearer with the secret of a FHIR ingestion source (writes; reads when the source has a read key).',
         },
         resource: [
           { type: 'Patient', interaction: [{ code: 'read' }] },
@@ -161,7 +189,11 @@ export function capabilityStatement(publicUrl: string, date: string): Capability
               { name: '_count', type: 'number' },
             ],
           },
-          { type: 'Device', interaction: [{ code: 'search-type' }], searchParam: [{ name: 'identifier', type: 'token' }] },
+          {
+            type: 'Device',
+            interaction: [{ code: 'search-type' }],
+            searchParam: [{ name: 'identifier', type: 'token' }],
+          },
         ],
         interaction: [{ code: 'batch' }, { code: 'transaction' }],
       },

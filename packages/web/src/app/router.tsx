@@ -22,6 +22,8 @@ const OrganizationAddPage = lazy(() => import('../features/organizations/organiz
 const DeviceAddPage = lazy(() => import('../features/devices/device-add-page.tsx'));
 const DevicesPage = lazy(() => import('../features/devices/devices-page.tsx'));
 const AuditLogsPage = lazy(() => import('../features/audit/audit-logs-page.tsx'));
+const IntegrationsPage = lazy(() => import('../features/integrations/integrations-page.tsx'));
+const UnmatchedReadingsPage = lazy(() => import('../features/devices/unmatched-readings-page.tsx'));
 
 function PageLoading() {
   return (
@@ -64,6 +66,8 @@ export const routes: RouteObject[] = [
       { path: paths.users, element: page(UsersPage, 'admin') },
       { path: paths.organizationAdd, element: page(OrganizationAddPage, 'admin') },
       { path: paths.deviceAdd, element: page(DeviceAddPage, 'admin') },
+      { path: paths.unmatchedReadings, element: page(UnmatchedReadingsPage, 'admin') },
+      { path: paths.integrations, element: page(IntegrationsPage, 'admin') },
       { path: paths.devices, element: page(DevicesPage, 'admin') },
       { path: paths.auditLogs, element: page(AuditLogsPage, 'admin') },
       // Unknown addresses say so rather than silently showing another page.

@@ -1,6 +1,13 @@
 import type { Observation, Quantity } from '@medplum/fhirtypes';
 import { IngestionErrors } from '@rpm/contracts';
-import { LOINC, LOINC_BP_PANEL, LOINC_DIASTOLIC, LOINC_HEART_RATE, LOINC_SYSTOLIC, UCUM } from '../../presenters/fhir.ts';
+import {
+  LOINC,
+  LOINC_BP_PANEL,
+  LOINC_DIASTOLIC,
+  LOINC_HEART_RATE,
+  LOINC_SYSTOLIC,
+  UCUM,
+} from '../../presenters/fhir.ts';
 import type { IncomingPulse, IncomingReading } from '../ingestion/readings.repository.ts';
 import { bloodPressure, measuredTime, pulseRate, ReadingRejected } from '../ingestion/reading-rules.ts';
 
@@ -25,7 +32,8 @@ function valueIn(q: Quantity | undefined, field: string, ucum: string, device: s
 function deviceIdentifier(o: Observation, at: string): string {
   const d = o.device;
   const fromIdentifier = d?.identifier?.value;
-  const fromReference = typeof d?.reference === 'string' ? /^(?:.*\/)?Device\/([^/]+)$/.exec(d.reference)?.[1] : undefined;
+  const fromReference =
+    typeof d?.reference === 'string' ? /^(?:.*\/)?Device\/([^/]+)$/.exec(d.reference)?.[1] : undefined;
   const id = (fromIdentifier ?? fromReference ?? '').trim();
   if (!id) throw new ReadingRejected(IngestionErrors.required(`${at}device`));
   return id.slice(0, 100);
@@ -42,7 +50,8 @@ export function parseObservation(resource: unknown, at = ''): ParsedObservation 
   }
   const o = resource as unknown as Observation;
   if (!o.status) throw new ReadingRejected(IngestionErrors.required(`${at}status`));
-  if (o.status === 'entered-in-error' || o.status === 'cancelled') throw new ReadingRejected(`${at}status must not be ${o.status}`);
+  if (o.status === 'entered-in-error' || o.status === 'cancelled')
+    throw new ReadingRejected(`${at}status must not be ${o.status}`);
   const device = deviceIdentifier(o, at);
   const measuredAt = measuredTime(o.effectiveDateTime, `${at}effectiveDateTime`, device);
   let subjectPatientId: number | null = null;
@@ -53,7 +62,8 @@ export function parseObservation(resource: unknown, at = ''): ParsedObservation 
   }
   const components = Array.isArray(o.component) ? o.component : [];
   const componentValue = (code: string) => components.find((c) => hasLoinc(c.code, code));
-  const heartRate = (field: string, q: Quantity | undefined) => pulseRate(valueIn(q, field, '/min', device), `${field}.valueQuantity.value`, device);
+  const heartRate = (field: string, q: Quantity | undefined) =>
+    pulseRate(valueIn(q, field, '/min', device), `${field}.valueQuantity.value`, device);
 
   if (hasLoinc(o.code, LOINC_BP_PANEL)) {
     const s = componentValue(LOINC_SYSTOLIC);
@@ -62,17 +72,33 @@ export function parseObservation(resource: unknown, at = ''): ParsedObservation 
     const dField = `${at}component[${LOINC_DIASTOLIC}]`;
     if (!s) throw new ReadingRejected(IngestionErrors.required(sField), device);
     if (!d) throw new ReadingRejected(IngestionErrors.required(dField), device);
-    const pressure = bloodPressure(valueIn(s.valueQuantity, sField, 'mm[Hg]', device), valueIn(d.valueQuantity, dField, 'mm[Hg]', device), {
-      systolic: `${sField}.valueQuantity.value`,
-      diastolic: `${dField}.valueQuantity.value`,
-    }, device);
+    const pressure = bloodPressure(
+      valueIn(s.valueQuantity, sField, 'mm[Hg]', device),
+      valueIn(d.valueQuantity, dField, 'mm[Hg]', device),
+      {
+        systolic: `${sField}.valueQuantity.value`,
+        diastolic: `${dField}.valueQuantity.value`,
+      },
+      device,
+    );
     const hr = componentValue(LOINC_HEART_RATE);
     const pulse = hr ? heartRate(`${at}component[${LOINC_HEART_RATE}]`, hr.valueQuantity) : null;
-    return { kind: 'reading', reading: { deviceIdentifier: device, measuredAt, index: 0, ...pressure, pulse, irregular: null }, subjectPatientId };
+    return {
+      kind: 'reading',
+      reading: { deviceIdentifier: device, measuredAt, index: 0, ...pressure, pulse, irregular: null },
+      subjectPatientId,
+    };
   }
   if (hasLoinc(o.code, LOINC_HEART_RATE)) {
     const pulse = heartRate(at ? at.replace(/\.$/, '') : 'Observation', o.valueQuantity);
-    return { kind: 'pulse', pulse: { deviceIdentifier: device, measuredAt, index: 0, pulse, irregular: null }, subjectPatientId };
+    return {
+      kind: 'pulse',
+      pulse: { deviceIdentifier: device, measuredAt, index: 0, pulse, irregular: null },
+      subjectPatientId,
+    };
   }
-  throw new ReadingRejected(`${at}code must be LOINC ${LOINC_BP_PANEL} (blood pressure panel) or ${LOINC_HEART_RATE} (heart rate)`, device);
+  throw new ReadingRejected(
+    `${at}code must be LOINC ${LOINC_BP_PANEL} (blood pressure panel) or ${LOINC_HEART_RATE} (heart rate)`,
+    device,
+  );
 }

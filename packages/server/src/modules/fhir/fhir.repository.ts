@@ -1,7 +1,10 @@
 import type { Queryable } from '../../db/pool.ts';
 import type { DeviceRow, PatientRow, VitalRow } from '../../presenters/fhir.ts';
 
-export async function findPatient(db: Queryable, id: number): Promise<(PatientRow & { organization_id: number }) | null> {
+export async function findPatient(
+  db: Queryable,
+  id: number,
+): Promise<(PatientRow & { organization_id: number }) | null> {
   const { rows } = await db.query<PatientRow & { organization_id: number }>(
     `SELECT id, first_name, middle_name, last_name, date_of_birth, gender, organization_id FROM patients WHERE id = $1`,
     [id],
@@ -36,7 +39,11 @@ export async function searchVitals(
  * Devices with that id. With `organizationId` (a provider) a device's patient is shown only when
  * the patient is of that organization; a device of another organization's patient is left out.
  */
-export async function devicesByIdentifier(db: Queryable, identifier: string, organizationId: number | null): Promise<DeviceRow[]> {
+export async function devicesByIdentifier(
+  db: Queryable,
+  identifier: string,
+  organizationId: number | null,
+): Promise<DeviceRow[]> {
   const { rows } = await db.query<DeviceRow>(
     `SELECT d.id, d.device_id, d.model, d.type, d.patient_id
        FROM devices d LEFT JOIN patients p ON p.id = d.patient_id
@@ -48,7 +55,10 @@ export async function devicesByIdentifier(db: Queryable, identifier: string, org
 }
 
 /** The patient who had each device at each time (null when nobody had it or it is unknown). */
-export async function attributedPatients(db: Queryable, items: { device: string; at: Date }[]): Promise<(number | null)[]> {
+export async function attributedPatients(
+  db: Queryable,
+  items: { device: string; at: Date }[],
+): Promise<(number | null)[]> {
   if (items.length === 0) return [];
   const { rows } = await db.query<{ patient_id: number | null }>(
     `SELECT (SELECT a.patient_id FROM devices d JOIN device_assignments a ON a.device_id = d.id

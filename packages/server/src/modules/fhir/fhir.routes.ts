@@ -22,7 +22,9 @@ const FHIR_JSON = 'application/fhir+json; charset=utf-8';
 
 const ObservationSearch = Type.Object({
   patient: Type.Optional(Type.String({ maxLength: 100 })),
-  date: Type.Optional(Type.Union([Type.String({ maxLength: 40 }), Type.Array(Type.String({ maxLength: 40 }), { maxItems: 2 })])),
+  date: Type.Optional(
+    Type.Union([Type.String({ maxLength: 40 }), Type.Array(Type.String({ maxLength: 40 }), { maxItems: 2 })]),
+  ),
   _count: Type.Optional(Type.Integer({ minimum: 1, maximum: FHIR_BUNDLE_MAX_ENTRIES })),
   _offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000 })),
 });
@@ -33,7 +35,14 @@ const send = (reply: FastifyReply, answer: FhirAnswer) => {
   return reply.status(answer.status).type(FHIR_JSON).send(answer.body);
 };
 
-const ISSUE_BY_STATUS: Record<number, IssueCode> = { 400: 'invalid', 401: 'login', 403: 'security', 404: 'not-found', 413: 'too-costly', 415: 'not-supported' };
+const ISSUE_BY_STATUS: Record<number, IssueCode> = {
+  400: 'invalid',
+  401: 'login',
+  403: 'security',
+  404: 'not-found',
+  413: 'too-costly',
+  415: 'not-supported',
+};
 
 /**
  * FHIR R4: Observations in (from FHIR sources, by Bearer secret) and Patient, Observation and
@@ -42,37 +51,74 @@ const ISSUE_BY_STATUS: Record<number, IssueCode> = { 400: 'invalid', 401: 'login
  */
 export const fhirRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { db, config }) => {
   const base = config.publicUrl;
-  app.addContentTypeParser('application/fhir+json', { parseAs: 'string', bodyLimit: INGESTION_BODY_LIMIT_BYTES }, app.getDefaultJsonParser('error', 'error'));
+  app.addContentTypeParser(
+    'application/fhir+json',
+    { parseAs: 'string', bodyLimit: INGESTION_BODY_LIMIT_BYTES },
+    app.getDefaultJsonParser('error', 'error'),
+  );
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const status = error instanceof HttpError ? error.statusCode : (error.statusCode ?? 500);
     const clientError = status >= 400 && status < 500;
     if (!clientError) request.log.error({ err: error }, 'FHIR request failed');
-    const code = error instanceof FhirError ? error.issueCode : (ISSUE_BY_STATUS[status] ?? (clientError ? 'invalid' : 'exception'));
-    const message = !clientError ? 'Internal server error' : error.validation ? `Invalid request: ${error.message}` : error.message;
-    return reply.status(clientError ? status : 500).type(FHIR_JSON).send(operationOutcome(clientError ? 'error' : 'fatal', code, message));
+    const code =
+      error instanceof FhirError
+        ? error.issueCode
+        : (ISSUE_BY_STATUS[status] ?? (clientError ? 'invalid' : 'exception'));
+    const message = !clientError
+      ? 'Internal server error'
+      : error.validation
+        ? `Invalid request: ${error.message}`
+        : error.message;
+    return reply
+      .status(clientError ? status : 500)
+      .type(FHIR_JSON)
+      .send(operationOutcome(clientError ? 'error' : 'fatal', code, message));
   });
 
   const tags = ['fhir'];
-  app.get('/fhir/R4/metadata', { config: { access: 'public' }, schema: { tags } }, async (_request, reply) => send(reply, metadata(base)));
-
-  app.get('/fhir/R4/Patient/:id', { config: { access: 'machine' }, schema: { tags, params: IdParam } }, async (request, reply) =>
-    send(reply, await readPatient(db, contextOf(request), request.headers.authorization, request.params.id)),
-  );
-  app.get('/fhir/R4/Observation/:id', { config: { access: 'machine' }, schema: { tags, params: IdParam } }, async (request, reply) =>
-    send(reply, await readObservation(db, contextOf(request), request.headers.authorization, request.params.id)),
-  );
-  app.get('/fhir/R4/Observation', { config: { access: 'machine' }, schema: { tags, querystring: ObservationSearch } }, async (request, reply) =>
-    send(reply, await searchObservations(db, contextOf(request), request.headers.authorization, request.query, base)),
-  );
-  app.get('/fhir/R4/Device', { config: { access: 'machine' }, schema: { tags, querystring: DeviceSearch } }, async (request, reply) =>
-    send(reply, await searchDevices(db, contextOf(request), request.headers.authorization, request.query.identifier, base)),
+  app.get('/fhir/R4/metadata', { config: { access: 'public' }, schema: { tags } }, async (_request, reply) =>
+    send(reply, metadata(base)),
   );
 
-  app.post('/fhir/R4/Observation', { config: { access: 'machine' }, bodyLimit: INGESTION_BODY_LIMIT_BYTES, schema: { tags } }, async (request, reply) =>
-    send(reply, await createObservation(db, contextOf(request), request.headers.authorization, request.body, base)),
+  app.get(
+    '/fhir/R4/Patient/:id',
+    { config: { access: 'machine' }, schema: { tags, params: IdParam } },
+    async (request, reply) =>
+      send(reply, await readPatient(db, contextOf(request), request.headers.authorization, request.params.id)),
   );
-  app.post('/fhir/R4', { config: { access: 'machine' }, bodyLimit: INGESTION_BODY_LIMIT_BYTES, schema: { tags } }, async (request, reply) =>
-    send(reply, await processBundle(db, contextOf(request), request.headers.authorization, request.body)),
+  app.get(
+    '/fhir/R4/Observation/:id',
+    { config: { access: 'machine' }, schema: { tags, params: IdParam } },
+    async (request, reply) =>
+      send(reply, await readObservation(db, contextOf(request), request.headers.authorization, request.params.id)),
+  );
+  app.get(
+    '/fhir/R4/Observation',
+    { config: { access: 'machine' }, schema: { tags, querystring: ObservationSearch } },
+    async (request, reply) =>
+      send(reply, await searchObservations(db, contextOf(request), request.headers.authorization, request.query, base)),
+  );
+  app.get(
+    '/fhir/R4/Device',
+    { config: { access: 'machine' }, schema: { tags, querystring: DeviceSearch } },
+    async (request, reply) =>
+      send(
+        reply,
+        await searchDevices(db, contextOf(request), request.headers.authorization, request.query.identifier, base),
+      ),
+  );
+
+  app.post(
+    '/fhir/R4/Observation',
+    { config: { access: 'machine' }, bodyLimit: INGESTION_BODY_LIMIT_BYTES, schema: { tags } },
+    async (request, reply) =>
+      send(reply, await createObservation(db, contextOf(request), request.headers.authorization, request.body, base)),
+  );
+  app.post(
+    '/fhir/R4',
+    { config: { access: 'machine' }, bodyLimit: INGESTION_BODY_LIMIT_BYTES, schema: { tags } },
+    async (request, reply) =>
+      send(reply, await processBundle(db, contextOf(request), request.headers.authorization, request.body)),
   );
 };

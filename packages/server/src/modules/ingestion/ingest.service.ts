@@ -6,7 +6,13 @@ import { HttpError } from '../../plugins/errors.ts';
 import { maySendReadings, type SourcePrincipal } from '../../policies/ingestion.ts';
 import { audit } from '../audit/audit.service.ts';
 import { findSource, insertRejection } from './ingestion-sources.repository.ts';
-import { storeLonePulse, storeReadings, updateBattery, type IncomingReading, type ReadingOutcome } from './readings.repository.ts';
+import {
+  storeLonePulse,
+  storeReadings,
+  updateBattery,
+  type IncomingReading,
+  type ReadingOutcome,
+} from './readings.repository.ts';
 import { ReadingRejected } from './reading-rules.ts';
 import { secretMatches, sourceIdOfSecret } from './source-secret.ts';
 import { parseTenovi } from './tenovi.ts';
@@ -31,7 +37,8 @@ export async function authenticateSource(
 ): Promise<AuthenticatedSource | null> {
   const id = sourceId ?? (presented ? sourceIdOfSecret(presented) : null);
   const row = id ? await findSource(db, id) : null;
-  const matches = secretMatches(presented ?? '', row?.secret_hash ?? NO_HASH) && presented !== undefined && row !== null;
+  const matches =
+    secretMatches(presented ?? '', row?.secret_hash ?? NO_HASH) && presented !== undefined && row !== null;
   if (!row || !matches || row.revoked_at) {
     await audit(db, ctx, {
       action,
@@ -48,7 +55,13 @@ export async function authenticateSource(
 export const unauthorized = () => new HttpError(401, IngestionErrors.credentials);
 
 /** Records why a source's request was refused (reason and device id only), audits it, answers 400. */
-export async function rejectReading(db: pg.Pool, ctx: RequestContext, source: AuthenticatedSource, action: string, err: ReadingRejected): Promise<HttpError> {
+export async function rejectReading(
+  db: pg.Pool,
+  ctx: RequestContext,
+  source: AuthenticatedSource,
+  action: string,
+  err: ReadingRejected,
+): Promise<HttpError> {
   await withTransaction(db, async (tx) => {
     await insertRejection(tx, { sourceId: source.id, reason: err.message, deviceIdentifier: err.deviceIdentifier });
     await audit(tx, ctx, {
@@ -64,7 +77,12 @@ export async function rejectReading(db: pg.Pool, ctx: RequestContext, source: Au
 }
 
 /** Counts for the answer and the audit record: never the readings themselves. */
-export function countOutcomes(received: number, outcomes: ReadingOutcome[], batteryUpdates: number, pulsesMerged = 0): IngestResult {
+export function countOutcomes(
+  received: number,
+  outcomes: ReadingOutcome[],
+  batteryUpdates: number,
+  pulsesMerged = 0,
+): IngestResult {
   return {
     received,
     stored: outcomes.filter((o) => o.status === 'stored').length,
@@ -110,7 +128,13 @@ export async function ingestTenovi(
   const source = await authenticateSource(db, ctx, sourceId, typeof raw === 'string' ? raw : undefined, action);
   if (!source) throw unauthorized();
   if (!maySendReadings(source, 'tenovi')) {
-    await audit(db, ctx, { action, outcome: 'denied', resourceType: 'ingestion_source', resourceId: source.id, reason: 'not a tenovi source' });
+    await audit(db, ctx, {
+      action,
+      outcome: 'denied',
+      resourceType: 'ingestion_source',
+      resourceId: source.id,
+      reason: 'not a tenovi source',
+    });
     throw new HttpError(403, IngestionErrors.sourceKind);
   }
   let batch;

@@ -24,7 +24,15 @@ const COLUMNS = 'id, name, kind, auth_header, can_read, secret_hash, created_at,
 
 export async function insertSource(
   db: Queryable,
-  s: { id: string; name: string; kind: IngestionSourceKind; authHeader: string | null; canRead: boolean; secretHash: Buffer; createdBy: number },
+  s: {
+    id: string;
+    name: string;
+    kind: IngestionSourceKind;
+    authHeader: string | null;
+    canRead: boolean;
+    secretHash: Buffer;
+    createdBy: number;
+  },
 ): Promise<SourceRow> {
   const { rows } = await db.query<SourceRow>(
     `INSERT INTO ingestion_sources (id, name, kind, auth_header, can_read, secret_hash, created_by)

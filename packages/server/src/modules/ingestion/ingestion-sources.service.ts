@@ -14,14 +14,28 @@ import { mayManageIngestionSources } from '../../policies/ingestion.ts';
 import { presentSource, presentSourceWithSecret } from '../../presenters/ingestion-source.ts';
 import { audit } from '../audit/audit.service.ts';
 import { requireAllowed } from './access.ts';
-import { insertSource, listSources, recentRejections, replaceSecret, revokeSource } from './ingestion-sources.repository.ts';
+import {
+  insertSource,
+  listSources,
+  recentRejections,
+  replaceSecret,
+  revokeSource,
+} from './ingestion-sources.repository.ts';
 import { hashSecret, newSourceSecret } from './source-secret.ts';
 
 export async function getSources(db: pg.Pool, ctx: SignedInContext): Promise<IngestionSource[]> {
   await requireAllowed(db, ctx, mayManageIngestionSources(ctx.actor), 'integration.list', 'ingestion_source');
   const rows = await listSources(db);
-  const rejections = await recentRejections(db, rows.map((r) => r.id));
-  await audit(db, ctx, { action: 'integration.list', outcome: 'success', resourceType: 'ingestion_source', details: { count: rows.length } });
+  const rejections = await recentRejections(
+    db,
+    rows.map((r) => r.id),
+  );
+  await audit(db, ctx, {
+    action: 'integration.list',
+    outcome: 'success',
+    resourceType: 'ingestion_source',
+    details: { count: rows.length },
+  });
   return rows.map((r) => presentSource(r, rejections));
 }
 
@@ -62,11 +76,23 @@ export async function rotateSource(db: pg.Pool, ctx: SignedInContext, id: string
   const secret = newSourceSecret(id);
   const row = await withTransaction(db, async (tx) => {
     const updated = await replaceSecret(tx, id, hashSecret(secret));
-    if (updated) await audit(tx, ctx, { action: 'integration.rotate', outcome: 'success', resourceType: 'ingestion_source', resourceId: id });
+    if (updated)
+      await audit(tx, ctx, {
+        action: 'integration.rotate',
+        outcome: 'success',
+        resourceType: 'ingestion_source',
+        resourceId: id,
+      });
     return updated;
   });
   if (!row) {
-    await audit(db, ctx, { action: 'integration.rotate', outcome: 'failure', resourceType: 'ingestion_source', resourceId: id, reason: 'no such live source' });
+    await audit(db, ctx, {
+      action: 'integration.rotate',
+      outcome: 'failure',
+      resourceType: 'ingestion_source',
+      resourceId: id,
+      reason: 'no such live source',
+    });
     throw notFound(IngestionErrors.sourceExists);
   }
   return presentSourceWithSecret(row, secret);
@@ -76,11 +102,23 @@ export async function revokeIngestionSource(db: pg.Pool, ctx: SignedInContext, i
   await requireAllowed(db, ctx, mayManageIngestionSources(ctx.actor), 'integration.revoke', 'ingestion_source');
   const row = await withTransaction(db, async (tx) => {
     const revoked = await revokeSource(tx, id);
-    if (revoked) await audit(tx, ctx, { action: 'integration.revoke', outcome: 'success', resourceType: 'ingestion_source', resourceId: id });
+    if (revoked)
+      await audit(tx, ctx, {
+        action: 'integration.revoke',
+        outcome: 'success',
+        resourceType: 'ingestion_source',
+        resourceId: id,
+      });
     return revoked;
   });
   if (!row) {
-    await audit(db, ctx, { action: 'integration.revoke', outcome: 'failure', resourceType: 'ingestion_source', resourceId: id, reason: 'no such source' });
+    await audit(db, ctx, {
+      action: 'integration.revoke',
+      outcome: 'failure',
+      resourceType: 'ingestion_source',
+      resourceId: id,
+      reason: 'no such source',
+    });
     throw notFound(IngestionErrors.sourceExists);
   }
   return presentSource(row, []);

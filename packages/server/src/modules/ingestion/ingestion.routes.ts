@@ -28,24 +28,37 @@ export const ingestionRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app
   );
   app.post(
     '/api/integrations',
-    { config: { access: 'admin' }, schema: { tags, body: CreateIngestionSourceBody, response: { 201: IngestionSourceWithSecret } } },
+    {
+      config: { access: 'admin' },
+      schema: { tags, body: CreateIngestionSourceBody, response: { 201: IngestionSourceWithSecret } },
+    },
     async (request, reply) => reply.status(201).send(await createSource(db, signedInContextOf(request), request.body)),
   );
   app.post(
     '/api/integrations/:id/rotate',
-    { config: { access: 'admin' }, schema: { tags, params: SourceIdParam, response: { 200: IngestionSourceWithSecret, 404: ErrorBody } } },
+    {
+      config: { access: 'admin' },
+      schema: { tags, params: SourceIdParam, response: { 200: IngestionSourceWithSecret, 404: ErrorBody } },
+    },
     async (request) => rotateSource(db, signedInContextOf(request), request.params.id),
   );
   app.delete(
     '/api/integrations/:id',
-    { config: { access: 'admin' }, schema: { tags, params: SourceIdParam, response: { 200: IngestionSource, 404: ErrorBody } } },
+    {
+      config: { access: 'admin' },
+      schema: { tags, params: SourceIdParam, response: { 200: IngestionSource, 404: ErrorBody } },
+    },
     async (request) => revokeIngestionSource(db, signedInContextOf(request), request.params.id),
   );
 
   app.get(
     '/api/unmatched-readings',
-    { config: { access: 'admin' }, schema: { tags: ['devices'], querystring: PageQuery, response: { 200: UnmatchedReadingsResponse } } },
-    async (request) => listUnmatched(db, signedInContextOf(request), request.query.limit ?? 50, request.query.offset ?? 0),
+    {
+      config: { access: 'admin' },
+      schema: { tags: ['devices'], querystring: PageQuery, response: { 200: UnmatchedReadingsResponse } },
+    },
+    async (request) =>
+      listUnmatched(db, signedInContextOf(request), request.query.limit ?? 50, request.query.offset ?? 0),
   );
 
   // The body is read as any JSON: the service checks each measurement itself so that a refusal
@@ -55,7 +68,11 @@ export const ingestionRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app
     {
       config: { access: 'machine' },
       bodyLimit: INGESTION_BODY_LIMIT_BYTES,
-      schema: { tags: ['ingestion'], params: IngestSourceParam, response: { 200: IngestResult, 400: ErrorBody, 401: ErrorBody, 413: ErrorBody } },
+      schema: {
+        tags: ['ingestion'],
+        params: IngestSourceParam,
+        response: { 200: IngestResult, 400: ErrorBody, 401: ErrorBody, 413: ErrorBody },
+      },
     },
     async (request) => ingestTenovi(db, contextOf(request), request.params.sourceId, request.headers, request.body),
   );

@@ -10,7 +10,14 @@ import {
   type VitalPage,
 } from '@rpm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, createOrganization, signInNewStaff, startTestServer, type ApiClient, type TestServer } from '../../../test/app.ts';
+import {
+  apiClient,
+  createOrganization,
+  signInNewStaff,
+  startTestServer,
+  type ApiClient,
+  type TestServer,
+} from '../../../test/app.ts';
 
 let server: TestServer;
 let admin: ApiClient;
@@ -40,7 +47,10 @@ const pulse = (device: string, timestamp: string, value: number, index = 0) => (
 });
 
 /** A webhook call as the vendor makes it: no session, no CSRF header, the secret in the source's header. */
-async function send(body: unknown, opts: { secret?: string | null; sourceId?: string; header?: string; raw?: string } = {}) {
+async function send(
+  body: unknown,
+  opts: { secret?: string | null; sourceId?: string; header?: string; raw?: string } = {},
+) {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   const secret = opts.secret === undefined ? source.secret : opts.secret;
   if (secret !== null) headers[opts.header ?? DEFAULT_INGEST_AUTH_HEADER] = secret;
@@ -56,7 +66,12 @@ async function send(body: unknown, opts: { secret?: string | null; sourceId?: st
 const count = async (sql: string, params: unknown[] = []) =>
   (await server.db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${sql}`, params)).rows[0]!.n;
 const readingsOf = async (patientId: number) =>
-  (await server.db.pool.query(`SELECT systolic, diastolic, pulse, source, irregular_heartbeat FROM vitals WHERE patient_id = $1 ORDER BY created_at`, [patientId])).rows;
+  (
+    await server.db.pool.query(
+      `SELECT systolic, diastolic, pulse, source, irregular_heartbeat FROM vitals WHERE patient_id = $1 ORDER BY created_at`,
+      [patientId],
+    )
+  ).rows;
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -68,10 +83,16 @@ beforeAll(async () => {
     [org.id],
   );
   [patientA, patientB] = p.rows.map((r) => r.id) as [number, number];
-  await server.db.pool.query(`INSERT INTO devices (device_id, model, patient_id) VALUES ('HWI-A', 'BPM', $1), ('HWI-B', 'BPM', NULL)`, [patientA]);
+  await server.db.pool.query(
+    `INSERT INTO devices (device_id, model, patient_id) VALUES ('HWI-A', 'BPM', $1), ('HWI-B', 'BPM', NULL)`,
+    [patientA],
+  );
   // The assignment started a while ago, so readings of the last hours belong to patient A.
   await server.db.pool.query(`UPDATE device_assignments SET assigned_from = now() - interval '30 days'`);
-  const res = await admin.post<IngestionSourceWithSecret>('/api/integrations', { name: 'Tenovi cloud', kind: 'tenovi' });
+  const res = await admin.post<IngestionSourceWithSecret>('/api/integrations', {
+    name: 'Tenovi cloud',
+    kind: 'tenovi',
+  });
   expect(res.status).toBe(201);
   source = res.body;
 });
@@ -80,13 +101,21 @@ afterAll(async () => server?.close());
 describe('ingestion sources', () => {
   it('shows the secret once, stores only its hash, and audits the creation', async () => {
     expect(source.secret).toMatch(/^rpms_[0-9a-f]{32}_[A-Za-z0-9_-]{43}$/);
-    expect(source).toMatchObject({ name: 'Tenovi cloud', kind: 'tenovi', auth_header: DEFAULT_INGEST_AUTH_HEADER, revoked_at: null });
+    expect(source).toMatchObject({
+      name: 'Tenovi cloud',
+      kind: 'tenovi',
+      auth_header: DEFAULT_INGEST_AUTH_HEADER,
+      revoked_at: null,
+    });
     const list = await admin.get<IngestionSource[]>('/api/integrations');
     expect(list.status).toBe(200);
     expect(JSON.stringify(list.body)).not.toContain(source.secret);
     const stored = await server.db.pool.query(`SELECT secret_hash FROM ingestion_sources WHERE id = $1`, [source.id]);
     expect(stored.rows[0].secret_hash.toString('hex')).not.toContain(Buffer.from(source.secret).toString('hex'));
-    const audit = await server.db.pool.query(`SELECT outcome, details FROM audit_logs WHERE action = 'integration.create' AND resource_id = $1`, [source.id]);
+    const audit = await server.db.pool.query(
+      `SELECT outcome, details FROM audit_logs WHERE action = 'integration.create' AND resource_id = $1`,
+      [source.id],
+    );
     expect(audit.rows[0].outcome).toBe('success');
     expect(JSON.stringify(audit.rows)).not.toContain(source.secret);
     expect(server.logs()).not.toContain(source.secret);
@@ -100,34 +129,74 @@ describe('ingestion sources', () => {
   });
 
   it('rotates: the old secret stops working, the new one works; revoked sources answer 401', async () => {
-    const created = (await admin.post<IngestionSourceWithSecret>('/api/integrations', { name: 'Rotating', kind: 'tenovi', auth_header: 'X-Clinic-Key' })).body;
+    const created = (
+      await admin.post<IngestionSourceWithSecret>('/api/integrations', {
+        name: 'Rotating',
+        kind: 'tenovi',
+        auth_header: 'X-Clinic-Key',
+      })
+    ).body;
     expect(created.auth_header).toBe('x-clinic-key');
     const body = bp('HWI-B', minutesAgo(500), 120, 80);
-    expect((await send(body, { sourceId: created.id, secret: created.secret, header: 'x-clinic-key' })).status).toBe(200);
+    expect((await send(body, { sourceId: created.id, secret: created.secret, header: 'x-clinic-key' })).status).toBe(
+      200,
+    );
     const rotated = await admin.post<IngestionSourceWithSecret>(`/api/integrations/${created.id}/rotate`);
     expect(rotated.status).toBe(200);
     expect(rotated.body.secret).not.toBe(created.secret);
-    expect((await send(body, { sourceId: created.id, secret: created.secret, header: 'x-clinic-key' })).status).toBe(401);
-    expect((await send(body, { sourceId: created.id, secret: rotated.body.secret, header: 'x-clinic-key' })).status).toBe(200);
+    expect((await send(body, { sourceId: created.id, secret: created.secret, header: 'x-clinic-key' })).status).toBe(
+      401,
+    );
+    expect(
+      (await send(body, { sourceId: created.id, secret: rotated.body.secret, header: 'x-clinic-key' })).status,
+    ).toBe(200);
     const revoked = await admin.request<IngestionSource>('DELETE', `/api/integrations/${created.id}`);
     expect(revoked.status).toBe(200);
     expect(revoked.body.revoked_at).not.toBeNull();
-    expect((await send(body, { sourceId: created.id, secret: rotated.body.secret, header: 'x-clinic-key' })).status).toBe(401);
+    expect(
+      (await send(body, { sourceId: created.id, secret: rotated.body.secret, header: 'x-clinic-key' })).status,
+    ).toBe(401);
     expect((await admin.post(`/api/integrations/${created.id}/rotate`)).status).toBe(404);
-    const actions = await server.db.pool.query(`SELECT action FROM audit_logs WHERE resource_id = $1 AND action LIKE 'integration.%' ORDER BY id`, [created.id]);
-    expect(actions.rows.map((r) => r.action)).toEqual(['integration.create', 'integration.rotate', 'integration.revoke', 'integration.rotate']);
+    const actions = await server.db.pool.query(
+      `SELECT action FROM audit_logs WHERE resource_id = $1 AND action LIKE 'integration.%' ORDER BY id`,
+      [created.id],
+    );
+    expect(actions.rows.map((r) => r.action)).toEqual([
+      'integration.create',
+      'integration.rotate',
+      'integration.revoke',
+      'integration.rotate',
+    ]);
   });
 });
 
 describe('POST /api/ingest/tenovi/{sourceId}', () => {
   it('merges blood pressure, pulse and irregular heartbeat of one measurement into one reading, and audits counts', async () => {
     const t = minutesAgo(60);
-    const res = await send([bp('HWI-A', t, 142, 91, 3), pulse('HWI-A', t, 77, 3), { metric: 'irregular_heartbeat', hwi_device_id: 'HWI-A', value_1: 1, timestamp: t, filter_params: { measurement_index: 3 } }]);
+    const res = await send([
+      bp('HWI-A', t, 142, 91, 3),
+      pulse('HWI-A', t, 77, 3),
+      {
+        metric: 'irregular_heartbeat',
+        hwi_device_id: 'HWI-A',
+        value_1: 1,
+        timestamp: t,
+        filter_params: { measurement_index: 3 },
+      },
+    ]);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ received: 3, stored: 1, duplicates: 0, unmatched: 0, battery_updates: 0 });
-    expect(await readingsOf(patientA)).toEqual([{ systolic: 142, diastolic: 91, pulse: 77, source: 'HWI-A', irregular_heartbeat: true }]);
-    const audit = await server.db.pool.query(`SELECT outcome, details, user_id FROM audit_logs WHERE action = 'ingest.tenovi' ORDER BY id DESC LIMIT 1`);
-    expect(audit.rows[0]).toMatchObject({ outcome: 'success', user_id: null, details: { received: 3, stored: 1, patient_ids: [patientA] } });
+    expect(await readingsOf(patientA)).toEqual([
+      { systolic: 142, diastolic: 91, pulse: 77, source: 'HWI-A', irregular_heartbeat: true },
+    ]);
+    const audit = await server.db.pool.query(
+      `SELECT outcome, details, user_id FROM audit_logs WHERE action = 'ingest.tenovi' ORDER BY id DESC LIMIT 1`,
+    );
+    expect(audit.rows[0]).toMatchObject({
+      outcome: 'success',
+      user_id: null,
+      details: { received: 3, stored: 1, patient_ids: [patientA] },
+    });
     expect(JSON.stringify(audit.rows[0].details)).not.toContain('142');
   });
 
@@ -189,13 +258,22 @@ describe('POST /api/ingest/tenovi/{sourceId}', () => {
   });
 
   it('updates the battery level shown on the devices list', async () => {
-    const res = await send({ metric: 'battery_percentage', hwi_device_id: 'HWI-A', value_1: 64, timestamp: minutesAgo(1) });
+    const res = await send({
+      metric: 'battery_percentage',
+      hwi_device_id: 'HWI-A',
+      value_1: 64,
+      timestamp: minutesAgo(1),
+    });
     expect(res.body.battery_updates).toBe(1);
     const devices = await admin.get<{ device_id: string; battery_level: number | null }[]>('/api/devices');
     expect(devices.body.find((d) => d.device_id === 'HWI-A')?.battery_level).toBe(64);
     // An older report does not overwrite a newer one.
     await send({ metric: 'battery_percentage', hwi_device_id: 'HWI-A', value_1: 90, timestamp: minutesAgo(5) });
-    expect((await admin.get<{ device_id: string; battery_level: number | null }[]>('/api/devices')).body.find((d) => d.device_id === 'HWI-A')?.battery_level).toBe(64);
+    expect(
+      (await admin.get<{ device_id: string; battery_level: number | null }[]>('/api/devices')).body.find(
+        (d) => d.device_id === 'HWI-A',
+      )?.battery_level,
+    ).toBe(64);
   });
 
   const cases: [string, unknown, string][] = [
@@ -203,28 +281,55 @@ describe('POST /api/ingest/tenovi/{sourceId}', () => {
     ['systolic too low', bp('HWI-A', minutesAgo(3), 39, 20), IngestionErrors.range('value_1', 40, 300, 'mmHg')],
     ['diastolic too high', bp('HWI-A', minutesAgo(3), 250, 201), IngestionErrors.range('value_2', 20, 200, 'mmHg')],
     ['diastolic too low', bp('HWI-A', minutesAgo(3), 120, 19), IngestionErrors.range('value_2', 20, 200, 'mmHg')],
-    ['systolic not above diastolic', bp('HWI-A', minutesAgo(3), 90, 90), IngestionErrors.systolicAboveDiastolic('value_1', 'value_2')],
+    [
+      'systolic not above diastolic',
+      bp('HWI-A', minutesAgo(3), 90, 90),
+      IngestionErrors.systolicAboveDiastolic('value_1', 'value_2'),
+    ],
     ['pulse too low', pulse('HWI-A', minutesAgo(3), 19), IngestionErrors.range('value_1', 20, 300, 'beats per minute')],
-    ['pulse too high', [bp('HWI-A', minutesAgo(3), 120, 80), pulse('HWI-A', minutesAgo(3), 301)], IngestionErrors.range('[1].value_1', 20, 300, 'beats per minute')],
-    ['a time in the future', bp('HWI-A', new Date(Date.now() + 11 * 60_000).toISOString(), 120, 80), IngestionErrors.future('timestamp')],
+    [
+      'pulse too high',
+      [bp('HWI-A', minutesAgo(3), 120, 80), pulse('HWI-A', minutesAgo(3), 301)],
+      IngestionErrors.range('[1].value_1', 20, 300, 'beats per minute'),
+    ],
+    [
+      'a time in the future',
+      bp('HWI-A', new Date(Date.now() + 11 * 60_000).toISOString(), 120, 80),
+      IngestionErrors.future('timestamp'),
+    ],
     ['a time without zone', bp('HWI-A', '2026-01-01T10:00:00', 120, 80), IngestionErrors.timestamp('timestamp')],
-    ['a missing device', { ...bp('HWI-A', minutesAgo(3), 120, 80), hwi_device_id: undefined }, IngestionErrors.required('hwi_device_id')],
-    ['an unknown metric', { ...bp('HWI-A', minutesAgo(3), 120, 80), metric: 'weight' }, IngestionErrors.metric('metric')],
-    ['a non-numeric value', bp('HWI-A', minutesAgo(3), 'high' as unknown as number, 80), IngestionErrors.notNumber('value_1')],
+    [
+      'a missing device',
+      { ...bp('HWI-A', minutesAgo(3), 120, 80), hwi_device_id: undefined },
+      IngestionErrors.required('hwi_device_id'),
+    ],
+    [
+      'an unknown metric',
+      { ...bp('HWI-A', minutesAgo(3), 120, 80), metric: 'weight' },
+      IngestionErrors.metric('metric'),
+    ],
+    [
+      'a non-numeric value',
+      bp('HWI-A', minutesAgo(3), 'high' as unknown as number, 80),
+      IngestionErrors.notNumber('value_1'),
+    ],
     ['a string body', 'hello', IngestionErrors.bodyShape],
     ['an empty array', [], IngestionErrors.emptyBatch],
   ];
-  it.each(cases)('refuses %s with 400 naming field and rule, stores nothing, records the rejection', async (_name, body, message) => {
-    const before = await count('vitals');
-    const unmatchedBefore = await count('unmatched_readings');
-    const res = await send(body);
-    expect(res.status).toBe(400);
-    expect(res.body.message).toBe(message);
-    expect(await count('vitals')).toBe(before);
-    expect(await count('unmatched_readings')).toBe(unmatchedBefore);
-    const list = await admin.get<IngestionSource[]>('/api/integrations');
-    expect(list.body.find((s) => s.id === source.id)?.recent_rejections[0]?.reason).toBe(message);
-  });
+  it.each(cases)(
+    'refuses %s with 400 naming field and rule, stores nothing, records the rejection',
+    async (_name, body, message) => {
+      const before = await count('vitals');
+      const unmatchedBefore = await count('unmatched_readings');
+      const res = await send(body);
+      expect(res.status).toBe(400);
+      expect(res.body.message).toBe(message);
+      expect(await count('vitals')).toBe(before);
+      expect(await count('unmatched_readings')).toBe(unmatchedBefore);
+      const list = await admin.get<IngestionSource[]>('/api/integrations');
+      expect(list.body.find((s) => s.id === source.id)?.recent_rejections[0]?.reason).toBe(message);
+    },
+  );
 
   it('stores nothing of a batch when one measurement is bad, and keeps only the newest rejections', async () => {
     const before = await count('vitals');
@@ -234,7 +339,8 @@ describe('POST /api/ingest/tenovi/{sourceId}', () => {
     expect(await count('vitals')).toBe(before);
     for (let i = 0; i < INGESTION_REJECTIONS_KEPT + 3; i++) await send(bp('X', minutesAgo(4), 10, 5));
     expect(await count('ingestion_rejections WHERE source_id = $1', [source.id])).toBe(INGESTION_REJECTIONS_KEPT);
-    const rejection = (await admin.get<IngestionSource[]>('/api/integrations')).body.find((s) => s.id === source.id)!.recent_rejections[0]!;
+    const rejection = (await admin.get<IngestionSource[]>('/api/integrations')).body.find((s) => s.id === source.id)!
+      .recent_rejections[0]!;
     expect(rejection).toMatchObject({ device_id: 'X' });
   });
 
@@ -247,8 +353,15 @@ describe('POST /api/ingest/tenovi/{sourceId}', () => {
     // A browser session is no substitute for the source's secret.
     expect((await admin.request('POST', `/api/ingest/tenovi/${source.id}`, { body })).status).toBe(401);
     expect(await count('vitals')).toBe(before);
-    const reasons = await server.db.pool.query(`SELECT reason FROM audit_logs WHERE action = 'ingest.tenovi' AND outcome = 'failure' AND reason NOT LIKE '%must%' AND reason NOT LIKE '%required%' ORDER BY id DESC LIMIT 4`);
-    expect(reasons.rows.map((r) => r.reason).sort()).toEqual(['no secret', 'no secret', 'unknown source', 'wrong secret']);
+    const reasons = await server.db.pool.query(
+      `SELECT reason FROM audit_logs WHERE action = 'ingest.tenovi' AND outcome = 'failure' AND reason NOT LIKE '%must%' AND reason NOT LIKE '%required%' ORDER BY id DESC LIMIT 4`,
+    );
+    expect(reasons.rows.map((r) => r.reason).sort()).toEqual([
+      'no secret',
+      'no secret',
+      'unknown source',
+      'wrong secret',
+    ]);
     expect((await apiClient(server).get('/api/integrations')).status).toBe(401);
   });
 

@@ -15,11 +15,14 @@ const ISO_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-
 
 /** A measurement time: ISO-8601 with a zone (a device's local time would be ambiguous), not in the future. */
 export function measuredTime(value: unknown, field: string, device: string | null, now = Date.now()): Date {
-  if (value === undefined || value === null || value === '') throw new ReadingRejected(IngestionErrors.required(field), device);
-  if (typeof value !== 'string' || !ISO_WITH_ZONE.test(value)) throw new ReadingRejected(IngestionErrors.timestamp(field), device);
+  if (value === undefined || value === null || value === '')
+    throw new ReadingRejected(IngestionErrors.required(field), device);
+  if (typeof value !== 'string' || !ISO_WITH_ZONE.test(value))
+    throw new ReadingRejected(IngestionErrors.timestamp(field), device);
   const t = new Date(value);
   if (Number.isNaN(t.getTime())) throw new ReadingRejected(IngestionErrors.timestamp(field), device);
-  if (t.getTime() > now + ReadingLimits.futureToleranceMinutes * 60_000) throw new ReadingRejected(IngestionErrors.future(field), device);
+  if (t.getTime() > now + ReadingLimits.futureToleranceMinutes * 60_000)
+    throw new ReadingRejected(IngestionErrors.future(field), device);
   return t;
 }
 
@@ -31,11 +34,13 @@ export function wholeNumber(
   limits: { min: number; max: number },
   unit: string,
 ): number {
-  if (value === undefined || value === null || value === '') throw new ReadingRejected(IngestionErrors.required(field), device);
+  if (value === undefined || value === null || value === '')
+    throw new ReadingRejected(IngestionErrors.required(field), device);
   const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
   if (typeof n !== 'number' || !Number.isFinite(n)) throw new ReadingRejected(IngestionErrors.notNumber(field), device);
   if (!Number.isInteger(n)) throw new ReadingRejected(IngestionErrors.notInteger(field), device);
-  if (n < limits.min || n > limits.max) throw new ReadingRejected(IngestionErrors.range(field, limits.min, limits.max, unit), device);
+  if (n < limits.min || n > limits.max)
+    throw new ReadingRejected(IngestionErrors.range(field, limits.min, limits.max, unit), device);
   return n;
 }
 
@@ -48,7 +53,8 @@ export function bloodPressure(
 ): { systolic: number; diastolic: number } {
   const s = wholeNumber(systolic, fields.systolic, device, ReadingLimits.systolic, 'mmHg');
   const d = wholeNumber(diastolic, fields.diastolic, device, ReadingLimits.diastolic, 'mmHg');
-  if (s <= d) throw new ReadingRejected(IngestionErrors.systolicAboveDiastolic(fields.systolic, fields.diastolic), device);
+  if (s <= d)
+    throw new ReadingRejected(IngestionErrors.systolicAboveDiastolic(fields.systolic, fields.diastolic), device);
   return { systolic: s, diastolic: d };
 }
 

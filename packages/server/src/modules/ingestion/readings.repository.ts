@@ -40,7 +40,11 @@ interface OutcomeRow {
  * `readings` must not repeat a measurement key (the caller merges them). A pulse that arrived
  * earlier without its blood pressure is picked up here.
  */
-export async function storeReadings(db: Queryable, sourceId: string | null, readings: IncomingReading[]): Promise<ReadingOutcome[]> {
+export async function storeReadings(
+  db: Queryable,
+  sourceId: string | null,
+  readings: IncomingReading[],
+): Promise<ReadingOutcome[]> {
   if (readings.length === 0) return [];
   const { rows } = await db.query<OutcomeRow>(
     `WITH input AS (
@@ -105,7 +109,8 @@ export async function storeReadings(db: Queryable, sourceId: string | null, read
     ],
   );
   return rows.map((r): ReadingOutcome => {
-    if (r.vital_id !== null && r.patient_id !== null) return { status: 'stored', vitalId: r.vital_id, patientId: r.patient_id };
+    if (r.vital_id !== null && r.patient_id !== null)
+      return { status: 'stored', vitalId: r.vital_id, patientId: r.patient_id };
     if (r.unmatched_id !== null) return { status: 'unmatched' };
     return { status: 'duplicate', vitalId: r.existing_id, patientId: r.patient_id };
   });
@@ -135,7 +140,12 @@ export async function storeLonePulse(db: Queryable, sourceId: string | null, p: 
 }
 
 /** Keeps the newest battery level a device reported; an older report never overwrites a newer one. */
-export async function updateBattery(db: Queryable, deviceIdentifier: string, level: number, at: Date): Promise<boolean> {
+export async function updateBattery(
+  db: Queryable,
+  deviceIdentifier: string,
+  level: number,
+  at: Date,
+): Promise<boolean> {
   const { rowCount } = await db.query(
     `UPDATE devices SET battery_level = $2, battery_at = $3
       WHERE lower(btrim(device_id)) = lower(btrim($1)) AND (battery_at IS NULL OR battery_at <= $3)`,

@@ -12,7 +12,11 @@ interface UnmatchedRow {
 }
 
 /** Readings waiting for their device to be assigned, newest first (pulses still waiting for their pressure left out). */
-export async function pageUnmatched(db: Queryable, limit: number, offset: number): Promise<{ rows: UnmatchedRow[]; total: number }> {
+export async function pageUnmatched(
+  db: Queryable,
+  limit: number,
+  offset: number,
+): Promise<{ rows: UnmatchedRow[]; total: number }> {
   const [page, count] = await Promise.all([
     db.query<UnmatchedRow>(
       `SELECT id, device_identifier, measured_at, systolic, diastolic, pulse, received_at FROM unmatched_readings

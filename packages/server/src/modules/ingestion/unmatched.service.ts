@@ -6,9 +6,19 @@ import { audit } from '../audit/audit.service.ts';
 import { requireAllowed } from './access.ts';
 import { pageUnmatched, presentUnmatched } from './unmatched.repository.ts';
 
-export async function listUnmatched(db: pg.Pool, ctx: SignedInContext, limit: number, offset: number): Promise<UnmatchedReadingsResponse> {
+export async function listUnmatched(
+  db: pg.Pool,
+  ctx: SignedInContext,
+  limit: number,
+  offset: number,
+): Promise<UnmatchedReadingsResponse> {
   await requireAllowed(db, ctx, mayReviewUnmatchedReadings(ctx.actor), 'unmatched.list', 'unmatched_reading');
   const { rows, total } = await pageUnmatched(db, limit, offset);
-  await audit(db, ctx, { action: 'unmatched.list', outcome: 'success', resourceType: 'unmatched_reading', details: { limit, offset, count: rows.length } });
+  await audit(db, ctx, {
+    action: 'unmatched.list',
+    outcome: 'success',
+    resourceType: 'unmatched_reading',
+    details: { limit, offset, count: rows.length },
+  });
   return { items: rows.map(presentUnmatched), total };
 }

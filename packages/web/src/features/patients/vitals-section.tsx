@@ -1,8 +1,9 @@
-import { TableCell, TableRow, ToggleButton, ToggleButtonGroup } from '@mui/material';
-import { Labels, PatientTexts, VITALS_PAGE_SIZE, VITALS_PAGE_SIZE_OPTIONS } from '@rpm/contracts';
+import { Stack, TableCell, TableRow, ToggleButton, ToggleButtonGroup } from '@mui/material';
+import { IngestionTexts, Labels, PatientTexts, VITALS_PAGE_SIZE, VITALS_PAGE_SIZE_OPTIONS } from '@rpm/contracts';
 import { lazy, Suspense, useState } from 'react';
 import { DataTable, LoadingState, QueryStates } from '../../components/table-states.tsx';
 import { useTimezone } from '../../lib/timezone.ts';
+import { AddReadingButton } from './add-reading-dialog.tsx';
 import { useVitals, useVitalSeries } from './api.ts';
 import { formatInZone } from './format.ts';
 import { PagedList, PatientSection, usePaging } from './paged-section.tsx';
@@ -17,16 +18,19 @@ export function VitalsSection({ patientId }: { patientId: number }) {
       headingId="vitals-heading"
       title={PatientTexts.vitals}
       action={
-        <ToggleButtonGroup
-          size="small"
-          exclusive
-          value={view}
-          onChange={(_e, v: 'table' | 'figure' | null) => v && setView(v)}
-          aria-label={PatientTexts.vitals}
-        >
-          <ToggleButton value="table">{Labels.table}</ToggleButton>
-          <ToggleButton value="figure">{Labels.figure}</ToggleButton>
-        </ToggleButtonGroup>
+        <Stack direction="row" spacing={1} alignItems="center">
+          <AddReadingButton patientId={patientId} />
+          <ToggleButtonGroup
+            size="small"
+            exclusive
+            value={view}
+            onChange={(_e, v: 'table' | 'figure' | null) => v && setView(v)}
+            aria-label={PatientTexts.vitals}
+          >
+            <ToggleButton value="table">{Labels.table}</ToggleButton>
+            <ToggleButton value="figure">{Labels.figure}</ToggleButton>
+          </ToggleButtonGroup>
+        </Stack>
       }
     >
       {view === 'table' ? <VitalsTable patientId={patientId} /> : <VitalsFigure patientId={patientId} />}
@@ -34,7 +38,13 @@ export function VitalsSection({ patientId }: { patientId: number }) {
   );
 }
 
-const vitalsColumns = [PatientTexts.time, PatientTexts.systolic, PatientTexts.diastolic, PatientTexts.pulse];
+const vitalsColumns = [
+  PatientTexts.time,
+  PatientTexts.systolic,
+  PatientTexts.diastolic,
+  PatientTexts.pulse,
+  IngestionTexts.source,
+];
 
 function VitalsTable({ patientId }: { patientId: number }) {
   const { timezone } = useTimezone();
@@ -57,6 +67,7 @@ function VitalsTable({ patientId }: { patientId: number }) {
               <TableCell>{v.systolic}</TableCell>
               <TableCell>{v.diastolic}</TableCell>
               <TableCell>{v.pulse ?? Labels.notAvailable}</TableCell>
+              <TableCell>{v.source}</TableCell>
             </TableRow>
           ))}
         </DataTable>
