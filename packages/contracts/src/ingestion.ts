@@ -12,6 +12,8 @@ export const ReadingLimits = {
 
 export const INGESTION_BODY_LIMIT_BYTES = 1024 * 1024;
 export const FHIR_BUNDLE_MAX_ENTRIES = 1000;
+/** Webhook calls per minute and source (each may carry many measurements). */
+export const INGEST_RATE_LIMIT_PER_MINUTE = 60_000;
 /** Rejections kept per source for the admin page. */
 export const INGESTION_REJECTIONS_KEPT = 20;
 /** Where a Tenovi source sends its secret unless the admin names another header. */

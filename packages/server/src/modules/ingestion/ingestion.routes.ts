@@ -3,6 +3,7 @@ import {
   CreateIngestionSourceBody,
   ErrorBody,
   INGESTION_BODY_LIMIT_BYTES,
+  INGEST_RATE_LIMIT_PER_MINUTE,
   IngestResult,
   IngestSourceParam,
   IngestionSource,
@@ -66,7 +67,15 @@ export const ingestionRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app
   app.post(
     '/api/ingest/tenovi/:sourceId',
     {
-      config: { access: 'machine' },
+      config: {
+        access: 'machine',
+        // A vendor cloud posts every clinic's cuffs from a few addresses: count per source, with
+        // room for a fleet, instead of the per-person ceiling of the browser API.
+        rateLimit: {
+          max: INGEST_RATE_LIMIT_PER_MINUTE,
+          keyGenerator: (request) => `ingest:${(request.params as { sourceId?: string }).sourceId ?? ''}`,
+        },
+      },
       bodyLimit: INGESTION_BODY_LIMIT_BYTES,
       schema: {
         tags: ['ingestion'],
