@@ -11,6 +11,7 @@ import DevicesPage from './devices-page.tsx';
 
 let bodies: unknown[] = [];
 const server = setupServer(
+  http.get('/api/unmatched-readings', () => HttpResponse.json({ items: [], total: 0 })),
   http.get('/api/devices', () =>
     HttpResponse.json([
       {
