@@ -107,7 +107,9 @@ beforeAll(async () => {
     await admin.post<IngestionSourceWithSecret>('/api/integrations', { name: 'EHR out', kind: 'fhir', can_read: true })
   ).body;
   tenovi = (await admin.post<IngestionSourceWithSecret>('/api/integrations', { name: 'Cuffs', kind: 'tenovi' })).body;
-});
+  // Compiling the whole R4 schema takes seconds: once, here, not inside a test's time limit.
+  fhirSchemaErrors({ resourceType: 'Patient' });
+}, 300_000);
 afterAll(async () => server?.close());
 
 describe('FHIR R4 in', () => {
@@ -368,7 +370,7 @@ describe('FHIR R4 out', () => {
     expect(invalid).toEqual([]);
     // The check can fail: a resource with a bad field does not pass.
     expect(fhirSchemaErrors({ resourceType: 'Observation', status: 'finished', code: {} })).not.toEqual([]);
-  }, 60_000);
+  }, 300_000);
 });
 
 describe('FHIR routes and the portal API', () => {
