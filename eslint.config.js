@@ -40,7 +40,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/scripts/**', '**/*.test.ts', '**/*.test.tsx', 'e2e/**', '**/seed-demo.ts', '**/verify-cli.ts'],
+    files: ['**/scripts/**', '**/*.test.ts', '**/*.test.tsx', 'e2e/**', '**/seed-demo.ts', '**/verify-cli.ts', '**/simulate-cli.ts'],
     rules: { 'no-console': 'off' },
   },
 );

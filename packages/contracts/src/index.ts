@@ -9,3 +9,4 @@ export * from './patients.ts';
 export * from './admin.ts';
 export * from './audit.ts';
 export * from './identity.ts';
+export * from './ingestion.ts';

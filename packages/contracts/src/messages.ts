@@ -1,3 +1,5 @@
+import { IngestionTexts } from './ingestion.ts';
+
 /** Every user-facing text of the spec (sections 2, 5 and 8), word for word, defined once. */
 
 export const Validation = {
@@ -112,6 +114,7 @@ export const SidebarEntries = {
     { label: Labels.addOrg, path: '/organizations/add' },
     { label: Labels.db, path: '/db' },
     { label: Labels.auditLogs, path: '/audit-logs' },
+    { label: IngestionTexts.integrationsTitle, path: '/integrations' },
   ],
 } as const;
 

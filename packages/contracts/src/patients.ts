@@ -39,6 +39,9 @@ export const Device = Type.Object({
   model: Type.Union([Type.String(), Type.Null()]),
   type: Type.Union([Type.String(), Type.Null()]),
   patient_id: Type.Union([Type.Integer(), Type.Null()]),
+  /** Last battery level the device reported (percent), and when; null until it reports one. */
+  battery_level: Type.Union([Type.Integer(), Type.Null()]),
+  battery_at: Type.Union([Timestamp, Type.Null()]),
   patient: Type.Union([
     Type.Object({ first_name: Type.String(), last_name: Type.String(), date_of_birth: Type.Union([IsoDate, Type.Null()]) }),
     Type.Null(),
@@ -67,6 +70,8 @@ export const Vital = Type.Object({
   systolic: Type.Integer(),
   diastolic: Type.Integer(),
   pulse: Type.Union([Type.Integer(), Type.Null()]),
+  /** The device id the reading came from, or 'manual' for one typed in by staff. */
+  source: Type.String(),
 });
 export type Vital = Static<typeof Vital>;
 

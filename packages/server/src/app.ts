@@ -15,6 +15,8 @@ import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { startSealer } from './modules/audit/sealer.ts';
 import { dbInspectorRoutes } from './modules/db-inspector/db-inspector.routes.ts';
 import { devicesRoutes } from './modules/devices/devices.routes.ts';
+import { fhirRoutes } from './modules/fhir/fhir.routes.ts';
+import { ingestionRoutes } from './modules/ingestion/ingestion.routes.ts';
 import { meRoutes } from './modules/me/me.routes.ts';
 import type { ModuleDeps } from './modules/module-deps.ts';
 import { notesRoutes } from './modules/notes/notes.routes.ts';
@@ -178,6 +180,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trackingRoutes,
     auditRoutes,
     dbInspectorRoutes,
+    ingestionRoutes,
+    fhirRoutes,
   ]) {
     await app.register(routes, moduleDeps);
   }
@@ -272,6 +276,7 @@ function registerWebApp(app: FastifyInstance, webDist: string): void {
       request.method === 'GET' &&
       !request.url.startsWith('/api/') &&
       !request.url.startsWith('/cognito') &&
+      !request.url.startsWith('/fhir/') &&
       !path.extname(request.url.split('?')[0] ?? '');
     if (isPage && hasBuild) {
       return reply.sendFile('index.html', webDist);

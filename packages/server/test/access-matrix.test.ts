@@ -27,7 +27,7 @@ interface Fixtures {
 }
 
 interface Row {
-  method: 'GET' | 'POST' | 'PUT';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** The route as the server registers it. */
   route: string;
   path: (f: Fixtures) => string;
@@ -37,6 +37,7 @@ interface Row {
   patientData?: boolean;
 }
 
+const NO_SOURCE = '00000000-0000-4000-8000-000000000000';
 const unique = (p: string) => `${p}-${randomBytes(3).toString('hex')}`;
 /** Signed-in routes: 401 for no, disabled or idle-expired sessions. */
 const signedIn = (ok: number, o: Partial<Expected> = {}): Expected => ({
@@ -103,6 +104,33 @@ const TABLE: Row[] = [
     expect: adminOnly(200),
   },
   { method: 'GET', route: '/api/devices', path: () => '/api/devices', expect: signedIn(200) },
+  { method: 'GET', route: '/api/integrations', path: () => '/api/integrations', expect: adminOnly(200) },
+  {
+    method: 'POST',
+    route: '/api/integrations',
+    path: () => '/api/integrations',
+    body: () => ({ name: unique('Matrix source'), kind: 'tenovi' }),
+    expect: adminOnly(201),
+  },
+  { method: 'POST', route: '/api/integrations/:id/rotate', path: () => `/api/integrations/${NO_SOURCE}/rotate`, expect: adminOnly(404) },
+  { method: 'DELETE', route: '/api/integrations/:id', path: () => `/api/integrations/${NO_SOURCE}`, expect: adminOnly(404) },
+  { method: 'GET', route: '/api/unmatched-readings', path: () => '/api/unmatched-readings', expect: adminOnly(200) },
+  { method: 'GET', route: '/fhir/R4/metadata', path: () => '/fhir/R4/metadata', expect: everyone(200) },
+  { method: 'GET', route: '/fhir/R4/Patient/:id', path: (f) => `/fhir/R4/Patient/${f.patientA}`, expect: patientOfA(200), patientData: true },
+  { method: 'GET', route: '/fhir/R4/Observation/:id', path: () => '/fhir/R4/Observation/999999', expect: signedIn(404) },
+  {
+    method: 'GET',
+    route: '/fhir/R4/Observation',
+    path: (f) => `/fhir/R4/Observation?patient=${f.patientA}`,
+    expect: patientOfA(200),
+    patientData: true,
+  },
+  { method: 'GET', route: '/fhir/R4/Device', path: () => '/fhir/R4/Device?identifier=NONE-1', expect: signedIn(200) },
+  // FHIR writes take a FHIR source's Bearer secret only.
+  { method: 'POST', route: '/fhir/R4/Observation', path: () => '/fhir/R4/Observation', expect: everyone(401) },
+  { method: 'POST', route: '/fhir/R4', path: () => '/fhir/R4', expect: everyone(401) },
+  // Device clouds authenticate with the source's secret; a portal session is never enough.
+  { method: 'POST', route: '/api/ingest/tenovi/:sourceId', path: () => `/api/ingest/tenovi/${NO_SOURCE}`, body: () => [], expect: everyone(401) },
   {
     method: 'POST',
     route: '/api/devices',
@@ -140,6 +168,14 @@ const TABLE: Row[] = [
     route: '/api/patients/:id/vitals',
     path: (f) => `/api/patients/${f.patientA}/vitals?limit=10&offset=0`,
     expect: patientOfA(200),
+    patientData: true,
+  },
+  {
+    method: 'POST',
+    route: '/api/patients/:id/vitals',
+    path: (f) => `/api/patients/${f.patientA}/vitals`,
+    body: () => ({ measured_at: '2026-01-05T10:00:00Z', systolic: 120, diastolic: 80, pulse: 70 }),
+    expect: patientOfA(201),
     patientData: true,
   },
   {

@@ -93,8 +93,11 @@ function fitting(schema: Schema | undefined, depth = 0): fc.Arbitrary<Json> {
     case 'string':
       if (schema.format === 'date') return fc.constantFrom('2026-01-31', '1950-02-28', '2026-02-30', '0000-00-00');
       return fc.oneof(fc.string({ maxLength: Math.min(schema.maxLength ?? 30, 30) }), sqlAndHtml);
-    case 'integer':
-      return fc.integer({ min: Math.max(schema.minimum ?? -5, -5), max: Math.min(schema.maximum ?? 5, 5) });
+    case 'integer': {
+      // Small values near zero, or just inside ranges that start higher (a systolic of 40+).
+      const min = Math.max(schema.minimum ?? -5, -5);
+      return fc.integer({ min, max: Math.min(schema.maximum ?? 5, Math.max(5, min + 10)) });
+    }
     case 'number':
       return fc.double({ min: -10, max: 10, noNaN: true });
     case 'boolean':

@@ -208,25 +208,33 @@ async function main() {
               [id, PRIVATE_PAYERS[n % PRIVATE_PAYERS.length], `PV-${100000 + n * 37}`, `${first} ${last}`, dob],
             );
           }
-          const device = await tx.query<{ id: number }>(
+          const deviceLabel = `DEMO-BP-${String(n + 1).padStart(4, '0')}`;
+          await tx.query(
             `INSERT INTO devices (device_id, model, type, patient_id) VALUES ($1, 'BP7250', 'Blood pressure cuff', $2)
-             ON CONFLICT ((lower(btrim(device_id)))) DO NOTHING RETURNING id`,
-            [`DEMO-BP-${String(n + 1).padStart(4, '0')}`, id],
+             ON CONFLICT ((lower(btrim(device_id)))) DO NOTHING`,
+            [deviceLabel, id],
           );
-          if (!device.rowCount) {
-            // The device exists from an earlier run whose patient was removed: give it to this one.
-            await tx.query(`UPDATE devices SET patient_id = $1 WHERE lower(device_id) = lower($2) AND patient_id IS NULL`, [
-              id,
-              `DEMO-BP-${String(n + 1).padStart(4, '0')}`,
-            ]);
-          }
+          // The device may exist from an earlier run whose patient was removed: give it to this one.
+          await tx.query(`UPDATE devices SET patient_id = $1 WHERE lower(device_id) = lower($2) AND patient_id IS NULL`, [id, deviceLabel]);
+          const device = await tx.query<{ id: number; device_id: string }>(
+            `SELECT id, device_id FROM devices WHERE lower(device_id) = lower($1) AND patient_id = $2`,
+            [deviceLabel, id],
+          );
+          // The patient has had the cuff since before its first reading, so the readings below
+          // (and any late upload) are attributed to them by the assignment history.
+          await tx.query(
+            `UPDATE device_assignments SET assigned_from = date_trunc('day', now()) - ($2::int + 1) * interval '1 day'
+              WHERE device_id = $1 AND patient_id = $3 AND assigned_to IS NULL
+                AND NOT EXISTS (SELECT 1 FROM device_assignments p WHERE p.device_id = $1 AND p.assigned_to IS NOT NULL)`,
+            [device.rows[0]?.id ?? null, DAYS, id],
+          );
           // About a third are hypertensive; every reading varies by time of day, week and noise.
           const hypertensive = r() < 0.35;
           const baseSys = hypertensive ? 142 + r() * 18 : 112 + r() * 16;
           const baseDia = hypertensive ? 88 + r() * 10 : 70 + r() * 10;
           const inserted = await tx.query(
-            `INSERT INTO vitals (patient_id, device_id, created_at, systolic, diastolic, pulse)
-             SELECT $1, $2, ts,
+            `INSERT INTO vitals (patient_id, device_id, source, created_at, systolic, diastolic, pulse)
+             SELECT $1, $2, coalesce($6, 'manual'), ts,
                     least(260, greatest(80, round($3::float8 + (CASE WHEN slot = 0 THEN 6 ELSE -3 END) + 5 * sin(d / 7.0)
                           + (random() + random() + random() - 1.5) * 12)))::int,
                     least(160, greatest(45, round($4::float8 + (CASE WHEN slot = 0 THEN 3 ELSE -2 END) + 3 * sin(d / 7.0)
@@ -236,8 +244,9 @@ async function main() {
                     LATERAL (SELECT date_trunc('day', now()) - d * interval '1 day'
                                     + CASE WHEN slot = 0 THEN interval '7 hours' ELSE interval '19 hours' END
                                     + (random() * 50) * interval '1 minute' AS ts) t
-              WHERE ts <= now()`,
-            [id, device.rows[0]?.id ?? null, baseSys, baseDia, DAYS],
+              WHERE ts <= now()
+             ON CONFLICT DO NOTHING`,
+            [id, device.rows[0]?.id ?? null, baseSys, baseDia, DAYS, device.rows[0]?.device_id ?? null],
           );
           for (let j = 0; j < 1 + Math.floor(r() * 3); j++) {
             await tx.query(

@@ -33,7 +33,7 @@ export function installAccessControl(app: FastifyInstance, pool: pg.Pool): void 
   app.decorate('apiRoutes', apiRoutes);
 
   app.addHook('onRoute', (route) => {
-    if (!route.url.startsWith('/api/')) return;
+    if (!route.url.startsWith('/api/') && !route.url.startsWith('/fhir/')) return;
     if (!route.config?.access) {
       throw new Error(`route ${String(route.method)} ${route.url} does not declare its access`);
     }
@@ -48,7 +48,9 @@ export function installAccessControl(app: FastifyInstance, pool: pg.Pool): void 
     const access = config?.access;
     if (!access) return; // not an API route (static files, the user pool's own endpoint)
 
-    if (STATE_CHANGING.has(request.method) && !config.csrfExempt) {
+    // Machine callers send no browser headers and authenticate with a secret, which a cross-site
+    // page cannot attach; their services check it.
+    if (STATE_CHANGING.has(request.method) && !config.csrfExempt && access !== 'machine') {
       if (request.headers[CSRF_HEADER] !== CSRF_HEADER_VALUE) {
         return deny(reply, request, 403, ApiErrors.csrf);
       }
@@ -59,7 +61,7 @@ export function installAccessControl(app: FastifyInstance, pool: pg.Pool): void 
       request.sessionToken = token;
       request.actor = await resolveSession(pool, token);
     }
-    if (access === 'public') return;
+    if (access === 'public' || access === 'machine') return;
 
     if (!request.actor) {
       return deny(reply, request, 401, token ? ApiErrors.sessionExpired : ApiErrors.unauthorized);

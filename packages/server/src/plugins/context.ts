@@ -20,8 +20,13 @@ export interface RequestContext {
 
 export type SignedInContext = RequestContext & { actor: Actor };
 
-/** Who may call a route. Every /api route must declare one (checked at start-up). */
-export type Access = 'public' | 'signed-in' | 'admin';
+/**
+ * Who may call a route. Every /api and /fhir route must declare one (checked at start-up).
+ * `machine`: called by device clouds and EHRs with a source secret, not a browser session; the
+ * hook neither requires a session nor the CSRF header, and the service authenticates the caller
+ * (a session cookie, if sent, is still resolved so FHIR reads work for signed-in staff).
+ */
+export type Access = 'public' | 'signed-in' | 'admin' | 'machine';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -1,4 +1,4 @@
-import { Labels, SESSION_EXPIRED_FLAG_KEY, SessionTexts, AuthLabels } from '@rpm/contracts';
+import { IngestionTexts, Labels, SESSION_EXPIRED_FLAG_KEY, SessionTexts, AuthLabels } from '@rpm/contracts';
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { makeUser, signInForTest, runPortalTestServer } from '../lib/testing/portal-test-server.ts';
@@ -74,6 +74,8 @@ describe('layout', () => {
       Labels.addOrg,
       Labels.db,
       Labels.auditLogs,
+      // Beyond the spec: after its entries, which keep their order.
+      IngestionTexts.integrationsTitle,
     ]);
   });
 

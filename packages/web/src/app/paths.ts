@@ -16,4 +16,6 @@ export const paths = {
   deviceAdd: '/devices/add',
   devices: '/devices',
   auditLogs: '/audit-logs',
+  integrations: '/integrations',
+  unmatchedReadings: '/devices/unmatched',
 } as const;

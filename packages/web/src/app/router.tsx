@@ -24,6 +24,8 @@ const OrganizationAddPage = lazyPage(() => import('../features/organizations/org
 const DeviceAddPage = lazyPage(() => import('../features/devices/device-add-page.tsx'));
 const DevicesPage = lazyPage(() => import('../features/devices/devices-page.tsx'));
 const AuditLogsPage = lazyPage(() => import('../features/audit/audit-logs-page.tsx'));
+const IntegrationsPage = lazyPage(() => import('../features/integrations/integrations-page.tsx'));
+const UnmatchedReadingsPage = lazyPage(() => import('../features/devices/unmatched-readings-page.tsx'));
 
 type PageModule = { default: ComponentType };
 interface LazyPage {
@@ -98,6 +100,8 @@ export const routes: RouteObject[] = [
       route(paths.users, UsersPage, 'admin'),
       route(paths.organizationAdd, OrganizationAddPage, 'admin'),
       route(paths.deviceAdd, DeviceAddPage, 'admin'),
+      route(paths.unmatchedReadings, UnmatchedReadingsPage, 'admin'),
+      route(paths.integrations, IntegrationsPage, 'admin'),
       route(paths.devices, DevicesPage, 'admin'),
       route(paths.auditLogs, AuditLogsPage, 'admin'),
       // Unknown addresses say so rather than silently showing another page.

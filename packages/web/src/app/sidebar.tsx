@@ -4,6 +4,7 @@ import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import DevicesIcon from '@mui/icons-material/DevicesOther';
 import GroupIcon from '@mui/icons-material/Group';
 import HistoryIcon from '@mui/icons-material/History';
+import InputIcon from '@mui/icons-material/Input';
 import ManageAccountsIcon from '@mui/icons-material/ManageAccounts';
 import PersonAddIcon from '@mui/icons-material/PersonAdd';
 import StorageIcon from '@mui/icons-material/Storage';
@@ -32,6 +33,7 @@ const ICONS: Record<string, ReactElement> = {
   '/organizations/add': <AddBusinessIcon />,
   '/db': <StorageIcon />,
   '/audit-logs': <HistoryIcon />,
+  '/integrations': <InputIcon />,
 };
 
 /** Patients for everyone; admins also get the admin entries, in the spec's order. */

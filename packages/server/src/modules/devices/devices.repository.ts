@@ -7,6 +7,8 @@ interface DeviceRow {
   model: string | null;
   type: string | null;
   patient_id: number | null;
+  battery_level: number | null;
+  battery_at: Date | null;
   first_name: string | null;
   last_name: string | null;
   date_of_birth: string | null;
@@ -18,6 +20,8 @@ const toDevice = (r: DeviceRow): Device => ({
   model: r.model,
   type: r.type,
   patient_id: r.patient_id,
+  battery_level: r.battery_level,
+  battery_at: r.battery_at?.toISOString() ?? null,
   patient:
     r.patient_id === null
       ? null
@@ -30,7 +34,7 @@ const toDevice = (r: DeviceRow): Device => ({
  */
 export async function listDevices(db: Queryable, organizationId: number | null): Promise<Device[]> {
   const { rows } = await db.query<DeviceRow>(
-    `SELECT d.id, d.device_id, d.model, d.type, d.patient_id, p.first_name, p.last_name, p.date_of_birth
+    `SELECT d.id, d.device_id, d.model, d.type, d.patient_id, d.battery_level, d.battery_at, p.first_name, p.last_name, p.date_of_birth
        FROM devices d
        LEFT JOIN patients p ON p.id = d.patient_id
       WHERE $1::int IS NULL OR d.patient_id IS NULL OR p.organization_id = $1
@@ -48,7 +52,7 @@ export async function insertDevice(
   const { rows } = await db.query<DeviceRow>(
     `INSERT INTO devices (device_id, model, type) VALUES ($1, $2, $3)
      ON CONFLICT ((lower(btrim(device_id)))) DO NOTHING
-     RETURNING id, device_id, model, type, patient_id,
+     RETURNING id, device_id, model, type, patient_id, battery_level, battery_at,
                NULL::text AS first_name, NULL::text AS last_name, NULL::date AS date_of_birth`,
     [d.deviceId, d.model, d.type],
   );

@@ -34,7 +34,16 @@ describe('POST /api/devices', () => {
   it('creates a device, blank model and type stored as null', async () => {
     const res = await admin.post<Device>('/api/devices', { device_id: ' FREE-1 ', model: '', type: 'scale' });
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ id: expect.any(Number), device_id: 'FREE-1', model: null, type: 'scale', patient_id: null, patient: null });
+    expect(res.body).toEqual({
+      id: expect.any(Number),
+      device_id: 'FREE-1',
+      model: null,
+      type: 'scale',
+      patient_id: null,
+      battery_level: null,
+      battery_at: null,
+      patient: null,
+    });
   });
 
   it('answers 409 for a device id already taken, whatever its case', async () => {

@@ -1,4 +1,4 @@
-import type { Vital, VitalSeries } from '@rpm/contracts';
+import { MANUAL_SOURCE, type Vital, type VitalSeries } from '@rpm/contracts';
 import type { Queryable } from '../../db/pool.ts';
 
 /**
@@ -6,8 +6,8 @@ import type { Queryable } from '../../db/pool.ts';
  * rows, whatever the patient's total.
  */
 export async function pageVitals(db: Queryable, patientId: number, limit: number, offset: number): Promise<Vital[]> {
-  const { rows } = await db.query<{ created_at: Date; systolic: number; diastolic: number; pulse: number | null }>(
-    `SELECT created_at, systolic, diastolic, pulse FROM vitals
+  const { rows } = await db.query<{ created_at: Date; systolic: number; diastolic: number; pulse: number | null; source: string }>(
+    `SELECT created_at, systolic, diastolic, pulse, source FROM vitals
       WHERE patient_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
     [patientId, limit, offset],
   );
@@ -36,4 +36,19 @@ export async function vitalSeries(db: Queryable, patientId: number, days: number
     [patientId, days, max],
   );
   return { t: rows.map((r) => r.t), systolic: rows.map((r) => r.systolic), diastolic: rows.map((r) => r.diastolic) };
+}
+
+/** A reading typed in by staff: no device, source 'manual' (billing never counts these). */
+export async function insertManualVital(
+  db: Queryable,
+  patientId: number,
+  r: { measuredAt: Date; systolic: number; diastolic: number; pulse: number | null },
+): Promise<{ id: number; vital: Vital }> {
+  const { rows } = await db.query<{ id: number; created_at: Date; systolic: number; diastolic: number; pulse: number | null; source: string }>(
+    `INSERT INTO vitals (patient_id, created_at, systolic, diastolic, pulse, source)
+     VALUES ($1, $2, $3, $4, $5, $6) RETURNING id, created_at, systolic, diastolic, pulse, source`,
+    [patientId, r.measuredAt, r.systolic, r.diastolic, r.pulse, MANUAL_SOURCE],
+  );
+  const { id, created_at, ...rest } = rows[0]!;
+  return { id, vital: { ...rest, created_at: created_at.toISOString() } };
 }

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ErrorBody, IdParam, PatientPageQuery, VitalPage, VitalSeries, VitalSeriesQuery } from '@rpm/contracts';
+import { ErrorBody, IdParam, ManualVitalBody, PatientPageQuery, Vital, VitalPage, VitalSeries, VitalSeriesQuery } from '@rpm/contracts';
 import { signedInContextOf } from '../../plugins/context.ts';
 import type { ModuleDeps } from '../module-deps.ts';
-import { listVitals, readVitalSeries } from './vitals.service.ts';
+import { addManualVital, listVitals, readVitalSeries } from './vitals.service.ts';
 
 /** Blood pressure readings of a patient, paged on the server (the table and the chart use it). */
 export const vitalsRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, deps) => {
@@ -34,5 +34,20 @@ export const vitalsRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, d
       },
     },
     async (request) => readVitalSeries(deps, signedInContextOf(request), request.params.id, request.query.days ?? 90),
+  );
+
+  app.post(
+    '/api/patients/:id/vitals',
+    {
+      config: { access: 'signed-in' },
+      schema: {
+        tags: ['vitals'],
+        params: IdParam,
+        body: ManualVitalBody,
+        response: { 201: Vital, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await addManualVital(deps, signedInContextOf(request), request.params.id, request.body)),
   );
 };

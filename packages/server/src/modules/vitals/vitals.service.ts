@@ -1,8 +1,11 @@
-import { VITAL_SERIES_MAX_POINTS, type VitalPage, type VitalSeries } from '@rpm/contracts';
+import { VITAL_SERIES_MAX_POINTS, type ManualVitalBody, type Vital, type VitalPage, type VitalSeries } from '@rpm/contracts';
 import type pg from 'pg';
 import type { SignedInContext } from '../../plugins/context.ts';
+import { audit } from '../audit/audit.service.ts';
+import { bloodPressure, measuredTime, ReadingRejected } from '../ingestion/reading-rules.ts';
 import { auditedPatientRead, listPatientPage } from '../patients/paged-list.ts';
-import { countVitals, pageVitals, vitalSeries } from './vitals.repository.ts';
+import { AuditedRefusal, auditedTransaction, requirePatientAccess } from '../patients/patient-access.ts';
+import { countVitals, insertManualVital, pageVitals, vitalSeries } from './vitals.repository.ts';
 
 export async function listVitals(
   deps: { db: pg.Pool },
@@ -36,4 +39,24 @@ export async function readVitalSeries(
     (tx) => vitalSeries(tx, patientId, days, VITAL_SERIES_MAX_POINTS),
     (series) => ({ series_days: days, count: series.t.length }),
   );
+}
+
+/** A reading typed in by staff on the patient page: the same rules as device readings, marked manual. */
+export async function addManualVital(deps: { db: pg.Pool }, ctx: SignedInContext, patientId: number, body: ManualVitalBody): Promise<Vital> {
+  const action = 'vitals.create';
+  return auditedTransaction(deps.db, ctx, async (tx) => {
+    await requirePatientAccess(tx, ctx, patientId, action);
+    let measuredAt: Date;
+    let pressure: { systolic: number; diastolic: number };
+    try {
+      measuredAt = measuredTime(body.measured_at, 'measured_at', null);
+      pressure = bloodPressure(body.systolic, body.diastolic, { systolic: 'systolic', diastolic: 'diastolic' }, null);
+    } catch (err) {
+      if (!(err instanceof ReadingRejected)) throw err;
+      throw new AuditedRefusal(400, err.message, { action, outcome: 'failure', resourceType: 'patient', resourceId: patientId, reason: err.message });
+    }
+    const { id, vital } = await insertManualVital(tx, patientId, { measuredAt, ...pressure, pulse: body.pulse ?? null });
+    await audit(tx, ctx, { action, outcome: 'success', resourceType: 'patient', resourceId: patientId, details: { vital_id: id, source: vital.source } });
+    return vital;
+  });
 }

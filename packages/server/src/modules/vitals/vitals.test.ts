@@ -1,4 +1,4 @@
-import type { VitalPage, VitalSeries } from '@rpm/contracts';
+import { IngestionErrors, MANUAL_SOURCE, type Vital, type VitalPage, type VitalSeries } from '@rpm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, type ApiClient, type TestServer } from '../../../test/app.ts';
 import { lastAuditOf, startPatientFixture } from '../../../test/patient-fixtures.ts';
@@ -30,7 +30,7 @@ describe('GET /api/patients/{id}/vitals', () => {
     expect(res.status).toBe(200);
     expect(res.body.total).toBe(25);
     expect(res.body.items).toHaveLength(10);
-    expect(res.body.items[0]).toEqual({ created_at: '2026-01-02T01:00:00.000Z', systolic: 125, diastolic: 85, pulse: null });
+    expect(res.body.items[0]).toEqual({ created_at: '2026-01-02T01:00:00.000Z', systolic: 125, diastolic: 85, pulse: null, source: 'manual' });
     const page3 = await provider.get<VitalPage>(`/api/patients/${patientId}/vitals?limit=10&offset=20`);
     expect(page3.body.items.map((v) => v.systolic)).toEqual([105, 104, 103, 102, 101]);
     const record = await lastAuditOf(server, 'vitals.list');
@@ -94,5 +94,46 @@ describe('GET /api/patients/{id}/vitals', () => {
     expect(await total(fresh)).toBe(await actual(fresh));
     await pool.query('DELETE FROM patients WHERE id = $1', [fresh]);
     expect((await pool.query('SELECT 1 FROM patient_vital_counts WHERE patient_id = $1', [fresh])).rowCount).toBe(0);
+  });
+});
+
+describe('POST /api/patients/{id}/vitals', () => {
+  const reading = { measured_at: '2026-01-03T08:30:00.000Z', systolic: 128, diastolic: 84, pulse: 71 };
+
+  it('adds a manual reading, listed with source manual, and audits it', async () => {
+    const res = await provider.post<Vital>(`/api/patients/${patientId}/vitals`, reading);
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({ created_at: reading.measured_at, systolic: 128, diastolic: 84, pulse: 71, source: MANUAL_SOURCE });
+    const page = await provider.get<VitalPage>(`/api/patients/${patientId}/vitals?limit=100`);
+    expect(page.body.items.find((v) => v.created_at === reading.measured_at)).toMatchObject({ source: MANUAL_SOURCE });
+    expect(await lastAuditOf(server, 'vitals.create')).toMatchObject({ outcome: 'success', resource_type: 'patient', resource_id: String(patientId) });
+  });
+
+  it.each([
+    [{ ...reading, systolic: 301 }, 400],
+    [{ ...reading, diastolic: 19 }, 400],
+    [{ ...reading, pulse: 301 }, 400],
+    [{ ...reading, measured_at: 'yesterday' }, 400],
+    [{ ...reading, extra: 1 }, 400],
+  ])('refuses %o with %i and stores nothing', async (body, status) => {
+    const before = (await provider.get<VitalPage>(`/api/patients/${patientId}/vitals`)).body.total;
+    expect((await provider.post(`/api/patients/${patientId}/vitals`, body)).status).toBe(status);
+    expect((await provider.get<VitalPage>(`/api/patients/${patientId}/vitals`)).body.total).toBe(before);
+  });
+
+  it('names the rule for systolic not above diastolic and a future time', async () => {
+    const same = await provider.post<{ message: string }>(`/api/patients/${patientId}/vitals`, { ...reading, systolic: 90, diastolic: 90 });
+    expect(same.status).toBe(400);
+    expect(same.body.message).toBe(IngestionErrors.systolicAboveDiastolic('systolic', 'diastolic'));
+    const future = await provider.post<{ message: string }>(`/api/patients/${patientId}/vitals`, {
+      ...reading,
+      measured_at: new Date(Date.now() + 3_600_000).toISOString(),
+    });
+    expect(future.body.message).toBe(IngestionErrors.future('measured_at'));
+    expect(await lastAuditOf(server, 'vitals.create')).toMatchObject({ outcome: 'failure' });
+  });
+
+  it("answers 404 for another organization's patient", async () => {
+    expect((await provider.post(`/api/patients/${otherPatientId}/vitals`, reading)).status).toBe(404);
   });
 });

@@ -1,4 +1,4 @@
-import type { CreateDeviceBody, Device } from '@rpm/contracts';
+import type { CreateDeviceBody, Device, UnmatchedReadingsResponse } from '@rpm/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiGet, apiPost } from '../../lib/api-client.ts';
 
@@ -13,3 +13,9 @@ export function useAddDevice() {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: deviceKeys.all }),
   });
 }
+
+export const useUnmatchedReadings = () =>
+  useQuery({
+    queryKey: ['unmatched-readings'],
+    queryFn: () => apiGet<UnmatchedReadingsResponse>('/api/unmatched-readings?limit=100'),
+  });

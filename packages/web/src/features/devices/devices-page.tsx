@@ -1,8 +1,9 @@
-import { Box, TableCell, TableRow } from '@mui/material';
-import { AdminTexts, DevicesTableColumns, type Device } from '@rpm/contracts';
+import { Box, Chip, Link, TableCell, TableRow } from '@mui/material';
+import { AdminTexts, DevicesTableColumns, IngestionTexts, type Device } from '@rpm/contracts';
+import { Link as RouterLink } from 'react-router';
 import { paths } from '../../app/paths.ts';
 import { DataTable, ListStates, PageHeader } from '../../components/table-states.tsx';
-import { useDevices } from './api.ts';
+import { useDevices, useUnmatchedReadings } from './api.ts';
 
 /** "Assigned to": the patient's name with their date of birth (spec section 2). */
 export function assignedTo(d: Device): string {
@@ -14,15 +15,32 @@ export function assignedTo(d: Device): string {
 /** /devices: every device and the patient it is assigned to. */
 export default function DevicesPage() {
   const devices = useDevices();
+  const unmatched = useUnmatchedReadings();
+  const unmatchedTotal = unmatched.data?.total ?? 0;
   return (
     <Box>
       <PageHeader title={AdminTexts.devicesTitle} action={{ label: AdminTexts.addDeviceTitle, to: paths.deviceAdd }} />
+      {unmatchedTotal > 0 && (
+        <Link component={RouterLink} to={paths.unmatchedReadings} sx={{ display: 'inline-block', mb: 1 }}>
+          {IngestionTexts.unmatchedCount(unmatchedTotal)}
+        </Link>
+      )}
       <ListStates query={devices} errorFallback={AdminTexts.failedToLoadDevices} emptyText={AdminTexts.noDevices}>
         {(list) => (
           <DataTable label={AdminTexts.devicesTitle} columns={DevicesTableColumns}>
             {list.map((d) => (
               <TableRow key={d.id} hover>
-                <TableCell>{d.device_id}</TableCell>
+                <TableCell>
+                  {d.device_id}
+                  {d.battery_level != null && (
+                    <Chip
+                      size="small"
+                      variant="outlined"
+                      sx={{ ml: 1 }}
+                      label={`${IngestionTexts.battery} ${d.battery_level}%`}
+                    />
+                  )}
+                </TableCell>
                 <TableCell>{d.model ?? ''}</TableCell>
                 <TableCell>{d.type ?? ''}</TableCell>
                 <TableCell>{assignedTo(d)}</TableCell>

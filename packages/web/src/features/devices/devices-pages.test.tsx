@@ -11,9 +11,17 @@ import DevicesPage from './devices-page.tsx';
 
 let bodies: unknown[] = [];
 const server = setupServer(
+  http.get('/api/unmatched-readings', () => HttpResponse.json({ items: [], total: 0 })),
   http.get('/api/devices', () =>
     HttpResponse.json([
-      { id: 1, device_id: 'BP-1', model: 'BP5', type: 'cuff', patient_id: 4, patient: { first_name: 'Ann', last_name: 'Lee', date_of_birth: '1950-02-03' } },
+      {
+        id: 1,
+        device_id: 'BP-1',
+        model: 'BP5',
+        type: 'cuff',
+        patient_id: 4,
+        patient: { first_name: 'Ann', last_name: 'Lee', date_of_birth: '1950-02-03' },
+      },
       { id: 2, device_id: 'BP-2', model: null, type: null, patient_id: null, patient: null },
     ]),
   ),
@@ -31,17 +39,32 @@ describe('devices', () => {
   it('lists devices with the patient and date of birth they are assigned to', async () => {
     wrap(<DevicesPage />);
     const table = await screen.findByRole('table', { name: AdminTexts.devicesTitle });
-    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual([...DevicesTableColumns]);
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual([...DevicesTableColumns]);
     const rows = within(table).getAllByRole('row').slice(1);
-    expect(within(rows[0]!).getAllByRole('cell').map((c) => c.textContent)).toEqual(['BP-1', 'BP5', 'cuff', 'Ann Lee (1950-02-03)']);
-    expect(within(rows[1]!).getAllByRole('cell').map((c) => c.textContent)).toEqual(['BP-2', '', '', AdminTexts.unassigned]);
+    expect(
+      within(rows[0]!)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual(['BP-1', 'BP5', 'cuff', 'Ann Lee (1950-02-03)']);
+    expect(
+      within(rows[1]!)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual(['BP-2', '', '', AdminTexts.unassigned]);
   });
 
   it('requires a device id, sends only what was filled in, and says “Device added”', async () => {
     server.use(
       http.post('/api/devices', async ({ request }) => {
         bodies.push(await request.json());
-        return HttpResponse.json({ id: 3, device_id: 'BP-3', model: null, type: 'cuff', patient_id: null, patient: null }, { status: 201 });
+        return HttpResponse.json(
+          { id: 3, device_id: 'BP-3', model: null, type: 'cuff', patient_id: null, patient: null },
+          { status: 201 },
+        );
       }),
     );
     const user = userEvent.setup();
@@ -57,7 +80,11 @@ describe('devices', () => {
   });
 
   it('shows the server’s detail, or “Failed to add device” without one', async () => {
-    server.use(http.post('/api/devices', () => HttpResponse.json({ message: 'A device with this device ID already exists' }, { status: 409 })));
+    server.use(
+      http.post('/api/devices', () =>
+        HttpResponse.json({ message: 'A device with this device ID already exists' }, { status: 409 }),
+      ),
+    );
     const user = userEvent.setup();
     wrap(<DeviceAddPage />);
     await user.type(screen.getByRole('textbox', { name: new RegExp(AdminTexts.deviceId) }), 'BP-1');

@@ -1,4 +1,6 @@
 import type {
+  ManualVitalBody,
+  Vital,
   Device,
   Note,
   NoteInput,
@@ -156,5 +158,14 @@ export function useAddTracking(id: number) {
   return useMutation({
     mutationFn: (body: TrackingSessionInput) => apiPost<TrackingSession>(`/api/patients/${id}/sessions`, body),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['patients', id, 'sessions'] }),
+  });
+}
+
+/** A reading typed in by staff; the table and chart of that patient refresh. */
+export function useAddReading(id: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: ManualVitalBody) => apiPost<Vital>(`/api/patients/${id}/vitals`, body),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['patients', id] }),
   });
 }

@@ -2,6 +2,7 @@ import ReportIcon from '@mui/icons-material/Report';
 import WarningAmberIcon from '@mui/icons-material/WarningAmber';
 import { Box, Stack, TableCell, TableRow, ToggleButton, ToggleButtonGroup, Typography, alpha, type Theme } from '@mui/material';
 import {
+  IngestionTexts,
   Labels,
   PatientTexts,
   VITALS_PAGE_SIZE,
@@ -12,6 +13,7 @@ import {
 import { lazy, Suspense, useState } from 'react';
 import { DataTable, LoadingState, QueryStates } from '../../components/table-states.tsx';
 import { useTimezone } from '../../lib/timezone.ts';
+import { AddReadingButton } from './add-reading-dialog.tsx';
 import { useVitals, useVitalSeries } from './api.ts';
 import { formatTimestamp } from '../../lib/format-timestamp.ts';
 import { PagedList, PatientSection, usePaging } from './paged-section.tsx';
@@ -26,16 +28,19 @@ export function VitalsSection({ patientId }: { patientId: number }) {
       headingId="vitals-heading"
       title={PatientTexts.vitals}
       action={
-        <ToggleButtonGroup
-          size="small"
-          exclusive
-          value={view}
-          onChange={(_e, v: 'table' | 'figure' | null) => v && setView(v)}
-          aria-label={PatientTexts.vitals}
-        >
-          <ToggleButton value="table">{Labels.table}</ToggleButton>
-          <ToggleButton value="figure">{Labels.figure}</ToggleButton>
-        </ToggleButtonGroup>
+        <Stack direction="row" spacing={1} alignItems="center">
+          <AddReadingButton patientId={patientId} />
+          <ToggleButtonGroup
+            size="small"
+            exclusive
+            value={view}
+            onChange={(_e, v: 'table' | 'figure' | null) => v && setView(v)}
+            aria-label={PatientTexts.vitals}
+          >
+            <ToggleButton value="table">{Labels.table}</ToggleButton>
+            <ToggleButton value="figure">{Labels.figure}</ToggleButton>
+          </ToggleButtonGroup>
+        </Stack>
       }
     >
       {view === 'table' ? <VitalsTable patientId={patientId} /> : <VitalsFigure patientId={patientId} />}
@@ -43,7 +48,13 @@ export function VitalsSection({ patientId }: { patientId: number }) {
   );
 }
 
-const vitalsColumns = [PatientTexts.time, PatientTexts.systolic, PatientTexts.diastolic, PatientTexts.pulse];
+const vitalsColumns = [
+  PatientTexts.time,
+  PatientTexts.systolic,
+  PatientTexts.diastolic,
+  PatientTexts.pulse,
+  IngestionTexts.source,
+];
 
 function VitalsTable({ patientId }: { patientId: number }) {
   const { timezone } = useTimezone();
@@ -73,6 +84,7 @@ function VitalsTable({ patientId }: { patientId: number }) {
                   <TableCell>{v.systolic}</TableCell>
                   <TableCell>{v.diastolic}</TableCell>
                   <TableCell>{v.pulse ?? Labels.notAvailable}</TableCell>
+                  <TableCell>{v.source}</TableCell>
                 </TableRow>
               );
             })}

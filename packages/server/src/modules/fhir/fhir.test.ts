@@ -1,0 +1,380 @@
+import { readFileSync } from 'node:fs';
+import type { Bundle, CapabilityStatement, Observation, OperationOutcome, Patient, Resource } from '@medplum/fhirtypes';
+import { IngestionErrors, type IngestionSourceWithSecret } from '@rpm/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  apiClient,
+  createOrganization,
+  signInNewStaff,
+  startTestServer,
+  type ApiClient,
+  type TestServer,
+} from '../../../test/app.ts';
+import { fhirSchemaErrors } from '../../../test/fhir-schema.ts';
+
+const PHD_EXAMPLE = JSON.parse(
+  readFileSync(new URL('../../../test/fixtures/phd-compound-blood-pressure.json', import.meta.url), 'utf8'),
+) as Observation;
+
+let server: TestServer;
+let admin: ApiClient;
+let provider: ApiClient;
+let otherProvider: ApiClient;
+let writeKey: IngestionSourceWithSecret;
+let readKey: IngestionSourceWithSecret;
+let tenovi: IngestionSourceWithSecret;
+let patientId: number;
+let otherPatientId: number;
+const emitted: Resource[] = [];
+
+const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
+
+function bpObservation(
+  device: string,
+  at: string,
+  systolic: number,
+  diastolic: number,
+  extra: Partial<Observation> = {},
+): Observation {
+  return {
+    resourceType: 'Observation',
+    status: 'final',
+    category: [
+      { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/observation-category', code: 'vital-signs' }] },
+    ],
+    code: { coding: [{ system: 'http://loinc.org', code: '85354-9' }] },
+    effectiveDateTime: at,
+    device: { identifier: { value: device } },
+    component: [
+      {
+        code: { coding: [{ system: 'http://loinc.org', code: '8480-6' }] },
+        valueQuantity: { value: systolic, unit: 'mmHg', system: 'http://unitsofmeasure.org', code: 'mm[Hg]' },
+      },
+      {
+        code: { coding: [{ system: 'http://loinc.org', code: '8462-4' }] },
+        valueQuantity: { value: diastolic, unit: 'mmHg', system: 'http://unitsofmeasure.org', code: 'mm[Hg]' },
+      },
+    ],
+    ...extra,
+  };
+}
+
+async function fhir<T = Resource>(
+  method: 'GET' | 'POST',
+  url: string,
+  opts: { body?: unknown; secret?: string | null; cookie?: string | null } = {},
+) {
+  const headers: Record<string, string> = { accept: 'application/fhir+json' };
+  if (opts.body !== undefined) headers['content-type'] = 'application/fhir+json';
+  if (opts.secret) headers.authorization = `Bearer ${opts.secret}`;
+  if (opts.cookie) headers.cookie = opts.cookie;
+  const res = await server.app.inject({
+    method,
+    url,
+    headers,
+    ...(opts.body !== undefined ? { payload: JSON.stringify(opts.body) } : {}),
+  });
+  const body = res.json() as T;
+  emitted.push(body as Resource);
+  expect(res.headers['content-type']).toMatch(/^application\/fhir\+json/);
+  return { status: res.statusCode, body, headers: res.headers };
+}
+const post = <T = Resource>(url: string, body: unknown, secret: string | null = writeKey.secret) =>
+  fhir<T>('POST', url, { body, secret });
+const vitalsCount = async () =>
+  (await server.db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM vitals')).rows[0]!.n;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const org = await createOrganization(server);
+  const other = await createOrganization(server);
+  admin = await signInNewStaff(server, 'admin', org.id);
+  provider = await signInNewStaff(server, 'provider', org.id);
+  otherProvider = await signInNewStaff(server, 'provider', other.id);
+  const p = await server.db.pool.query<{ id: number }>(
+    `INSERT INTO patients (first_name, last_name, date_of_birth, gender, organization_id)
+     VALUES ('Fay', 'Fhir', '1951-05-06', 'female', $1), ('Oz', 'Other', NULL, NULL, $2) RETURNING id`,
+    [org.id, other.id],
+  );
+  [patientId, otherPatientId] = p.rows.map((r) => r.id) as [number, number];
+  await server.db.pool.query(
+    `INSERT INTO devices (device_id, model, patient_id) VALUES ('FHIR-1', 'BP7', $1), ('711000FEFF5F49B0.B0495F001071', 'PHD', $1), ('OTHER-9', 'BP7', $2)`,
+    [patientId, otherPatientId],
+  );
+  await server.db.pool.query(`UPDATE device_assignments SET assigned_from = '2025-01-01'`);
+  writeKey = (await admin.post<IngestionSourceWithSecret>('/api/integrations', { name: 'EHR in', kind: 'fhir' })).body;
+  readKey = (
+    await admin.post<IngestionSourceWithSecret>('/api/integrations', { name: 'EHR out', kind: 'fhir', can_read: true })
+  ).body;
+  tenovi = (await admin.post<IngestionSourceWithSecret>('/api/integrations', { name: 'Cuffs', kind: 'tenovi' })).body;
+  // Compiling the whole R4 schema takes seconds: once, here, not inside a test's time limit.
+  fhirSchemaErrors({ resourceType: 'Patient' });
+}, 300_000);
+afterAll(async () => server?.close());
+
+describe('FHIR R4 in', () => {
+  it('creates an Observation: 201, Location, the stored Observation as FHIR JSON', async () => {
+    const res = await post<Observation>(
+      '/fhir/R4/Observation',
+      bpObservation('FHIR-1', minutesAgo(30), 133, 84, { subject: { reference: `Patient/${patientId}` } }),
+    );
+    expect(res.status).toBe(201);
+    expect(res.headers.location).toBe(`${server.url}/fhir/R4/Observation/${res.body.id}`);
+    expect(res.body).toMatchObject({
+      resourceType: 'Observation',
+      subject: { reference: `Patient/${patientId}` },
+      device: { identifier: { value: 'FHIR-1' } },
+    });
+    const retry = await post<Observation>(
+      '/fhir/R4/Observation',
+      bpObservation('FHIR-1', res.body.effectiveDateTime!, 133, 84),
+    );
+    expect(retry.status).toBe(200);
+    expect(retry.body.id).toBe(res.body.id);
+  });
+
+  it("accepts the Personal Health Device IG's compound blood-pressure example", async () => {
+    const res = await post<Observation>('/fhir/R4/Observation', PHD_EXAMPLE);
+    expect(res.status).toBe(201);
+    expect(res.body.component?.map((c) => c.valueQuantity?.value)).toEqual([116, 71]);
+    expect(res.body.effectiveDateTime).toBe('2026-01-02T16:38:15.000Z');
+    expect(fhirSchemaErrors(PHD_EXAMPLE)).toEqual([]);
+  });
+
+  it('refuses bad Observations with an OperationOutcome naming the field, storing nothing', async () => {
+    const before = await vitalsCount();
+    const cases: [Observation, string][] = [
+      [
+        bpObservation('FHIR-1', minutesAgo(5), 301, 80),
+        IngestionErrors.range('component[8480-6].valueQuantity.value', 40, 300, 'mmHg'),
+      ],
+      [
+        bpObservation('FHIR-1', minutesAgo(5), 80, 90),
+        IngestionErrors.systolicAboveDiastolic(
+          'component[8480-6].valueQuantity.value',
+          'component[8462-4].valueQuantity.value',
+        ),
+      ],
+      [
+        bpObservation('FHIR-1', new Date(Date.now() + 3_600_000).toISOString(), 120, 80),
+        IngestionErrors.future('effectiveDateTime'),
+      ],
+      [{ ...bpObservation('FHIR-1', minutesAgo(5), 120, 80), device: undefined }, IngestionErrors.required('device')],
+      [
+        bpObservation('FHIR-1', minutesAgo(5), 120, 80, { subject: { reference: `Patient/${otherPatientId}` } }),
+        'subject must be the patient who had the device at effectiveDateTime',
+      ],
+    ];
+    for (const [obs, message] of cases) {
+      const res = await post<OperationOutcome>('/fhir/R4/Observation', obs);
+      expect(res.status, message).toBe(400);
+      expect(res.body.resourceType).toBe('OperationOutcome');
+      expect(res.body.issue[0]?.diagnostics).toBe(message);
+    }
+    const mmhg = bpObservation('FHIR-1', minutesAgo(5), 120, 80);
+    mmhg.component![0]!.valueQuantity!.code = 'mmHg';
+    expect((await post<OperationOutcome>('/fhir/R4/Observation', mmhg)).body.issue[0]?.diagnostics).toBe(
+      'component[8480-6].valueQuantity must be in UCUM mm[Hg]',
+    );
+    expect((await post('/fhir/R4/Observation', { resourceType: 'Patient' })).status).toBe(400);
+    expect(await vitalsCount()).toBe(before);
+  });
+
+  it('answers 401 for a wrong, missing or revoked key and 403 for a Tenovi key', async () => {
+    const obs = bpObservation('FHIR-1', minutesAgo(6), 120, 80);
+    expect((await post('/fhir/R4/Observation', obs, null)).status).toBe(401);
+    expect((await post('/fhir/R4/Observation', obs, writeKey.secret.slice(0, -1) + 'A')).status).toBe(401);
+    expect((await post('/fhir/R4/Observation', obs, tenovi.secret)).status).toBe(403);
+    const revoked = (await admin.post<IngestionSourceWithSecret>('/api/integrations', { name: 'Gone', kind: 'fhir' }))
+      .body;
+    await admin.request('DELETE', `/api/integrations/${revoked.id}`);
+    const res = await post<OperationOutcome>('/fhir/R4/Observation', obs, revoked.secret);
+    expect(res.status).toBe(401);
+    expect(res.body.resourceType).toBe('OperationOutcome');
+  });
+
+  it('processes a batch entry by entry: 201, 200 for a duplicate, 202 unmatched, 400 for a bad one', async () => {
+    const t = minutesAgo(20);
+    const entry = (resource: unknown) => ({ resource, request: { method: 'POST', url: 'Observation' } });
+    const res = await post<Bundle>('/fhir/R4', {
+      resourceType: 'Bundle',
+      type: 'batch',
+      entry: [
+        entry(bpObservation('FHIR-1', t, 121, 81)),
+        entry(bpObservation('FHIR-1', t, 121, 81)),
+        entry(bpObservation('NOBODY-1', t, 122, 82)),
+        entry(bpObservation('FHIR-1', minutesAgo(19), 20, 81)),
+        { resource: bpObservation('FHIR-1', t, 121, 81), request: { method: 'PUT', url: 'Observation/1' } },
+      ],
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.type).toBe('batch-response');
+    expect(res.body.entry?.map((e) => e.response?.status)).toEqual([
+      '201 Created',
+      '200 OK',
+      '202 Accepted',
+      '400 Bad Request',
+      '400 Bad Request',
+    ]);
+    expect(res.body.entry?.[3]?.response?.outcome).toMatchObject({
+      issue: [
+        {
+          diagnostics: IngestionErrors.range(
+            'entry[3].resource.component[8480-6].valueQuantity.value',
+            40,
+            300,
+            'mmHg',
+          ),
+        },
+      ],
+    });
+  });
+
+  it('stores a transaction all or nothing', async () => {
+    const before = await vitalsCount();
+    const entry = (resource: unknown) => ({ resource, request: { method: 'POST', url: 'Observation' } });
+    const bad = await post<OperationOutcome>('/fhir/R4', {
+      resourceType: 'Bundle',
+      type: 'transaction',
+      entry: [
+        entry(bpObservation('FHIR-1', minutesAgo(15), 125, 85)),
+        entry(bpObservation('FHIR-1', minutesAgo(14), 125, 201)),
+      ],
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.resourceType).toBe('OperationOutcome');
+    expect(await vitalsCount()).toBe(before);
+    const good = await post<Bundle>('/fhir/R4', {
+      resourceType: 'Bundle',
+      type: 'transaction',
+      entry: [
+        entry(bpObservation('FHIR-1', minutesAgo(15), 125, 85)),
+        entry(bpObservation('FHIR-1', minutesAgo(14), 126, 86)),
+      ],
+    });
+    expect(good.body.type).toBe('transaction-response');
+    expect(good.body.entry?.map((e) => e.response?.status)).toEqual(['201 Created', '201 Created']);
+    expect(await vitalsCount()).toBe(before + 2);
+  });
+
+  it('refuses a Bundle of more than 1,000 entries and other Bundle types', async () => {
+    const entry = {
+      resource: bpObservation('FHIR-1', minutesAgo(3), 120, 80),
+      request: { method: 'POST', url: 'Observation' },
+    };
+    const tooMany = await post<OperationOutcome>('/fhir/R4', {
+      resourceType: 'Bundle',
+      type: 'batch',
+      entry: Array.from({ length: 1001 }, () => ({ request: entry.request })),
+    });
+    expect(tooMany.status).toBe(413);
+    expect((await post('/fhir/R4', { resourceType: 'Bundle', type: 'collection', entry: [entry] })).status).toBe(400);
+  });
+});
+
+describe('FHIR R4 out', () => {
+  it('describes itself in a CapabilityStatement', async () => {
+    const res = await fhir<CapabilityStatement>('GET', '/fhir/R4/metadata');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ resourceType: 'CapabilityStatement', fhirVersion: '4.0.1', kind: 'instance' });
+  });
+
+  it('reads a Patient for a provider of its organization, a read key, and audits each read', async () => {
+    const res = await fhir<Patient>('GET', `/fhir/R4/Patient/${patientId}`, { cookie: provider.cookie });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      resourceType: 'Patient',
+      name: [{ family: 'Fhir', given: ['Fay'] }],
+      birthDate: '1951-05-06',
+      gender: 'female',
+    });
+    expect((await fhir('GET', `/fhir/R4/Patient/${patientId}`, { secret: readKey.secret })).status).toBe(200);
+    const audits = await server.db.pool.query(
+      `SELECT outcome, resource_id FROM audit_logs WHERE action = 'fhir.patient.read' ORDER BY id DESC LIMIT 2`,
+    );
+    expect(audits.rows).toEqual([
+      { outcome: 'success', resource_id: String(patientId) },
+      { outcome: 'success', resource_id: String(patientId) },
+    ]);
+  });
+
+  it("answers 404 for another organization's patient, 401 without credentials, 403 for a write-only key", async () => {
+    const res = await fhir<OperationOutcome>('GET', `/fhir/R4/Patient/${patientId}`, { cookie: otherProvider.cookie });
+    expect(res.status).toBe(404);
+    expect(res.body.resourceType).toBe('OperationOutcome');
+    expect(
+      (await fhir('GET', `/fhir/R4/Observation?patient=${patientId}`, { cookie: otherProvider.cookie })).status,
+    ).toBe(404);
+    expect((await fhir('GET', `/fhir/R4/Patient/${patientId}`)).status).toBe(401);
+    expect((await fhir('GET', `/fhir/R4/Patient/${patientId}`, { secret: writeKey.secret })).status).toBe(403);
+    expect((await fhir('GET', `/fhir/R4/Patient/999999`, { cookie: provider.cookie })).status).toBe(404);
+  });
+
+  it('searches Observations newest first with date bounds and next links', async () => {
+    await server.db.pool.query(
+      `INSERT INTO vitals (patient_id, created_at, systolic, diastolic, pulse) SELECT $1, timestamptz '2025-06-01T00:00:00Z' + g * interval '1 hour', 100 + g, 60, 70 FROM generate_series(1, 7) g`,
+      [patientId],
+    );
+    const first = await fhir<Bundle>(
+      'GET',
+      `/fhir/R4/Observation?patient=${patientId}&date=ge2025-06-01&date=lt2025-06-02T00:00:00Z&_count=3`,
+      { cookie: provider.cookie },
+    );
+    expect(first.status).toBe(200);
+    expect(first.body.type).toBe('searchset');
+    const values = (b: Bundle) => b.entry?.map((e) => (e.resource as Observation).component?.[0]?.valueQuantity?.value);
+    expect(values(first.body)).toEqual([107, 106, 105]);
+    const next = first.body.link?.find((l) => l.relation === 'next')?.url;
+    expect(next).toBeTruthy();
+    const second = await fhir<Bundle>('GET', next!.replace(server.url, ''), { cookie: provider.cookie });
+    expect(values(second.body)).toEqual([104, 103, 102]);
+    const third = await fhir<Bundle>(
+      'GET',
+      second.body.link!.find((l) => l.relation === 'next')!.url.replace(server.url, ''),
+      { secret: readKey.secret },
+    );
+    expect(values(third.body)).toEqual([101]);
+    expect(third.body.link?.some((l) => l.relation === 'next')).toBe(false);
+    expect(
+      (await fhir('GET', `/fhir/R4/Observation?patient=${patientId}&date=2025-06-01`, { cookie: provider.cookie }))
+        .status,
+    ).toBe(400);
+    expect((await fhir('GET', `/fhir/R4/Observation`, { cookie: provider.cookie })).status).toBe(400);
+    const audit = await server.db.pool.query(
+      `SELECT resource_type, resource_id FROM audit_logs WHERE action = 'fhir.observation.search' AND outcome = 'success' ORDER BY id DESC LIMIT 1`,
+    );
+    expect(audit.rows[0]).toEqual({ resource_type: 'patient', resource_id: String(patientId) });
+  });
+
+  it('finds a Device by identifier, showing its patient only within the reader organization', async () => {
+    const mine = await fhir<Bundle>('GET', '/fhir/R4/Device?identifier=fhir-1', { cookie: provider.cookie });
+    expect(mine.body.entry?.[0]?.resource).toMatchObject({
+      resourceType: 'Device',
+      identifier: [{ value: 'FHIR-1' }],
+      patient: { reference: `Patient/${patientId}` },
+    });
+    const theirs = await fhir<Bundle>('GET', '/fhir/R4/Device?identifier=OTHER-9', { cookie: provider.cookie });
+    expect(theirs.body.entry ?? []).toEqual([]);
+    expect(
+      (await fhir<Bundle>('GET', '/fhir/R4/Device?identifier=OTHER-9', { cookie: admin.cookie })).body.entry,
+    ).toHaveLength(1);
+  });
+
+  it('emitted only valid FHIR R4: every answer above validates against the official JSON schema', () => {
+    expect(emitted.length).toBeGreaterThan(20);
+    const kinds = new Set(emitted.map((r) => r.resourceType));
+    expect([...kinds].sort()).toEqual(['Bundle', 'CapabilityStatement', 'Observation', 'OperationOutcome', 'Patient']);
+    const invalid = emitted
+      .map((r) => ({ type: r.resourceType, errors: fhirSchemaErrors(r) }))
+      .filter((r) => r.errors.length > 0);
+    expect(invalid).toEqual([]);
+    // The check can fail: a resource with a bad field does not pass.
+    expect(fhirSchemaErrors({ resourceType: 'Observation', status: 'finished', code: {} })).not.toEqual([]);
+  }, 300_000);
+});
+
+describe('FHIR routes and the portal API', () => {
+  it('are not reachable with only the CSRF-protected API client by accident', async () => {
+    expect((await apiClient(server).get(`/fhir/R4/Patient/${patientId}`)).status).toBe(401);
+  });
+});

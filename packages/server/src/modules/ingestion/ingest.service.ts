@@ -1,0 +1,162 @@
+import { IngestionErrors, type IngestResult } from '@rpm/contracts';
+import type pg from 'pg';
+import { withTransaction, type Queryable } from '../../db/pool.ts';
+import type { RequestContext } from '../../plugins/context.ts';
+import { HttpError } from '../../plugins/errors.ts';
+import { maySendReadings, type SourcePrincipal } from '../../policies/ingestion.ts';
+import { audit } from '../audit/audit.service.ts';
+import { findSource, insertRejection } from './ingestion-sources.repository.ts';
+import {
+  storeLonePulse,
+  storeReadings,
+  updateBattery,
+  type IncomingReading,
+  type ReadingOutcome,
+} from './readings.repository.ts';
+import { ReadingRejected } from './reading-rules.ts';
+import { secretMatches, sourceIdOfSecret } from './source-secret.ts';
+import { parseTenovi } from './tenovi.ts';
+
+/** An unknown source is compared against this, so that it costs as long as a known one. */
+const NO_HASH = Buffer.alloc(32);
+
+/** A source whose secret was checked, with what the policies need to know of it. */
+export type AuthenticatedSource = SourcePrincipal & { name: string };
+
+/**
+ * Finds the source and checks the presented secret in constant time. Every refusal is the same
+ * 401 (unknown source, wrong, missing or revoked secret) and is audited as a failed sign-in.
+ * `sourceId` is null when the secret itself names its source (FHIR Bearer tokens).
+ */
+export async function authenticateSource(
+  db: pg.Pool,
+  ctx: RequestContext,
+  sourceId: string | null,
+  presented: string | undefined,
+  action: string,
+): Promise<AuthenticatedSource | null> {
+  const id = sourceId ?? (presented ? sourceIdOfSecret(presented) : null);
+  const row = id ? await findSource(db, id) : null;
+  const matches =
+    secretMatches(presented ?? '', row?.secret_hash ?? NO_HASH) && presented !== undefined && row !== null;
+  if (!row || !matches || row.revoked_at) {
+    await audit(db, ctx, {
+      action,
+      outcome: 'failure',
+      resourceType: 'ingestion_source',
+      resourceId: id,
+      reason: !row ? 'unknown source' : !presented ? 'no secret' : !matches ? 'wrong secret' : 'source revoked',
+    });
+    return null;
+  }
+  return { id: row.id, kind: row.kind, canRead: row.can_read, revoked: row.revoked_at !== null, name: row.name };
+}
+
+export const unauthorized = () => new HttpError(401, IngestionErrors.credentials);
+
+/** Records why a source's request was refused (reason and device id only), audits it, answers 400. */
+export async function rejectReading(
+  db: pg.Pool,
+  ctx: RequestContext,
+  source: AuthenticatedSource,
+  action: string,
+  err: ReadingRejected,
+): Promise<HttpError> {
+  await withTransaction(db, async (tx) => {
+    await insertRejection(tx, { sourceId: source.id, reason: err.message, deviceIdentifier: err.deviceIdentifier });
+    await audit(tx, ctx, {
+      action,
+      outcome: 'failure',
+      resourceType: 'ingestion_source',
+      resourceId: source.id,
+      reason: err.message,
+      details: err.deviceIdentifier ? { device_id: err.deviceIdentifier } : null,
+    });
+  });
+  return new HttpError(400, err.message);
+}
+
+/** Counts for the answer and the audit record: never the readings themselves. */
+export function countOutcomes(
+  received: number,
+  outcomes: ReadingOutcome[],
+  batteryUpdates: number,
+  pulsesMerged = 0,
+): IngestResult {
+  return {
+    received,
+    stored: outcomes.filter((o) => o.status === 'stored').length,
+    duplicates: outcomes.filter((o) => o.status === 'duplicate').length + pulsesMerged,
+    unmatched: outcomes.filter((o) => o.status === 'unmatched').length,
+    battery_updates: batteryUpdates,
+  };
+}
+
+/** Stores readings and writes the call's audit record in the same transaction. */
+export async function storeAudited(
+  tx: Queryable,
+  ctx: RequestContext,
+  source: AuthenticatedSource,
+  action: string,
+  readings: IncomingReading[],
+  details: (outcomes: ReadingOutcome[]) => Record<string, unknown>,
+): Promise<ReadingOutcome[]> {
+  const outcomes = await storeReadings(tx, source.id, readings);
+  const patients = [...new Set(outcomes.flatMap((o) => (o.status === 'stored' ? [o.patientId] : [])))];
+  await audit(tx, ctx, {
+    action,
+    outcome: 'success',
+    resourceType: 'ingestion_source',
+    resourceId: source.id,
+    details: { ...details(outcomes), patient_ids: patients },
+  });
+  return outcomes;
+}
+
+/** POST /api/ingest/tenovi/{sourceId}: a Tenovi HWI webhook, authenticated by the source's header. */
+export async function ingestTenovi(
+  db: pg.Pool,
+  ctx: RequestContext,
+  sourceId: string,
+  headers: Record<string, string | string[] | undefined>,
+  body: unknown,
+): Promise<IngestResult> {
+  const action = 'ingest.tenovi';
+  const row = await findSource(db, sourceId);
+  const header = row?.auth_header ?? null;
+  const raw = header ? headers[header] : undefined;
+  const source = await authenticateSource(db, ctx, sourceId, typeof raw === 'string' ? raw : undefined, action);
+  if (!source) throw unauthorized();
+  if (!maySendReadings(source, 'tenovi')) {
+    await audit(db, ctx, {
+      action,
+      outcome: 'denied',
+      resourceType: 'ingestion_source',
+      resourceId: source.id,
+      reason: 'not a tenovi source',
+    });
+    throw new HttpError(403, IngestionErrors.sourceKind);
+  }
+  let batch;
+  try {
+    batch = parseTenovi(body);
+  } catch (err) {
+    if (err instanceof ReadingRejected) throw await rejectReading(db, ctx, source, action, err);
+    throw err;
+  }
+  return withTransaction(db, async (tx) => {
+    let merged = 0;
+    let pending = 0;
+    for (const p of batch.pulses) {
+      if (await storeLonePulse(tx, source.id, p)) merged++;
+      else pending++;
+    }
+    let batteryUpdates = 0;
+    for (const b of batch.batteries) if (await updateBattery(tx, b.deviceIdentifier, b.level, b.at)) batteryUpdates++;
+    const outcomes = await storeAudited(tx, ctx, source, action, batch.readings, (o) => ({
+      ...countOutcomes(batch.received, o, batteryUpdates, merged),
+      pulses_waiting: pending,
+    }));
+    return countOutcomes(batch.received, outcomes, batteryUpdates, merged);
+  });
+}

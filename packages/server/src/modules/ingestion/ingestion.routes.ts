@@ -1,0 +1,88 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  CreateIngestionSourceBody,
+  ErrorBody,
+  INGESTION_BODY_LIMIT_BYTES,
+  INGEST_RATE_LIMIT_PER_MINUTE,
+  IngestResult,
+  IngestSourceParam,
+  IngestionSource,
+  IngestionSourcesResponse,
+  IngestionSourceWithSecret,
+  PageQuery,
+  SourceIdParam,
+  UnmatchedReadingsResponse,
+} from '@rpm/contracts';
+import { contextOf, signedInContextOf } from '../../plugins/context.ts';
+import type { ModuleDeps } from '../module-deps.ts';
+import { ingestTenovi } from './ingest.service.ts';
+import { createSource, getSources, revokeIngestionSource, rotateSource } from './ingestion-sources.service.ts';
+import { listUnmatched } from './unmatched.service.ts';
+
+/** Ingestion sources (admins), the Tenovi webhook (device clouds, by secret) and unmatched readings. */
+export const ingestionRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { db }) => {
+  const tags = ['integrations'];
+  app.get(
+    '/api/integrations',
+    { config: { access: 'admin' }, schema: { tags, response: { 200: IngestionSourcesResponse } } },
+    async (request) => getSources(db, signedInContextOf(request)),
+  );
+  app.post(
+    '/api/integrations',
+    {
+      config: { access: 'admin' },
+      schema: { tags, body: CreateIngestionSourceBody, response: { 201: IngestionSourceWithSecret } },
+    },
+    async (request, reply) => reply.status(201).send(await createSource(db, signedInContextOf(request), request.body)),
+  );
+  app.post(
+    '/api/integrations/:id/rotate',
+    {
+      config: { access: 'admin' },
+      schema: { tags, params: SourceIdParam, response: { 200: IngestionSourceWithSecret, 404: ErrorBody } },
+    },
+    async (request) => rotateSource(db, signedInContextOf(request), request.params.id),
+  );
+  app.delete(
+    '/api/integrations/:id',
+    {
+      config: { access: 'admin' },
+      schema: { tags, params: SourceIdParam, response: { 200: IngestionSource, 404: ErrorBody } },
+    },
+    async (request) => revokeIngestionSource(db, signedInContextOf(request), request.params.id),
+  );
+
+  app.get(
+    '/api/unmatched-readings',
+    {
+      config: { access: 'admin' },
+      schema: { tags: ['devices'], querystring: PageQuery, response: { 200: UnmatchedReadingsResponse } },
+    },
+    async (request) =>
+      listUnmatched(db, signedInContextOf(request), request.query.limit ?? 50, request.query.offset ?? 0),
+  );
+
+  // The body is read as any JSON: the service checks each measurement itself so that a refusal
+  // names the field and rule and is recorded in the source's recent rejections.
+  app.post(
+    '/api/ingest/tenovi/:sourceId',
+    {
+      config: {
+        access: 'machine',
+        // A vendor cloud posts every clinic's cuffs from a few addresses: count per source, with
+        // room for a fleet, instead of the per-person ceiling of the browser API.
+        rateLimit: {
+          max: INGEST_RATE_LIMIT_PER_MINUTE,
+          keyGenerator: (request) => `ingest:${(request.params as { sourceId?: string }).sourceId ?? ''}`,
+        },
+      },
+      bodyLimit: INGESTION_BODY_LIMIT_BYTES,
+      schema: {
+        tags: ['ingestion'],
+        params: IngestSourceParam,
+        response: { 200: IngestResult, 400: ErrorBody, 401: ErrorBody, 413: ErrorBody },
+      },
+    },
+    async (request) => ingestTenovi(db, contextOf(request), request.params.sourceId, request.headers, request.body),
+  );
+};

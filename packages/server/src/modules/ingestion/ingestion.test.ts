@@ -1,0 +1,380 @@
+import {
+  AdminErrors,
+  DEFAULT_INGEST_AUTH_HEADER,
+  INGESTION_REJECTIONS_KEPT,
+  IngestionErrors,
+  type IngestionSource,
+  type IngestionSourceWithSecret,
+  type IngestResult,
+  type UnmatchedReadingsResponse,
+  type VitalPage,
+} from '@rpm/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  apiClient,
+  createOrganization,
+  signInNewStaff,
+  startTestServer,
+  type ApiClient,
+  type TestServer,
+} from '../../../test/app.ts';
+
+let server: TestServer;
+let admin: ApiClient;
+let provider: ApiClient;
+let source: IngestionSourceWithSecret;
+let patientA: number;
+let patientB: number;
+
+const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
+const bp = (device: string, timestamp: string, systolic: number, diastolic: number, index = 0) => ({
+  metric: 'blood_pressure',
+  device_name: 'BPM Connect',
+  hwi_device_id: device,
+  sensor_code: 'BP',
+  value_1: systolic,
+  value_2: diastolic,
+  timestamp,
+  filter_params: { measurement_index: index },
+});
+const pulse = (device: string, timestamp: string, value: number, index = 0) => ({
+  metric: 'pulse',
+  hwi_device_id: device,
+  value_1: value,
+  value_2: null,
+  timestamp,
+  filter_params: { measurement_index: index },
+});
+
+/** A webhook call as the vendor makes it: no session, no CSRF header, the secret in the source's header. */
+async function send(
+  body: unknown,
+  opts: { secret?: string | null; sourceId?: string; header?: string; raw?: string } = {},
+) {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  const secret = opts.secret === undefined ? source.secret : opts.secret;
+  if (secret !== null) headers[opts.header ?? DEFAULT_INGEST_AUTH_HEADER] = secret;
+  const res = await server.app.inject({
+    method: 'POST',
+    url: `/api/ingest/tenovi/${opts.sourceId ?? source.id}`,
+    headers,
+    payload: opts.raw ?? JSON.stringify(body),
+  });
+  return { status: res.statusCode, body: res.json() as IngestResult & { message: string } };
+}
+
+const count = async (sql: string, params: unknown[] = []) =>
+  (await server.db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${sql}`, params)).rows[0]!.n;
+const readingsOf = async (patientId: number) =>
+  (
+    await server.db.pool.query(
+      `SELECT systolic, diastolic, pulse, source, irregular_heartbeat FROM vitals WHERE patient_id = $1 ORDER BY created_at`,
+      [patientId],
+    )
+  ).rows;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const org = await createOrganization(server);
+  admin = await signInNewStaff(server, 'admin', org.id);
+  provider = await signInNewStaff(server, 'provider', org.id);
+  const p = await server.db.pool.query<{ id: number }>(
+    `INSERT INTO patients (first_name, last_name, organization_id) VALUES ('Ida', 'Ingest', $1), ('Moe', 'Moved', $1) RETURNING id`,
+    [org.id],
+  );
+  [patientA, patientB] = p.rows.map((r) => r.id) as [number, number];
+  await server.db.pool.query(
+    `INSERT INTO devices (device_id, model, patient_id) VALUES ('HWI-A', 'BPM', $1), ('HWI-B', 'BPM', NULL)`,
+    [patientA],
+  );
+  // The assignment started a while ago, so readings of the last hours belong to patient A.
+  await server.db.pool.query(`UPDATE device_assignments SET assigned_from = now() - interval '30 days'`);
+  const res = await admin.post<IngestionSourceWithSecret>('/api/integrations', {
+    name: 'Tenovi cloud',
+    kind: 'tenovi',
+  });
+  expect(res.status).toBe(201);
+  source = res.body;
+});
+afterAll(async () => server?.close());
+
+describe('ingestion sources', () => {
+  it('shows the secret once, stores only its hash, and audits the creation', async () => {
+    expect(source.secret).toMatch(/^rpms_[0-9a-f]{32}_[A-Za-z0-9_-]{43}$/);
+    expect(source).toMatchObject({
+      name: 'Tenovi cloud',
+      kind: 'tenovi',
+      auth_header: DEFAULT_INGEST_AUTH_HEADER,
+      revoked_at: null,
+    });
+    const list = await admin.get<IngestionSource[]>('/api/integrations');
+    expect(list.status).toBe(200);
+    expect(JSON.stringify(list.body)).not.toContain(source.secret);
+    const stored = await server.db.pool.query(`SELECT secret_hash FROM ingestion_sources WHERE id = $1`, [source.id]);
+    expect(stored.rows[0].secret_hash.toString('hex')).not.toContain(Buffer.from(source.secret).toString('hex'));
+    const audit = await server.db.pool.query(
+      `SELECT outcome, details FROM audit_logs WHERE action = 'integration.create' AND resource_id = $1`,
+      [source.id],
+    );
+    expect(audit.rows[0].outcome).toBe('success');
+    expect(JSON.stringify(audit.rows)).not.toContain(source.secret);
+    expect(server.logs()).not.toContain(source.secret);
+  });
+
+  it('refuses providers and unknown kinds', async () => {
+    expect((await provider.get('/api/integrations')).status).toBe(403);
+    expect((await provider.post('/api/integrations', { name: 'x', kind: 'tenovi' })).status).toBe(403);
+    expect((await admin.post('/api/integrations', { name: 'x', kind: 'hl7v2' })).status).toBe(400);
+    expect((await admin.post('/api/integrations', { name: ' ', kind: 'tenovi' })).status).toBe(400);
+  });
+
+  it('rotates: the old secret stops working, the new one works; revoked sources answer 401', async () => {
+    const created = (
+      await admin.post<IngestionSourceWithSecret>('/api/integrations', {
+        name: 'Rotating',
+        kind: 'tenovi',
+        auth_header: 'X-Clinic-Key',
+      })
+    ).body;
+    expect(created.auth_header).toBe('x-clinic-key');
+    const body = bp('HWI-B', minutesAgo(500), 120, 80);
+    expect((await send(body, { sourceId: created.id, secret: created.secret, header: 'x-clinic-key' })).status).toBe(
+      200,
+    );
+    const rotated = await admin.post<IngestionSourceWithSecret>(`/api/integrations/${created.id}/rotate`);
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.secret).not.toBe(created.secret);
+    expect((await send(body, { sourceId: created.id, secret: created.secret, header: 'x-clinic-key' })).status).toBe(
+      401,
+    );
+    expect(
+      (await send(body, { sourceId: created.id, secret: rotated.body.secret, header: 'x-clinic-key' })).status,
+    ).toBe(200);
+    const revoked = await admin.request<IngestionSource>('DELETE', `/api/integrations/${created.id}`);
+    expect(revoked.status).toBe(200);
+    expect(revoked.body.revoked_at).not.toBeNull();
+    expect(
+      (await send(body, { sourceId: created.id, secret: rotated.body.secret, header: 'x-clinic-key' })).status,
+    ).toBe(401);
+    expect((await admin.post(`/api/integrations/${created.id}/rotate`)).status).toBe(404);
+    const actions = await server.db.pool.query(
+      `SELECT action FROM audit_logs WHERE resource_id = $1 AND action LIKE 'integration.%' ORDER BY id`,
+      [created.id],
+    );
+    expect(actions.rows.map((r) => r.action)).toEqual([
+      'integration.create',
+      'integration.rotate',
+      'integration.revoke',
+      'integration.rotate',
+    ]);
+  });
+});
+
+describe('POST /api/ingest/tenovi/{sourceId}', () => {
+  it('merges blood pressure, pulse and irregular heartbeat of one measurement into one reading, and audits counts', async () => {
+    const t = minutesAgo(60);
+    const res = await send([
+      bp('HWI-A', t, 142, 91, 3),
+      pulse('HWI-A', t, 77, 3),
+      {
+        metric: 'irregular_heartbeat',
+        hwi_device_id: 'HWI-A',
+        value_1: 1,
+        timestamp: t,
+        filter_params: { measurement_index: 3 },
+      },
+    ]);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ received: 3, stored: 1, duplicates: 0, unmatched: 0, battery_updates: 0 });
+    expect(await readingsOf(patientA)).toEqual([
+      { systolic: 142, diastolic: 91, pulse: 77, source: 'HWI-A', irregular_heartbeat: true },
+    ]);
+    const audit = await server.db.pool.query(
+      `SELECT outcome, details, user_id FROM audit_logs WHERE action = 'ingest.tenovi' ORDER BY id DESC LIMIT 1`,
+    );
+    expect(audit.rows[0]).toMatchObject({
+      outcome: 'success',
+      user_id: null,
+      details: { received: 3, stored: 1, patient_ids: [patientA] },
+    });
+    expect(JSON.stringify(audit.rows[0].details)).not.toContain('142');
+  });
+
+  it('accepts a single object, and a pulse sent apart from its blood pressure', async () => {
+    const t = minutesAgo(50);
+    expect((await send(pulse('HWI-A', t, 66))).body.received).toBe(1);
+    expect((await send(bp('HWI-A', t, 118, 76))).body.stored).toBe(1);
+    const t2 = minutesAgo(49);
+    expect((await send(bp('HWI-A', t2, 119, 77))).body.stored).toBe(1);
+    expect((await send(pulse('HWI-A', t2, 68))).status).toBe(200);
+    const rows = await readingsOf(patientA);
+    expect(rows.slice(-2).map((r) => r.pulse)).toEqual([66, 68]);
+  });
+
+  it('stores a retry once, also when two copies arrive at the same moment', async () => {
+    const body = [bp('HWI-A', minutesAgo(40), 130, 85), pulse('HWI-A', minutesAgo(40), 70)];
+    const first = await send(body);
+    expect(first.body.stored).toBe(1);
+    const retry = await send(body);
+    expect(retry.status).toBe(200);
+    // One reading (pressure and pulse merged), so one duplicate.
+    expect(retry.body).toMatchObject({ received: 2, stored: 0, duplicates: 1 });
+    const concurrent = [bp('HWI-A', minutesAgo(35), 131, 86)];
+    const answers = await Promise.all(Array.from({ length: 4 }, () => send(concurrent)));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+    expect(answers.reduce((n, a) => n + a.body.stored, 0)).toBe(1);
+    expect(await count(`vitals WHERE systolic = 131 AND patient_id = $1`, [patientA])).toBe(1);
+  });
+
+  it('attributes a late reading to the patient who had the device when it was measured', async () => {
+    const before = minutesAgo(20);
+    // The device moves to patient B now; its reading from 20 minutes ago arrives afterwards.
+    await server.db.pool.query(`UPDATE devices SET patient_id = $1 WHERE device_id = 'HWI-A'`, [patientB]);
+    const res = await send([bp('HWI-A', before, 150, 95), bp('HWI-A', new Date().toISOString(), 151, 96)]);
+    expect(res.body.stored).toBe(2);
+    expect((await readingsOf(patientA)).some((r) => r.systolic === 150)).toBe(true);
+    expect((await readingsOf(patientB)).map((r) => r.systolic)).toEqual([151]);
+  });
+
+  it('keeps readings of unknown or unassigned devices as unmatched, and attaches them on assignment', async () => {
+    const t = minutesAgo(30);
+    const res = await send([bp('NEW-CUFF', t, 125, 82), bp('HWI-B', minutesAgo(29), 126, 83)]);
+    expect(res.body).toMatchObject({ stored: 0, unmatched: 2 });
+    const list = await admin.get<UnmatchedReadingsResponse>('/api/unmatched-readings');
+    expect(list.status).toBe(200);
+    expect(list.body.items.map((r) => r.device_id).sort()).toEqual(expect.arrayContaining(['HWI-B', 'NEW-CUFF']));
+    expect((await provider.get('/api/unmatched-readings')).status).toBe(403);
+    // A retry of an unmatched reading is still stored once.
+    expect((await send(bp('new-cuff ', t, 125, 82))).body).toMatchObject({ unmatched: 0, duplicates: 1 });
+    expect(await count(`unmatched_readings WHERE device_identifier = 'NEW-CUFF'`)).toBe(1);
+
+    const created = await admin.post<{ id: number }>('/api/devices', { device_id: 'new-cuff' });
+    expect(created.status).toBe(201);
+    await server.db.pool.query(`UPDATE devices SET patient_id = $1 WHERE id = $2`, [patientB, created.body.id]);
+    await server.db.pool.query(`UPDATE devices SET patient_id = $1 WHERE device_id = 'HWI-B'`, [patientB]);
+    expect(await count(`unmatched_readings WHERE systolic IS NOT NULL`)).toBe(0);
+    const page = await provider.get<VitalPage>(`/api/patients/${patientB}/vitals`);
+    expect(page.body.items.map((v) => v.source)).toEqual(expect.arrayContaining(['new-cuff', 'HWI-B']));
+  });
+
+  it('updates the battery level shown on the devices list', async () => {
+    const res = await send({
+      metric: 'battery_percentage',
+      hwi_device_id: 'HWI-A',
+      value_1: 64,
+      timestamp: minutesAgo(1),
+    });
+    expect(res.body.battery_updates).toBe(1);
+    const devices = await admin.get<{ device_id: string; battery_level: number | null }[]>('/api/devices');
+    expect(devices.body.find((d) => d.device_id === 'HWI-A')?.battery_level).toBe(64);
+    // An older report does not overwrite a newer one.
+    await send({ metric: 'battery_percentage', hwi_device_id: 'HWI-A', value_1: 90, timestamp: minutesAgo(5) });
+    expect(
+      (await admin.get<{ device_id: string; battery_level: number | null }[]>('/api/devices')).body.find(
+        (d) => d.device_id === 'HWI-A',
+      )?.battery_level,
+    ).toBe(64);
+  });
+
+  const cases: [string, unknown, string][] = [
+    ['systolic too high', bp('HWI-A', minutesAgo(3), 301, 80), IngestionErrors.range('value_1', 40, 300, 'mmHg')],
+    ['systolic too low', bp('HWI-A', minutesAgo(3), 39, 20), IngestionErrors.range('value_1', 40, 300, 'mmHg')],
+    ['diastolic too high', bp('HWI-A', minutesAgo(3), 250, 201), IngestionErrors.range('value_2', 20, 200, 'mmHg')],
+    ['diastolic too low', bp('HWI-A', minutesAgo(3), 120, 19), IngestionErrors.range('value_2', 20, 200, 'mmHg')],
+    [
+      'systolic not above diastolic',
+      bp('HWI-A', minutesAgo(3), 90, 90),
+      IngestionErrors.systolicAboveDiastolic('value_1', 'value_2'),
+    ],
+    ['pulse too low', pulse('HWI-A', minutesAgo(3), 19), IngestionErrors.range('value_1', 20, 300, 'beats per minute')],
+    [
+      'pulse too high',
+      [bp('HWI-A', minutesAgo(3), 120, 80), pulse('HWI-A', minutesAgo(3), 301)],
+      IngestionErrors.range('[1].value_1', 20, 300, 'beats per minute'),
+    ],
+    [
+      'a time in the future',
+      bp('HWI-A', new Date(Date.now() + 11 * 60_000).toISOString(), 120, 80),
+      IngestionErrors.future('timestamp'),
+    ],
+    ['a time without zone', bp('HWI-A', '2026-01-01T10:00:00', 120, 80), IngestionErrors.timestamp('timestamp')],
+    [
+      'a missing device',
+      { ...bp('HWI-A', minutesAgo(3), 120, 80), hwi_device_id: undefined },
+      IngestionErrors.required('hwi_device_id'),
+    ],
+    [
+      'an unknown metric',
+      { ...bp('HWI-A', minutesAgo(3), 120, 80), metric: 'weight' },
+      IngestionErrors.metric('metric'),
+    ],
+    [
+      'a non-numeric value',
+      bp('HWI-A', minutesAgo(3), 'high' as unknown as number, 80),
+      IngestionErrors.notNumber('value_1'),
+    ],
+    ['a string body', 'hello', IngestionErrors.bodyShape],
+    ['an empty array', [], IngestionErrors.emptyBatch],
+  ];
+  it.each(cases)(
+    'refuses %s with 400 naming field and rule, stores nothing, records the rejection',
+    async (_name, body, message) => {
+      const before = await count('vitals');
+      const unmatchedBefore = await count('unmatched_readings');
+      const res = await send(body);
+      expect(res.status).toBe(400);
+      expect(res.body.message).toBe(message);
+      expect(await count('vitals')).toBe(before);
+      expect(await count('unmatched_readings')).toBe(unmatchedBefore);
+      const list = await admin.get<IngestionSource[]>('/api/integrations');
+      expect(list.body.find((s) => s.id === source.id)?.recent_rejections[0]?.reason).toBe(message);
+    },
+  );
+
+  it('stores nothing of a batch when one measurement is bad, and keeps only the newest rejections', async () => {
+    const before = await count('vitals');
+    const res = await send([bp('HWI-A', minutesAgo(4), 120, 80), bp('HWI-A', minutesAgo(4), 400, 80, 1)]);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe(IngestionErrors.range('[1].value_1', 40, 300, 'mmHg'));
+    expect(await count('vitals')).toBe(before);
+    for (let i = 0; i < INGESTION_REJECTIONS_KEPT + 3; i++) await send(bp('X', minutesAgo(4), 10, 5));
+    expect(await count('ingestion_rejections WHERE source_id = $1', [source.id])).toBe(INGESTION_REJECTIONS_KEPT);
+    const rejection = (await admin.get<IngestionSource[]>('/api/integrations')).body.find((s) => s.id === source.id)!
+      .recent_rejections[0]!;
+    expect(rejection).toMatchObject({ device_id: 'X' });
+  });
+
+  it('answers 401 for a wrong, missing or unknown-source secret, stores nothing, and audits it', async () => {
+    const body = bp('HWI-A', minutesAgo(6), 120, 80);
+    const before = await count('vitals');
+    expect((await send(body, { secret: null })).status).toBe(401);
+    expect((await send(body, { secret: source.secret.slice(0, -2) + 'xx' })).status).toBe(401);
+    expect((await send(body, { sourceId: '00000000-0000-4000-8000-000000000000' })).status).toBe(401);
+    // A browser session is no substitute for the source's secret.
+    expect((await admin.request('POST', `/api/ingest/tenovi/${source.id}`, { body })).status).toBe(401);
+    expect(await count('vitals')).toBe(before);
+    const reasons = await server.db.pool.query(
+      `SELECT reason FROM audit_logs WHERE action = 'ingest.tenovi' AND outcome = 'failure' AND reason NOT LIKE '%must%' AND reason NOT LIKE '%required%' ORDER BY id DESC LIMIT 4`,
+    );
+    expect(reasons.rows.map((r) => r.reason).sort()).toEqual([
+      'no secret',
+      'no secret',
+      'unknown source',
+      'wrong secret',
+    ]);
+    expect((await apiClient(server).get('/api/integrations')).status).toBe(401);
+  });
+
+  it('answers 413 for a body over 1 MB, 400 for malformed JSON', async () => {
+    const big = JSON.stringify(Array.from({ length: 9000 }, (_, i) => bp('HWI-A', minutesAgo(7), 120, 80, i)));
+    expect(big.length).toBeGreaterThan(1024 * 1024);
+    expect((await send(null, { raw: big })).status).toBe(413);
+    expect((await send(null, { raw: '{"metric": ' })).status).toBe(400);
+  });
+
+  it('does not treat a device id of another case or with spaces as another device', async () => {
+    const res = await send(bp(' hwi-a ', minutesAgo(8), 122, 81));
+    expect(res.body.stored).toBe(1);
+    expect(AdminErrors.deviceExists).toBeTruthy();
+  });
+});

@@ -1,0 +1,202 @@
+import type {
+  Bundle,
+  BundleEntry,
+  CapabilityStatement,
+  Device,
+  Observation,
+  ObservationComponent,
+  OperationOutcome,
+  Patient,
+} from '@medplum/fhirtypes';
+import { MANUAL_SOURCE } from '@rpm/contracts';
+
+export const LOINC = 'http://loinc.org';
+export const UCUM = 'http://unitsofmeasure.org';
+export const LOINC_BP_PANEL = '85354-9';
+export const LOINC_SYSTOLIC = '8480-6';
+export const LOINC_DIASTOLIC = '8462-4';
+export const LOINC_HEART_RATE = '8867-4';
+/** The system of the portal's device ids in Device.identifier and Observation.device.identifier. */
+export const DEVICE_ID_SYSTEM = 'urn:rpm-portal:device-id';
+export const FHIR_VERSION = '4.0.1';
+
+export interface VitalRow {
+  id: number;
+  patient_id: number;
+  created_at: Date;
+  systolic: number;
+  diastolic: number;
+  pulse: number | null;
+  source: string;
+}
+
+export interface PatientRow {
+  id: number;
+  first_name: string;
+  middle_name: string | null;
+  last_name: string;
+  date_of_birth: string | null;
+  gender: 'male' | 'female' | 'other' | null;
+}
+
+export interface DeviceRow {
+  id: number;
+  device_id: string;
+  model: string | null;
+  type: string | null;
+  /** Only when the reader may see that patient. */
+  patient_id: number | null;
+}
+
+const vitalSigns = [
+  {
+    coding: [
+      {
+        system: 'http://terminology.hl7.org/CodeSystem/observation-category',
+        code: 'vital-signs',
+        display: 'Vital Signs',
+      },
+    ],
+  },
+];
+
+const quantity = (value: number, unit: string, code: string) => ({ value, unit, system: UCUM, code });
+
+/** A reading as the FHIR R4 vital-signs blood-pressure panel, with the heart rate as a component. */
+export function presentObservation(v: VitalRow): Observation {
+  const component: ObservationComponent[] = [
+    {
+      code: { coding: [{ system: LOINC, code: LOINC_SYSTOLIC, display: 'Systolic blood pressure' }] },
+      valueQuantity: quantity(v.systolic, 'mmHg', 'mm[Hg]'),
+    },
+    {
+      code: { coding: [{ system: LOINC, code: LOINC_DIASTOLIC, display: 'Diastolic blood pressure' }] },
+      valueQuantity: quantity(v.diastolic, 'mmHg', 'mm[Hg]'),
+    },
+  ];
+  if (v.pulse !== null) {
+    component.push({
+      code: { coding: [{ system: LOINC, code: LOINC_HEART_RATE, display: 'Heart rate' }] },
+      valueQuantity: quantity(v.pulse, 'beats/minute', '/min'),
+    });
+  }
+  return {
+    resourceType: 'Observation',
+    id: String(v.id),
+    status: 'final',
+    category: vitalSigns,
+    code: {
+      coding: [{ system: LOINC, code: LOINC_BP_PANEL, display: 'Blood pressure panel with all children optional' }],
+    },
+    subject: { reference: `Patient/${v.patient_id}` },
+    effectiveDateTime: v.created_at.toISOString(),
+    ...(v.source === MANUAL_SOURCE ? {} : { device: { identifier: { system: DEVICE_ID_SYSTEM, value: v.source } } }),
+    component,
+  };
+}
+
+export function presentPatient(p: PatientRow): Patient {
+  return {
+    resourceType: 'Patient',
+    id: String(p.id),
+    name: [{ family: p.last_name, given: [p.first_name, ...(p.middle_name ? [p.middle_name] : [])] }],
+    ...(p.gender ? { gender: p.gender } : {}),
+    ...(p.date_of_birth ? { birthDate: p.date_of_birth } : {}),
+  };
+}
+
+export function presentDevice(d: DeviceRow): Device {
+  return {
+    resourceType: 'Device',
+    id: String(d.id),
+    identifier: [{ system: DEVICE_ID_SYSTEM, value: d.device_id }],
+    ...(d.model ? { modelNumber: d.model } : {}),
+    ...(d.type ? { type: { text: d.type } } : {}),
+    ...(d.patient_id !== null ? { patient: { reference: `Patient/${d.patient_id}` } } : {}),
+  };
+}
+
+export type IssueCode =
+  | 'invalid'
+  | 'required'
+  | 'value'
+  | 'security'
+  | 'login'
+  | 'not-found'
+  | 'not-supported'
+  | 'too-costly'
+  | 'exception'
+  | 'informational'
+  | 'duplicate'
+  | 'conflict'
+  | 'incomplete';
+
+export function operationOutcome(
+  severity: 'fatal' | 'error' | 'warning' | 'information',
+  code: IssueCode,
+  diagnostics: string,
+  expression?: string,
+): OperationOutcome {
+  return {
+    resourceType: 'OperationOutcome',
+    issue: [{ severity, code, diagnostics, ...(expression ? { expression: [expression] } : {}) }],
+  };
+}
+
+export function searchBundle(resources: (Observation | Device)[], links: { self: string; next?: string }): Bundle {
+  return {
+    resourceType: 'Bundle',
+    type: 'searchset',
+    link: [{ relation: 'self', url: links.self }, ...(links.next ? [{ relation: 'next', url: links.next }] : [])],
+    entry: resources.map((resource) => ({
+      fullUrl: `${links.self.split('/fhir/R4/')[0]}/fhir/R4/${resource.resourceType}/${resource.id}`,
+      resource,
+      search: { mode: 'match' as const },
+    })),
+  };
+}
+
+export function responseBundle(type: 'batch-response' | 'transaction-response', entries: BundleEntry[]): Bundle {
+  return { resourceType: 'Bundle', type, entry: entries };
+}
+
+/** What this server does, for EHRs and integration engines that read it before calling. */
+export function capabilityStatement(publicUrl: string, date: string): CapabilityStatement {
+  return {
+    resourceType: 'CapabilityStatement',
+    status: 'active',
+    date,
+    publisher: 'RPM portal',
+    kind: 'instance',
+    implementation: { description: 'RPM portal FHIR R4 endpoint', url: `${publicUrl}/fhir/R4` },
+    fhirVersion: FHIR_VERSION,
+    format: ['application/fhir+json', 'json'],
+    rest: [
+      {
+        mode: 'server',
+        security: {
+          description:
+            'A portal session cookie (staff, scoped to their organization) or Authorization: Bearer with the secret of a FHIR ingestion source (writes; reads when the source has a read key).',
+        },
+        resource: [
+          { type: 'Patient', interaction: [{ code: 'read' }] },
+          {
+            type: 'Observation',
+            interaction: [{ code: 'read' }, { code: 'create' }, { code: 'search-type' }],
+            searchParam: [
+              { name: 'patient', type: 'reference' },
+              { name: 'date', type: 'date' },
+              { name: '_count', type: 'number' },
+            ],
+          },
+          {
+            type: 'Device',
+            interaction: [{ code: 'search-type' }],
+            searchParam: [{ name: 'identifier', type: 'token' }],
+          },
+        ],
+        interaction: [{ code: 'batch' }, { code: 'transaction' }],
+      },
+    ],
+  };
+}

@@ -1,0 +1,24 @@
+import type { IngestionSource, IngestionSourceWithSecret } from '@rpm/contracts';
+import type { RejectionRow, SourceRow } from '../modules/ingestion/ingestion-sources.repository.ts';
+
+/** A source as admins see it: never its secret hash. */
+export function presentSource(row: SourceRow, rejections: RejectionRow[]): IngestionSource {
+  return {
+    id: row.id,
+    name: row.name,
+    kind: row.kind,
+    auth_header: row.auth_header,
+    can_read: row.can_read,
+    created_at: row.created_at.toISOString(),
+    rotated_at: row.rotated_at?.toISOString() ?? null,
+    revoked_at: row.revoked_at?.toISOString() ?? null,
+    recent_rejections: rejections
+      .filter((r) => r.source_id === row.id)
+      .map((r) => ({ reason: r.reason, device_id: r.device_identifier, created_at: r.created_at.toISOString() })),
+  };
+}
+
+export const presentSourceWithSecret = (row: SourceRow, secret: string): IngestionSourceWithSecret => ({
+  ...presentSource(row, []),
+  secret,
+});
