@@ -208,17 +208,24 @@ describe('enrollment status list', () => {
     const id = rows[0]!.id;
     const read = await provider.get<{ enrollment_status_legacy: string | null }>(`/api/patients/${id}`);
     expect(read.body.enrollment_status_legacy).toBe('Waiting for cuff');
-    const keep = await provider.put<{ enrollment_status_legacy: string | null }>(`/api/patients/${id}`, {
+    // An update names every field of the patient (a missing one is refused, not cleared).
+    const everyField = {
       first_name: 'Leg',
+      middle_name: null,
       last_name: 'Acy',
+      date_of_birth: null,
+      gender: null,
       organization_id: orgA.id,
+      primary_provider_id: null,
+      enrolled_rpm: false,
+    };
+    const keep = await provider.put<{ enrollment_status_legacy: string | null }>(`/api/patients/${id}`, {
+      ...everyField,
       enrollment_status: '',
     });
     expect(keep.body.enrollment_status_legacy).toBe('Waiting for cuff');
     const chosen = await provider.put<{ enrollment_status_legacy: string | null; enrollment_status: string }>(`/api/patients/${id}`, {
-      first_name: 'Leg',
-      last_name: 'Acy',
-      organization_id: orgA.id,
+      ...everyField,
       enrollment_status: 'Paused',
     });
     expect(chosen.body).toMatchObject({ enrollment_status: 'Paused', enrollment_status_legacy: null });
