@@ -7,6 +7,7 @@
 import {
   AdminTexts,
   AuthLabels,
+  IngestionTexts,
   Labels,
   PatientTexts,
   SIDEBAR_COLLAPSED_WIDTH,
@@ -37,7 +38,10 @@ const contexts: BrowserContext[] = [];
 
 async function createUser(label: string, organizationId: number): Promise<{ email: string; tempPassword: string }> {
   const email = `${label}-${Date.now()}@example.com`;
-  const res = await callApi<CreateUserResponse>(portal, adminCookie, 'POST', '/api/admin/users', {
+  // A session of its own: the browser sign-ins of the other tests may have ended an older one
+  // (at most 10 live sessions per user).
+  const cookie = await signInViaApi(portal, portal.adminEmail, portal.adminPassword);
+  const res = await callApi<CreateUserResponse>(portal, cookie, 'POST', '/api/admin/users', {
     email,
     first_name: 'Uma',
     last_name: label,
@@ -190,7 +194,16 @@ describe('the shell', () => {
     await menuButton.click();
     const nav = page.getByRole('navigation', { name: AuthLabels.mainNavigation });
     const labels = await nav.getByRole('link').allInnerTexts();
-    expect(labels).toEqual([Labels.patients, Labels.devices, Labels.users, Labels.register, Labels.addOrg, Labels.db, Labels.auditLogs]);
+    expect(labels).toEqual([
+      Labels.patients,
+      Labels.devices,
+      Labels.users,
+      Labels.register,
+      Labels.addOrg,
+      Labels.db,
+      Labels.auditLogs,
+      IngestionTexts.integrationsTitle,
+    ]);
     await nav.getByRole('link', { name: Labels.devices }).click();
     await page.waitForURL(`${portal.url}/devices`);
     await nav.waitFor({ state: 'detached' });

@@ -18,7 +18,7 @@ export const meRoutes: FastifyPluginAsyncTypebox<MeDeps & { secureCookies: boole
     '/api/token',
     { config: { access: 'public' }, schema: { tags: ['session'], body: TokenBody, response: { 200: MeResponse } } },
     async (request, reply) => {
-      const { sessionToken, user } = await exchangeToken(deps, contextOf(request), request.body.token);
+      const { sessionToken, user } = await exchangeToken(deps, contextOf(request), request.body.token, request.sessionToken);
       // No Max-Age: the cookie dies with the browser; the server enforces idle and absolute limits.
       void reply.setCookie(SESSION_COOKIE, sessionToken, {
         httpOnly: true,

@@ -24,6 +24,8 @@ export async function exchangeToken(
   deps: MeDeps,
   ctx: RequestContext,
   token: string,
+  /** The session the browser's cookie names now, if any: a reload replaces it. */
+  replacing: string | null = null,
 ): Promise<{ sessionToken: string; user: CurrentUser }> {
   if (exchangeBlocked(ctx.ip)) throw new HttpError(429, ApiErrors.rateLimited);
   let identity: VerifiedAccessToken;
@@ -44,6 +46,7 @@ export async function exchangeToken(
       claims: { jti: identity.jti, authTime: identity.authTime, originJti: identity.originJti },
       ip: ctx.ip,
       userAgent: ctx.userAgent,
+      replacing,
     });
     if (!session.ok) return { ok: false as const, denied: session.reason, user };
     // The pool is the truth about MFA: a user who set it up while signing in has it on now.

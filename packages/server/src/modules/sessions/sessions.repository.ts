@@ -6,6 +6,7 @@ const ms = (name: string) => `(${name}::bigint * interval '1 millisecond')`;
 
 export type EndReason =
   | 'logout'
+  | 'replaced'
   | 'disabled'
   | 'password_reset'
   | 'password_change'
@@ -104,6 +105,18 @@ export async function touchLiveSession(
   return r
     ? { id: r.id, email: r.email, role: r.role, organizationId: r.organization_id, cognitoUsername: r.cognito_username }
     : null;
+}
+
+/**
+ * Ends the session a browser is replacing: only a live one of the same user and the same sign-in
+ * (a reload opens a new session from the tab's tokens; the old one must not linger until idle).
+ */
+export async function revokeReplacedSession(db: Queryable, idHash: Buffer, userId: number, signInId: string): Promise<void> {
+  await db.query(
+    `UPDATE sessions SET revoked_at = now(), end_reason = 'replaced'
+      WHERE id_hash = $1 AND user_id = $2 AND sign_in_id = $3 AND revoked_at IS NULL`,
+    [idHash, userId, signInId],
+  );
 }
 
 /** Ends one session; returns its user and sign-in, or null when it was not live. */

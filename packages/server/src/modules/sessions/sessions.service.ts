@@ -13,6 +13,7 @@ import {
   tokenAlreadyUsed,
   touchLiveSession,
   type EndReason,
+  revokeReplacedSession,
 } from './sessions.repository.ts';
 
 export type { EndReason } from './sessions.repository.ts';
@@ -41,7 +42,7 @@ export type OpenSessionResult =
  */
 export async function createSession(
   tx: Queryable,
-  input: { userId: number; claims: SignInClaims; ip: string; userAgent: string | null },
+  input: { userId: number; claims: SignInClaims; ip: string; userAgent: string | null; replacing?: string | null },
 ): Promise<OpenSessionResult> {
   await lockUserSessions(tx, input.userId);
   if (await tokenAlreadyUsed(tx, input.claims.jti)) return { ok: false, reason: 'replayed' };
@@ -59,6 +60,11 @@ export async function createSession(
   // No row: either the sign-in is too old, or a concurrent exchange of the same token won.
   if (!inserted) {
     return { ok: false, reason: (await tokenAlreadyUsed(tx, input.claims.jti)) ? 'replayed' : 'sign_in_too_old' };
+  }
+  // The page-close beacon is best effort: a reload that opens a new session with the same sign-in
+  // ends the session its cookie still names, whether or not the beacon arrived.
+  if (input.replacing && input.claims.originJti) {
+    await revokeReplacedSession(tx, hashToken(input.replacing), input.userId, input.claims.originJti);
   }
   const endedForLimit = await endSessionsBeyond(tx, input.userId, MAX_SESSIONS_PER_USER, IDLE_TIMEOUT_MS);
   return { ok: true, token, endedForLimit };

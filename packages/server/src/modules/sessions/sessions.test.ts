@@ -167,6 +167,26 @@ describe('sessions keep to their limits', () => {
     expect((await exchange(later.access!)).status).toBe(401);
   });
 
+  it('a reload that opens a new session from the same sign-in ends the one its cookie named', async () => {
+    const staff = await newStaff();
+    const { access, refresh } = await poolSignIn(staff);
+    const first = await sessionOf(access);
+    // The reloaded page asks the pool for a fresh token and exchanges it with the old cookie still set.
+    const fresh = (await refreshed(refresh)).access!;
+    const res = await first.post('/api/token', { token: fresh });
+    expect(res.status).toBe(200);
+    expect(await meStatus(first)).toBe(401);
+    const raw = res.headers['set-cookie'];
+    const second = apiClient(server, String(Array.isArray(raw) ? raw[0] : raw).split(';')[0]!);
+    expect(await meStatus(second)).toBe(200);
+    // Another user's cookie, or another sign-in's, is never ended this way.
+    const other = await newStaff();
+    const otherClient = await sessionOf((await poolSignIn(other)).access);
+    const third = await poolSignIn(staff);
+    expect((await apiClient(server, otherClient.cookie).post('/api/token', { token: third.access })).status).toBe(200);
+    expect(await meStatus(otherClient)).toBe(200);
+  });
+
   it('the page-close beacon ends the session but keeps the sign-in, so that a reload opens a new one', async () => {
     const staff = await newStaff();
     const { access, refresh } = await poolSignIn(staff);
