@@ -23,6 +23,8 @@ export const VITALS_PAGE_SIZE = 10;
 export const VITALS_PAGE_SIZE_OPTIONS = [10, 20] as const;
 export const NOTES_PAGE_SIZE = 10;
 export const NOTES_PAGE_SIZE_OPTIONS = [10, 20] as const;
+/** The tracking table opens on 10 rows. */
+export const TRACKING_PAGE_SIZE = 10;
 
 export const AUDIT_PAGE_SIZE = 10;
 export const AUDIT_PAGE_SIZE_OPTIONS = [10, 50, 100] as const;

@@ -12,11 +12,13 @@ export const OrganizationSettings = Type.Object({
   name: Type.String(),
   /** When on, every user of the organization must set up MFA at their next sign-in. */
   require_mfa: Type.Boolean(),
+  /** IANA time zone the organization's billing days are counted in. */
+  time_zone: Type.String(),
 });
 export type OrganizationSettings = Static<typeof OrganizationSettings>;
 
 export const UpdateOrganizationSettingsBody = Type.Object(
-  { require_mfa: Type.Boolean() },
+  { require_mfa: Type.Boolean(), time_zone: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })) },
   { additionalProperties: false },
 );
 export type UpdateOrganizationSettingsBody = Static<typeof UpdateOrganizationSettingsBody>;

@@ -89,6 +89,8 @@ export const TrackingSession = Type.Object({
   date: IsoDate,
   duration_minutes: Type.Integer(),
   notes: Type.Union([Type.String(), Type.Null()]),
+  /** A real-time interactive communication with the patient or caregiver (live call or video). */
+  interactive: Type.Boolean(),
 });
 export type TrackingSession = Static<typeof TrackingSession>;
 
@@ -286,6 +288,7 @@ export const TrackingSessionInput = Type.Object(
     date: IsoDate,
     duration_minutes: Type.Integer({ minimum: TRACKING_MIN_MINUTES, maximum: TRACKING_MAX_MINUTES }),
     notes: Type.Optional(InputText(5000)),
+    interactive: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );
