@@ -5,6 +5,7 @@
  * answers an authenticated caller without writing an audit record for that request.
  */
 import { randomBytes } from 'node:crypto';
+import { ALERT_THRESHOLD_KEYS } from '@rpm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiClient,
@@ -24,6 +25,7 @@ interface Fixtures {
   orgA: number;
   patientA: number;
   targetUser: number;
+  alertA: number;
 }
 
 interface Row {
@@ -38,6 +40,7 @@ interface Row {
 }
 
 const NO_SOURCE = '00000000-0000-4000-8000-000000000000';
+const NO_THRESHOLDS = Object.fromEntries(ALERT_THRESHOLD_KEYS.map((k) => [k, null]));
 const unique = (p: string) => `${p}-${randomBytes(3).toString('hex')}`;
 /** Signed-in routes: 401 for no, disabled or idle-expired sessions. */
 const signedIn = (ok: number, o: Partial<Expected> = {}): Expected => ({
@@ -215,6 +218,22 @@ const TABLE: Row[] = [
     expect: patientOfA(201),
     patientData: true,
   },
+  { method: 'GET', route: '/api/billing', path: () => '/api/billing?month=2026-10', expect: signedIn(200), patientData: true },
+  {
+    method: 'GET',
+    route: '/api/billing/export.csv',
+    path: () => '/api/billing/export.csv?month=2026-10',
+    expect: signedIn(200),
+    patientData: true,
+  },
+  { method: 'POST', route: '/api/billing/:month/close', path: () => '/api/billing/2020-01/close', expect: adminOnly(200) },
+  {
+    method: 'GET',
+    route: '/api/patients/:id/billing',
+    path: (f) => `/api/patients/${f.patientA}/billing?month=2026-10`,
+    expect: patientOfA(200),
+    patientData: true,
+  },
   { method: 'GET', route: '/api/admin/users', path: () => '/api/admin/users', expect: adminOnly(200) },
   {
     method: 'POST',
@@ -257,6 +276,38 @@ const TABLE: Row[] = [
   { method: 'GET', route: '/api/db/tables', path: () => '/api/db/tables', expect: adminOnly(200) },
   { method: 'GET', route: '/api/db/schema/:table', path: () => '/api/db/schema/patients', expect: adminOnly(200) },
   { method: 'GET', route: '/api/db/sample/:table', path: () => '/api/db/sample/patients', expect: adminOnly(200) },
+  { method: 'GET', route: '/api/alerts', path: () => '/api/alerts?status=open', expect: signedIn(200), patientData: true },
+  { method: 'GET', route: '/api/alerts', path: (f) => `/api/alerts?patient_id=${f.patientA}`, expect: patientOfA(200), patientData: true },
+  { method: 'GET', route: '/api/alerts/summary', path: () => '/api/alerts/summary', expect: signedIn(200) },
+  { method: 'GET', route: '/api/alerts/stream', path: () => '/api/alerts/stream?max_seconds=0', expect: signedIn(200), patientData: true },
+  { method: 'POST', route: '/api/alerts/:id/acknowledge', path: (f) => `/api/alerts/${f.alertA}/acknowledge`, expect: patientOfA(200), patientData: true },
+  {
+    method: 'POST',
+    route: '/api/alerts/:id/resolve',
+    path: (f) => `/api/alerts/${f.alertA}/resolve`,
+    body: () => ({ note: 'Matrix resolution' }),
+    // The first caller resolves it; the alert is then already resolved.
+    expect: signedIn(200, { providerB: 404, admin: 409 }),
+    patientData: true,
+  },
+  { method: 'GET', route: '/api/patients/:id/thresholds', path: (f) => `/api/patients/${f.patientA}/thresholds`, expect: patientOfA(200), patientData: true },
+  {
+    method: 'PUT',
+    route: '/api/patients/:id/thresholds',
+    path: (f) => `/api/patients/${f.patientA}/thresholds`,
+    body: () => ({ ...NO_THRESHOLDS, high_systolic: 135 }),
+    expect: patientOfA(200),
+    patientData: true,
+  },
+  { method: 'GET', route: '/api/patients/:id/alert-marks', path: (f) => `/api/patients/${f.patientA}/alert-marks`, expect: patientOfA(200), patientData: true },
+  { method: 'GET', route: '/api/organizations/:id/alert-settings', path: (f) => `/api/organizations/${f.orgA}/alert-settings`, expect: signedIn(200, { providerB: 404 }) },
+  {
+    method: 'PUT',
+    route: '/api/organizations/:id/alert-settings',
+    path: (f) => `/api/organizations/${f.orgA}/alert-settings`,
+    body: () => ({ ...NO_THRESHOLDS, stale_days: 4 }),
+    expect: adminOnly(200),
+  },
   // Last: it ends each caller's session.
   { method: 'POST', route: '/api/logout', path: () => '/api/logout', expect: everyone(204) },
 ];
@@ -296,7 +347,12 @@ beforeAll(async () => {
     organization_id: orgA.id,
   });
   expect(target.status).toBe(201);
-  fixtures = { orgA: orgA.id, patientA: patient.rows[0]!.id, targetUser: target.body.user.id };
+  const alert = await server.db.pool.query<{ id: number }>(
+    `INSERT INTO alerts (patient_id, organization_id, rule, severity, severity_rank, first_at, last_at, last_values)
+     VALUES ($1, $2, 'bp_high', 'high', 1, now(), now(), '{"systolic":150,"diastolic":95}') RETURNING id`,
+    [patient.rows[0]!.id, orgA.id],
+  );
+  fixtures = { orgA: orgA.id, patientA: patient.rows[0]!.id, targetUser: target.body.user.id, alertA: alert.rows[0]!.id };
 });
 afterAll(async () => server?.close());
 

@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { buildApp } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
-import { freePort } from '../src/db/embedded.ts';
+import { freePort } from '../src/free-port.ts';
 import { createIdentity, type Identity } from '../src/identity/index.ts';
 import { createTestDatabase, testKeys, type TestDatabase } from './db.ts';
 import { srpAccessToken } from './srp-client.ts';

@@ -1,5 +1,6 @@
 import { normalizeEmail } from '@rpm/contracts';
 import type pg from 'pg';
+import { anyUserExists, insertFirstAdmin, lockFirstStart, upsertOrganization } from './bootstrap.repository.ts';
 import { withTransaction } from './pool.ts';
 
 /**
@@ -11,21 +12,11 @@ export async function bootstrapPortal(
   pool: pg.Pool,
   opts: { adminEmail: string; organizationName: string },
 ): Promise<{ created: boolean }> {
-  return withTransaction(pool, async (client) => {
-    // Serialize concurrent first starts of several instances.
-    await client.query('SELECT pg_advisory_xact_lock(727002)');
-    const { rowCount } = await client.query('SELECT 1 FROM users LIMIT 1');
-    if (rowCount && rowCount > 0) return { created: false };
-    const org = await client.query<{ id: number }>(
-      `INSERT INTO organizations (name) VALUES ($1)
-       ON CONFLICT ((lower(btrim(name)))) DO UPDATE SET name = EXCLUDED.name RETURNING id`,
-      [opts.organizationName],
-    );
-    await client.query(
-      `INSERT INTO users (email, role, status, first_name, last_name, organization_id)
-       VALUES ($1, 'admin', 'active', 'Portal', 'Administrator', $2)`,
-      [normalizeEmail(opts.adminEmail), org.rows[0]!.id],
-    );
+  return withTransaction(pool, async (tx) => {
+    await lockFirstStart(tx);
+    if (await anyUserExists(tx)) return { created: false };
+    const organizationId = await upsertOrganization(tx, opts.organizationName);
+    await insertFirstAdmin(tx, normalizeEmail(opts.adminEmail), organizationId);
     return { created: true };
   });
 }

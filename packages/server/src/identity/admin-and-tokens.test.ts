@@ -11,7 +11,7 @@ import { SignJWT, exportJWK, importJWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestDatabase, testKeys } from '../../test/db.ts';
 import { provisionFirstAdmin } from './bootstrap-admin.ts';
-import { createIdentity, loadOrCreateSettings, readOutbox } from './index.ts';
+import { createIdentity, loadOrCreateSettings } from './index.ts';
 import { callPool, startPool, type PoolHarness } from './test-support/harness.ts';
 import { issueTokens, loadSigningKey } from './tokens.ts';
 
@@ -39,57 +39,19 @@ async function rejection(promise: Promise<unknown>): Promise<string> {
 }
 
 describe('admin API through the AWS SDK', () => {
-  it('creates, reads, lists, resends, sets passwords, disables and enables users', async () => {
-    const d = h.identity.directory;
-    const { user, temporaryPassword } = await d.createUser({ email: 'Admin.Made@Example.com' });
-    expect(user).toMatchObject({ email: 'admin.made@example.com', status: 'FORCE_CHANGE_PASSWORD', enabled: true, mfaEnabled: false });
-    expect(user.sub).toBe(user.username);
-    expect(user.username).toMatch(/^[0-9a-f-]{36}$/);
-    expect((await readOutbox(h.db.pool, 'admin.made@example.com'))?.text).toContain(temporaryPassword);
-    expect(await rejection(d.createUser({ email: 'admin.made@example.com' }))).toBe('UsernameExistsException');
-    expect(await rejection(d.createUser({ email: 'weak@example.com', temporaryPassword: 'short' }))).toBe(
-      'InvalidPasswordException',
-    );
-
-    const resent = await d.resendInvite(user.username);
-    expect(resent.temporaryPassword).not.toBe(temporaryPassword);
-    const latest = await readOutbox(h.db.pool, 'admin.made@example.com');
-    expect(latest?.kind).toBe('invitation');
-    expect(latest?.text).toContain(resent.temporaryPassword);
-
-    const byEmail = await d.getUser('admin.made@example.com');
-    expect(byEmail?.username).toBe(user.username);
-    expect(await d.getUser('00000000-0000-4000-8000-000000000000')).toBeNull();
-
-    await d.setPassword(user.username, 'Perman3nt-Pass!', true);
-    const confirmed = await d.getUser(user.username);
-    expect(confirmed?.status).toBe('CONFIRMED');
-    expect(confirmed?.passwordChangedAt).toBeInstanceOf(Date);
-    await d.setPassword(user.username, 'Temp0rary-Pass!', false);
-    expect((await d.getUser(user.username))?.status).toBe('FORCE_CHANGE_PASSWORD');
-
-    await d.disableUser(user.username);
-    expect((await d.getUser(user.username))?.enabled).toBe(false);
-    await d.enableUser(user.username);
-    expect((await d.getUser(user.username))?.enabled).toBe(true);
-    await d.signOutEverywhere(user.username);
-    expect(await h.identity.tokensValidAfter!(user.username)).toBeInstanceOf(Date);
-
-    const suppressed = await d.createUser({ email: 'quiet@example.com', suppressMessage: true });
-    expect(await readOutbox(h.db.pool, 'quiet@example.com')).toBeNull();
-    expect(suppressed.temporaryPassword.length).toBeGreaterThanOrEqual(8);
+  // What the directory does with these calls is in directory.test.ts, for both adapters; here,
+  // what an external SDK caller sees of the endpoint itself.
+  beforeAll(async () => {
+    await h.identity.directory.createUser({ email: 'admin.made@example.com' });
+    await h.identity.directory.createUser({ email: 'quiet@example.com', suppressMessage: true });
   });
 
-  it('lists every user across pages', async () => {
-    const before = (await h.identity.directory.listUsers()).length;
+  it('pages and filters ListUsers', async () => {
     await Promise.all(
       Array.from({ length: 62 }, (_, i) =>
         h.identity.directory.createUser({ email: `many${i}@example.com`, suppressMessage: true }),
       ),
     );
-    const all = await h.identity.directory.listUsers();
-    expect(all.length).toBe(before + 62);
-    expect(new Set(all.map((u) => u.username)).size).toBe(all.length);
     const s = await settings();
     const client = sdkClient({ accessKeyId: s.admin_access_key_id, secretAccessKey: s.admin_secret_access_key });
     const page = await client.send(new ListUsersCommand({ UserPoolId: s.pool_id, Limit: 60 }));

@@ -2,13 +2,14 @@ import { normalizeEmail } from '@rpm/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type pg from 'pg';
 import type { Identity } from './index.ts';
+import { findPortalUserByEmail, linkPortalUser } from './repositories/portal-users.repository.ts';
 
 /**
  * Makes the first admin able to sign in: the portal's bootstrap created their `public.users` row;
  * this creates the matching pool user once and links it. With a configured password the user is
  * confirmed at once; otherwise a generated temporary password is printed once, on stdout, as a
  * banner for the operator (never through the JSON log), to be changed at first sign-in.
- * Needs the server to be listening in local mode (the admin API is served by this process).
+ * Runs before the server listens: the local pool's directory is in this process.
  */
 export async function provisionFirstAdmin(deps: {
   identity: Identity;
@@ -19,11 +20,7 @@ export async function provisionFirstAdmin(deps: {
 }): Promise<void> {
   const { identity, db, log } = deps;
   const email = normalizeEmail(deps.email);
-  const { rows } = await db.query<{ id: number; cognito_username: string | null }>(
-    'SELECT id, cognito_username FROM users WHERE lower(email) = $1',
-    [email],
-  );
-  const row = rows[0];
+  const row = await findPortalUserByEmail(db, email);
   if (!row) {
     log.warn({ email }, 'first admin: no portal user with this email, nothing to provision');
     return;
@@ -44,12 +41,7 @@ export async function provisionFirstAdmin(deps: {
     await identity.directory.setPassword(poolUser.username, deps.password, true);
   }
 
-  const linked = await db.query(
-    `UPDATE users SET cognito_username = $2, cognito_sub = $3, updated_at = now()
-      WHERE id = $1 AND cognito_username IS NULL`,
-    [row.id, poolUser.username, poolUser.sub],
-  );
-  if (linked.rowCount === 0) return; // another instance linked it first
+  if (!(await linkPortalUser(db, row.id, poolUser))) return; // another instance linked it first
   log.info({ email, username: poolUser.username }, 'first admin linked to the user pool');
 
   if (temporaryPassword) {

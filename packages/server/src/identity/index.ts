@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { CognitoJwtVerifier, JwtVerifier } from 'aws-jwt-verify';
 import type { Jwks } from 'aws-jwt-verify/jwk';
@@ -8,23 +7,29 @@ import { decodeProtectedHeader } from 'jose';
 import type pg from 'pg';
 import type { Config } from '../config.ts';
 import { endSessionsOfIdentity } from '../modules/sessions/sessions.service.ts';
-import { createDirectory, type UserDirectory } from './directory.ts';
 import { OUTBOX_RETENTION_DAYS } from '@rpm/contracts';
-import { LocalPool, type LocalPoolOptions, type PoolHooks } from './local-pool.ts';
+import { createCognitoDirectory } from './cognito-directory.ts';
+import type { UserDirectory } from './directory.ts';
+import { pruneExpired } from './housekeeping.ts';
+import { createLocalDirectory } from './local-directory.ts';
+import { LocalPool } from './local-pool.ts';
 import { createMailer } from './mailer.ts';
 import { localPoolPlugin } from './plugin.ts';
+import type { LocalPoolOptions, PoolHooks } from './pool/context.ts';
 import { portalHooks } from './portal-hooks.ts';
-import * as repo from './repository.ts';
-import { sealWithMasterKey, unsealWithMasterKey } from './secrets.ts';
+import { revokeSignIn } from './repositories/refresh-tokens.repository.ts';
+import { loadOrCreateSettings } from './pool-settings.ts';
+import { tokensValidAfter } from './repositories/users.repository.ts';
 import { SIGNING_REGION } from './sigv4.ts';
-import { generateSigningKey, jwksOf, loadSigningKey } from './tokens.ts';
+import { jwksOf, loadSigningKey } from './tokens.ts';
 
 // The AWS SDK warns on Node 20 about its releases of 2027; the version locked here supports it.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 export type { DirectoryUser, UserDirectory } from './directory.ts';
 export { readOutbox } from './mailer.ts';
-export type { AuthEvent, LocalPoolOptions, PoolHooks, ThrottleLimits } from './local-pool.ts';
+export { loadOrCreateSettings } from './pool-settings.ts';
+export type { AuthEvent, LocalPoolOptions, PoolHooks, ThrottleLimits } from './pool/context.ts';
 
 export interface IdentitySettings {
   mode: 'local' | 'cognito';
@@ -122,9 +127,8 @@ export interface IdentityDeps {
 
 /**
  * Builds the identity layer. In local mode the first start creates the pool (ids, signing key,
- * admin credentials) in the `identity` schema; later starts, and other instances, load it.
- * Note that in local mode `directory` calls go over HTTP to `<publicUrl>/cognito`: the server
- * must be listening before the first of them.
+ * admin credentials) in the `identity` schema; later starts, and other instances, load it. The
+ * local `directory` calls the pool in this process: it works before the server listens.
  */
 export async function createIdentity(deps: IdentityDeps): Promise<Identity> {
   return deps.settings.mode === 'cognito' ? createCognitoIdentity(deps) : createLocalIdentity(deps);
@@ -150,7 +154,7 @@ async function createCognitoIdentity({ settings, cognitoJwks }: IdentityDeps): P
         originJti: typeof payload.origin_jti === 'string' ? payload.origin_jti : null,
       };
     },
-    directory: createDirectory(client, userPoolId),
+    directory: createCognitoDirectory(client, userPoolId),
     async close() {
       client.destroy();
     },
@@ -192,13 +196,8 @@ async function createLocalIdentity({ settings, db, log, localPoolOptions, master
       },
     },
   });
+  // Browsers (Amplify) and external admin callers (the AWS SDK, SigV4) reach the pool here.
   const endpoint = `${publicUrl}/cognito`;
-  const client = new CognitoIdentityProviderClient({
-    endpoint,
-    region: SIGNING_REGION,
-    credentials: { accessKeyId: stored.admin_access_key_id, secretAccessKey: stored.admin_secret_access_key },
-    maxAttempts: 1,
-  });
 
   const verifier = JwtVerifier.create({
     issuer,
@@ -212,7 +211,7 @@ async function createLocalIdentity({ settings, db, log, localPoolOptions, master
   verifier.cacheJwks(jwksOf(key));
 
   const prune = setInterval(() => {
-    repo.pruneExpired(db, OUTBOX_RETENTION_DAYS).catch((err: Error) => log.warn({ error: err.message }, 'user pool housekeeping failed'));
+    pruneExpired(db, OUTBOX_RETENTION_DAYS).catch((err: Error) => log.warn({ error: err.message }, 'user pool housekeeping failed'));
   }, PRUNE_INTERVAL_MS);
   prune.unref();
 
@@ -238,107 +237,21 @@ async function createLocalIdentity({ settings, db, log, localPoolOptions, master
       ) {
         throw new Error('access token lacks claims');
       }
-      const validAfter = await repo.tokensValidAfter(db, username);
+      const validAfter = await tokensValidAfter(db, username);
       if (!(await pool.tokenStillValid({ iat: payload.iat, originJti }, validAfter))) {
         throw new Error('access token has been revoked');
       }
       return { sub, username, jti, authTime: new Date(authTime * 1000), originJti };
     },
     async revokeSignIn(originJti) {
-      if (UUID.test(originJti)) await repo.revokeSignIn(db, originJti);
+      if (UUID.test(originJti)) await revokeSignIn(db, originJti);
     },
-    directory: createDirectory(client, stored.pool_id),
+    directory: createLocalDirectory(pool.context),
     plugin: localPoolPlugin(pool),
-    tokensValidAfter: (username) => repo.tokensValidAfter(db, username),
+    tokensValidAfter: (username) => tokensValidAfter(db, username),
     async close() {
       clearInterval(prune);
-      client.destroy();
       mailer.close();
     },
   };
-}
-
-/**
- * First start creates the pool; concurrent first starts agree on whichever row got in first.
- * The install secrets are kept sealed with the master key (AES-256-GCM, bound to their purpose):
- * a dump of the database does not hold them. A database from before that is sealed in place.
- */
-export async function loadOrCreateSettings(db: pg.Pool, masterKey: Buffer): Promise<repo.SettingsRow> {
-  let stored = await repo.readSettings(db);
-  if (!stored) {
-    const signing = await generateSigningKey();
-    await repo.insertSettingsIfMissing(db, {
-      pool_id: `local_${randomId(9)}`,
-      client_id: randomId(26).toLowerCase(),
-      admin_access_key_id: `AKIA${randomId(16).toUpperCase()}`,
-      signing_kid: signing.kid,
-      signing_public_jwk: signing.publicJwk,
-      ...sealSecrets(masterKey, {
-        adminSecret: randomBytes(30).toString('base64'),
-        signingPrivateJwk: signing.privateJwk,
-        dataKey: randomBytes(32),
-      }),
-    });
-    stored = await repo.readSettings(db);
-    if (!stored) throw new Error('could not create the local user pool settings');
-  }
-  if (!stored.admin_secret_sealed || !stored.signing_private_sealed || !stored.data_key_sealed) {
-    if (!stored.admin_secret_access_key || !stored.signing_private_jwk || !stored.data_key) {
-      throw new Error('the local user pool settings lack their keys');
-    }
-    await repo.sealSettingsInPlace(
-      db,
-      sealSecrets(masterKey, {
-        adminSecret: stored.admin_secret_access_key,
-        signingPrivateJwk: stored.signing_private_jwk,
-        dataKey: stored.data_key,
-      }),
-    );
-    return loadOrCreateSettings(db, masterKey);
-  }
-  try {
-    return {
-      pool_id: stored.pool_id,
-      client_id: stored.client_id,
-      admin_access_key_id: stored.admin_access_key_id,
-      signing_kid: stored.signing_kid,
-      signing_public_jwk: stored.signing_public_jwk,
-      admin_secret_access_key: unsealWithMasterKey(masterKey, SEALED.adminSecret, stored.admin_secret_sealed).toString('utf8'),
-      signing_private_jwk: JSON.parse(
-        unsealWithMasterKey(masterKey, SEALED.signingPrivateJwk, stored.signing_private_sealed).toString('utf8'),
-      ) as repo.SettingsRow['signing_private_jwk'],
-      data_key: unsealWithMasterKey(masterKey, SEALED.dataKey, stored.data_key_sealed),
-    };
-  } catch {
-    throw new Error('the master key (PORTAL_MASTER_KEY or its key file) does not open the user pool keys: is it the one this database was started with?');
-  }
-}
-
-const SEALED = {
-  adminSecret: 'identity.settings.admin_secret',
-  signingPrivateJwk: 'identity.settings.signing_private_jwk',
-  dataKey: 'identity.settings.data_key',
-};
-
-function sealSecrets(
-  masterKey: Buffer,
-  s: { adminSecret: string; signingPrivateJwk: repo.SettingsRow['signing_private_jwk']; dataKey: Buffer },
-): repo.SealedSecrets {
-  return {
-    admin_secret_sealed: sealWithMasterKey(masterKey, SEALED.adminSecret, Buffer.from(s.adminSecret, 'utf8')),
-    signing_private_sealed: sealWithMasterKey(masterKey, SEALED.signingPrivateJwk, Buffer.from(JSON.stringify(s.signingPrivateJwk), 'utf8')),
-    data_key_sealed: sealWithMasterKey(masterKey, SEALED.dataKey, s.dataKey),
-  };
-}
-
-/** Letters and digits only: pool ids and client ids must survive any URL or header. */
-function randomId(length: number): string {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-  const bytes = randomBytes(length * 2);
-  let out = '';
-  for (let i = 0; i < bytes.length && out.length < length; i++) {
-    const v = bytes[i]!;
-    if (v < 248) out += alphabet[v % 62];
-  }
-  return out.padEnd(length, 'x');
 }

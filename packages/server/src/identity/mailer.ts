@@ -1,7 +1,8 @@
 import { OUTBOX_RETENTION_DAYS, normalizeEmail } from '@rpm/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer from 'nodemailer';
-import { insertOutbox, latestOutbox, markOutboxDelivered, undeliveredOutbox, type Db } from './repository.ts';
+import type { Queryable } from '../db/pool.ts';
+import { insertOutbox, latestOutbox, markOutboxDelivered, undeliveredOutbox } from './repositories/outbox.repository.ts';
 
 /**
  * Where the pool's messages (invitations with a temporary password, reset codes) go: SMTP when it
@@ -11,7 +12,7 @@ import { insertOutbox, latestOutbox, markOutboxDelivered, undeliveredOutbox, typ
  */
 
 export interface OutgoingMessage {
-  kind: 'invitation' | 'reset-code';
+  kind: 'invitation' | 'reset-code' | 'critical-alert';
   to: string;
   subject: string;
   text: string;
@@ -23,11 +24,11 @@ export interface Mailer {
    * SMTP: handed over after the caller's answer, so that how long an answer takes never tells
    * whether a message was sent (no account enumeration by timing); a failure is logged.
    */
-  send(message: OutgoingMessage, db?: Db): Promise<void>;
+  send(message: OutgoingMessage, db?: Queryable): Promise<void>;
   close(): void;
 }
 
-export function createMailer(deps: { db: Db; log: FastifyBaseLogger; smtpUrl?: string; mailFrom?: string }): Mailer {
+export function createMailer(deps: { db: Queryable; log: FastifyBaseLogger; smtpUrl?: string; mailFrom?: string }): Mailer {
   if (deps.smtpUrl) {
     const transport = nodemailer.createTransport(deps.smtpUrl);
     const from = deps.mailFrom ?? 'no-reply@localhost';
@@ -57,7 +58,7 @@ export function createMailer(deps: { db: Db; log: FastifyBaseLogger; smtpUrl?: s
 
 /** The latest outbox message for an address (tests, and operators via SQL). */
 export async function readOutbox(
-  db: Db,
+  db: Queryable,
   email: string,
 ): Promise<{ kind: string; to: string; subject: string; text: string; createdAt: Date } | null> {
   const row = await latestOutbox(db, normalizeEmail(email));
@@ -96,7 +97,7 @@ export function resetCodeMessage(publicUrl: string, email: string, code: string)
  * With `markDelivered` the printed ones are marked and not shown again.
  */
 export async function printUndelivered(
-  db: Db,
+  db: Queryable,
   write: (text: string) => void,
   { markDelivered = false }: { markDelivered?: boolean } = {},
 ): Promise<number> {

@@ -6,21 +6,10 @@
  * The output holds secrets: show it to no one but the recipients.
  */
 import { loadConfig } from '../config.ts';
-import { startEmbeddedPostgres, type EmbeddedDatabase } from '../db/embedded.ts';
-import { createPool } from '../db/pool.ts';
+import { withCliDatabase } from '../db/cli-database.ts';
 import { printUndelivered } from './mailer.ts';
 
 const config = loadConfig();
-let embedded: EmbeddedDatabase | undefined;
-let url = config.databaseUrl;
-if (!url) {
-  embedded = await startEmbeddedPostgres({ dataDir: config.dataDir });
-  url = embedded.url;
-}
-const pool = createPool(url, 2);
-try {
-  await printUndelivered(pool, (text) => process.stdout.write(text), { markDelivered: process.argv.includes('--mark-delivered') });
-} finally {
-  await pool.end();
-  await embedded?.stop();
-}
+await withCliDatabase(config, (pool) =>
+  printUndelivered(pool, (text) => process.stdout.write(text), { markDelivered: process.argv.includes('--mark-delivered') }),
+);

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { isAdminOperation, type LocalPool } from './local-pool.ts';
+import type { LocalPool } from './local-pool.ts';
+import { isAdminOperation } from './pool/dispatcher.ts';
 import { AMZ_JSON, CognitoError, Errors, TARGET_PREFIX, parseBody, type Body } from './protocol.ts';
 
 /**
@@ -18,21 +19,18 @@ export function localPoolPlugin(pool: LocalPool): FastifyPluginAsync {
       const op = typeof target === 'string' && target.startsWith(TARGET_PREFIX) ? target.slice(TARGET_PREFIX.length) : '';
       try {
         const { json, raw } = parseBody(request.body);
-        let result: Body;
         if (isAdminOperation(op)) {
           const signed =
             raw !== null &&
             (await pool.verifyAdminSignature({ method: request.method, url: request.url, headers: request.headers, body: raw }));
           if (!signed) throw Errors.unrecognizedClient();
-          result = await pool.adminOperation(op, json);
-        } else {
-          const userAgent = request.headers['user-agent'];
-          result = await pool.userOperation(op, json, {
-            ip: request.ip,
-            userAgent: typeof userAgent === 'string' ? userAgent.slice(0, 512) : null,
-            requestId: request.id,
-          });
         }
+        const userAgent = request.headers['user-agent'];
+        const result = await pool.operation(op, json, {
+          ip: request.ip,
+          userAgent: typeof userAgent === 'string' ? userAgent.slice(0, 512) : null,
+          requestId: request.id,
+        });
         return send(request, reply, 200, result);
       } catch (err) {
         if (err instanceof CognitoError) {

@@ -1,7 +1,6 @@
-import type { Queryable } from '../db/pool.ts';
 import { audit } from '../modules/audit/audit.service.ts';
-import type { Actor } from '../plugins/context.ts';
-import type { PoolHooks } from './local-pool.ts';
+import type { PoolHooks } from './pool/context.ts';
+import { organizationRequiresMfa, portalUserOf } from './repositories/portal-users.repository.ts';
 
 /**
  * The local pool's view of the portal: authentication events go into the portal's audit log
@@ -32,22 +31,5 @@ export const portalHooks: PoolHooks = {
     );
   },
 
-  async mfaRequiredFor(db, username) {
-    const { rows } = await db.query<{ required: boolean }>(
-      `SELECT o.require_mfa AS required
-         FROM users u JOIN organizations o ON o.id = u.organization_id
-        WHERE u.cognito_username = $1`,
-      [username],
-    );
-    return rows[0]?.required === true;
-  },
+  mfaRequiredFor: organizationRequiresMfa,
 };
-
-async function portalUserOf(db: Queryable, username: string): Promise<Actor | null> {
-  const { rows } = await db.query<{ id: number; email: string; role: Actor['role']; organization_id: number | null }>(
-    'SELECT id, email, role, organization_id FROM users WHERE cognito_username = $1',
-    [username],
-  );
-  const row = rows[0];
-  return row ? { id: row.id, email: row.email, role: row.role, organizationId: row.organization_id, cognitoUsername: username } : null;
-}

@@ -1,6 +1,10 @@
+import type { Static, TProperties, TSchema } from 'typebox';
+import type { Validator } from 'typebox/compile';
+
 /**
  * The Cognito JSON protocol in one place: the error shape (`{__type, message}`, status 400 like
- * Cognito) and typed readers for the loosely typed request bodies. Nothing here knows about users.
+ * Cognito), the body's framing, and the check of a body against its operation's schema, which
+ * refuses with Cognito's InvalidParameterException. Nothing here knows about users.
  */
 
 export const AMZ_JSON = 'application/x-amz-json-1.1';
@@ -92,62 +96,68 @@ function isRecord(value: unknown): value is Body {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-export function requiredString(body: Body, name: string, maxLength = 2048): string {
-  const value = body[name];
-  if (typeof value !== 'string' || value.length === 0) throw Errors.invalidParameter(`Missing required parameter ${name}`);
-  if (value.length > maxLength) throw Errors.invalidParameter(`${name} is too long`);
-  return value;
-}
-
-export function optionalString(body: Body, name: string, maxLength = 2048): string | undefined {
-  const value = body[name];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') throw Errors.invalidParameter(`${name} must be a string`);
-  if (value.length > maxLength) throw Errors.invalidParameter(`${name} is too long`);
-  return value;
-}
-
-export function optionalBoolean(body: Body, name: string): boolean | undefined {
-  const value = body[name];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'boolean') throw Errors.invalidParameter(`${name} must be a boolean`);
-  return value;
-}
-
-export function optionalNumber(body: Body, name: string): number | undefined {
-  const value = body[name];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'number' || !Number.isFinite(value)) throw Errors.invalidParameter(`${name} must be a number`);
-  return value;
-}
-
-/** A map of strings such as AuthParameters or ChallengeResponses. */
-export function stringMap(body: Body, name: string): Record<string, string> {
-  const value = body[name];
-  if (value === undefined || value === null) return {};
-  if (!isRecord(value)) throw Errors.invalidParameter(`${name} must be a map`);
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(value)) {
-    if (typeof v === 'string') out[k] = v;
-  }
+/**
+ * A JSON null is an absent field, as with Cognito: removed (in objects, at any depth) before the
+ * schema check, so that the schemas say "optional" once.
+ */
+function withoutNulls(value: unknown): unknown {
+  if (!isRecord(value)) return value;
+  const out: Body = {};
+  for (const [k, v] of Object.entries(value)) if (v !== null) out[k] = withoutNulls(v);
   return out;
 }
 
-export function optionalRecord(body: Body, name: string): Body | undefined {
-  const value = body[name];
-  if (value === undefined || value === null) return undefined;
-  if (!isRecord(value)) throw Errors.invalidParameter(`${name} must be an object`);
-  return value;
+/**
+ * Checks a body against its operation's schema and returns it typed, or refuses with the first
+ * problem in Cognito's words ("Missing required parameter Username", "Limit must be from 1 to
+ * 60"). The message names the field, never its value: input is not echoed.
+ */
+export function checkBody<S extends TSchema>(validator: Validator<TProperties, S>, body: Body): Static<S> {
+  const value = withoutNulls(body);
+  // The validator has just proven the shape that Static<S> names.
+  if (validator.Check(value)) return value as Static<S>;
+  const [problem] = validator.Errors(value);
+  const path =
+    problem?.keyword === 'required'
+      ? [(problem.params as { requiredProperties: string[] }).requiredProperties[0] ?? '']
+      : (problem?.instancePath ?? '').split('/').slice(1);
+  throw Errors.invalidParameter(problemMessage(validator.Type(), value, path));
 }
 
-/** UserAttributes: [{Name, Value}] into a map. */
-export function attributeList(body: Body, name: string): Record<string, string> {
-  const value = body[name];
-  if (value === undefined || value === null) return {};
-  if (!Array.isArray(value)) throw Errors.invalidParameter(`${name} must be a list`);
-  const out: Record<string, string> = {};
-  for (const item of value) {
-    if (isRecord(item) && typeof item.Name === 'string' && typeof item.Value === 'string') out[item.Name] = item.Value;
+interface SchemaShape {
+  type?: string;
+  minLength?: number;
+  minimum?: number;
+  maximum?: number;
+  properties?: Record<string, SchemaShape>;
+  patternProperties?: Record<string, SchemaShape>;
+  anyOf?: Array<{ const?: unknown }>;
+}
+
+function problemMessage(schema: TSchema, value: unknown, path: string[]): string {
+  let shape = schema as SchemaShape;
+  let current = value;
+  let name = '';
+  for (const segment of path) {
+    const next: SchemaShape | undefined = shape.properties?.[segment];
+    if (!next) break; // a map's entry: the map is what is wrong
+    name = segment;
+    shape = next;
+    current = isRecord(current) ? current[segment] : undefined;
   }
-  return out;
+  if (current === undefined || (current === '' && shape.minLength)) return `Missing required parameter ${name}`;
+  if (shape.anyOf) return `${name} must be ${shape.anyOf.map((s) => String(s.const)).join(' or ')}`;
+  switch (shape.type) {
+    case 'string':
+      return typeof current === 'string' ? `${name} is too long` : `${name} must be a string`;
+    case 'boolean':
+      return `${name} must be a boolean`;
+    case 'integer':
+    case 'number':
+      return typeof current === 'number' ? `${name} must be from ${shape.minimum} to ${shape.maximum}` : `${name} must be a number`;
+    case 'array':
+      return `${name} must be a list of name and value pairs`;
+    default:
+      return shape.patternProperties ? `${name} must be a map of strings` : `${name} must be an object`;
+  }
 }

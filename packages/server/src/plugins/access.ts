@@ -1,9 +1,7 @@
 import { ApiErrors, CSRF_HEADER, CSRF_HEADER_VALUE, SESSION_COOKIE } from '@rpm/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
-import type pg from 'pg';
-import { audit } from '../modules/audit/audit.service.ts';
-import { resolveSession } from '../modules/sessions/sessions.service.ts';
-import { contextOf, type Access } from './context.ts';
+import { mayCallRoute } from '../policies/routes.ts';
+import { contextOf, type Access, type Actor, type RequestContext } from './context.ts';
 
 /** Every API route as registered, for the access-matrix and generated-input tests. */
 export interface ApiRoute {
@@ -19,6 +17,15 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * What the hook needs from the modules, passed in by app.ts so that plugins depend on no module:
+ * how a session cookie becomes an actor, and how a refused call is recorded.
+ */
+export interface AccessControlDeps {
+  resolveSession: (token: string) => Promise<Actor | null>;
+  recordRefusal: (ctx: RequestContext, refusal: { route: string; reason: string }) => Promise<void>;
+}
+
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
@@ -26,7 +33,7 @@ const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * validation: CSRF header, then session, then role. Each /api route must declare its access in
  * `config.access`; a route without one stops the server at start-up rather than being open.
  */
-export function installAccessControl(app: FastifyInstance, pool: pg.Pool): void {
+export function installAccessControl(app: FastifyInstance, deps: AccessControlDeps): void {
   app.decorateRequest('actor', null);
   app.decorateRequest('sessionToken', null);
   const apiRoutes: ApiRoute[] = [];
@@ -59,23 +66,19 @@ export function installAccessControl(app: FastifyInstance, pool: pg.Pool): void 
     const token = request.cookies[SESSION_COOKIE];
     if (token) {
       request.sessionToken = token;
-      request.actor = await resolveSession(pool, token);
+      request.actor = await deps.resolveSession(token);
     }
-    if (access === 'public' || access === 'machine') return;
+    if (mayCallRoute(request.actor, access)) return;
 
+    // Public and machine routes always pass: a refusal without an actor means "sign in first".
     if (!request.actor) {
       return deny(reply, request, 401, token ? ApiErrors.sessionExpired : ApiErrors.unauthorized);
     }
-    if (access === 'admin' && request.actor.role !== 'admin') {
-      await audit(pool, contextOf(request), {
-        action: 'access.denied',
-        outcome: 'denied',
-        resourceType: 'route',
-        resourceId: `${request.method} ${request.routeOptions.url}`,
-        reason: 'admin role required',
-      });
-      return deny(reply, request, 403, ApiErrors.forbidden);
-    }
+    await deps.recordRefusal(contextOf(request), {
+      route: `${request.method} ${request.routeOptions.url}`,
+      reason: 'admin role required',
+    });
+    return deny(reply, request, 403, ApiErrors.forbidden);
   });
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Actor } from '../plugins/context.ts';
+import { actorOf as actor } from '../../test/support/actors.ts';
 import {
   fhirOrganizationScope,
   mayManageIngestionSources,
@@ -8,13 +8,6 @@ import {
   type SourcePrincipal,
 } from './ingestion.ts';
 
-const actor = (role: 'admin' | 'provider', organizationId: number | null): Actor => ({
-  id: 1,
-  email: 'x@example.com',
-  role,
-  organizationId,
-  cognitoUsername: null,
-});
 const source = (o: Partial<SourcePrincipal> = {}): SourcePrincipal => ({
   id: 's',
   kind: 'fhir',

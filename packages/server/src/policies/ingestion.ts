@@ -1,4 +1,5 @@
 import type { Actor } from '../plugins/context.ts';
+import { mayAccessPatient, patientListScope } from './patients.ts';
 
 /** What the portal knows of an ingestion source when deciding what it may do. */
 export interface SourcePrincipal {
@@ -27,12 +28,10 @@ export const maySendReadings = (source: SourcePrincipal, endpoint: SourcePrincip
  */
 export function mayReadPatientViaFhir(reader: FhirReader, patientOrganizationId: number): boolean {
   if (reader.kind === 'source') return !reader.source.revoked && reader.source.kind === 'fhir' && reader.source.canRead;
-  return reader.actor.role === 'admin' || reader.actor.organizationId === patientOrganizationId;
+  return mayAccessPatient(reader.actor, { organization_id: patientOrganizationId });
 }
 
 /** The organization a staff reader is limited to in searches; null means every organization. */
 export function fhirOrganizationScope(reader: FhirReader): number | null {
-  if (reader.kind === 'source' || reader.actor.role === 'admin') return null;
-  // A provider without an organization sees nothing: -1 matches no patient.
-  return reader.actor.organizationId ?? -1;
+  return reader.kind === 'source' ? null : patientListScope(reader.actor);
 }

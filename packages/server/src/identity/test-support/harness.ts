@@ -1,7 +1,7 @@
-import { createServer } from 'node:net';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { createTestDatabase, testKeys, type TestDatabase } from '../../../test/db.ts';
+import { freePort } from '../../free-port.ts';
 import { createIdentity, type Identity, type LocalPoolOptions } from '../index.ts';
 
 /**
@@ -17,18 +17,6 @@ export interface PoolHarness {
   logs: string[];
   answers: string[];
   close(): Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 export async function startPool(opts: {

@@ -1,0 +1,45 @@
+import { Kysely, PostgresDialect, type Transaction } from 'kysely';
+import type pg from 'pg';
+import type { Queryable } from './pool.ts';
+import type { DB } from './types.ts';
+
+export type { DB } from './types.ts';
+
+/** What a repository runs its queries on: the app's database or one transaction in it. */
+export type Executor = Kysely<DB> | Transaction<DB>;
+
+const forPool = new WeakMap<pg.Pool, Kysely<DB>>();
+const forClient = new WeakMap<pg.PoolClient, Kysely<DB>>();
+
+/**
+ * The typed query layer over a `pg` pool or over one client inside a transaction. Services still
+ * open transactions with `withTransaction` (pool.ts) and hand the client to repositories; a
+ * repository turns that into a Kysely instance bound to the same connection, so its queries run
+ * inside the caller's transaction. One instance is kept per pool and per client.
+ */
+export function kysely(db: Queryable): Kysely<DB> {
+  if (isPoolClient(db)) {
+    let k = forClient.get(db);
+    if (!k) {
+      // The client is already checked out by the caller, who also releases it: handing it to
+      // Kysely as a one-connection "pool" whose release does nothing keeps it in that transaction.
+      const connection = { query: db.query.bind(db), release: () => {} };
+      k = new Kysely<DB>({
+        dialect: new PostgresDialect({ pool: { connect: async () => connection, end: async () => {} } }),
+      });
+      forClient.set(db, k);
+    }
+    return k;
+  }
+  let k = forPool.get(db);
+  if (!k) {
+    k = new Kysely<DB>({ dialect: new PostgresDialect({ pool: db }) });
+    forPool.set(db, k);
+  }
+  return k;
+}
+
+// A checked-out client has `release`; a pool does not.
+function isPoolClient(db: Queryable): db is pg.PoolClient {
+  return typeof (db as Partial<pg.PoolClient>).release === 'function';
+}

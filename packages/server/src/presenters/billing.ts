@@ -1,0 +1,46 @@
+import { BillingCsvColumns, type BillingRow } from '@rpm/contracts';
+import type { PatientMonthResult } from '../modules/billing/billing-rules.ts';
+import type { BillingInputRow, BillingPatientDetails } from '../modules/billing/billing.repository.ts';
+
+export const presentBillingRow = (input: BillingInputRow, result: PatientMonthResult): BillingRow => ({
+  patient_id: input.patient_id,
+  patient_name: input.patient_name,
+  organization_id: input.organization_id,
+  period_start: result.period_start,
+  period_end: result.period_end,
+  device_days: result.device_days,
+  minutes: input.minutes,
+  interactive: input.interactive,
+  codes: result.codes,
+  missing: result.missing,
+});
+
+/**
+ * A spreadsheet runs a cell starting with =, +, - or @ (and tab or carriage return, which some
+ * read past) as a formula: such a cell is prefixed with an apostrophe so it stays text (OWASP).
+ */
+export const escapeCsvCell = (value: string): string => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
+
+/** The export's records: a header, then one line per patient and code earned. */
+export function billingCsvRecords(rows: readonly BillingRow[], details: readonly BillingPatientDetails[]): string[][] {
+  const byPatient = new Map(details.map((d) => [d.patient_id, d]));
+  const records: string[][] = [[...BillingCsvColumns]];
+  for (const row of rows) {
+    const d = byPatient.get(row.patient_id);
+    for (const c of row.codes) {
+      records.push([
+        row.patient_name,
+        d?.date_of_birth ?? '',
+        d?.insurance_type ?? '',
+        d?.policy_number ?? '',
+        d?.primary_provider ?? '',
+        d?.organization ?? '',
+        c.code,
+        String(c.units),
+        c.period_start,
+        c.period_end,
+      ]);
+    }
+  }
+  return records;
+}
