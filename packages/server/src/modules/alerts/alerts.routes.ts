@@ -1,0 +1,198 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  ALERT_STREAM_EVENT,
+  ALERT_STREAM_HEARTBEAT_MS,
+  Alert,
+  AlertListQuery,
+  AlertMarks,
+  AlertPage,
+  AlertSettings,
+  AlertSettingsBody,
+  AlertSummary,
+  ErrorBody,
+  IdParam,
+  PatientThresholds,
+  PatientThresholdsBody,
+  ResolveAlertBody,
+} from '@rpm/contracts';
+import { Type } from 'typebox';
+import { signedInContextOf } from '../../plugins/context.ts';
+import type { ModuleDeps } from '../module-deps.ts';
+import { startAlertJobs } from './alerts.jobs.ts';
+import { startAlertHub } from './alerts.live.ts';
+import { createAlertNotifier } from './alerts.notify.ts';
+import {
+  acknowledge,
+  alertSummary,
+  checkStaleData,
+  getAlertMarks,
+  getAlertSettings,
+  getPatientThresholds,
+  listAlerts,
+  openAlertStream,
+  putAlertSettings,
+  putPatientThresholds,
+  resolve,
+} from './alerts.service.ts';
+
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
+
+/** How long one stream lasts before the browser reconnects (and the session is checked again). */
+const STREAM_SECONDS_DEFAULT = 300;
+const StreamQuery = Type.Object(
+  { max_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 3600 })) },
+  { additionalProperties: false },
+);
+const MarksQuery = Type.Object(
+  { days: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650, default: 30 })) },
+  { additionalProperties: false },
+);
+
+/**
+ * Clinical alerts: worklist, actions, thresholds, organization settings and the live stream. The
+ * plugin also runs this instance's alert listener (LISTEN/NOTIFY) and the job queue, and stops
+ * them when the app closes.
+ */
+export const alertsRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, deps) => {
+  const notifier = createAlertNotifier({ db: deps.db, log: app.log, config: deps.config });
+  const hub = startAlertHub({ pool: deps.db, log: app.log, onChanges: (changes) => notifier.onChanges(changes) });
+  const jobs = await startAlertJobs({
+    pool: deps.db,
+    log: app.log,
+    runStaleCheck: async () => ({ ...(await checkStaleData(deps.db)), notified: await notifier.sweep() }),
+  });
+  // Open streams end before the server waits for its connections to close.
+  const streams = new Set<() => void>();
+  app.addHook('preClose', async () => {
+    for (const end of [...streams]) end();
+  });
+  app.addHook('onClose', async () => {
+    await jobs.stop();
+    await hub.close();
+    notifier.close();
+  });
+
+  app.get(
+    '/api/alerts',
+    {
+      config: { access: 'signed-in' },
+      schema: { tags: ['alerts'], querystring: AlertListQuery, response: { 200: AlertPage, ...errors } },
+    },
+    async (request) => listAlerts(deps, signedInContextOf(request), request.query),
+  );
+
+  app.get(
+    '/api/alerts/summary',
+    { config: { access: 'signed-in' }, schema: { tags: ['alerts'], response: { 200: AlertSummary, ...errors } } },
+    async (request) => alertSummary(deps, signedInContextOf(request)),
+  );
+
+  app.get(
+    '/api/alerts/stream',
+    {
+      config: { access: 'signed-in' },
+      schema: { tags: ['alerts'], querystring: StreamQuery, response: { 401: ErrorBody, 403: ErrorBody } },
+    },
+    async (request, reply) => {
+      const scope = await openAlertStream(deps, signedInContextOf(request));
+      await hub.ready;
+      reply.hijack();
+      const res = reply.raw;
+      res.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-store',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+        'x-request-id': request.id,
+      });
+      res.write(`retry: 2000\n: connected\n\n`);
+      const unsubscribe = hub.subscribe(scope, (event) => {
+        res.write(`event: ${ALERT_STREAM_EVENT}\ndata: ${JSON.stringify(event)}\n\n`);
+      });
+      const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), ALERT_STREAM_HEARTBEAT_MS);
+      const end = () => {
+        streams.delete(end);
+        clearInterval(heartbeat);
+        clearTimeout(lifetime);
+        unsubscribe();
+        if (!res.writableEnded) res.end();
+      };
+      const lifetime = setTimeout(end, 1000 * (request.query.max_seconds ?? STREAM_SECONDS_DEFAULT));
+      streams.add(end);
+      request.raw.on('close', end);
+    },
+  );
+
+  app.post(
+    '/api/alerts/:id/acknowledge',
+    {
+      config: { access: 'signed-in' },
+      schema: { tags: ['alerts'], params: IdParam, response: { 200: Alert, ...errors } },
+    },
+    async (request) => acknowledge(deps, signedInContextOf(request), request.params.id),
+  );
+
+  app.post(
+    '/api/alerts/:id/resolve',
+    {
+      config: { access: 'signed-in' },
+      schema: { tags: ['alerts'], params: IdParam, body: ResolveAlertBody, response: { 200: Alert, ...errors } },
+    },
+    async (request) => resolve(deps, signedInContextOf(request), request.params.id, request.body),
+  );
+
+  app.get(
+    '/api/patients/:id/thresholds',
+    {
+      config: { access: 'signed-in' },
+      schema: { tags: ['alerts'], params: IdParam, response: { 200: PatientThresholds, ...errors } },
+    },
+    async (request) => getPatientThresholds(deps, signedInContextOf(request), request.params.id),
+  );
+
+  app.put(
+    '/api/patients/:id/thresholds',
+    {
+      config: { access: 'signed-in' },
+      schema: {
+        tags: ['alerts'],
+        params: IdParam,
+        body: PatientThresholdsBody,
+        response: { 200: PatientThresholds, ...errors },
+      },
+    },
+    async (request) => putPatientThresholds(deps, signedInContextOf(request), request.params.id, request.body),
+  );
+
+  app.get(
+    '/api/patients/:id/alert-marks',
+    {
+      config: { access: 'signed-in' },
+      schema: { tags: ['alerts'], params: IdParam, querystring: MarksQuery, response: { 200: AlertMarks, ...errors } },
+    },
+    async (request) => getAlertMarks(deps, signedInContextOf(request), request.params.id, request.query.days ?? 30),
+  );
+
+  app.get(
+    '/api/organizations/:id/alert-settings',
+    {
+      config: { access: 'signed-in' },
+      schema: { tags: ['alerts'], params: IdParam, response: { 200: AlertSettings, ...errors } },
+    },
+    async (request) => getAlertSettings(deps, signedInContextOf(request), request.params.id),
+  );
+
+  app.put(
+    '/api/organizations/:id/alert-settings',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags: ['alerts'],
+        params: IdParam,
+        body: AlertSettingsBody,
+        response: { 200: AlertSettings, ...errors },
+      },
+    },
+    async (request) => putAlertSettings(deps, signedInContextOf(request), request.params.id, request.body),
+  );
+};

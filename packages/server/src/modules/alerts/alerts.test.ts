@@ -1,0 +1,310 @@
+import { AlertTexts, type Alert, type AlertPage, type AlertSettings, type AlertSummary, type PatientThresholds } from '@rpm/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createOrganization,
+  createStaff,
+  signIn,
+  signInNewStaff,
+  startTestServer,
+  type ApiClient,
+  type TestServer,
+} from '../../../test/app.ts';
+import { lastAuditOf } from '../../../test/patient-fixtures.ts';
+import { checkStaleData } from './alerts.service.ts';
+
+let server: TestServer;
+let provider: ApiClient;
+let providerEmail: string;
+let otherProvider: ApiClient;
+let admin: ApiClient;
+let orgId: number;
+let otherOrgId: number;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  orgId = (await createOrganization(server)).id;
+  otherOrgId = (await createOrganization(server)).id;
+  const staff = await createStaff(server, { role: 'provider', organizationId: orgId });
+  providerEmail = staff.email;
+  provider = await signIn(server, staff);
+  otherProvider = await signInNewStaff(server, 'provider', otherOrgId);
+  admin = await signInNewStaff(server, 'admin', null);
+}, 120_000);
+afterAll(async () => server?.close());
+
+let seq = 0;
+async function newPatient(organizationId = orgId, enrolled = false): Promise<number> {
+  const staffId = (await server.db.pool.query<{ id: number }>('SELECT id FROM users WHERE email = $1', [providerEmail])).rows[0]!.id;
+  const { rows } = await server.db.pool.query<{ id: number }>(
+    `INSERT INTO patients (first_name, last_name, organization_id, primary_provider_id, enrolled_rpm)
+     VALUES ($1, 'Alertson', $2, $3, $4) RETURNING id`,
+    [`P${++seq}`, organizationId, organizationId === orgId ? staffId : null, enrolled],
+  );
+  return rows[0]!.id;
+}
+
+let minute = 0;
+async function addReading(patientId: number, systolic: number, diastolic: number, pulse: number | null = 70, as = provider) {
+  const measured_at = new Date(Date.now() - 60_000 * (1000 - ++minute)).toISOString();
+  const res = await as.post(`/api/patients/${patientId}/vitals`, { measured_at, systolic, diastolic, pulse });
+  expect(res.status).toBe(201);
+  return measured_at;
+}
+
+async function alertsOf(patientId: number, as = provider, status = 'open'): Promise<Alert[]> {
+  const res = await as.get<AlertPage>(`/api/alerts?status=${status}&patient_id=${patientId}&limit=100`);
+  expect(res.status).toBe(200);
+  return res.body.items;
+}
+
+describe('evaluation of stored readings', () => {
+  it.each([
+    [180, 80, 70, 'bp_high'],
+    [181, 80, 70, 'bp_crisis'],
+    [130, 120, 70, 'bp_high'],
+    [130, 121, 70, 'bp_crisis'],
+    [139, 80, 70, null],
+    [140, 80, 70, 'bp_high'],
+    [120, 89, 70, null],
+    [120, 90, 70, 'bp_high'],
+    [120, 80, 49, 'pulse_low'],
+    [120, 80, 50, null],
+    [120, 80, 120, null],
+    [120, 80, 121, 'pulse_high'],
+  ])('a manual reading of %i/%i pulse %i raises %s', async (sys, dia, pulse, rule) => {
+    const patientId = await newPatient();
+    await addReading(patientId, sys, dia, pulse);
+    const alerts = await alertsOf(patientId);
+    expect(alerts.map((a) => a.rule)).toEqual(rule ? [rule] : []);
+    if (rule === 'bp_crisis') expect(alerts[0]!.severity).toBe('critical');
+    if (rule && rule !== 'bp_crisis') expect(alerts[0]!.severity).toBe('high');
+  });
+
+  it('counts repeated readings that break one rule on one alert, with the latest values', async () => {
+    const patientId = await newPatient();
+    await addReading(patientId, 150, 85);
+    await addReading(patientId, 155, 92);
+    const last = await addReading(patientId, 162, 95, 88);
+    const alerts = await alertsOf(patientId);
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]).toMatchObject({ rule: 'bp_high', count: 3, last_values: { systolic: 162, diastolic: 95, pulse: 88 } });
+    expect(alerts[0]!.last_at).toBe(last);
+    const { rows } = await server.db.pool.query('SELECT count(*)::int AS n FROM alert_readings ar JOIN alerts a ON a.id = ar.alert_id WHERE a.patient_id = $1', [patientId]);
+    expect(rows[0].n).toBe(3);
+  });
+
+  it('applies a patient’s own thresholds over the defaults, and audits their change', async () => {
+    const patientId = await newPatient();
+    const put = await provider.put<PatientThresholds>(`/api/patients/${patientId}/thresholds`, {
+      crisis_systolic: null,
+      crisis_diastolic: null,
+      high_systolic: 130,
+      high_diastolic: 80,
+      low_systolic: null,
+      low_diastolic: null,
+      pulse_low: null,
+      pulse_high: null,
+      target_systolic: 125,
+      target_diastolic: 75,
+    });
+    expect(put.status).toBe(200);
+    expect(put.body.effective).toMatchObject({ high_systolic: 130, high_diastolic: 80, crisis_systolic: 180 });
+    const audit = await lastAuditOf(server, 'alert.thresholds.update');
+    expect(audit).toMatchObject({ outcome: 'success', resource_type: 'patient', resource_id: String(patientId) });
+    await addReading(patientId, 129, 79);
+    expect(await alertsOf(patientId)).toEqual([]);
+    await addReading(patientId, 132, 78);
+    expect((await alertsOf(patientId)).map((a) => a.rule)).toEqual(['bp_high']);
+    // The same reading for a patient on the defaults raises nothing.
+    const plain = await newPatient();
+    await addReading(plain, 132, 78);
+    expect(await alertsOf(plain)).toEqual([]);
+  });
+
+  it('lets admins change an organization’s defaults (audited), and not providers', async () => {
+    const body = {
+      crisis_systolic: null,
+      crisis_diastolic: null,
+      high_systolic: 150,
+      high_diastolic: null,
+      low_systolic: null,
+      low_diastolic: null,
+      pulse_low: null,
+      pulse_high: null,
+      target_systolic: null,
+      target_diastolic: null,
+      stale_days: 5,
+    };
+    const org = (await createOrganization(server)).id;
+    expect((await provider.put(`/api/organizations/${org}/alert-settings`, body)).status).toBe(403);
+    const res = await admin.put<AlertSettings>(`/api/organizations/${org}/alert-settings`, body);
+    expect(res.status).toBe(200);
+    expect(res.body.effective).toMatchObject({ high_systolic: 150, stale_days: 5, crisis_systolic: 180 });
+    expect(await lastAuditOf(server, 'alert.settings.update')).toMatchObject({ outcome: 'success', resource_id: String(org) });
+    const patientId = await newPatient(org);
+    await addReading(patientId, 145, 80, 70, admin);
+    expect(await alertsOf(patientId, admin)).toEqual([]);
+    await addReading(patientId, 151, 80, 70, admin);
+    expect((await alertsOf(patientId, admin)).map((a) => a.rule)).toEqual(['bp_high']);
+    expect((await provider.get(`/api/organizations/${org}/alert-settings`)).status).toBe(404);
+    expect((await provider.get(`/api/organizations/${orgId}/alert-settings`)).status).toBe(200);
+  });
+});
+
+describe('the worklist', () => {
+  it('lists critical first, then oldest, and a provider of another organization never sees or acts on it (404, audited)', async () => {
+    const a = await newPatient();
+    const b = await newPatient();
+    await addReading(a, 150, 85);
+    await addReading(b, 190, 100);
+    const list = await provider.get<AlertPage>('/api/alerts?status=open&limit=100');
+    expect(list.status).toBe(200);
+    const mine = list.body.items.filter((i) => i.patient_id === a || i.patient_id === b);
+    expect(mine.map((i) => i.severity)).toEqual(['critical', 'high']);
+    const severities = list.body.items.map((i) => i.severity);
+    expect(severities.indexOf('high')).toBeGreaterThan(severities.lastIndexOf('critical'));
+    expect(await lastAuditOf(server, 'alert.list')).toMatchObject({ outcome: 'success', resource_type: 'alert' });
+
+    const alertId = mine[0]!.id;
+    const other = await otherProvider.get<AlertPage>('/api/alerts?status=open&limit=100');
+    expect(other.body.items.map((i) => i.id)).not.toContain(alertId);
+    expect((await otherProvider.post(`/api/alerts/${alertId}/acknowledge`)).status).toBe(404);
+    expect(await lastAuditOf(server, 'alert.acknowledge')).toMatchObject({ outcome: 'denied', resource_id: String(alertId) });
+    expect((await otherProvider.post(`/api/alerts/${alertId}/resolve`, { note: 'x' })).status).toBe(404);
+    expect(await lastAuditOf(server, 'alert.resolve')).toMatchObject({ outcome: 'denied' });
+    expect((await otherProvider.get(`/api/patients/${b}/thresholds`)).status).toBe(404);
+    expect((await otherProvider.get(`/api/alerts?patient_id=${b}`)).status).toBe(404);
+    expect((await provider.post('/api/alerts/999999999/acknowledge')).status).toBe(404);
+
+    const summary = await otherProvider.get<AlertSummary>('/api/alerts/summary');
+    expect(summary.body.by_severity.critical).toBe(0);
+  });
+
+  it('filters by severity and provider', async () => {
+    const a = await newPatient();
+    await addReading(a, 200, 100);
+    await addReading(a, 120, 80, 130);
+    const critical = await provider.get<AlertPage>(`/api/alerts?severity=critical&patient_id=${a}`);
+    expect(critical.body.items.map((i) => i.rule)).toEqual(['bp_crisis']);
+    const staffId = (await server.db.pool.query<{ id: number }>('SELECT id FROM users WHERE email = $1', [providerEmail])).rows[0]!.id;
+    const byProvider = await provider.get<AlertPage>(`/api/alerts?provider_id=${staffId}&limit=100`);
+    expect(byProvider.body.items.every((i) => i.primary_provider_id === staffId)).toBe(true);
+    expect(byProvider.body.items.some((i) => i.patient_id === a)).toBe(true);
+    const nobody = await provider.get<AlertPage>(`/api/alerts?provider_id=2147483000`);
+    expect(nobody.body).toEqual({ items: [], total: 0 });
+  });
+
+  it('acknowledges, then resolves with a note and minutes: a clinical note and a tracking entry, all audited', async () => {
+    const patientId = await newPatient();
+    await addReading(patientId, 185, 95);
+    const [alert] = await alertsOf(patientId);
+    const ack = await provider.post<Alert>(`/api/alerts/${alert!.id}/acknowledge`);
+    expect(ack.status).toBe(200);
+    expect(ack.body.status).toBe('acknowledged');
+    expect(await lastAuditOf(server, 'alert.acknowledge')).toMatchObject({ outcome: 'success', resource_id: String(alert!.id) });
+    // Acknowledged is still open: another crisis reading counts on it.
+    await addReading(patientId, 186, 95);
+    expect((await alertsOf(patientId, provider, 'acknowledged'))[0]!.count).toBe(2);
+
+    const res = await provider.post<Alert>(`/api/alerts/${alert!.id}/resolve`, { note: 'Called the patient; medication taken late.', minutes: 5 });
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe('resolved');
+    const notes = await provider.get<{ items: { content: string }[] }>(`/api/patients/${patientId}/notes`);
+    expect(notes.body.items[0]!.content).toBe('Called the patient; medication taken late.');
+    const tracking = await provider.get<{ items: { duration_minutes: number }[] }>(`/api/patients/${patientId}/sessions`);
+    expect(tracking.body.items[0]!.duration_minutes).toBe(5);
+    expect(await lastAuditOf(server, 'alert.resolve')).toMatchObject({ outcome: 'success', resource_id: String(alert!.id) });
+    expect((await provider.post(`/api/alerts/${alert!.id}/resolve`, { note: 'again' })).status).toBe(409);
+    // A new crisis after the resolution is a new alert.
+    await addReading(patientId, 190, 95);
+    const open = await alertsOf(patientId);
+    expect(open).toHaveLength(1);
+    expect(open[0]!.id).not.toBe(alert!.id);
+    expect(open[0]!.count).toBe(1);
+  });
+
+  it('refuses a blank note', async () => {
+    const patientId = await newPatient();
+    await addReading(patientId, 185, 95);
+    const [alert] = await alertsOf(patientId);
+    expect((await provider.post(`/api/alerts/${alert!.id}/resolve`, { note: '   ' })).status).toBe(400);
+  });
+});
+
+describe('notification and live events', () => {
+  it('e-mails the primary provider once for a critical alert, with a link and no patient details', async () => {
+    const patientId = await newPatient();
+    await addReading(patientId, 210, 125);
+    const [alert] = await alertsOf(patientId);
+    let rows: { subject: string; body: string }[] = [];
+    for (let i = 0; i < 50 && rows.length === 0; i++) {
+      rows = (await server.db.ownerPool.query(`SELECT subject, body FROM identity.outbox WHERE kind = 'critical-alert' AND lower(recipient) = lower($1) AND body LIKE $2`, [providerEmail, `%alert=${alert!.id}\n%`])).rows;
+      if (!rows.length) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.subject).toBe(AlertTexts.emailSubject);
+    expect(rows[0]!.body).not.toContain('Alertson');
+    expect(rows[0]!.body).not.toContain('210');
+    await addReading(patientId, 211, 125);
+    await new Promise((r) => setTimeout(r, 300));
+    const again = await server.db.ownerPool.query(`SELECT 1 FROM identity.outbox WHERE kind = 'critical-alert' AND body LIKE $1`, [`%alert=${alert!.id}\n%`]);
+    expect(again.rowCount).toBe(1);
+  });
+
+  it('streams an alert event to a signed-in user of the organization within seconds, not to another organization', async () => {
+    const open = async (client: ApiClient) => {
+      const controller = new AbortController();
+      const res = await fetch(`${server.url}/api/alerts/stream`, { headers: { cookie: client.cookie! }, signal: controller.signal });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toContain('text/event-stream');
+      const reader = res.body!.getReader();
+      let text = '';
+      const decoder = new TextDecoder();
+      const pump = (async () => {
+        try {
+          for (;;) {
+            const { value, done } = await reader.read();
+            if (done) return;
+            text += decoder.decode(value);
+          }
+        } catch {
+          /* aborted */
+        }
+      })();
+      return { text: () => text, close: async () => (controller.abort(), await pump) };
+    };
+    const mine = await open(provider);
+    const theirs = await open(otherProvider);
+    const patientId = await newPatient();
+    const started = Date.now();
+    await addReading(patientId, 195, 100);
+    while (!mine.text().includes('event: alert') && Date.now() - started < 5000) await new Promise((r) => setTimeout(r, 50));
+    expect(mine.text()).toContain('event: alert');
+    const data = JSON.parse(mine.text().split('event: alert\ndata: ')[1]!.split('\n')[0]!);
+    expect(data).toMatchObject({ patient_id: patientId, severity: 'critical', status: 'open' });
+    expect(Object.keys(data).sort()).toEqual(['id', 'patient_id', 'severity', 'status']);
+    expect(theirs.text()).not.toContain(`"patient_id":${patientId}`);
+    await mine.close();
+    await theirs.close();
+    expect((await lastAuditOf(server, 'alert.stream'))).toMatchObject({ outcome: 'success' });
+  });
+});
+
+describe('stale data', () => {
+  it('raises one alert for an RPM patient without recent readings, refreshes it, and ends it on a new reading', async () => {
+    const patientId = await newPatient(orgId, true);
+    await server.db.ownerPool.query(`UPDATE patients SET created_at = now() - interval '10 days' WHERE id = $1`, [patientId]);
+    const notEnrolled = await newPatient(orgId, false);
+    await server.db.ownerPool.query(`UPDATE patients SET created_at = now() - interval '10 days' WHERE id = $1`, [notEnrolled]);
+    await checkStaleData(server.db.pool);
+    await checkStaleData(server.db.pool);
+    const alerts = await alertsOf(patientId);
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]).toMatchObject({ rule: 'stale_data', severity: 'info', count: 1, last_values: { days_without_reading: 10 } });
+    expect(await alertsOf(notEnrolled)).toEqual([]);
+    const summary = await provider.get<AlertSummary>('/api/alerts/summary');
+    expect(summary.body.stale_patients).toBeGreaterThanOrEqual(1);
+    await addReading(patientId, 120, 80);
+    expect(await alertsOf(patientId)).toEqual([]);
+  });
+});
