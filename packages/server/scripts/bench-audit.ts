@@ -18,7 +18,7 @@
  */
 import { runMigrations } from '../src/db/migrate.ts';
 import { auditLogTotal, listAuditLogPage } from '../src/modules/audit/audit.repository.ts';
-import { createBenchDatabase } from './bench-database.ts';
+import { createBenchDatabase } from './bench-support.ts';
 
 const rows = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const { pool, drop } = await createBenchDatabase(2);

@@ -13,43 +13,18 @@
  *
  * The webhook's p99 aim (50 ms) is not met under that load; repeat on an idle machine.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import autocannon from 'autocannon';
-import pino from 'pino';
-import type pg from 'pg';
 import { DEFAULT_INGEST_AUTH_HEADER } from '@rpm/contracts';
-import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
-import { freePort, startEmbeddedPostgres } from '../src/db/embedded.ts';
 import { runMigrations } from '../src/db/migrate.ts';
-import { createPool } from '../src/db/pool.ts';
-import { createIdentity } from '../src/identity/index.ts';
 import { hashSecret, newSourceSecret } from '../src/modules/ingestion/source-secret.ts';
-import { createBenchDatabase } from './bench-database.ts';
+import { createBenchDatabase, startBenchApp } from './bench-support.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const bundles = Number(process.env.BENCH_BUNDLES ?? 5);
 const DEVICES = 200;
 
-async function database(): Promise<{ pool: pg.Pool; drop: () => Promise<void> }> {
-  if (process.env.DATABASE_URL) return createBenchDatabase(10);
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'rpm-bench-ingest-'));
-  const pgDb = await startEmbeddedPostgres({ dataDir: dir, port: await freePort() });
-  const pool = createPool(pgDb.url, 10);
-  return {
-    pool,
-    drop: async () => {
-      await pool.end();
-      await pgDb.stop();
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
-}
 
-const { pool, drop } = await database();
+const { pool, drop } = await createBenchDatabase(10, { embedded: true });
 let close: (() => Promise<void>) | undefined;
 try {
   await runMigrations(pool);
@@ -75,26 +50,9 @@ try {
   const tenovi = await source('tenovi');
   const fhir = await source('fhir');
 
-  const port = await freePort();
-  const config = loadConfig({
-    PORT: String(port),
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_PER_MINUTE: '1000000',
-  });
-  const log = pino({ level: 'warn' });
-  const identity = await createIdentity({
-    settings: { mode: 'local', publicUrl: config.publicUrl, localMfa: config.localMfa },
-    db: pool,
-    log,
-    masterKey: randomBytes(32),
-  });
-  const app = await buildApp({ config, pool, identity, logger: log, auditHmacKey: randomBytes(32) });
-  await app.listen({ port, host: '127.0.0.1' });
-  close = async () => {
-    await app.close();
-    await identity.close();
-  };
+  const app = await startBenchApp(pool);
+  close = app.close;
+  const { config } = app;
 
   // Every request a new measurement (distinct device, time and index), as a fleet of cuffs sends.
   let n = 0;

@@ -10,27 +10,13 @@
  * The session is created directly in the sessions table (the same call POST /api/token makes):
  * the request path measured (cookie → session → access check → page + count → audit) is real.
  */
-import { randomBytes } from 'node:crypto';
-import pino from 'pino';
-import { CSRF_HEADER, CSRF_HEADER_VALUE, SESSION_COOKIE } from '@rpm/contracts';
-import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
-import { freePort } from '../src/db/embedded.ts';
 import { runMigrations } from '../src/db/migrate.ts';
-import { createIdentity } from '../src/identity/index.ts';
-import { createSession } from '../src/modules/sessions/sessions.service.ts';
-import { createBenchDatabase } from './bench-database.ts';
+import { createBenchDatabase, startBenchApp, stats } from './bench-support.ts';
 
 const readings = Number(process.env.BENCH_READINGS ?? 100_000);
 const runs = Number(process.env.BENCH_RUNS ?? 200);
 const { pool, drop } = await createBenchDatabase(10);
-const log = pino({ level: 'warn' });
 
-function stats(samples: number[]) {
-  const s = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
-  return { median: at(0.5), p95: at(0.95), min: s[0]!, max: s[s.length - 1]! };
-}
 
 let close: (() => Promise<void>) | undefined;
 try {
@@ -67,17 +53,10 @@ try {
   await pool.query('VACUUM ANALYZE vitals');
   const fillS = (performance.now() - t0) / 1000;
 
-  const port = await freePort();
-  const config = loadConfig({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '1000000' });
-  const identity = await createIdentity({ settings: { mode: 'local', publicUrl: config.publicUrl, localMfa: config.localMfa }, db: pool, log, masterKey: randomBytes(32) });
-  const app = await buildApp({ config, pool, identity, logger: log, auditHmacKey: randomBytes(32) });
-  await app.listen({ port, host: '127.0.0.1' });
-  close = async () => {
-    await app.close();
-    await identity.close();
-  };
-  const token = await createSession(pool, { userId: user.rows[0]!.id, ip: '127.0.0.1', userAgent: 'bench' });
-  const headers = { cookie: `${SESSION_COOKIE}=${token}`, [CSRF_HEADER]: CSRF_HEADER_VALUE };
+  const app = await startBenchApp(pool);
+  close = app.close;
+  const { config } = app;
+  const headers = await app.headersOf(user.rows[0]!.id);
 
   async function measure(patientId: number, query: string) {
     const target = `${config.publicUrl}/api/patients/${patientId}/vitals${query}`;

@@ -5,17 +5,20 @@ import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { AppConfig, Health } from '@rpm/contracts';
+import { AppConfig } from '@rpm/contracts';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type pg from 'pg';
 import type { Config } from './config.ts';
-import { pendingMigrations } from './db/migrate.ts';
 import type { Identity } from './identity/index.ts';
+import { alertsRoutes } from './modules/alerts/alerts.routes.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
+import { billingRoutes } from './modules/billing/billing.routes.ts';
+import { audit } from './modules/audit/audit.service.ts';
 import { startSealer } from './modules/audit/sealer.ts';
 import { dbInspectorRoutes } from './modules/db-inspector/db-inspector.routes.ts';
 import { devicesRoutes } from './modules/devices/devices.routes.ts';
 import { fhirRoutes } from './modules/fhir/fhir.routes.ts';
+import { healthRoutes } from './modules/health/health.routes.ts';
 import { ingestionRoutes } from './modules/ingestion/ingestion.routes.ts';
 import { meRoutes } from './modules/me/me.routes.ts';
 import type { ModuleDeps } from './modules/module-deps.ts';
@@ -23,6 +26,8 @@ import { notesRoutes } from './modules/notes/notes.routes.ts';
 import { organizationsRoutes } from './modules/organizations/organizations.routes.ts';
 import { patientsRoutes } from './modules/patients/patients.routes.ts';
 import { rolesRoutes } from './modules/roles/roles.routes.ts';
+import { resolveSession } from './modules/sessions/sessions.service.ts';
+import { tokenRoutes } from './modules/token/token.routes.ts';
 import { trackingRoutes } from './modules/tracking/tracking.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { vitalsRoutes } from './modules/vitals/vitals.routes.ts';
@@ -123,7 +128,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installValidators(app);
   refuseNulCharacters(app);
   installErrorHandler(app);
-  installAccessControl(app, pool);
+  installAccessControl(app, {
+    resolveSession: (token) => resolveSession(pool, token),
+    recordRefusal: (ctx, refusal) =>
+      audit(pool, ctx, {
+        action: 'access.denied',
+        outcome: 'denied',
+        resourceType: 'route',
+        resourceId: refusal.route,
+        reason: refusal.reason,
+      }),
+  });
 
   const sealer = startSealer({
     pool,
@@ -134,32 +149,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.get('/api/docs/json', { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
 
-  app.get(
-    '/api/health',
-    { config: { access: 'public' }, schema: { tags: ['system'], response: { 200: Health } } },
-    async () => {
-      await pool.query('SELECT 1');
-      return { status: 'ok' as const, database: 'ok' as const };
-    },
-  );
-
-  // Liveness: the process answers. Readiness: the database answers and has every migration.
-  app.get('/api/health/live', { config: { access: 'public' }, schema: { tags: ['system'] } }, async () => ({
-    status: 'ok' as const,
-  }));
-  app.get(
-    '/api/health/ready',
-    { config: { access: 'public' }, schema: { tags: ['system'] } },
-    async (_request, reply) => {
-      try {
-        const pending = await pendingMigrations(pool);
-        if (pending.length) return reply.status(503).send({ status: 'starting', pendingMigrations: pending.length });
-        return { status: 'ok' as const, database: 'ok' as const };
-      } catch {
-        return reply.status(503).send({ status: 'unavailable', database: 'unreachable' });
-      }
-    },
-  );
+  await app.register(healthRoutes, { db: pool, identity, config });
 
   app.get('/app-config.json', { schema: { hide: true, response: { 200: AppConfig } } }, async () =>
     browserAppConfig(identity.appConfig),
@@ -168,7 +158,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (identity.plugin) await app.register(identity.plugin);
 
   const moduleDeps: ModuleDeps = { db: pool, identity, config };
-  await app.register(meRoutes, { db: pool, identity, secureCookies: config.secureCookies });
+  await app.register(tokenRoutes, { db: pool, identity, secureCookies: config.secureCookies });
+  await app.register(meRoutes, { db: pool, identity });
   for (const routes of [
     rolesRoutes,
     organizationsRoutes,
@@ -182,6 +173,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     dbInspectorRoutes,
     ingestionRoutes,
     fhirRoutes,
+    alertsRoutes,
+    billingRoutes,
   ]) {
     await app.register(routes, moduleDeps);
   }

@@ -11,6 +11,7 @@ import { assertRestrictedRole, prepareRuntimeRole } from './db/runtime-role.ts';
 import { loadPortalKeys, type PortalKeys } from './keys.ts';
 import { provisionFirstAdmin } from './identity/bootstrap-admin.ts';
 import { createIdentity, identitySettingsOf, type Identity } from './identity/index.ts';
+import { pingDatabase } from './modules/health/health.repository.ts';
 
 /** How long SIGTERM waits for requests in progress before closing the database anyway. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -85,7 +86,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   try {
-    await owner.query('SELECT 1');
+    await pingDatabase(owner);
   } catch (err) {
     await embedded?.stop().catch(() => {});
     fail([`cannot connect to the database${config.databaseUrl ? ' at DATABASE_URL' : ''}: ${(err as Error).message}`]);
@@ -127,6 +128,9 @@ async function main(): Promise<void> {
     masterKey: keys.masterKey,
   });
   running.identity = identity;
+  // Before listen(): the first admin can sign in from the first request on (the local pool's
+  // directory runs in this process).
+  await provisionFirstAdmin({ identity, db: pool, log, email: config.adminEmail, password: config.adminPassword });
   const app = await buildApp({ config, pool, identity, logger: log, auditHmacKey: keys.auditHmacKey });
   running.app = app;
 
@@ -144,9 +148,6 @@ async function main(): Promise<void> {
     await shutdown('listen-failed', 1);
     return;
   }
-
-  // The local pool's admin API is served by this very process, so this runs after listen().
-  await provisionFirstAdmin({ identity, db: pool, log, email: config.adminEmail, password: config.adminPassword });
 
   const ms = Math.round(performance.now() - startedAt);
   log.info(

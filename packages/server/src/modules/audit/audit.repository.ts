@@ -1,5 +1,7 @@
 import type { AuditOutcome } from '@rpm/contracts';
+import { sql } from 'kysely';
 import type { Queryable } from '../../db/pool.ts';
+import { kysely } from '../../db/kysely.ts';
 
 export interface AuditEntry {
   action: string;
@@ -16,27 +18,26 @@ export interface AuditEntry {
 }
 
 export async function insertAuditLog(db: Queryable, e: AuditEntry): Promise<void> {
-  await db.query(
-    `INSERT INTO audit_logs (user_id, ip_address, action, resource_type, resource_id, details,
-       target_user_id, outcome, reason, user_agent, request_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-    [
-      e.userId ?? null,
-      e.ipAddress ?? null,
-      e.action,
-      e.resourceType ?? null,
-      e.resourceId === undefined || e.resourceId === null ? null : String(e.resourceId),
-      e.details ? JSON.stringify(e.details) : null,
-      e.targetUserId ?? null,
-      e.outcome,
-      e.reason ?? null,
-      e.userAgent ?? null,
-      e.requestId ?? null,
-    ],
-  );
+  await kysely(db)
+    .insertInto('audit_logs')
+    .values({
+      user_id: e.userId ?? null,
+      ip_address: e.ipAddress ?? null,
+      action: e.action,
+      resource_type: e.resourceType ?? null,
+      resource_id: e.resourceId === undefined || e.resourceId === null ? null : String(e.resourceId),
+      // As JSON text: the driver would send a JavaScript array as a PostgreSQL array.
+      details: e.details ? JSON.stringify(e.details) : null,
+      target_user_id: e.targetUserId ?? null,
+      outcome: e.outcome,
+      reason: e.reason ?? null,
+      user_agent: e.userAgent ?? null,
+      request_id: e.requestId ?? null,
+    })
+    .execute();
 }
 
-/** One audit record as GET /api/audit-logs answers it (every field of the spec, plus id). */
+/** One audit record as stored (every field of the spec, plus id). */
 export interface AuditLogRow {
   id: number;
   timestamp: Date;
@@ -45,12 +46,20 @@ export interface AuditLogRow {
   action: string;
   resource_type: string | null;
   resource_id: string | null;
-  details: Record<string, unknown> | null;
+  details: unknown;
   target_user_id: number | null;
   outcome: string;
   reason: string | null;
   user_agent: string | null;
   request_id: string | null;
+}
+
+/**
+ * Starts the read of a page and its total in one snapshot, so that they agree with each other.
+ * Call first in the transaction.
+ */
+export async function beginSnapshotRead(db: Queryable): Promise<void> {
+  await sql`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY`.execute(kysely(db));
 }
 
 /**
@@ -63,51 +72,99 @@ export interface AuditLogRow {
  * past the skipped rows, so deep pages cost what the first one does.
  */
 export async function listAuditLogPage(db: Queryable, limit: number, offset: number): Promise<AuditLogRow[]> {
-  const { rows } = await db.query<AuditLogRow>(
-    `WITH unsealed AS (
-       SELECT 0 AS part, log_id AS key, log_id FROM audit_unsealed ORDER BY log_id DESC OFFSET $2 LIMIT $1
-     ), sealed AS (
-       SELECT 1 AS part, position AS key, log_id FROM audit_chain
-        WHERE position <= (SELECT coalesce(max(position), 0) FROM audit_chain)
-                          - greatest($2 - (SELECT count(*) FROM audit_unsealed), 0)
-        ORDER BY position DESC LIMIT $1
-     )
-     SELECT a.id, a."timestamp", a.user_id, a.ip_address, a.action, a.resource_type, a.resource_id,
-            a.details, a.target_user_id, a.outcome, a.reason, a.user_agent, a.request_id
-       FROM (SELECT * FROM unsealed UNION ALL SELECT * FROM sealed) p JOIN audit_logs a ON a.id = p.log_id
-      ORDER BY p.part, p.key DESC
-      LIMIT $1`,
-    [limit, offset],
-  );
-  return rows;
+  // The newest position still on this page once the queue's records have taken their places.
+  const highestPosition = sql<number>`(SELECT coalesce(max(position), 0) FROM audit_chain)
+    - greatest(${offset}::bigint - (SELECT count(*) FROM audit_unsealed), 0)`;
+  return kysely(db)
+    .with('unsealed', (qb) =>
+      qb
+        .selectFrom('audit_unsealed')
+        .select([sql<number>`0`.as('part'), 'log_id as key', 'log_id'])
+        .orderBy('log_id', 'desc')
+        .offset(offset)
+        .limit(limit),
+    )
+    .with('sealed', (qb) =>
+      qb
+        .selectFrom('audit_chain')
+        .select([sql<number>`1`.as('part'), 'position as key', 'log_id'])
+        .where('position', '<=', highestPosition)
+        .orderBy('position', 'desc')
+        .limit(limit),
+    )
+    .selectFrom((qb) => qb.selectFrom('unsealed').selectAll().unionAll(qb.selectFrom('sealed').selectAll()).as('p'))
+    .innerJoin('audit_logs as a', 'a.id', 'p.log_id')
+    .select([
+      'a.id',
+      'a.timestamp',
+      'a.user_id',
+      'a.ip_address',
+      'a.action',
+      'a.resource_type',
+      'a.resource_id',
+      'a.details',
+      'a.target_user_id',
+      'a.outcome',
+      'a.reason',
+      'a.user_agent',
+      'a.request_id',
+    ])
+    .orderBy('p.part')
+    .orderBy('p.key', 'desc')
+    .limit(limit)
+    .execute();
 }
 
 /** The number of committed records: the last sealed position plus the (short) queue. */
 export async function auditLogTotal(db: Queryable): Promise<number> {
-  const { rows } = await db.query<{ n: number }>(
-    `SELECT (SELECT coalesce(max(position), 0) FROM audit_chain) + (SELECT count(*) FROM audit_unsealed) AS n`,
-  );
-  return rows[0]!.n;
+  const row = await kysely(db)
+    .selectNoFrom((eb) => [
+      sql<number>`${eb.selectFrom('audit_chain').select(sql<number>`coalesce(max(position), 0)`.as('m'))}
+        + ${eb.selectFrom('audit_unsealed').select(eb.fn.countAll().as('c'))}`.as('n'),
+    ])
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 // ---- the sealer's and the verifier's SQL ------------------------------------------------------
 
-/** Queued records, oldest id first, with the digest of their content (null: record missing). */
-export async function readUnsealed(db: Queryable, limit: number): Promise<{ log_id: number; row_hash: Buffer | null }[]> {
-  const { rows } = await db.query<{ log_id: number; row_hash: Buffer | null }>(
-    `SELECT u.log_id, CASE WHEN a.id IS NULL THEN NULL ELSE audit_row_hash(a) END AS row_hash
-       FROM audit_unsealed u LEFT JOIN audit_logs a ON a.id = u.log_id
-      ORDER BY u.log_id LIMIT $1`,
-    [limit],
+// Any fixed number, the same in every instance of the portal.
+const SEAL_LOCK = 727_003;
+
+/** One sealer at a time across all instances: false when another holds the lock (till its commit). */
+export async function trySealerLock(db: Queryable): Promise<boolean> {
+  // An advisory lock has no query-builder form.
+  const { rows } = await sql<{ locked: boolean }>`SELECT pg_try_advisory_xact_lock(${SEAL_LOCK}) AS locked`.execute(
+    kysely(db),
   );
-  return rows;
+  return rows[0]!.locked;
+}
+
+/** The digest the chain links, of record `a` as it is now; null when the record is missing. */
+const rowHashOf = sql<Buffer | null>`CASE WHEN a.id IS NULL THEN NULL ELSE audit_row_hash(a) END`;
+
+/** Queued records, oldest id first, with the digest of their content (null: record missing). */
+export async function readUnsealed(
+  db: Queryable,
+  limit: number,
+): Promise<{ log_id: number; row_hash: Buffer | null }[]> {
+  return kysely(db)
+    .selectFrom('audit_unsealed as u')
+    .leftJoin('audit_logs as a', 'a.id', 'u.log_id')
+    .select(['u.log_id', rowHashOf.as('row_hash')])
+    .orderBy('u.log_id')
+    .limit(limit)
+    .execute();
 }
 
 export async function readChainHead(db: Queryable): Promise<{ position: number; hash: Buffer } | null> {
-  const { rows } = await db.query<{ position: number; hash: Buffer }>(
-    'SELECT position, hash FROM audit_chain ORDER BY position DESC LIMIT 1',
-  );
-  return rows[0] ?? null;
+  const row = await kysely(db)
+    .selectFrom('audit_chain')
+    .select(['position', 'hash'])
+    .orderBy('position', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row ?? null;
 }
 
 /** Appends links and takes their records (and queue entries of missing records) off the queue. */
@@ -116,15 +173,15 @@ export async function appendLinks(
   links: { position: number; logId: number; prevHash: Buffer; hash: Buffer }[],
   orphans: number[],
 ): Promise<void> {
+  const k = kysely(db);
   if (links.length > 0) {
-    await db.query(
-      `INSERT INTO audit_chain (position, log_id, prev_hash, hash)
-       SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bytea[], $4::bytea[])`,
-      [links.map((l) => l.position), links.map((l) => l.logId), links.map((l) => l.prevHash), links.map((l) => l.hash)],
-    );
+    await k
+      .insertInto('audit_chain')
+      .values(links.map((l) => ({ position: l.position, log_id: l.logId, prev_hash: l.prevHash, hash: l.hash })))
+      .execute();
   }
   const done = [...links.map((l) => l.logId), ...orphans];
-  await db.query('DELETE FROM audit_unsealed WHERE log_id = ANY($1::bigint[])', [done]);
+  if (done.length > 0) await k.deleteFrom('audit_unsealed').where('log_id', 'in', done).execute();
 }
 
 export interface ChainLinkRow {
@@ -137,31 +194,37 @@ export interface ChainLinkRow {
 
 /** Links after `position`, in order, with the digest of their record as it is now. */
 export async function readChainLinks(db: Queryable, afterPosition: number, limit: number): Promise<ChainLinkRow[]> {
-  const { rows } = await db.query<ChainLinkRow>(
-    `SELECT c.position, c.log_id, c.prev_hash, c.hash,
-            CASE WHEN a.id IS NULL THEN NULL ELSE audit_row_hash(a) END AS row_hash
-       FROM audit_chain c LEFT JOIN audit_logs a ON a.id = c.log_id
-      WHERE c.position > $1 ORDER BY c.position LIMIT $2`,
-    [afterPosition, limit],
-  );
-  return rows;
+  return kysely(db)
+    .selectFrom('audit_chain as c')
+    .leftJoin('audit_logs as a', 'a.id', 'c.log_id')
+    .select(['c.position', 'c.log_id', 'c.prev_hash', 'c.hash', rowHashOf.as('row_hash')])
+    .where('c.position', '>', afterPosition)
+    .orderBy('c.position')
+    .limit(limit)
+    .execute();
 }
 
 export async function readLinkAt(db: Queryable, position: number): Promise<Buffer | null> {
-  const { rows } = await db.query<{ hash: Buffer }>('SELECT hash FROM audit_chain WHERE position = $1', [position]);
-  return rows[0]?.hash ?? null;
+  const row = await kysely(db)
+    .selectFrom('audit_chain')
+    .select('hash')
+    .where('position', '=', position)
+    .executeTakeFirst();
+  return row?.hash ?? null;
 }
 
 /** Records in no link, with how long they have been queued by the database's clock (null: not queued). */
-export async function readUnlinkedRecords(db: Queryable, limit: number): Promise<{ id: number; queued_ms: number | null }[]> {
-  const { rows } = await db.query<{ id: number; queued_ms: number | null }>(
-    `SELECT a.id, (extract(epoch FROM now() - u.queued_at) * 1000)::float8 AS queued_ms
-       FROM audit_logs a
-       LEFT JOIN audit_chain c ON c.log_id = a.id
-       LEFT JOIN audit_unsealed u ON u.log_id = a.id
-      WHERE c.log_id IS NULL
-      ORDER BY a.id LIMIT $1`,
-    [limit],
-  );
-  return rows;
+export async function readUnlinkedRecords(
+  db: Queryable,
+  limit: number,
+): Promise<{ id: number; queued_ms: number | null }[]> {
+  return kysely(db)
+    .selectFrom('audit_logs as a')
+    .leftJoin('audit_chain as c', 'c.log_id', 'a.id')
+    .leftJoin('audit_unsealed as u', 'u.log_id', 'a.id')
+    .select(['a.id', sql<number | null>`(extract(epoch FROM now() - u.queued_at) * 1000)::float8`.as('queued_ms')])
+    .where('c.log_id', 'is', null)
+    .orderBy('a.id')
+    .limit(limit)
+    .execute();
 }

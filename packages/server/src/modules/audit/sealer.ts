@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type pg from 'pg';
 import { withTransaction } from '../../db/pool.ts';
-import { appendLinks, readChainHead, readUnsealed } from './audit.repository.ts';
+import { appendLinks, readChainHead, readUnsealed, trySealerLock } from './audit.repository.ts';
 
 /*
  * Why a sealer.
@@ -32,8 +32,6 @@ import { appendLinks, readChainHead, readUnsealed } from './audit.repository.ts'
 
 export const SEAL_INTERVAL_MS = 250;
 export const SEAL_BATCH = 2_000;
-// Any fixed number, the same in every instance of the portal.
-const SEAL_LOCK = 727_003;
 const LINK_DOMAIN = Buffer.from('rpm-audit-link-v1');
 
 /** The keyed link of the record at `position`, after `prev` (empty before the first). */
@@ -49,8 +47,7 @@ export function linkHash(key: Buffer, position: number, prev: Buffer, rowHash: B
  */
 export async function sealBatch(pool: pg.Pool, key: Buffer, batch = SEAL_BATCH): Promise<number | null> {
   return withTransaction(pool, async (tx) => {
-    const { rows } = await tx.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS locked', [SEAL_LOCK]);
-    if (!rows[0]!.locked) return null;
+    if (!(await trySealerLock(tx))) return null;
     const pending = await readUnsealed(tx, batch);
     if (pending.length === 0) return 0;
     const head = await readChainHead(tx);

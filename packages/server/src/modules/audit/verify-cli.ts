@@ -7,8 +7,7 @@
  */
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../config.ts';
-import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../db/embedded.ts';
-import { createPool } from '../../db/pool.ts';
+import { withCliDatabase } from '../../db/cli-database.ts';
 import { loadAuditHmacKey } from '../../keys.ts';
 import { DEFAULT_GRACE_MS, formatHead, parseExpectedHead, verifyAuditChain } from './audit-chain.ts';
 
@@ -38,14 +37,7 @@ try {
   process.stderr.write(`audit:verify: ${(err as Error).message}\n`);
   process.exit(1);
 }
-let embedded: EmbeddedDatabase | undefined;
-let url = config.databaseUrl;
-if (!url) {
-  embedded = await startEmbeddedPostgres({ dataDir: config.dataDir });
-  url = embedded.url;
-}
-const pool = createPool(url, 2);
-try {
+await withCliDatabase(config, async (pool) => {
   const report = await verifyAuditChain(pool, key, { expect, graceMs });
   for (const p of report.problems) {
     const where = [p.position ? `position ${p.position}` : '', p.logId ? `audit record ${p.logId}` : '']
@@ -59,7 +51,4 @@ try {
   if (report.head)
     console.log(`chain head: ${formatHead(report.head)}   (keep it elsewhere; pass it back with --expect)`);
   process.exitCode = report.problems.length ? 1 : 0;
-} finally {
-  await pool.end();
-  await embedded?.stop();
-}
+});

@@ -1,5 +1,13 @@
-import pg from 'pg';
-import type { Queryable } from '../../db/pool.ts';
+import { sql } from 'kysely';
+import type pg from 'pg';
+import { kysely } from '../../db/kysely.ts';
+import { withTransaction, type Queryable } from '../../db/pool.ts';
+
+/*
+ * The inspector reads the system catalogs and tables chosen at run time, neither of which the
+ * generated table types describe: its statements are written with `sql`, identifiers quoted by
+ * `sql.id`, values bound as parameters.
+ */
 
 /** One column of an inspectable table, as the catalog describes it. */
 export interface CatalogColumn {
@@ -19,24 +27,22 @@ export const EXCLUDED_TABLES = ['sessions', 'schema_migrations'] as const;
  * the allow-list: a requested table name is only ever looked up in it, never put into SQL.
  */
 export async function loadCatalog(db: Queryable): Promise<CatalogColumn[]> {
-  const { rows } = await db.query<CatalogColumn>(
-    `SELECT c.relname AS table, a.attname AS name, format_type(a.atttypid, a.atttypmod) AS type,
-            NOT a.attnotnull AS nullable,
-            has_column_privilege('rpm_inspector', c.oid, a.attnum, 'SELECT') AS granted
-       FROM pg_class c
-       JOIN pg_namespace n ON n.oid = c.relnamespace
-       JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
-      WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p')
-        AND NOT (c.relname = ANY($1::text[]))
-      ORDER BY c.relname, a.attnum`,
-    [EXCLUDED_TABLES],
-  );
+  const { rows } = await sql<CatalogColumn>`
+    SELECT c.relname AS table, a.attname AS name, format_type(a.atttypid, a.atttypmod) AS type,
+           NOT a.attnotnull AS nullable,
+           has_column_privilege('rpm_inspector', c.oid, a.attnum, 'SELECT') AS granted
+      FROM pg_class c
+      JOIN pg_namespace n ON n.oid = c.relnamespace
+      JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+     WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p')
+       AND NOT (c.relname = ANY(${[...EXCLUDED_TABLES]}::text[]))
+     ORDER BY c.relname, a.attnum`.execute(kysely(db));
   return rows;
 }
 
 /** Brings the inspector role's column grants up to date with tables added since migration 0400. */
 export async function syncInspectorGrants(db: Queryable): Promise<void> {
-  await db.query('SELECT rpm_inspector_sync_grants()');
+  await sql`SELECT rpm_inspector_sync_grants()`.execute(kysely(db));
 }
 
 /**
@@ -50,22 +56,15 @@ export async function readSample(
   limit: number,
 ): Promise<Record<string, unknown>[]> {
   if (columns.length === 0) return [];
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN READ ONLY');
-    await client.query(`SET LOCAL statement_timeout = '2s'`);
-    await client.query('SET LOCAL ROLE rpm_inspector');
-    const list = columns.map((c) => pg.escapeIdentifier(c)).join(', ');
-    const { rows } = await client.query<Record<string, unknown>>(
-      `SELECT ${list} FROM public.${pg.escapeIdentifier(table)} LIMIT $1`,
-      [limit],
-    );
-    await client.query('COMMIT');
+  return withTransaction(pool, async (tx) => {
+    const k = kysely(tx);
+    await sql`SET TRANSACTION READ ONLY`.execute(k);
+    await sql`SET LOCAL statement_timeout = '2s'`.execute(k);
+    await sql`SET LOCAL ROLE rpm_inspector`.execute(k);
+    const list = sql.join(columns.map((c) => sql.id(c)));
+    const { rows } = await sql<
+      Record<string, unknown>
+    >`SELECT ${list} FROM ${sql.id('public', table)} LIMIT ${limit}`.execute(k);
     return rows;
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw err;
-  } finally {
-    client.release();
-  }
+  });
 }

@@ -1,9 +1,13 @@
 import { AdminErrors, DB_SAMPLE_MAX_ROWS, type DbSampleResponse, type DbSchemaResponse } from '@rpm/contracts';
 import type pg from 'pg';
-import { notFound } from '../../plugins/errors.ts';
+import { authorize } from '../../kernel/access.ts';
+import { AuditedRefusal, auditedTransaction } from '../../kernel/audited-transaction.ts';
+import type { Queryable } from '../../db/pool.ts';
 import type { SignedInContext } from '../../plugins/context.ts';
+import { mayInspectDatabase } from '../../policies/db-inspector.ts';
+import { presentSample, presentTableSchema, type InspectableTable } from '../../presenters/db-inspector.ts';
 import { audit } from '../audit/audit.service.ts';
-import { loadCatalog, readSample, syncInspectorGrants, type CatalogColumn } from './db-inspector.repository.ts';
+import { loadCatalog, readSample, syncInspectorGrants } from './db-inspector.repository.ts';
 
 /**
  * Column names that look like secrets; kept in step with migration 0400. Never shown. All
@@ -12,26 +16,20 @@ import { loadCatalog, readSample, syncInspectorGrants, type CatalogColumn } from
  */
 export const SECRET_COLUMN_PATTERN = /(hash|token|secret|salt|otp|password|cognito_)/i;
 
-interface TableInfo {
-  name: string;
-  visible: CatalogColumn[];
-  withheld: string[];
-}
-
 const synced = new WeakSet<pg.Pool>();
 
 /**
  * The allow-list, computed from the catalog on each call (cheap, and always current). A column
  * is shown only when its name does not look secret AND the inspector role may read it.
  */
-async function allowList(db: pg.Pool): Promise<Map<string, TableInfo>> {
-  if (!synced.has(db)) {
+async function allowList(pool: pg.Pool, db: Queryable): Promise<Map<string, InspectableTable>> {
+  if (!synced.has(pool)) {
     // Once per process: tables added after migration 0400 get their grants. Failing here (a
     // login role that does not own the tables) only means those tables show no columns.
-    await syncInspectorGrants(db).catch(() => {});
-    synced.add(db);
+    await syncInspectorGrants(pool).catch(() => {});
+    synced.add(pool);
   }
-  const tables = new Map<string, TableInfo>();
+  const tables = new Map<string, InspectableTable>();
   for (const col of await loadCatalog(db)) {
     let t = tables.get(col.table);
     if (!t) {
@@ -44,46 +42,68 @@ async function allowList(db: pg.Pool): Promise<Map<string, TableInfo>> {
   return tables;
 }
 
-async function requireTable(db: pg.Pool, ctx: SignedInContext, requested: string, action: string): Promise<TableInfo> {
-  const table = (await allowList(db)).get(requested);
+/**
+ * The access call every inspector method starts with, then the table looked up in the
+ * allow-list. Runs in the caller's audited transaction: a refusal or an unknown table is recorded
+ * once that transaction is undone.
+ */
+async function requireTable(
+  pool: pg.Pool,
+  tx: Queryable,
+  ctx: SignedInContext,
+  requested: string,
+  action: string,
+): Promise<InspectableTable> {
+  authorize(mayInspectDatabase(ctx.actor), { action, resourceType: 'table', reason: 'admin role required' });
+  const table = (await allowList(pool, tx)).get(requested);
   if (!table) {
-    await audit(db, ctx, {
+    throw new AuditedRefusal(404, AdminErrors.unknownTable, {
       action,
       outcome: 'failure',
       resourceType: 'table',
       reason: 'unknown table',
       details: { requested: requested.slice(0, 100) },
     });
-    throw notFound(AdminErrors.unknownTable);
   }
   return table;
 }
 
 export async function listTables(db: pg.Pool, ctx: SignedInContext): Promise<string[]> {
-  const tables = [...(await allowList(db)).keys()];
-  await audit(db, ctx, { action: 'db.tables', outcome: 'success', resourceType: 'table', details: { count: tables.length } });
-  return tables;
+  return auditedTransaction(db, ctx, async (tx) => {
+    authorize(mayInspectDatabase(ctx.actor), {
+      action: 'db.tables',
+      resourceType: 'table',
+      reason: 'admin role required',
+    });
+    const tables = [...(await allowList(db, tx)).keys()];
+    await audit(tx, ctx, {
+      action: 'db.tables',
+      outcome: 'success',
+      resourceType: 'table',
+      details: { count: tables.length },
+    });
+    return tables;
+  });
 }
 
 export async function describeTable(db: pg.Pool, ctx: SignedInContext, requested: string): Promise<DbSchemaResponse> {
-  const t = await requireTable(db, ctx, requested, 'db.schema');
-  await audit(db, ctx, { action: 'db.schema', outcome: 'success', resourceType: 'table', resourceId: t.name });
-  return {
-    table: t.name,
-    columns: t.visible.map((c) => ({ name: c.name, type: c.type, nullable: c.nullable })),
-    withheld: t.withheld,
-  };
+  return auditedTransaction(db, ctx, async (tx) => {
+    const t = await requireTable(db, tx, ctx, requested, 'db.schema');
+    await audit(tx, ctx, { action: 'db.schema', outcome: 'success', resourceType: 'table', resourceId: t.name });
+    return presentTableSchema(t);
+  });
 }
 
-/** JSON-safe cell values: binary as hex text, everything else as the driver gives it. */
-const toJsonValue = (v: unknown): unknown => (Buffer.isBuffer(v) ? `\\x${v.toString('hex')}` : v);
-
 export async function sampleTable(db: pg.Pool, ctx: SignedInContext, requested: string): Promise<DbSampleResponse> {
-  const t = await requireTable(db, ctx, requested, 'db.sample');
-  const columns = t.visible.map((c) => c.name);
+  const t = await auditedTransaction(db, ctx, (tx) => requireTable(db, tx, ctx, requested, 'db.sample'));
   let rows: Record<string, unknown>[];
   try {
-    rows = await readSample(db, t.name, columns, DB_SAMPLE_MAX_ROWS);
+    rows = await readSample(
+      db,
+      t.name,
+      t.visible.map((c) => c.name),
+      DB_SAMPLE_MAX_ROWS,
+    );
   } catch (err) {
     await audit(db, ctx, {
       action: 'db.sample',
@@ -101,11 +121,5 @@ export async function sampleTable(db: pg.Pool, ctx: SignedInContext, requested: 
     resourceId: t.name,
     details: { rows: rows.length },
   });
-  return {
-    table: t.name,
-    columns,
-    rows: rows.map((r) => Object.fromEntries(columns.map((c) => [c, toJsonValue(r[c])]))),
-    withheld: t.withheld,
-    limit: DB_SAMPLE_MAX_ROWS,
-  };
+  return presentSample(t, rows);
 }

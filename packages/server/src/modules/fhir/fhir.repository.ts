@@ -1,24 +1,42 @@
+import { sql } from 'kysely';
 import type { Queryable } from '../../db/pool.ts';
+import { kysely } from '../../db/kysely.ts';
 import type { DeviceRow, PatientRow, VitalRow } from '../../presenters/fhir.ts';
+
+/** Device ids are matched as people type them: case and surrounding spaces do not count. */
+const deviceKey = (v: string) => sql<string>`lower(btrim(${v}))`;
 
 export async function findPatient(
   db: Queryable,
   id: number,
 ): Promise<(PatientRow & { organization_id: number }) | null> {
-  const { rows } = await db.query<PatientRow & { organization_id: number }>(
-    `SELECT id, first_name, middle_name, last_name, date_of_birth, gender, organization_id FROM patients WHERE id = $1`,
-    [id],
-  );
-  return rows[0] ?? null;
+  const row = await kysely(db)
+    .selectFrom('patients')
+    .select(['id', 'first_name', 'middle_name', 'last_name', 'date_of_birth', 'gender', 'organization_id'])
+    // The table's CHECK constraint holds gender to these values.
+    .$narrowType<{ gender: PatientRow['gender'] }>()
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row ?? null;
 }
 
 export async function findVital(db: Queryable, id: number): Promise<(VitalRow & { organization_id: number }) | null> {
-  const { rows } = await db.query<VitalRow & { organization_id: number }>(
-    `SELECT v.id, v.patient_id, v.created_at, v.systolic, v.diastolic, v.pulse, v.source, p.organization_id
-       FROM vitals v JOIN patients p ON p.id = v.patient_id WHERE v.id = $1`,
-    [id],
-  );
-  return rows[0] ?? null;
+  const row = await kysely(db)
+    .selectFrom('vitals as v')
+    .innerJoin('patients as p', 'p.id', 'v.patient_id')
+    .select([
+      'v.id',
+      'v.patient_id',
+      'v.created_at',
+      'v.systolic',
+      'v.diastolic',
+      'v.pulse',
+      'v.source',
+      'p.organization_id',
+    ])
+    .where('v.id', '=', id)
+    .executeTakeFirst();
+  return row ?? null;
 }
 
 /** Newest first within [from, to), `limit` rows after skipping `offset`: an index range scan per page. */
@@ -26,13 +44,13 @@ export async function searchVitals(
   db: Queryable,
   q: { patientId: number; from: Date | null; to: Date | null; limit: number; offset: number },
 ): Promise<VitalRow[]> {
-  const { rows } = await db.query<VitalRow>(
-    `SELECT id, patient_id, created_at, systolic, diastolic, pulse, source FROM vitals
-      WHERE patient_id = $1 AND ($2::timestamptz IS NULL OR created_at >= $2) AND ($3::timestamptz IS NULL OR created_at < $3)
-      ORDER BY created_at DESC, id DESC LIMIT $4 OFFSET $5`,
-    [q.patientId, q.from, q.to, q.limit, q.offset],
-  );
-  return rows;
+  let query = kysely(db)
+    .selectFrom('vitals')
+    .select(['id', 'patient_id', 'created_at', 'systolic', 'diastolic', 'pulse', 'source'])
+    .where('patient_id', '=', q.patientId);
+  if (q.from) query = query.where('created_at', '>=', q.from);
+  if (q.to) query = query.where('created_at', '<', q.to);
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(q.limit).offset(q.offset).execute();
 }
 
 /**
@@ -44,14 +62,15 @@ export async function devicesByIdentifier(
   identifier: string,
   organizationId: number | null,
 ): Promise<DeviceRow[]> {
-  const { rows } = await db.query<DeviceRow>(
-    `SELECT d.id, d.device_id, d.model, d.type, d.patient_id
-       FROM devices d LEFT JOIN patients p ON p.id = d.patient_id
-      WHERE lower(btrim(d.device_id)) = lower(btrim($1))
-        AND ($2::int IS NULL OR d.patient_id IS NULL OR p.organization_id = $2)`,
-    [identifier, organizationId],
-  );
-  return rows;
+  let query = kysely(db)
+    .selectFrom('devices as d')
+    .leftJoin('patients as p', 'p.id', 'd.patient_id')
+    .select(['d.id', 'd.device_id', 'd.model', 'd.type', 'd.patient_id'])
+    .where(sql<string>`lower(btrim(d.device_id))`, '=', deviceKey(identifier));
+  if (organizationId !== null) {
+    query = query.where((eb) => eb.or([eb('d.patient_id', 'is', null), eb('p.organization_id', '=', organizationId)]));
+  }
+  return query.execute();
 }
 
 /** The patient who had each device at each time (null when nobody had it or it is unknown). */
@@ -60,14 +79,14 @@ export async function attributedPatients(
   items: { device: string; at: Date }[],
 ): Promise<(number | null)[]> {
   if (items.length === 0) return [];
-  const { rows } = await db.query<{ patient_id: number | null }>(
-    `SELECT (SELECT a.patient_id FROM devices d JOIN device_assignments a ON a.device_id = d.id
-              WHERE lower(btrim(d.device_id)) = lower(btrim(i.device)) AND a.assigned_from <= i.at
-                AND (a.assigned_to IS NULL OR a.assigned_to > i.at)
-              ORDER BY a.assigned_from DESC LIMIT 1) AS patient_id
-       FROM unnest($1::text[], $2::timestamptz[]) WITH ORDINALITY AS i(device, at, ord)
-      ORDER BY i.ord`,
-    [items.map((i) => i.device), items.map((i) => i.at)],
-  );
+  // A list of (device, time) pairs in order has no query-builder form: unnest WITH ORDINALITY.
+  const { rows } = await sql<{ patient_id: number | null }>`
+    SELECT (SELECT a.patient_id FROM devices d JOIN device_assignments a ON a.device_id = d.id
+             WHERE lower(btrim(d.device_id)) = lower(btrim(i.device)) AND a.assigned_from <= i.at
+               AND (a.assigned_to IS NULL OR a.assigned_to > i.at)
+             ORDER BY a.assigned_from DESC LIMIT 1) AS patient_id
+      FROM unnest(${items.map((i) => i.device)}::text[], ${items.map((i) => i.at)}::timestamptz[])
+           WITH ORDINALITY AS i(device, at, ord)
+     ORDER BY i.ord`.execute(kysely(db));
   return rows.map((r) => r.patient_id);
 }

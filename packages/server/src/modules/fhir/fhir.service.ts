@@ -23,6 +23,7 @@ import {
 import { audit } from '../audit/audit.service.ts';
 import {
   authenticateSource,
+  refuseSource,
   rejectReading,
   storeAudited,
   type AuthenticatedSource,
@@ -52,6 +53,7 @@ export interface FhirAnswer {
 
 const bearer = (authorization: string | undefined) => /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1];
 const notFound = () => new FhirError(404, 'not-found', 'Resource not found');
+const kindRefused = () => new FhirError(403, 'security', IngestionErrors.sourceKind);
 
 /** The caller of a FHIR read: a signed-in staff member, or a FHIR source presenting its read key. */
 async function reader(
@@ -66,14 +68,7 @@ async function reader(
   const who: FhirReader = { kind: 'source', source };
   // A read with a write-only key is refused like a patient of another organization: nothing to learn.
   if (!mayReadPatientViaFhir(who, 0)) {
-    await audit(db, ctx, {
-      action,
-      outcome: 'denied',
-      resourceType: 'ingestion_source',
-      resourceId: source.id,
-      reason: 'no read scope',
-    });
-    throw new FhirError(403, 'security', IngestionErrors.sourceKind);
+    throw await refuseSource(db, ctx, source, action, 'no read scope', kindRefused());
   }
   return who;
 }
@@ -87,14 +82,7 @@ async function writer(
   const source = await authenticateSource(db, ctx, null, bearer(authorization), action);
   if (!source) throw new FhirError(401, 'login', IngestionErrors.credentials);
   if (!maySendReadings(source, 'fhir')) {
-    await audit(db, ctx, {
-      action,
-      outcome: 'denied',
-      resourceType: 'ingestion_source',
-      resourceId: source.id,
-      reason: 'not a fhir source',
-    });
-    throw new FhirError(403, 'security', IngestionErrors.sourceKind);
+    throw await refuseSource(db, ctx, source, action, 'not a fhir source', kindRefused());
   }
   return source;
 }
@@ -102,19 +90,32 @@ async function writer(
 const sourceDetails = (r: FhirReader) =>
   r.kind === 'source' ? { via: 'fhir', source_id: r.source.id } : { via: 'fhir' };
 
+/**
+ * A read refused or of something that does not exist: both answer the same 404, so ids of other
+ * organizations cannot be probed; the audit record tells the two apart.
+ */
+async function unreadable(
+  db: Queryable,
+  ctx: RequestContext,
+  who: FhirReader,
+  r: { action: string; resourceType: 'patient' | 'observation'; resourceId: number; exists: boolean },
+): Promise<FhirError> {
+  await audit(db, ctx, {
+    action: r.action,
+    outcome: r.exists ? 'denied' : 'failure',
+    resourceType: r.resourceType,
+    resourceId: r.resourceId,
+    reason: r.exists ? 'patient of another organization' : `no such ${r.resourceType}`,
+    details: sourceDetails(who),
+  });
+  return notFound();
+}
+
 /** The patient-level check of every FHIR read: unknown and not-allowed answer the same 404. */
 async function readablePatient(db: Queryable, ctx: RequestContext, who: FhirReader, patientId: number, action: string) {
   const patient = await findPatient(db, patientId);
   if (!patient || !mayReadPatientViaFhir(who, patient.organization_id)) {
-    await audit(db, ctx, {
-      action,
-      outcome: patient ? 'denied' : 'failure',
-      resourceType: 'patient',
-      resourceId: patientId,
-      reason: patient ? 'patient of another organization' : 'no such patient',
-      details: sourceDetails(who),
-    });
-    throw notFound();
+    throw await unreadable(db, ctx, who, { action, resourceType: 'patient', resourceId: patientId, exists: !!patient });
   }
   return patient;
 }
@@ -153,15 +154,7 @@ export async function readObservation(
   const who = await reader(db, ctx, authorization, action);
   const vital = await findVital(db, id);
   if (!vital || !mayReadPatientViaFhir(who, vital.organization_id)) {
-    await audit(db, ctx, {
-      action,
-      outcome: vital ? 'denied' : 'failure',
-      resourceType: 'observation',
-      resourceId: id,
-      reason: vital ? 'patient of another organization' : 'no such observation',
-      details: sourceDetails(who),
-    });
-    throw notFound();
+    throw await unreadable(db, ctx, who, { action, resourceType: 'observation', resourceId: id, exists: !!vital });
   }
   await audit(db, ctx, {
     action,

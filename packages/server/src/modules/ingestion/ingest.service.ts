@@ -4,6 +4,7 @@ import { withTransaction, type Queryable } from '../../db/pool.ts';
 import type { RequestContext } from '../../plugins/context.ts';
 import { HttpError } from '../../plugins/errors.ts';
 import { maySendReadings, type SourcePrincipal } from '../../policies/ingestion.ts';
+import { evaluateStoredReadings } from '../alerts/alerts.service.ts';
 import { audit } from '../audit/audit.service.ts';
 import { findSource, insertRejection } from './ingestion-sources.repository.ts';
 import {
@@ -54,6 +55,22 @@ export async function authenticateSource(
 
 export const unauthorized = () => new HttpError(401, IngestionErrors.credentials);
 
+/**
+ * A signed-in source's call refused by the ingestion policy, recorded the same way at every
+ * endpoint; answers the endpoint's own error for the caller to throw.
+ */
+export async function refuseSource<E extends HttpError>(
+  db: pg.Pool,
+  ctx: RequestContext,
+  source: AuthenticatedSource,
+  action: string,
+  reason: string,
+  error: E,
+): Promise<E> {
+  await audit(db, ctx, { action, outcome: 'denied', resourceType: 'ingestion_source', resourceId: source.id, reason });
+  return error;
+}
+
 /** Records why a source's request was refused (reason and device id only), audits it, answers 400. */
 export async function rejectReading(
   db: pg.Pool,
@@ -102,6 +119,7 @@ export async function storeAudited(
   details: (outcomes: ReadingOutcome[]) => Record<string, unknown>,
 ): Promise<ReadingOutcome[]> {
   const outcomes = await storeReadings(tx, source.id, readings);
+  await evaluateStoredReadings(tx, outcomes.flatMap((o) => (o.status === 'stored' ? [o.vitalId] : [])));
   const patients = [...new Set(outcomes.flatMap((o) => (o.status === 'stored' ? [o.patientId] : [])))];
   await audit(tx, ctx, {
     action,
@@ -128,14 +146,14 @@ export async function ingestTenovi(
   const source = await authenticateSource(db, ctx, sourceId, typeof raw === 'string' ? raw : undefined, action);
   if (!source) throw unauthorized();
   if (!maySendReadings(source, 'tenovi')) {
-    await audit(db, ctx, {
+    throw await refuseSource(
+      db,
+      ctx,
+      source,
       action,
-      outcome: 'denied',
-      resourceType: 'ingestion_source',
-      resourceId: source.id,
-      reason: 'not a tenovi source',
-    });
-    throw new HttpError(403, IngestionErrors.sourceKind);
+      'not a tenovi source',
+      new HttpError(403, IngestionErrors.sourceKind),
+    );
   }
   let batch;
   try {

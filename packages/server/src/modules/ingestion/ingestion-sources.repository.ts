@@ -1,5 +1,7 @@
 import { INGESTION_REJECTIONS_KEPT, type IngestionSourceKind } from '@rpm/contracts';
+import { sql } from 'kysely';
 import type { Queryable } from '../../db/pool.ts';
+import { kysely } from '../../db/kysely.ts';
 
 export interface SourceRow {
   id: string;
@@ -20,7 +22,20 @@ export interface RejectionRow {
   created_at: Date;
 }
 
-const COLUMNS = 'id, name, kind, auth_header, can_read, secret_hash, created_at, rotated_at, revoked_at';
+const COLUMNS = [
+  'id',
+  'name',
+  'kind',
+  'auth_header',
+  'can_read',
+  'secret_hash',
+  'created_at',
+  'rotated_at',
+  'revoked_at',
+] as const;
+
+// The table's CHECK constraint holds `kind` to the contract's values.
+type Narrowed = { kind: IngestionSourceKind };
 
 export async function insertSource(
   db: Queryable,
@@ -34,55 +49,86 @@ export async function insertSource(
     createdBy: number;
   },
 ): Promise<SourceRow> {
-  const { rows } = await db.query<SourceRow>(
-    `INSERT INTO ingestion_sources (id, name, kind, auth_header, can_read, secret_hash, created_by)
-     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
-    [s.id, s.name, s.kind, s.authHeader, s.canRead, s.secretHash, s.createdBy],
-  );
-  return rows[0]!;
+  return kysely(db)
+    .insertInto('ingestion_sources')
+    .values({
+      id: s.id,
+      name: s.name,
+      kind: s.kind,
+      auth_header: s.authHeader,
+      can_read: s.canRead,
+      secret_hash: s.secretHash,
+      created_by: s.createdBy,
+    })
+    .returning(COLUMNS)
+    .$narrowType<Narrowed>()
+    .executeTakeFirstOrThrow();
 }
 
 export async function listSources(db: Queryable): Promise<SourceRow[]> {
-  const { rows } = await db.query<SourceRow>(
-    `SELECT ${COLUMNS} FROM ingestion_sources ORDER BY revoked_at IS NOT NULL, lower(name), created_at`,
-  );
-  return rows;
+  return kysely(db)
+    .selectFrom('ingestion_sources')
+    .select(COLUMNS)
+    .$narrowType<Narrowed>()
+    .orderBy((eb) => eb('revoked_at', 'is not', null))
+    .orderBy((eb) => eb.fn('lower', ['name']))
+    .orderBy('created_at')
+    .execute();
 }
 
 export async function findSource(db: Queryable, id: string): Promise<SourceRow | null> {
-  const { rows } = await db.query<SourceRow>(`SELECT ${COLUMNS} FROM ingestion_sources WHERE id = $1`, [id]);
-  return rows[0] ?? null;
+  const row = await kysely(db)
+    .selectFrom('ingestion_sources')
+    .select(COLUMNS)
+    .$narrowType<Narrowed>()
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row ?? null;
 }
 
 /** A new secret for a live source; null when the source is unknown or revoked. */
 export async function replaceSecret(db: Queryable, id: string, secretHash: Buffer): Promise<SourceRow | null> {
-  const { rows } = await db.query<SourceRow>(
-    `UPDATE ingestion_sources SET secret_hash = $2, rotated_at = now()
-      WHERE id = $1 AND revoked_at IS NULL RETURNING ${COLUMNS}`,
-    [id, secretHash],
-  );
-  return rows[0] ?? null;
+  const row = await kysely(db)
+    .updateTable('ingestion_sources')
+    .set({ secret_hash: secretHash, rotated_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .returning(COLUMNS)
+    .$narrowType<Narrowed>()
+    .executeTakeFirst();
+  return row ?? null;
 }
 
 /** Revokes once: the first revocation time stays. Null when the source is unknown. */
 export async function revokeSource(db: Queryable, id: string): Promise<SourceRow | null> {
-  const { rows } = await db.query<SourceRow>(
-    `UPDATE ingestion_sources SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1 RETURNING ${COLUMNS}`,
-    [id],
-  );
-  return rows[0] ?? null;
+  const row = await kysely(db)
+    .updateTable('ingestion_sources')
+    .set({ revoked_at: sql<Date>`coalesce(revoked_at, now())` })
+    .where('id', '=', id)
+    .returning(COLUMNS)
+    .$narrowType<Narrowed>()
+    .executeTakeFirst();
+  return row ?? null;
 }
 
+/** The newest few refusals of each source, in one statement whatever the number of sources. */
 export async function recentRejections(db: Queryable, sourceIds: string[]): Promise<RejectionRow[]> {
-  const { rows } = await db.query<RejectionRow>(
-    `SELECT r.source_id, r.reason, r.device_identifier, r.created_at
-       FROM unnest($1::uuid[]) s(id)
-       CROSS JOIN LATERAL (
-         SELECT source_id, reason, device_identifier, created_at FROM ingestion_rejections
-          WHERE source_id = s.id ORDER BY id DESC LIMIT $2) r`,
-    [sourceIds, INGESTION_REJECTIONS_KEPT],
-  );
-  return rows;
+  if (sourceIds.length === 0) return [];
+  return kysely(db)
+    .selectFrom(sql<{ id: string }>`(SELECT unnest(${sourceIds}::uuid[]) AS id)`.as('s'))
+    .innerJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('ingestion_rejections')
+          .select(['source_id', 'reason', 'device_identifier', 'created_at'])
+          .whereRef('source_id', '=', 's.id')
+          .orderBy('id', 'desc')
+          .limit(INGESTION_REJECTIONS_KEPT)
+          .as('r'),
+      (join) => join.onTrue(),
+    )
+    .select(['r.source_id', 'r.reason', 'r.device_identifier', 'r.created_at'])
+    .execute();
 }
 
 /** Records a refusal and keeps only the newest few per source. */
@@ -90,12 +136,24 @@ export async function insertRejection(
   db: Queryable,
   r: { sourceId: string; reason: string; deviceIdentifier: string | null },
 ): Promise<void> {
-  await db.query(
-    `WITH added AS (
-       INSERT INTO ingestion_rejections (source_id, reason, device_identifier) VALUES ($1, left($2, 500), left($3, 100))
-     )
-     DELETE FROM ingestion_rejections WHERE source_id = $1 AND id <= (
-       SELECT id FROM ingestion_rejections WHERE source_id = $1 ORDER BY id DESC OFFSET $4 - 1 LIMIT 1)`,
-    [r.sourceId, r.reason, r.deviceIdentifier, INGESTION_REJECTIONS_KEPT],
-  );
+  await kysely(db)
+    .with('added', (qb) =>
+      qb.insertInto('ingestion_rejections').values({
+        source_id: r.sourceId,
+        reason: sql<string>`left(${r.reason}, 500)`,
+        device_identifier: sql<string | null>`left(${r.deviceIdentifier}, 100)`,
+      }),
+    )
+    .deleteFrom('ingestion_rejections')
+    .where('source_id', '=', r.sourceId)
+    .where('id', '<=', (eb) =>
+      eb
+        .selectFrom('ingestion_rejections')
+        .select('id')
+        .where('source_id', '=', r.sourceId)
+        .orderBy('id', 'desc')
+        .offset(INGESTION_REJECTIONS_KEPT - 1)
+        .limit(1),
+    )
+    .execute();
 }

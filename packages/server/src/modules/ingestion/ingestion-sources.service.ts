@@ -7,36 +7,47 @@ import {
   type IngestionSourceWithSecret,
 } from '@rpm/contracts';
 import type pg from 'pg';
-import { withTransaction } from '../../db/pool.ts';
+import type { Queryable } from '../../db/pool.ts';
+import { authorize } from '../../kernel/access.ts';
+import { AuditedRefusal, auditedTransaction } from '../../kernel/audited-transaction.ts';
 import type { SignedInContext } from '../../plugins/context.ts';
-import { notFound } from '../../plugins/errors.ts';
 import { mayManageIngestionSources } from '../../policies/ingestion.ts';
 import { presentSource, presentSourceWithSecret } from '../../presenters/ingestion-source.ts';
 import { audit } from '../audit/audit.service.ts';
-import { requireAllowed } from './access.ts';
 import {
   insertSource,
   listSources,
   recentRejections,
   replaceSecret,
   revokeSource,
+  type SourceRow,
 } from './ingestion-sources.repository.ts';
 import { hashSecret, newSourceSecret } from './source-secret.ts';
 
-export async function getSources(db: pg.Pool, ctx: SignedInContext): Promise<IngestionSource[]> {
-  await requireAllowed(db, ctx, mayManageIngestionSources(ctx.actor), 'integration.list', 'ingestion_source');
-  const rows = await listSources(db);
-  const rejections = await recentRejections(
-    db,
-    rows.map((r) => r.id),
-  );
-  await audit(db, ctx, {
-    action: 'integration.list',
-    outcome: 'success',
+/** The access call every source method starts with; a refusal is recorded by auditedTransaction. */
+const authorizeSourceAdmin = (ctx: SignedInContext, action: string) =>
+  authorize(mayManageIngestionSources(ctx.actor), {
+    action,
     resourceType: 'ingestion_source',
-    details: { count: rows.length },
+    reason: 'admin role required',
   });
-  return rows.map((r) => presentSource(r, rejections));
+
+export async function getSources(db: pg.Pool, ctx: SignedInContext): Promise<IngestionSource[]> {
+  return auditedTransaction(db, ctx, async (tx) => {
+    authorizeSourceAdmin(ctx, 'integration.list');
+    const rows = await listSources(tx);
+    const rejections = await recentRejections(
+      tx,
+      rows.map((r) => r.id),
+    );
+    await audit(tx, ctx, {
+      action: 'integration.list',
+      outcome: 'success',
+      resourceType: 'ingestion_source',
+      details: { count: rows.length },
+    });
+    return rows.map((r) => presentSource(r, rejections));
+  });
 }
 
 /** The answer is the only place the secret ever appears; only its hash is stored. */
@@ -45,10 +56,10 @@ export async function createSource(
   ctx: SignedInContext,
   body: CreateIngestionSourceBody,
 ): Promise<IngestionSourceWithSecret> {
-  await requireAllowed(db, ctx, mayManageIngestionSources(ctx.actor), 'integration.create', 'ingestion_source');
-  const id = randomUUID();
-  const secret = newSourceSecret(id);
-  const row = await withTransaction(db, async (tx) => {
+  return auditedTransaction(db, ctx, async (tx) => {
+    authorizeSourceAdmin(ctx, 'integration.create');
+    const id = randomUUID();
+    const secret = newSourceSecret(id);
     const created = await insertSource(tx, {
       id,
       name: body.name.trim(),
@@ -66,60 +77,57 @@ export async function createSource(
       resourceId: id,
       details: { kind: created.kind, can_read: created.can_read },
     });
-    return created;
+    return presentSourceWithSecret(created, secret);
   });
-  return presentSourceWithSecret(row, secret);
+}
+
+/**
+ * One change to one source, with its record: a source that the change cannot apply to (unknown,
+ * or revoked where that matters) is a 404 recorded as a failure, and nothing is changed.
+ */
+function changeSource(
+  db: pg.Pool,
+  ctx: SignedInContext,
+  id: string,
+  change: { action: string; missing: string; apply: (tx: Queryable) => Promise<SourceRow | null> },
+): Promise<SourceRow> {
+  return auditedTransaction(db, ctx, async (tx) => {
+    authorizeSourceAdmin(ctx, change.action);
+    const row = await change.apply(tx);
+    if (!row) {
+      throw new AuditedRefusal(404, IngestionErrors.sourceExists, {
+        action: change.action,
+        outcome: 'failure',
+        resourceType: 'ingestion_source',
+        resourceId: id,
+        reason: change.missing,
+      });
+    }
+    await audit(tx, ctx, {
+      action: change.action,
+      outcome: 'success',
+      resourceType: 'ingestion_source',
+      resourceId: id,
+    });
+    return row;
+  });
 }
 
 export async function rotateSource(db: pg.Pool, ctx: SignedInContext, id: string): Promise<IngestionSourceWithSecret> {
-  await requireAllowed(db, ctx, mayManageIngestionSources(ctx.actor), 'integration.rotate', 'ingestion_source');
   const secret = newSourceSecret(id);
-  const row = await withTransaction(db, async (tx) => {
-    const updated = await replaceSecret(tx, id, hashSecret(secret));
-    if (updated)
-      await audit(tx, ctx, {
-        action: 'integration.rotate',
-        outcome: 'success',
-        resourceType: 'ingestion_source',
-        resourceId: id,
-      });
-    return updated;
+  const row = await changeSource(db, ctx, id, {
+    action: 'integration.rotate',
+    missing: 'no such live source',
+    apply: (tx) => replaceSecret(tx, id, hashSecret(secret)),
   });
-  if (!row) {
-    await audit(db, ctx, {
-      action: 'integration.rotate',
-      outcome: 'failure',
-      resourceType: 'ingestion_source',
-      resourceId: id,
-      reason: 'no such live source',
-    });
-    throw notFound(IngestionErrors.sourceExists);
-  }
   return presentSourceWithSecret(row, secret);
 }
 
 export async function revokeIngestionSource(db: pg.Pool, ctx: SignedInContext, id: string): Promise<IngestionSource> {
-  await requireAllowed(db, ctx, mayManageIngestionSources(ctx.actor), 'integration.revoke', 'ingestion_source');
-  const row = await withTransaction(db, async (tx) => {
-    const revoked = await revokeSource(tx, id);
-    if (revoked)
-      await audit(tx, ctx, {
-        action: 'integration.revoke',
-        outcome: 'success',
-        resourceType: 'ingestion_source',
-        resourceId: id,
-      });
-    return revoked;
+  const row = await changeSource(db, ctx, id, {
+    action: 'integration.revoke',
+    missing: 'no such source',
+    apply: (tx) => revokeSource(tx, id),
   });
-  if (!row) {
-    await audit(db, ctx, {
-      action: 'integration.revoke',
-      outcome: 'failure',
-      resourceType: 'ingestion_source',
-      resourceId: id,
-      reason: 'no such source',
-    });
-    throw notFound(IngestionErrors.sourceExists);
-  }
   return presentSource(row, []);
 }

@@ -1,4 +1,11 @@
+import { sql } from 'kysely';
 import type { Queryable } from '../../db/pool.ts';
+import { kysely } from '../../db/kysely.ts';
+
+/** Device ids are matched as devices send them: case and surrounding spaces do not count. */
+const deviceKey = (v: string) => sql<string>`lower(btrim(${v}))`;
+/** The unmatched list's unique key (migration 0800), for ON CONFLICT. */
+const unmatchedKey = sql`(lower(btrim(device_identifier))), measured_at, measurement_index`;
 
 /** One blood-pressure reading as a device reported it, before it is attributed to a patient. */
 export interface IncomingReading {
@@ -46,9 +53,14 @@ export async function storeReadings(
   readings: IncomingReading[],
 ): Promise<ReadingOutcome[]> {
   if (readings.length === 0) return [];
-  const { rows } = await db.query<OutcomeRow>(
-    `WITH input AS (
-       SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::int[], $4::int2[], $5::int2[], $6::int2[], $7::bool[])
+  // Five steps in one round trip (resolve, store, park, pick up waiting pulses, answer), whose
+  // data-modifying CTEs join each other's RETURNING rows: written as one statement, as it runs.
+  const column = <T>(pick: (r: IncomingReading) => T) => readings.map(pick);
+  const { rows } = await sql<OutcomeRow>`WITH input AS (
+       SELECT * FROM unnest(${column((r) => r.deviceIdentifier)}::text[], ${column((r) => r.measuredAt)}::timestamptz[],
+                            ${column((r) => r.index)}::int[], ${column((r) => r.systolic)}::int2[],
+                            ${column((r) => r.diastolic)}::int2[], ${column((r) => r.pulse)}::int2[],
+                            ${column((r) => r.irregular)}::bool[])
          WITH ORDINALITY AS i(ident, measured_at, idx, systolic, diastolic, pulse, irregular, ord)
      ),
      resolved AS (
@@ -69,7 +81,7 @@ export async function storeReadings(
      stored AS (
        INSERT INTO vitals (patient_id, device_id, source, created_at, measurement_index, systolic, diastolic, pulse,
                            irregular_heartbeat, source_id)
-       SELECT patient_id, device_pk, device_label, measured_at, idx, systolic, diastolic, pulse, irregular, $8
+       SELECT patient_id, device_pk, device_label, measured_at, idx, systolic, diastolic, pulse, irregular, ${sourceId}
          FROM resolved WHERE patient_id IS NOT NULL ORDER BY ord
        ON CONFLICT (device_id, created_at, measurement_index) DO NOTHING
        RETURNING id, device_id, created_at, measurement_index
@@ -77,7 +89,7 @@ export async function storeReadings(
      parked AS (
        INSERT INTO unmatched_readings AS u (device_identifier, measured_at, measurement_index, systolic, diastolic, pulse,
                                             irregular_heartbeat, source_id)
-       SELECT ident, measured_at, idx, systolic, diastolic, pulse, irregular, $8 FROM resolved WHERE patient_id IS NULL
+       SELECT ident, measured_at, idx, systolic, diastolic, pulse, irregular, ${sourceId} FROM resolved WHERE patient_id IS NULL
        ON CONFLICT ((lower(btrim(device_identifier))), measured_at, measurement_index) DO UPDATE
          SET systolic = EXCLUDED.systolic, diastolic = EXCLUDED.diastolic, pulse = coalesce(u.pulse, EXCLUDED.pulse),
              irregular_heartbeat = coalesce(u.irregular_heartbeat, EXCLUDED.irregular_heartbeat)
@@ -96,18 +108,7 @@ export async function storeReadings(
        LEFT JOIN parked p ON p.ident_key = lower(r.ident) AND p.measured_at = r.measured_at AND p.measurement_index = r.idx
        LEFT JOIN vitals existing ON s.id IS NULL AND r.patient_id IS NOT NULL AND existing.device_id = r.device_pk
         AND existing.created_at = r.measured_at AND existing.measurement_index = r.idx
-      ORDER BY r.ord`,
-    [
-      readings.map((r) => r.deviceIdentifier),
-      readings.map((r) => r.measuredAt),
-      readings.map((r) => r.index),
-      readings.map((r) => r.systolic),
-      readings.map((r) => r.diastolic),
-      readings.map((r) => r.pulse),
-      readings.map((r) => r.irregular),
-      sourceId,
-    ],
-  );
+      ORDER BY r.ord`.execute(kysely(db));
   return rows.map((r): ReadingOutcome => {
     if (r.vital_id !== null && r.patient_id !== null)
       return { status: 'stored', vitalId: r.vital_id, patientId: r.patient_id };
@@ -121,21 +122,37 @@ export async function storeReadings(
  * one, or kept waiting for its blood pressure. Answers whether it completed a reading.
  */
 export async function storeLonePulse(db: Queryable, sourceId: string | null, p: IncomingPulse): Promise<boolean> {
-  const key = [p.deviceIdentifier, p.measuredAt, p.index, p.pulse, p.irregular];
-  const onVital = await db.query(
-    `UPDATE vitals v SET pulse = coalesce(v.pulse, $4), irregular_heartbeat = coalesce(v.irregular_heartbeat, $5)
-       FROM devices d
-      WHERE v.device_id = d.id AND lower(btrim(d.device_id)) = lower(btrim($1)) AND v.created_at = $2 AND v.measurement_index = $3`,
-    key,
-  );
-  if (onVital.rowCount) return true;
-  await db.query(
-    `INSERT INTO unmatched_readings AS u (device_identifier, measured_at, measurement_index, pulse, irregular_heartbeat, source_id)
-     VALUES (btrim($1), $2, $3, $4, $5, $6)
-     ON CONFLICT ((lower(btrim(device_identifier))), measured_at, measurement_index) DO UPDATE
-       SET pulse = coalesce(u.pulse, EXCLUDED.pulse), irregular_heartbeat = coalesce(u.irregular_heartbeat, EXCLUDED.irregular_heartbeat)`,
-    [...key, sourceId],
-  );
+  const k = kysely(db);
+  const onVital = await k
+    .updateTable('vitals as v')
+    .from('devices as d')
+    .set({
+      pulse: sql<number | null>`coalesce(v.pulse, ${p.pulse}::int2)`,
+      irregular_heartbeat: sql<boolean | null>`coalesce(v.irregular_heartbeat, ${p.irregular}::bool)`,
+    })
+    .whereRef('v.device_id', '=', 'd.id')
+    .where(sql<string>`lower(btrim(d.device_id))`, '=', deviceKey(p.deviceIdentifier))
+    .where('v.created_at', '=', p.measuredAt)
+    .where('v.measurement_index', '=', p.index)
+    .executeTakeFirst();
+  if (Number(onVital.numUpdatedRows) > 0) return true;
+  await k
+    .insertInto('unmatched_readings')
+    .values({
+      device_identifier: sql<string>`btrim(${p.deviceIdentifier})`,
+      measured_at: p.measuredAt,
+      measurement_index: p.index,
+      pulse: p.pulse,
+      irregular_heartbeat: p.irregular,
+      source_id: sourceId,
+    })
+    .onConflict((oc) =>
+      oc.expression(unmatchedKey).doUpdateSet({
+        pulse: sql<number | null>`coalesce(unmatched_readings.pulse, excluded.pulse)`,
+        irregular_heartbeat: sql<boolean | null>`coalesce(unmatched_readings.irregular_heartbeat, excluded.irregular_heartbeat)`,
+      }),
+    )
+    .execute();
   return false;
 }
 
@@ -146,10 +163,11 @@ export async function updateBattery(
   level: number,
   at: Date,
 ): Promise<boolean> {
-  const { rowCount } = await db.query(
-    `UPDATE devices SET battery_level = $2, battery_at = $3
-      WHERE lower(btrim(device_id)) = lower(btrim($1)) AND (battery_at IS NULL OR battery_at <= $3)`,
-    [deviceIdentifier, level, at],
-  );
-  return (rowCount ?? 0) > 0;
+  const result = await kysely(db)
+    .updateTable('devices')
+    .set({ battery_level: level, battery_at: at })
+    .where(sql<string>`lower(btrim(device_id))`, '=', deviceKey(deviceIdentifier))
+    .where((eb) => eb.or([eb('battery_at', 'is', null), eb('battery_at', '<=', at)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }

@@ -1,7 +1,7 @@
-import type { UnmatchedReading } from '@rpm/contracts';
 import type { Queryable } from '../../db/pool.ts';
+import { kysely } from '../../db/kysely.ts';
 
-interface UnmatchedRow {
+export interface UnmatchedRow {
   id: number;
   device_identifier: string;
   measured_at: Date;
@@ -17,23 +17,24 @@ export async function pageUnmatched(
   limit: number,
   offset: number,
 ): Promise<{ rows: UnmatchedRow[]; total: number }> {
-  const [page, count] = await Promise.all([
-    db.query<UnmatchedRow>(
-      `SELECT id, device_identifier, measured_at, systolic, diastolic, pulse, received_at FROM unmatched_readings
-        WHERE systolic IS NOT NULL ORDER BY measured_at DESC, id DESC LIMIT $1 OFFSET $2`,
-      [limit, offset],
-    ),
-    db.query<{ n: number }>('SELECT count(*)::int AS n FROM unmatched_readings WHERE systolic IS NOT NULL'),
+  const k = kysely(db);
+  const [rows, count] = await Promise.all([
+    k
+      .selectFrom('unmatched_readings')
+      .select(['id', 'device_identifier', 'measured_at', 'systolic', 'diastolic', 'pulse', 'received_at'])
+      .where('systolic', 'is not', null)
+      // Migration 0800 holds systolic and diastolic null together.
+      .$narrowType<{ systolic: number; diastolic: number }>()
+      .orderBy('measured_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute(),
+    k
+      .selectFrom('unmatched_readings')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('systolic', 'is not', null)
+      .executeTakeFirst(),
   ]);
-  return { rows: page.rows, total: count.rows[0]?.n ?? 0 };
+  return { rows, total: Number(count?.n ?? 0) };
 }
-
-export const presentUnmatched = (r: UnmatchedRow): UnmatchedReading => ({
-  id: r.id,
-  device_id: r.device_identifier,
-  measured_at: r.measured_at.toISOString(),
-  systolic: r.systolic,
-  diastolic: r.diastolic,
-  pulse: r.pulse,
-  received_at: r.received_at.toISOString(),
-});

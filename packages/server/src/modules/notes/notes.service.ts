@@ -2,8 +2,10 @@ import { PatientErrors, type Note, type NotePage } from '@rpm/contracts';
 import type pg from 'pg';
 import type { SignedInContext } from '../../plugins/context.ts';
 import { audit } from '../audit/audit.service.ts';
-import { listPatientPage } from '../patients/paged-list.ts';
-import { AuditedRefusal, auditedTransaction, requirePatientAccess } from '../patients/patient-access.ts';
+import { listPatientPage } from '../../kernel/paged-list.ts';
+import { requirePatientAccess } from '../../kernel/access.ts';
+import { auditedTransaction, failure } from '../../kernel/audited-transaction.ts';
+import { presentNote } from '../../presenters/notes.ts';
 import { countNotes, insertNote, pageNotes } from './notes.repository.ts';
 
 export async function listNotes(
@@ -13,7 +15,8 @@ export async function listNotes(
   limit: number,
   offset: number,
 ): Promise<NotePage> {
-  return listPatientPage(deps.db, ctx, patientId, 'note.list', { page: pageNotes, count: countNotes }, limit, offset);
+  const source = { page: pageNotes, count: countNotes, present: presentNote };
+  return listPatientPage(deps.db, ctx, patientId, 'note.list', source, limit, offset);
 }
 
 export async function addNote(
@@ -26,15 +29,14 @@ export async function addNote(
     await requirePatientAccess(tx, ctx, patientId, 'note.create');
     // Keep the author's line breaks and spacing; only an all-blank note is refused.
     if (!content.trim()) {
-      throw new AuditedRefusal(400, PatientErrors.noteContentRequired, {
+      throw failure(400, PatientErrors.noteContentRequired, {
         action: 'note.create',
-        outcome: 'failure',
         resourceType: 'patient',
         resourceId: patientId,
         reason: 'empty note',
       });
     }
-    const note = await insertNote(tx, patientId, ctx.actor.id, content);
+    const note = presentNote(await insertNote(tx, patientId, ctx.actor.id, content));
     await audit(tx, ctx, {
       action: 'note.create',
       outcome: 'success',

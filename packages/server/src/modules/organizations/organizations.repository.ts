@@ -1,54 +1,80 @@
-import type { Organization, OrganizationSettings, Provider } from '@rpm/contracts';
+import { sql } from 'kysely';
 import type { Queryable } from '../../db/pool.ts';
+import { kysely } from '../../db/kysely.ts';
 
-export async function listOrganizations(db: Queryable, onlyId: number | null): Promise<Organization[]> {
-  const { rows } = await db.query<Organization>(
-    `SELECT id, name FROM organizations
-      WHERE $1::int IS NULL OR id = $1
-      ORDER BY lower(name), id`,
-    [onlyId],
-  );
-  return rows;
+export interface OrganizationRow {
+  id: number;
+  name: string;
+  require_mfa: boolean;
+  /** IANA name; billing days are counted in it. */
+  time_zone: string;
+}
+
+export interface ProviderRow {
+  id: number;
+  first_name: string | null;
+  last_name: string | null;
+  email: string;
+}
+
+const ORGANIZATION_COLUMNS = ['id', 'name', 'require_mfa', 'time_zone'] as const;
+
+/** Every organization by name, or (`onlyId` set) that one alone. */
+export async function listOrganizations(db: Queryable, onlyId: number | null): Promise<OrganizationRow[]> {
+  let q = kysely(db).selectFrom('organizations').select(ORGANIZATION_COLUMNS);
+  if (onlyId !== null) q = q.where('id', '=', onlyId);
+  return q.orderBy(sql`lower(name)`).orderBy('id').execute();
+}
+
+export async function findOrganization(db: Queryable, id: number): Promise<OrganizationRow | undefined> {
+  return kysely(db).selectFrom('organizations').select(ORGANIZATION_COLUMNS).where('id', '=', id).executeTakeFirst();
 }
 
 export async function organizationExists(db: Queryable, id: number): Promise<boolean> {
-  const { rowCount } = await db.query('SELECT 1 FROM organizations WHERE id = $1', [id]);
-  return (rowCount ?? 0) > 0;
+  return (await findOrganization(db, id)) !== undefined;
 }
 
-export async function findOrganizationSettings(db: Queryable, id: number): Promise<OrganizationSettings | null> {
-  const { rows } = await db.query<OrganizationSettings>('SELECT id, name, require_mfa FROM organizations WHERE id = $1', [id]);
-  return rows[0] ?? null;
+/** `timeZone` null keeps the current one. */
+export async function setOrganizationSettings(
+  db: Queryable,
+  id: number,
+  requireMfa: boolean,
+  timeZone: string | null,
+): Promise<OrganizationRow | undefined> {
+  return kysely(db)
+    .updateTable('organizations')
+    .set({ require_mfa: requireMfa, ...(timeZone === null ? {} : { time_zone: timeZone }) })
+    .where('id', '=', id)
+    .returning(ORGANIZATION_COLUMNS)
+    .executeTakeFirst();
 }
 
-export async function setRequireMfa(db: Queryable, id: number, requireMfa: boolean): Promise<OrganizationSettings | null> {
-  const { rows } = await db.query<OrganizationSettings>(
-    'UPDATE organizations SET require_mfa = $2 WHERE id = $1 RETURNING id, name, require_mfa',
-    [id, requireMfa],
-  );
-  return rows[0] ?? null;
+/** Undefined when the name is taken (the unique index is on the trimmed, lower-cased name). */
+export async function insertOrganization(db: Queryable, name: string): Promise<OrganizationRow | undefined> {
+  return kysely(db)
+    .insertInto('organizations')
+    .values({ name })
+    .onConflict((oc) => oc.expression(sql`(lower(btrim(name)))`).doNothing())
+    .returning(ORGANIZATION_COLUMNS)
+    .executeTakeFirst();
 }
 
-/** Null when the name is taken (the unique index is on the trimmed, lower-cased name). */
-export async function insertOrganization(db: Queryable, name: string): Promise<Organization | null> {
-  const { rows } = await db.query<Organization>(
-    `INSERT INTO organizations (name) VALUES ($1)
-     ON CONFLICT ((lower(btrim(name)))) DO NOTHING
-     RETURNING id, name`,
-    [name],
-  );
-  return rows[0] ?? null;
+/** Active providers of an organization, by last then first name. */
+export async function listProviders(db: Queryable, organizationId: number): Promise<ProviderRow[]> {
+  return kysely(db)
+    .selectFrom('users')
+    .select(['id', 'first_name', 'last_name', 'email'])
+    .where('organization_id', '=', organizationId)
+    .where('role', '=', 'provider')
+    .where('status', '=', 'active')
+    .orderBy(sql`lower(last_name)`, (ob) => ob.asc().nullsLast())
+    .orderBy(sql`lower(first_name)`, (ob) => ob.asc().nullsLast())
+    .orderBy('id')
+    .execute();
 }
 
-/** Active providers of an organization; a provider without a name is shown by email. */
-export async function listProviders(db: Queryable, organizationId: number): Promise<Provider[]> {
-  const { rows } = await db.query<Provider>(
-    `SELECT id,
-            COALESCE(NULLIF(btrim(concat_ws(' ', NULLIF(btrim(first_name), ''), NULLIF(btrim(last_name), ''))), ''), email) AS name
-       FROM users
-      WHERE organization_id = $1 AND role = 'provider' AND status = 'active'
-      ORDER BY lower(last_name) NULLS LAST, lower(first_name) NULLS LAST, id`,
-    [organizationId],
-  );
-  return rows;
+/** Whether PostgreSQL knows the time zone name (billing days are counted with it). */
+export async function isKnownTimeZone(db: Queryable, name: string): Promise<boolean> {
+  const row = await sql<{ ok: number }>`SELECT 1 AS ok FROM pg_timezone_names WHERE name = ${name}`.execute(kysely(db));
+  return row.rows.length > 0;
 }

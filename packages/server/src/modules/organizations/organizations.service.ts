@@ -1,43 +1,36 @@
-import { AdminErrors, type Organization, type OrganizationSettings, type Provider } from '@rpm/contracts';
+import { AdminErrors, ApiErrors, BillingErrors, type Organization, type OrganizationSettings, type Provider } from '@rpm/contracts';
 import type pg from 'pg';
-import { withTransaction } from '../../db/pool.ts';
-import { badRequest, conflict, notFound } from '../../plugins/errors.ts';
 import type { SignedInContext } from '../../plugins/context.ts';
+import { authorize } from '../../kernel/access.ts';
+import { auditedTransaction, failure } from '../../kernel/audited-transaction.ts';
+import { mayManageOrganizations, mayReadOrganization, organizationListScope } from '../../policies/organizations.ts';
+import { presentOrganization, presentOrganizationSettings, presentProvider } from '../../presenters/organizations.ts';
 import { audit } from '../audit/audit.service.ts';
 import {
-  findOrganizationSettings,
+  findOrganization,
   insertOrganization,
+  isKnownTimeZone,
   listOrganizations,
   listProviders,
-  organizationExists,
-  setRequireMfa,
+  setOrganizationSettings,
 } from './organizations.repository.ts';
 
 /** Admins see every organization; a provider only their own (the patient form needs it). */
 export async function getOrganizations(db: pg.Pool, ctx: SignedInContext): Promise<Organization[]> {
-  if (ctx.actor.role === 'admin') return listOrganizations(db, null);
-  if (ctx.actor.organizationId === null) return [];
-  return listOrganizations(db, ctx.actor.organizationId);
+  return (await listOrganizations(db, organizationListScope(ctx.actor))).map(presentOrganization);
 }
 
 export async function createOrganization(db: pg.Pool, ctx: SignedInContext, rawName: string): Promise<Organization> {
-  const name = rawName.trim();
-  if (!name) {
-    await audit(db, ctx, { action: 'organization.create', outcome: 'failure', resourceType: 'organization', reason: 'name required' });
-    throw badRequest(AdminErrors.organizationNameRequired);
-  }
-  const created = await withTransaction(db, async (tx) => {
+  const action = 'organization.create';
+  return auditedTransaction(db, ctx, async (tx) => {
+    authorize(mayManageOrganizations(ctx.actor), { action, resourceType: 'organization', reason: 'organizations are created by admins' });
+    const name = rawName.trim();
+    if (!name) throw failure(400, AdminErrors.organizationNameRequired, { action, resourceType: 'organization', reason: 'name required' });
     const org = await insertOrganization(tx, name);
-    if (org) {
-      await audit(tx, ctx, { action: 'organization.create', outcome: 'success', resourceType: 'organization', resourceId: org.id });
-    }
-    return org;
+    if (!org) throw failure(409, AdminErrors.organizationExists, { action, resourceType: 'organization', reason: 'duplicate name' });
+    await audit(tx, ctx, { action, outcome: 'success', resourceType: 'organization', resourceId: org.id });
+    return presentOrganization(org);
   });
-  if (!created) {
-    await audit(db, ctx, { action: 'organization.create', outcome: 'failure', resourceType: 'organization', reason: 'duplicate name' });
-    throw conflict(AdminErrors.organizationExists);
-  }
-  return created;
 }
 
 /**
@@ -45,19 +38,24 @@ export async function createOrganization(db: pg.Pool, ctx: SignedInContext, rawN
  * 404 as for one that does not exist, so ids of other organizations reveal nothing.
  */
 export async function getProviders(db: pg.Pool, ctx: SignedInContext, organizationId: number): Promise<Provider[]> {
-  const allowed = ctx.actor.role === 'admin' || ctx.actor.organizationId === organizationId;
-  if (!allowed || !(await organizationExists(db, organizationId))) throw notFound();
-  return listProviders(db, organizationId);
+  const action = 'organization.providers';
+  const target = { action, resourceType: 'organization', resourceId: organizationId };
+  return auditedTransaction(db, ctx, async (tx) => {
+    authorize(mayReadOrganization(ctx.actor, { id: organizationId }), { ...target, reason: 'another organization', status: 404 });
+    if (!(await findOrganization(tx, organizationId))) throw failure(404, ApiErrors.notFound, { ...target, reason: 'not found' });
+    return (await listProviders(tx, organizationId)).map(presentProvider);
+  });
 }
 
-/** Admin only (the route says so): an organization's settings. */
+/** An organization's settings (admins only). */
 export async function getOrganizationSettings(db: pg.Pool, ctx: SignedInContext, id: number): Promise<OrganizationSettings> {
-  const settings = await findOrganizationSettings(db, id);
-  if (!settings) {
-    await audit(db, ctx, { action: 'organization.settings_read', outcome: 'failure', resourceType: 'organization', resourceId: id, reason: 'not found' });
-    throw notFound();
-  }
-  return settings;
+  const target = { action: 'organization.settings_read', resourceType: 'organization', resourceId: id };
+  return auditedTransaction(db, ctx, async (tx) => {
+    authorize(mayManageOrganizations(ctx.actor), { ...target, reason: 'settings are for admins' });
+    const row = await findOrganization(tx, id);
+    if (!row) throw failure(404, ApiErrors.notFound, { ...target, reason: 'not found' });
+    return presentOrganizationSettings(row);
+  });
 }
 
 /**
@@ -69,20 +67,20 @@ export async function updateOrganizationSettings(
   db: pg.Pool,
   ctx: SignedInContext,
   id: number,
-  body: { require_mfa: boolean },
+  body: { require_mfa: boolean; time_zone?: string },
 ): Promise<OrganizationSettings> {
-  const base = { action: 'organization.settings_update', resourceType: 'organization', resourceId: id } as const;
-  const updated = await withTransaction(db, async (tx) => {
-    const before = await findOrganizationSettings(tx, id);
-    const after = before ? await setRequireMfa(tx, id, body.require_mfa) : null;
-    if (before && after) {
-      await audit(tx, ctx, { ...base, outcome: 'success', details: { require_mfa: { from: before.require_mfa, to: after.require_mfa } } });
+  const target = { action: 'organization.settings_update', resourceType: 'organization', resourceId: id } as const;
+  return auditedTransaction(db, ctx, async (tx) => {
+    authorize(mayManageOrganizations(ctx.actor), { ...target, reason: 'settings are for admins' });
+    const before = await findOrganization(tx, id);
+    if (body.time_zone !== undefined && !(await isKnownTimeZone(tx, body.time_zone))) {
+      throw failure(400, BillingErrors.unknownTimeZone, { ...target, reason: 'unknown time zone' });
     }
-    return after;
+    const after = before ? await setOrganizationSettings(tx, id, body.require_mfa, body.time_zone ?? null) : undefined;
+    if (!before || !after) throw failure(404, ApiErrors.notFound, { ...target, reason: 'not found' });
+    const details: Record<string, { from: unknown; to: unknown }> = { require_mfa: { from: before.require_mfa, to: after.require_mfa } };
+    if (before.time_zone !== after.time_zone) details.time_zone = { from: before.time_zone, to: after.time_zone };
+    await audit(tx, ctx, { ...target, outcome: 'success', details });
+    return presentOrganizationSettings(after);
   });
-  if (!updated) {
-    await audit(db, ctx, { ...base, outcome: 'failure', reason: 'not found' });
-    throw notFound();
-  }
-  return updated;
 }

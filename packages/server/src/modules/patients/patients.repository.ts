@@ -1,5 +1,7 @@
-import type { AssignedDevice, EnrollmentStatus, Insurance, PatientDetail, PatientListItem, PatientSort, SortOrder } from '@rpm/contracts';
+import type { EnrollmentStatus, Gender, InsuranceType, PatientSort, SortOrder } from '@rpm/contracts';
+import { sql, type Expression, type OrderByModifiers } from 'kysely';
 import type { Queryable } from '../../db/pool.ts';
+import { kysely } from '../../db/kysely.ts';
 
 /** A patient's own columns, already normalized by the service (trimmed, '' as null). */
 export interface PatientRow {
@@ -7,14 +9,51 @@ export interface PatientRow {
   middle_name: string | null;
   last_name: string;
   date_of_birth: string | null;
-  gender: string | null;
+  gender: Gender | null;
   organization_id: number;
   primary_provider_id: number | null;
   enrolled_rpm: boolean;
   enrollment_status: EnrollmentStatus | null;
 }
 
-export type InsuranceRow = Omit<Insurance, 'id'>;
+/** One row of the patient list, with its organization's name. */
+export interface PatientListRow {
+  id: number;
+  first_name: string;
+  middle_name: string | null;
+  last_name: string;
+  date_of_birth: string | null;
+  organization_id: number;
+  organization_name: string;
+  enrolled_rpm: boolean;
+  enrollment_status: EnrollmentStatus | null;
+}
+
+/** The patient page's row: the patient with the names of organization and primary provider. */
+export interface PatientDetailRow extends PatientRow {
+  id: number;
+  enrollment_status_legacy: string | null;
+  organization_name: string;
+  provider_first_name: string | null;
+  provider_last_name: string | null;
+  provider_title: string | null;
+  provider_email: string | null;
+}
+
+export interface InsuranceRow {
+  type: InsuranceType;
+  provider_name: string | null;
+  policy_number: string | null;
+  policyholder: string | null;
+  policyholder_birthdate: string | null;
+}
+
+export interface DeviceOfPatientRow {
+  id: number;
+  device_id: string;
+  model: string | null;
+  type: string | null;
+}
 
 export interface PatientListFilter {
   /** null: every organization (admins). */
@@ -31,164 +70,165 @@ export interface PatientListFilter {
   offset: number;
 }
 
-const ORDER_BY: Record<PatientSort, string> = {
-  name: 'p.last_name_key {dir}, p.first_name_key {dir}, p.id {dir}',
-  date_of_birth: 'p.date_of_birth {dir} NULLS LAST, p.last_name_key, p.first_name_key, p.id',
-  status: 'p.enrollment_status {dir} NULLS LAST, p.last_name_key, p.first_name_key, p.id',
-};
+// The columns are text in the database; CHECK constraints keep them to the contract's values.
+type PatientNarrowed = { gender: Gender | null; enrollment_status: EnrollmentStatus | null };
+
+const PATIENT_COLUMNS = [
+  'p.first_name',
+  'p.middle_name',
+  'p.last_name',
+  'p.date_of_birth',
+  'p.gender',
+  'p.organization_id',
+  'p.primary_provider_id',
+  'p.enrolled_rpm',
+  'p.enrollment_status',
+] as const;
+
+type OrderTerm = readonly [column: string, direction: 'asc' | 'desc', nullsLast?: boolean];
+
+/** The list's orders; each ends in the id so pages never overlap. */
+function orderTerms(sort: PatientSort, dir: SortOrder): OrderTerm[] {
+  const byName: OrderTerm[] = [['p.last_name_key', 'asc'], ['p.first_name_key', 'asc'], ['p.id', 'asc']];
+  if (sort === 'name') return byName.map(([column]) => [column, dir]);
+  return [[sort === 'status' ? 'p.enrollment_status' : 'p.date_of_birth', dir, true], ...byName];
+}
+
+interface Orderable<Q> {
+  orderBy(expression: Expression<unknown>, modifiers: OrderByModifiers): Q;
+}
+
+function ordered<Q extends Orderable<Q>>(q: Q, terms: OrderTerm[]): Q {
+  return terms.reduce<Q>(
+    (acc, [column, direction, nullsLast]) =>
+      acc.orderBy(sql.ref(column), (ob) => (nullsLast ? ob[direction]().nullsLast() : ob[direction]())),
+    q,
+  );
+}
 
 /** LIKE treats % and _ as wildcards and \\ as the escape: a typed one must match itself. */
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+function matchingPatients(db: Queryable, f: PatientListFilter) {
+  let q = kysely(db).selectFrom('patients as p');
+  if (f.organizationId !== null) q = q.where('p.organization_id', '=', f.organizationId);
+  for (const word of f.nameWords) {
+    const prefix = sql<string>`patient_search_fold(${`${escapeLike(word)}%`})`;
+    q = q.where((eb) => eb.or([eb('p.first_name_key', 'like', prefix), eb('p.last_name_key', 'like', prefix)]));
+  }
+  if (f.birthRange) q = q.where((eb) => eb.between('p.date_of_birth', f.birthRange!.from, f.birthRange!.to));
+  if (f.status === null) q = q.where('p.enrollment_status', 'is', null);
+  else if (f.status !== undefined) q = q.where('p.enrollment_status', '=', f.status);
+  return q;
+}
 
 /**
  * One page of patients and the number that match. Every condition is a range of an index from
  * migration 0760 (name prefixes, date of birth, organization, status); the words are folded by
  * the same SQL function as the indexed columns.
  */
-export async function listPatients(db: Queryable, f: PatientListFilter): Promise<{ items: PatientListItem[]; total: number }> {
-  const params: unknown[] = [];
-  const bind = (v: unknown) => `$${params.push(v)}`;
-  const where: string[] = [];
-  if (f.organizationId !== null) where.push(`p.organization_id = ${bind(f.organizationId)}`);
-  for (const word of f.nameWords) {
-    const w = bind(`${escapeLike(word)}%`);
-    where.push(`(p.first_name_key LIKE patient_search_fold(${w}) OR p.last_name_key LIKE patient_search_fold(${w}))`);
-  }
-  if (f.birthRange) where.push(`p.date_of_birth BETWEEN ${bind(f.birthRange.from)} AND ${bind(f.birthRange.to)}`);
-  if (f.status === null) where.push('p.enrollment_status IS NULL');
-  else if (f.status !== undefined) where.push(`p.enrollment_status = ${bind(f.status)}`);
-  const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
-  const dir = f.order === 'desc' ? 'DESC' : 'ASC';
-  const orderBy = ORDER_BY[f.sort].replaceAll('{dir}', dir);
-
-  const total = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM patients p ${filter}`, params);
+export async function listPatients(db: Queryable, f: PatientListFilter): Promise<{ rows: PatientListRow[]; total: number }> {
+  const terms = orderTerms(f.sort, f.order);
+  const { n } = await matchingPatients(db, f).select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
   // The offset is walked over ids only (an index-only scan for the name sort), then the page's
   // rows and their organization's name are read for those ids alone.
-  const { rows } = await db.query<PatientListItem>(
-    `SELECT p.id, p.first_name, p.middle_name, p.last_name, p.date_of_birth, p.organization_id,
-            o.name AS organization_name, p.enrolled_rpm, p.enrollment_status
-       FROM (SELECT p.id FROM patients p ${filter}
-              ORDER BY ${orderBy}
-              LIMIT ${bind(f.limit)} OFFSET ${bind(f.offset)}) page
-       JOIN patients p ON p.id = page.id
-       JOIN organizations o ON o.id = p.organization_id
-      ORDER BY ${orderBy}`,
-    params,
-  );
-  return { items: rows, total: total.rows[0]!.n };
-}
-
-/** The patient columns in the order insertPatient and updatePatient bind them. */
-function patientValues(p: PatientRow): unknown[] {
-  return [
-    p.first_name,
-    p.middle_name,
-    p.last_name,
-    p.date_of_birth,
-    p.gender,
-    p.organization_id,
-    p.primary_provider_id,
-    p.enrolled_rpm,
-    p.enrollment_status,
-  ];
+  const page = ordered(matchingPatients(db, f).select('p.id'), terms).limit(f.limit).offset(f.offset).as('page');
+  const rows = await ordered(
+    kysely(db)
+      .selectFrom(page)
+      .innerJoin('patients as p', 'p.id', 'page.id')
+      .innerJoin('organizations as o', 'o.id', 'p.organization_id')
+      .select([
+        'p.id',
+        'p.first_name',
+        'p.middle_name',
+        'p.last_name',
+        'p.date_of_birth',
+        'p.organization_id',
+        'o.name as organization_name',
+        'p.enrolled_rpm',
+        'p.enrollment_status',
+      ])
+      .$narrowType<PatientNarrowed>(),
+    terms,
+  ).execute();
+  return { rows, total: n };
 }
 
 export async function insertPatient(db: Queryable, p: PatientRow): Promise<number> {
-  const { rows } = await db.query<{ id: number }>(
-    `INSERT INTO patients (first_name, middle_name, last_name, date_of_birth, gender, organization_id,
-       primary_provider_id, enrolled_rpm, enrollment_status)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
-    patientValues(p),
-  );
-  return rows[0]!.id;
+  const { id } = await kysely(db).insertInto('patients').values(p).returning('id').executeTakeFirstOrThrow();
+  return id;
 }
 
 export async function updatePatient(db: Queryable, id: number, p: PatientRow): Promise<void> {
-  await db.query(
-    `UPDATE patients SET first_name = $2, middle_name = $3, last_name = $4, date_of_birth = $5, gender = $6,
-       organization_id = $7, primary_provider_id = $8, enrolled_rpm = $9, enrollment_status = $10,
-       -- A status chosen from the list replaces the free text kept from before it.
-       enrollment_status_legacy = CASE WHEN $10::text IS NULL THEN enrollment_status_legacy END,
-       updated_at = now()
-     WHERE id = $1`,
-    [id, ...patientValues(p)],
-  );
+  await kysely(db)
+    .updateTable('patients')
+    .set({
+      ...p,
+      // A status chosen from the list replaces the free text kept from before it.
+      ...(p.enrollment_status !== null ? { enrollment_status_legacy: null } : {}),
+      updated_at: sql`now()`,
+    })
+    .where('id', '=', id)
+    .execute();
 }
 
-export async function findPatientRow(db: Queryable, id: number): Promise<(PatientRow & { id: number }) | null> {
-  const { rows } = await db.query<PatientRow & { id: number }>(
-    `SELECT id, first_name, middle_name, last_name, date_of_birth, gender, organization_id,
-            primary_provider_id, enrolled_rpm, enrollment_status
-       FROM patients WHERE id = $1`,
-    [id],
-  );
-  return rows[0] ?? null;
+export async function findPatientRow(db: Queryable, id: number): Promise<(PatientRow & { id: number }) | undefined> {
+  return kysely(db)
+    .selectFrom('patients as p')
+    .select(['p.id', ...PATIENT_COLUMNS])
+    .where('p.id', '=', id)
+    .$narrowType<PatientNarrowed>()
+    .executeTakeFirst();
 }
 
-/** The patient with insurances, devices and the names of organization and provider. */
-export async function findPatientDetail(db: Queryable, id: number): Promise<PatientDetail | null> {
-  const { rows } = await db.query<Omit<PatientDetail, 'insurances' | 'devices' | 'device_ids'>>(
-    `SELECT p.id, p.first_name, p.middle_name, p.last_name, p.date_of_birth, p.gender, p.organization_id,
-            p.primary_provider_id, p.enrolled_rpm, p.enrollment_status, p.enrollment_status_legacy,
-            o.name AS organization_name,
-            NULLIF(btrim(concat_ws(' ', u.first_name, u.last_name)), '')
-              || CASE WHEN NULLIF(btrim(u.title), '') IS NULL THEN '' ELSE ', ' || btrim(u.title) END
-              AS primary_provider_name_raw,
-            u.email AS provider_email
-       FROM patients p
-       JOIN organizations o ON o.id = p.organization_id
-       LEFT JOIN users u ON u.id = p.primary_provider_id
-      WHERE p.id = $1`,
-    [id],
-  );
-  const row = rows[0] as (Record<string, unknown> & Omit<PatientDetail, 'insurances' | 'devices' | 'device_ids'>) | undefined;
-  if (!row) return null;
-  const { primary_provider_name_raw, provider_email, ...patient } = row;
-  const [insurances, devices] = await Promise.all([listInsurances(db, id), listPatientDevices(db, id)]);
-  return {
-    ...patient,
-    // A provider without a recorded name is still identifiable by their email.
-    primary_provider_name: (primary_provider_name_raw as string | null) ?? (provider_email as string | null) ?? null,
-    insurances,
-    devices,
-    device_ids: devices.map((d) => d.id),
-  };
+/** The patient with the names of organization and provider (insurances and devices apart). */
+export async function findPatientDetail(db: Queryable, id: number): Promise<PatientDetailRow | undefined> {
+  return kysely(db)
+    .selectFrom('patients as p')
+    .innerJoin('organizations as o', 'o.id', 'p.organization_id')
+    .leftJoin('users as u', 'u.id', 'p.primary_provider_id')
+    .select([
+      'p.id',
+      ...PATIENT_COLUMNS,
+      'p.enrollment_status_legacy',
+      'o.name as organization_name',
+      'u.first_name as provider_first_name',
+      'u.last_name as provider_last_name',
+      'u.title as provider_title',
+      'u.email as provider_email',
+    ])
+    .where('p.id', '=', id)
+    .$narrowType<PatientNarrowed>()
+    .executeTakeFirst();
 }
 
-export async function listInsurances(db: Queryable, patientId: number): Promise<Insurance[]> {
-  const { rows } = await db.query<Insurance>(
-    `SELECT id, type, provider_name, policy_number, policyholder, policyholder_birthdate
-       FROM insurances WHERE patient_id = $1 ORDER BY id`,
-    [patientId],
-  );
-  return rows;
+export async function listInsurances(db: Queryable, patientId: number): Promise<(InsuranceRow & { id: number })[]> {
+  return kysely(db)
+    .selectFrom('insurances')
+    .select(['id', 'type', 'provider_name', 'policy_number', 'policyholder', 'policyholder_birthdate'])
+    .where('patient_id', '=', patientId)
+    .orderBy('id')
+    .$narrowType<{ type: InsuranceType }>()
+    .execute();
 }
 
 /** The insurance list is replaced as a whole: the form always sends the full set. */
 export async function replaceInsurances(db: Queryable, patientId: number, items: InsuranceRow[]): Promise<void> {
-  await db.query('DELETE FROM insurances WHERE patient_id = $1', [patientId]);
-  for (const i of items) {
-    await db.query(
-      `INSERT INTO insurances (patient_id, type, provider_name, policy_number, policyholder, policyholder_birthdate)
-       VALUES ($1, $2, $3, $4, $5, $6)`,
-      [patientId, i.type, i.provider_name, i.policy_number, i.policyholder, i.policyholder_birthdate],
-    );
-  }
+  await kysely(db).deleteFrom('insurances').where('patient_id', '=', patientId).execute();
+  if (!items.length) return;
+  await kysely(db)
+    .insertInto('insurances')
+    .values(items.map((i) => ({ ...i, patient_id: patientId })))
+    .execute();
 }
 
-export async function listPatientDevices(db: Queryable, patientId: number): Promise<AssignedDevice[]> {
-  const { rows } = await db.query<AssignedDevice>(
-    'SELECT id, device_id, model, type FROM devices WHERE patient_id = $1 ORDER BY id',
-    [patientId],
-  );
-  return rows;
+export async function listPatientDevices(db: Queryable, patientId: number): Promise<DeviceOfPatientRow[]> {
+  return kysely(db).selectFrom('devices').select(['id', 'device_id', 'model', 'type']).where('patient_id', '=', patientId).orderBy('id').execute();
 }
 
 export async function currentDeviceIds(db: Queryable, patientId: number): Promise<number[]> {
-  const { rows } = await db.query<{ id: number }>('SELECT id FROM devices WHERE patient_id = $1 ORDER BY id', [
-    patientId,
-  ]);
-  return rows.map((r) => r.id);
+  return (await listPatientDevices(db, patientId)).map((d) => d.id);
 }
 
 /**
@@ -202,34 +242,35 @@ export async function setPatientDevices(
   patientId: number,
   deviceIds: number[],
 ): Promise<{ unknown: number[]; moved: { device: number; from: number }[] }> {
-  const { rows } = await db.query<{ id: number; patient_id: number | null }>(
-    'SELECT id, patient_id FROM devices WHERE id = ANY($1::int[]) OR patient_id = $2 ORDER BY id FOR UPDATE',
-    [deviceIds, patientId],
-  );
+  const rows = await kysely(db)
+    .selectFrom('devices')
+    .select(['id', 'patient_id'])
+    .where((eb) => eb.or([eb('patient_id', '=', patientId), ...(deviceIds.length ? [eb('id', 'in', deviceIds)] : [])]))
+    .orderBy('id')
+    .forUpdate()
+    .execute();
   const known = new Set(rows.map((r) => r.id));
   const unknown = deviceIds.filter((id) => !known.has(id));
   if (unknown.length) return { unknown, moved: [] };
   const moved = rows
     .filter((r) => deviceIds.includes(r.id) && r.patient_id !== null && r.patient_id !== patientId)
     .map((r) => ({ device: r.id, from: r.patient_id! }));
-  await db.query('UPDATE devices SET patient_id = NULL WHERE patient_id = $1 AND NOT (id = ANY($2::int[]))', [
-    patientId,
-    deviceIds,
-  ]);
-  await db.query('UPDATE devices SET patient_id = $1 WHERE id = ANY($2::int[])', [patientId, deviceIds]);
+  let release = kysely(db).updateTable('devices').set({ patient_id: null }).where('patient_id', '=', patientId);
+  if (deviceIds.length) release = release.where('id', 'not in', deviceIds);
+  await release.execute();
+  if (deviceIds.length) await kysely(db).updateTable('devices').set({ patient_id: patientId }).where('id', 'in', deviceIds).execute();
   return { unknown: [], moved };
-}
-
-export async function organizationExists(db: Queryable, id: number): Promise<boolean> {
-  const { rowCount } = await db.query('SELECT 1 FROM organizations WHERE id = $1', [id]);
-  return (rowCount ?? 0) > 0;
 }
 
 /** True when the user is an active provider of that organization (who may be a primary provider). */
 export async function isActiveProviderOf(db: Queryable, userId: number, organizationId: number): Promise<boolean> {
-  const { rowCount } = await db.query(
-    `SELECT 1 FROM users WHERE id = $1 AND organization_id = $2 AND role = 'provider' AND status = 'active'`,
-    [userId, organizationId],
-  );
-  return (rowCount ?? 0) > 0;
+  const row = await kysely(db)
+    .selectFrom('users')
+    .select('id')
+    .where('id', '=', userId)
+    .where('organization_id', '=', organizationId)
+    .where('role', '=', 'provider')
+    .where('status', '=', 'active')
+    .executeTakeFirst();
+  return row !== undefined;
 }

@@ -11,20 +11,28 @@ import {
   type PatientList,
   type PatientListQuery,
   type PatientUpdate,
+  allowsPolicyholder,
+  blankToNull,
 } from '@rpm/contracts';
 import type pg from 'pg';
 import type { SignedInContext } from '../../plugins/context.ts';
+import type { Queryable } from '../../db/pool.ts';
 import { audit } from '../audit/audit.service.ts';
-import { AuditedRefusal, auditedTransaction, requirePatientAccess } from './patient-access.ts';
+import { authorize, requirePatientAccess } from '../../kernel/access.ts';
+import { mayAssignDevices } from '../../policies/devices.ts';
+import { mayPlacePatientIn, patientListScope } from '../../policies/patients.ts';
+import { auditedTransaction, failure } from '../../kernel/audited-transaction.ts';
+import { presentInsurance, presentPatientDetail, presentPatientListItem } from '../../presenters/patients.ts';
+import { organizationExists } from '../organizations/organizations.repository.ts';
 import {
   currentDeviceIds,
   findPatientDetail,
   findPatientRow,
   insertPatient,
   listInsurances,
+  listPatientDevices,
   listPatients,
   isActiveProviderOf,
-  organizationExists,
   replaceInsurances,
   setPatientDevices,
   updatePatient,
@@ -43,13 +51,12 @@ export async function listPatientsFor(
   query: PatientListQuery,
 ): Promise<PatientList> {
   return auditedTransaction(deps.db, ctx, async (tx) => {
-    // A provider without an organization sees nobody rather than everybody.
-    const scope = ctx.actor.role === 'admin' ? null : (ctx.actor.organizationId ?? -1);
+    const scope = patientListScope(ctx.actor);
     const search = parseSearch(query.q ?? '');
     const limit = query.limit ?? PATIENT_LIST_PAGE_SIZE;
     const offset = query.offset ?? 0;
     const sort = query.sort ?? 'name';
-    const page = await listPatients(tx, {
+    const { rows, total } = await listPatients(tx, {
       organizationId: scope,
       ...search,
       status: query.status === undefined ? undefined : query.status === NO_ENROLLMENT_STATUS ? null : query.status,
@@ -58,6 +65,7 @@ export async function listPatientsFor(
       limit,
       offset,
     });
+    const page = { items: rows.map(presentPatientListItem), total };
     await audit(tx, ctx, {
       action: 'patient.list',
       outcome: 'success',
@@ -105,7 +113,7 @@ export function parseSearch(q: string): Pick<PatientListFilter, 'nameWords' | 'b
 export async function readPatient(deps: PatientsDeps, ctx: SignedInContext, id: number): Promise<PatientDetail> {
   return auditedTransaction(deps.db, ctx, async (tx) => {
     await requirePatientAccess(tx, ctx, id, 'patient.read');
-    const patient = (await findPatientDetail(tx, id))!;
+    const patient = await patientDetail(tx, id);
     await audit(tx, ctx, { action: 'patient.read', outcome: 'success', resourceType: 'patient', resourceId: id });
     return patient;
   });
@@ -114,7 +122,7 @@ export async function readPatient(deps: PatientsDeps, ctx: SignedInContext, id: 
 export async function listPatientInsurances(deps: PatientsDeps, ctx: SignedInContext, id: number): Promise<Insurance[]> {
   return auditedTransaction(deps.db, ctx, async (tx) => {
     await requirePatientAccess(tx, ctx, id, 'insurance.list');
-    const items = await listInsurances(tx, id);
+    const items = (await listInsurances(tx, id)).map(presentInsurance);
     await audit(tx, ctx, {
       action: 'insurance.list',
       outcome: 'success',
@@ -135,9 +143,7 @@ export async function createPatient(deps: PatientsDeps, ctx: SignedInContext, in
     const row = await checkedPatientRow(tx, ctx, input, action, null);
     const insurances = checkedInsurances(input.insurances ?? [], action, null);
     const deviceIds = input.device_ids ?? [];
-    if (deviceIds.length && ctx.actor.role !== 'admin') {
-      throw refusal(403, PatientErrors.deviceAssignmentAdminOnly, action, 'denied', null, 'device assignment is admin only');
-    }
+    authorizeDeviceAssignment(ctx, deviceIds.length > 0, action, null);
     const id = await insertPatient(tx, row);
     await replaceInsurances(tx, id, insurances);
     const moved = await assignDevices(tx, id, deviceIds, action);
@@ -153,7 +159,7 @@ export async function createPatient(deps: PatientsDeps, ctx: SignedInContext, in
         ...(moved.length ? { devices_moved: moved } : {}),
       },
     });
-    return (await findPatientDetail(tx, id))!;
+    return patientDetail(tx, id);
   });
 }
 
@@ -175,9 +181,7 @@ export async function savePatient(
     const current = await currentDeviceIds(tx, id);
     const wanted = input.device_ids === undefined ? null : [...input.device_ids].sort((a, b) => a - b);
     const devicesChange = wanted !== null && !sameIds(wanted, current);
-    if (devicesChange && ctx.actor.role !== 'admin') {
-      throw refusal(403, PatientErrors.deviceAssignmentAdminOnly, action, 'denied', id, 'device assignment is admin only');
-    }
+    authorizeDeviceAssignment(ctx, devicesChange, action, id);
     await updatePatient(tx, id, row);
     let insuranceCount: number | undefined;
     if (input.insurances !== undefined) {
@@ -201,19 +205,31 @@ export async function savePatient(
         ...(moved.length ? { devices_moved: moved } : {}),
       },
     });
-    return (await findPatientDetail(tx, id))!;
+    return patientDetail(tx, id);
   });
 }
 
-function refusal(
-  status: number,
-  message: string,
-  action: string,
-  outcome: 'failure' | 'denied',
-  id: number | null,
-  reason: string,
-): AuditedRefusal {
-  return new AuditedRefusal(status, message, { action, outcome, resourceType: 'patient', resourceId: id, reason });
+/** The patient page's answer: the patient read back with its insurances and devices. */
+async function patientDetail(tx: Queryable, id: number): Promise<PatientDetail> {
+  // One after the other: a transaction's client runs one query at a time anyway.
+  const row = await findPatientDetail(tx, id);
+  return presentPatientDetail(row!, await listInsurances(tx, id), await listPatientDevices(tx, id));
+}
+
+/** Changing which devices a patient has is for admins (only checked when it changes). */
+function authorizeDeviceAssignment(ctx: SignedInContext, changes: boolean, action: string, id: number | null): void {
+  authorize(!changes || mayAssignDevices(ctx.actor), {
+    action,
+    resourceType: 'patient',
+    resourceId: id,
+    reason: 'device assignment is admin only',
+    message: PatientErrors.deviceAssignmentAdminOnly,
+  });
+}
+
+/** A refused save of a patient: what is wrong with it, recorded. */
+function refusal(message: string, action: string, id: number | null, reason: string) {
+  return failure(400, message, { action, resourceType: 'patient', resourceId: id, reason });
 }
 
 /** Trims, turns '' into null and checks the rules a schema cannot express. */
@@ -227,24 +243,28 @@ async function checkedPatientRow(
 ): Promise<PatientRow> {
   const first = input.first_name.trim();
   const last = input.last_name.trim();
-  if (!first) throw refusal(400, Validation.firstNameRequired, action, 'failure', id, 'first name missing');
-  if (!last) throw refusal(400, Validation.lastNameRequired, action, 'failure', id, 'last name missing');
+  if (!first) throw refusal(Validation.firstNameRequired, action, id, 'first name missing');
+  if (!last) throw refusal(Validation.lastNameRequired, action, id, 'last name missing');
 
-  if (ctx.actor.role !== 'admin' && input.organization_id !== ctx.actor.organizationId) {
-    throw refusal(403, PatientErrors.otherOrganization, action, 'denied', id, 'organization of another provider');
-  }
+  authorize(mayPlacePatientIn(ctx.actor, input.organization_id), {
+    action,
+    resourceType: 'patient',
+    resourceId: id,
+    reason: 'organization of another provider',
+    message: PatientErrors.otherOrganization,
+  });
   if (!(await organizationExists(tx, input.organization_id))) {
-    throw refusal(400, PatientErrors.organizationUnknown, action, 'failure', id, 'unknown organization');
+    throw refusal(PatientErrors.organizationUnknown, action, id, 'unknown organization');
   }
   const providerId = input.primary_provider_id ?? null;
   // A provider kept as it was (who may have left since) does not block saving other changes.
-  const unchanged = before !== null && before.primary_provider_id === providerId && before.organization_id === input.organization_id;
+  const unchanged = before !== null && keeps(before, { primary_provider_id: providerId, organization_id: input.organization_id });
   if (providerId !== null && !unchanged && !(await isActiveProviderOf(tx, providerId, input.organization_id))) {
-    throw refusal(400, PatientErrors.providerNotInOrganization, action, 'failure', id, 'not an active provider of the organization');
+    throw refusal(PatientErrors.providerNotInOrganization, action, id, 'not an active provider of the organization');
   }
   const dateOfBirth = blankToNull(input.date_of_birth);
   if (dateOfBirth !== null && !isDateFrom1900ToToday(dateOfBirth)) {
-    throw refusal(400, PatientErrors.dateOfBirthOutOfRange, action, 'failure', id, 'date of birth out of range');
+    throw refusal(PatientErrors.dateOfBirthOutOfRange, action, id, 'date of birth out of range');
   }
   return {
     first_name: first,
@@ -263,11 +283,11 @@ function checkedInsurances(items: InsuranceInput[], action: string, id: number |
   return items.map((i) => {
     const policyholder = blankToNull(i.policyholder);
     const birthdate = blankToNull(i.policyholder_birthdate);
-    if (i.type !== 'Private' && (policyholder !== null || birthdate !== null)) {
-      throw refusal(400, PatientErrors.policyholderOnlyPrivate, action, 'failure', id, 'policyholder on non-private insurance');
+    if (!allowsPolicyholder(i.type) && (policyholder !== null || birthdate !== null)) {
+      throw refusal(PatientErrors.policyholderOnlyPrivate, action, id, 'policyholder on non-private insurance');
     }
     if (birthdate !== null && !isDateFrom1900ToToday(birthdate)) {
-      throw refusal(400, PatientErrors.policyholderBirthdateOutOfRange, action, 'failure', id, 'policyholder birthdate out of range');
+      throw refusal(PatientErrors.policyholderBirthdateOutOfRange, action, id, 'policyholder birthdate out of range');
     }
     return {
       type: i.type,
@@ -282,9 +302,8 @@ function checkedInsurances(items: InsuranceInput[], action: string, id: number |
 async function assignDevices(tx: pg.PoolClient, id: number, deviceIds: number[], action: string) {
   const { unknown, moved } = await setPatientDevices(tx, id, deviceIds);
   if (unknown.length) {
-    throw new AuditedRefusal(400, PatientErrors.deviceUnknown, {
+    throw failure(400, PatientErrors.deviceUnknown, {
       action,
-      outcome: 'failure',
       resourceType: 'patient',
       resourceId: id,
       reason: 'unknown device',
@@ -294,10 +313,9 @@ async function assignDevices(tx: pg.PoolClient, id: number, deviceIds: number[],
   return moved;
 }
 
-function blankToNull(value: string | null | undefined): string | null {
-  if (value === undefined || value === null) return null;
-  const trimmed = value.trim();
-  return trimmed === '' ? null : trimmed;
+/** True when `after` changes none of the fields it names. */
+function keeps<T extends object>(before: T, after: Partial<T>): boolean {
+  return (Object.keys(after) as (keyof T)[]).every((k) => before[k] === after[k]);
 }
 
 function sameIds(a: number[], b: number[]): boolean {

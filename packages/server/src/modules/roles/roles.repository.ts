@@ -1,11 +1,12 @@
 import type { Queryable } from '../../db/pool.ts';
+import { kysely } from '../../db/kysely.ts';
 
 export async function listRoleNames(db: Queryable): Promise<string[]> {
-  const { rows } = await db.query<{ name: string }>('SELECT name FROM roles ORDER BY name');
+  const rows = await kysely(db).selectFrom('roles').select('name').orderBy('name').execute();
   return rows.map((r) => r.name);
 }
 
 export async function roleExists(db: Queryable, name: string): Promise<boolean> {
-  const { rowCount } = await db.query('SELECT 1 FROM roles WHERE name = $1', [name]);
-  return (rowCount ?? 0) > 0;
+  const row = await kysely(db).selectFrom('roles').select('name').where('name', '=', name).executeTakeFirst();
+  return row !== undefined;
 }

@@ -1,17 +1,22 @@
-import type { Role } from '@rpm/contracts';
+import { sql, type RawBuilder } from 'kysely';
 import type { Queryable } from '../../db/pool.ts';
-import type { Actor } from '../../plugins/context.ts';
+import { kysely } from '../../db/kysely.ts';
 
-const ms = (name: string) => `(${name}::bigint * interval '1 millisecond')`;
+/** `now() - ms`, on the database clock: every instance agrees on the limits. */
+const msAgo = (ms: number): RawBuilder<Date> => sql<Date>`now() - ${ms}::bigint * interval '1 millisecond'`;
+const now = (): RawBuilder<Date> => sql<Date>`now()`;
 
 export type EndReason =
-  | 'logout'
-  | 'replaced'
-  | 'disabled'
-  | 'password_reset'
-  | 'password_change'
-  | 'global_sign_out'
-  | 'session_limit';
+  'logout' | 'replaced' | 'disabled' | 'password_reset' | 'password_change' | 'global_sign_out' | 'session_limit';
+
+/** A live session's user, as the access hook turns it into an actor. */
+export interface SessionUserRow {
+  id: number;
+  email: string;
+  role: string;
+  organization_id: number | null;
+  cognito_username: string | null;
+}
 
 /**
  * Opens a session for one sign-in. The absolute end is the sign-in's time plus the limit, on the
@@ -31,41 +36,66 @@ export async function insertSession(
     userAgent: string | null;
   },
 ): Promise<{ expiresAt: Date } | null> {
-  const { rows } = await db.query<{ expires_at: Date }>(
-    `INSERT INTO sessions (id_hash, user_id, expires_at, token_jti, sign_in_id, ip_address, user_agent)
-     SELECT $1, $2, $3::timestamptz + ${ms('$4')}, $5, $6, $7, $8
-      WHERE $3::timestamptz + ${ms('$4')} > now()
-     ON CONFLICT (token_jti) DO NOTHING
-     RETURNING expires_at`,
-    [s.idHash, s.userId, s.authTime, s.lifetimeMs, s.tokenJti, s.signInId, s.ip, s.userAgent],
-  );
-  return rows[0] ? { expiresAt: rows[0].expires_at } : null;
+  const expiresAt = sql<Date>`${s.authTime}::timestamptz + ${s.lifetimeMs}::bigint * interval '1 millisecond'`;
+  const k = kysely(db);
+  const row = await k
+    .insertInto('sessions')
+    .columns(['id_hash', 'user_id', 'expires_at', 'token_jti', 'sign_in_id', 'ip_address', 'user_agent'])
+    .expression(
+      k
+        .selectNoFrom((eb) => [
+          eb.val(s.idHash).as('id_hash'),
+          eb.val(s.userId).as('user_id'),
+          expiresAt.as('expires_at'),
+          eb.val(s.tokenJti).as('token_jti'),
+          eb.val(s.signInId).as('sign_in_id'),
+          eb.val(s.ip).as('ip_address'),
+          eb.val(s.userAgent).as('user_agent'),
+        ])
+        .where(expiresAt, '>', now()),
+    )
+    .onConflict((oc) => oc.column('token_jti').doNothing())
+    .returning('expires_at')
+    .executeTakeFirst();
+  return row ? { expiresAt: row.expires_at } : null;
 }
 
 /** Whether this access token already opened a session (kept until the row is pruned). */
 export async function tokenAlreadyUsed(db: Queryable, tokenJti: string): Promise<boolean> {
-  const { rowCount } = await db.query('SELECT 1 FROM sessions WHERE token_jti = $1', [tokenJti]);
-  return (rowCount ?? 0) > 0;
+  const row = await kysely(db)
+    .selectFrom('sessions')
+    .select(sql`1`.as('one'))
+    .where('token_jti', '=', tokenJti)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Serialises session openings of one user, so that the per-user cap cannot be overrun. */
 export async function lockUserSessions(db: Queryable, userId: number): Promise<void> {
-  await db.query(`SELECT pg_advisory_xact_lock(hashtext('portal-sessions'), $1)`, [userId]);
+  // An advisory lock has no query-builder form.
+  await sql`SELECT pg_advisory_xact_lock(hashtext('portal-sessions'), ${userId})`.execute(kysely(db));
 }
 
 /** Ends the oldest live sessions of a user beyond `keep`; returns how many ended. */
 export async function endSessionsBeyond(db: Queryable, userId: number, keep: number, idleMs: number): Promise<number> {
-  const { rowCount } = await db.query(
-    `UPDATE sessions SET revoked_at = now(), end_reason = 'session_limit'
-      WHERE id_hash IN (
-        SELECT id_hash FROM sessions
-         WHERE user_id = $1 AND revoked_at IS NULL AND expires_at > now()
-           AND last_seen_at > now() - ${ms('$3')}
-         ORDER BY created_at DESC, id_hash
-        OFFSET $2)`,
-    [userId, keep, idleMs],
-  );
-  return rowCount ?? 0;
+  const k = kysely(db);
+  const result = await k
+    .updateTable('sessions')
+    .set({ revoked_at: now(), end_reason: 'session_limit' })
+    .where('id_hash', 'in', (eb) =>
+      eb
+        .selectFrom('sessions')
+        .select('id_hash')
+        .where('user_id', '=', userId)
+        .where('revoked_at', 'is', null)
+        .where('expires_at', '>', now())
+        .where('last_seen_at', '>', msAgo(idleMs))
+        .orderBy('created_at', 'desc')
+        .orderBy('id_hash')
+        .offset(keep),
+    )
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }
 
 /**
@@ -78,45 +108,51 @@ export async function touchLiveSession(
   idHash: Buffer,
   idleMs: number,
   touchMs: number,
-): Promise<Actor | null> {
-  const { rows } = await db.query<{
-    id: number;
-    email: string;
-    role: Role;
-    organization_id: number | null;
-    cognito_username: string | null;
-  }>(
-    `WITH live AS (
-       SELECT s.id_hash, s.last_seen_at, u.id, u.email, u.role, u.organization_id, u.cognito_username
-         FROM sessions s JOIN users u ON u.id = s.user_id
-        WHERE s.id_hash = $1
-          AND s.revoked_at IS NULL
-          AND s.expires_at > now()
-          AND s.last_seen_at > now() - ${ms('$2')}
-          AND u.status = 'active'),
-     touched AS (
-       UPDATE sessions s SET last_seen_at = now()
-         FROM live
-        WHERE s.id_hash = live.id_hash AND live.last_seen_at <= now() - ${ms('$3')})
-     SELECT id, email, role, organization_id, cognito_username FROM live`,
-    [idHash, idleMs, touchMs],
-  );
-  const r = rows[0];
-  return r
-    ? { id: r.id, email: r.email, role: r.role, organizationId: r.organization_id, cognitoUsername: r.cognito_username }
-    : null;
+): Promise<SessionUserRow | null> {
+  const row = await kysely(db)
+    .with('live', (qb) =>
+      qb
+        .selectFrom('sessions as s')
+        .innerJoin('users as u', 'u.id', 's.user_id')
+        .select(['s.id_hash', 's.last_seen_at', 'u.id', 'u.email', 'u.role', 'u.organization_id', 'u.cognito_username'])
+        .where('s.id_hash', '=', idHash)
+        .where('s.revoked_at', 'is', null)
+        .where('s.expires_at', '>', now())
+        .where('s.last_seen_at', '>', msAgo(idleMs))
+        .where('u.status', '=', 'active'),
+    )
+    .with('touched', (qb) =>
+      qb
+        .updateTable('sessions as s')
+        .set({ last_seen_at: now() })
+        .from('live')
+        .whereRef('s.id_hash', '=', 'live.id_hash')
+        .where('live.last_seen_at', '<=', msAgo(touchMs)),
+    )
+    .selectFrom('live')
+    .select(['id', 'email', 'role', 'organization_id', 'cognito_username'])
+    .executeTakeFirst();
+  return row ?? null;
 }
 
 /**
  * Ends the session a browser is replacing: only a live one of the same user and the same sign-in
  * (a reload opens a new session from the tab's tokens; the old one must not linger until idle).
  */
-export async function revokeReplacedSession(db: Queryable, idHash: Buffer, userId: number, signInId: string): Promise<void> {
-  await db.query(
-    `UPDATE sessions SET revoked_at = now(), end_reason = 'replaced'
-      WHERE id_hash = $1 AND user_id = $2 AND sign_in_id = $3 AND revoked_at IS NULL`,
-    [idHash, userId, signInId],
-  );
+export async function revokeReplacedSession(
+  db: Queryable,
+  idHash: Buffer,
+  userId: number,
+  signInId: string,
+): Promise<void> {
+  await kysely(db)
+    .updateTable('sessions')
+    .set({ revoked_at: now(), end_reason: 'replaced' })
+    .where('id_hash', '=', idHash)
+    .where('user_id', '=', userId)
+    .where('sign_in_id', '=', signInId)
+    .where('revoked_at', 'is', null)
+    .execute();
 }
 
 /** Ends one session; returns its user and sign-in, or null when it was not live. */
@@ -124,21 +160,24 @@ export async function revokeSession(
   db: Queryable,
   idHash: Buffer,
 ): Promise<{ userId: number; signInId: string | null } | null> {
-  const { rows } = await db.query<{ user_id: number; sign_in_id: string | null }>(
-    `UPDATE sessions SET revoked_at = now(), end_reason = 'logout'
-      WHERE id_hash = $1 AND revoked_at IS NULL RETURNING user_id, sign_in_id`,
-    [idHash],
-  );
-  const r = rows[0];
-  return r ? { userId: r.user_id, signInId: r.sign_in_id } : null;
+  const row = await kysely(db)
+    .updateTable('sessions')
+    .set({ revoked_at: now(), end_reason: 'logout' })
+    .where('id_hash', '=', idHash)
+    .where('revoked_at', 'is', null)
+    .returning(['user_id', 'sign_in_id'])
+    .executeTakeFirst();
+  return row ? { userId: row.user_id, signInId: row.sign_in_id } : null;
 }
 
 export async function revokeUserSessions(db: Queryable, userId: number, reason: EndReason): Promise<number> {
-  const { rowCount } = await db.query(
-    `UPDATE sessions SET revoked_at = now(), end_reason = $2 WHERE user_id = $1 AND revoked_at IS NULL`,
-    [userId, reason],
-  );
-  return rowCount ?? 0;
+  const result = await kysely(db)
+    .updateTable('sessions')
+    .set({ revoked_at: now(), end_reason: reason })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }
 
 /**
@@ -152,31 +191,46 @@ export async function revokeSessionsOfIdentity(
   reason: EndReason,
   keepSignInId: string | null,
 ): Promise<{ userId: number; ended: number } | null> {
-  const { rows } = await db.query<{ id: number; ended: number }>(
-    `WITH u AS (
-       SELECT id FROM users WHERE cognito_sub = $1 OR cognito_username = $2
-        ORDER BY (cognito_sub = $1) DESC NULLS LAST LIMIT 1),
-     ended AS (
-       UPDATE sessions s SET revoked_at = now(), end_reason = $3
-         FROM u
-        WHERE s.user_id = u.id AND s.revoked_at IS NULL
-          AND ($4::text IS NULL OR s.sign_in_id IS DISTINCT FROM $4::text)
-       RETURNING s.id_hash)
-     SELECT u.id, (SELECT count(*)::int FROM ended) AS ended FROM u`,
-    [identity.sub, identity.username, reason, keepSignInId],
-  );
-  const r = rows[0];
-  return r ? { userId: r.id, ended: r.ended } : null;
+  const row = await kysely(db)
+    .with('u', (qb) =>
+      qb
+        .selectFrom('users')
+        .select('id')
+        .where((eb) => eb.or([eb('cognito_sub', '=', identity.sub), eb('cognito_username', '=', identity.username)]))
+        .orderBy(
+          (eb) => eb('cognito_sub', '=', identity.sub),
+          (ob) => ob.desc().nullsLast(),
+        )
+        .limit(1),
+    )
+    .with('ended', (qb) => {
+      let q = qb
+        .updateTable('sessions as s')
+        .set({ revoked_at: now(), end_reason: reason })
+        .from('u')
+        .whereRef('s.user_id', '=', 'u.id')
+        .where('s.revoked_at', 'is', null);
+      if (keepSignInId !== null) q = q.where('s.sign_in_id', 'is distinct from', keepSignInId);
+      return q.returning('s.id_hash');
+    })
+    .selectFrom('u')
+    .select((eb) => ['u.id', eb.selectFrom('ended').select(eb.fn.countAll<number>().as('n')).as('ended')])
+    .executeTakeFirst();
+  return row ? { userId: row.id, ended: Number(row.ended) } : null;
 }
 
 /** Deletes rows a day past their end (revoked, expired or idle). */
 export async function pruneSessions(db: Queryable, idleMs: number): Promise<number> {
-  const { rowCount } = await db.query(
-    `DELETE FROM sessions
-      WHERE revoked_at < now() - interval '1 day'
-         OR expires_at < now() - interval '1 day'
-         OR last_seen_at < now() - interval '1 day' - ${ms('$1')}`,
-    [idleMs],
-  );
-  return rowCount ?? 0;
+  const dayAgo = sql<Date>`now() - interval '1 day'`;
+  const result = await kysely(db)
+    .deleteFrom('sessions')
+    .where((eb) =>
+      eb.or([
+        eb('revoked_at', '<', dayAgo),
+        eb('expires_at', '<', dayAgo),
+        eb('last_seen_at', '<', sql<Date>`now() - interval '1 day' - ${idleMs}::bigint * interval '1 millisecond'`),
+      ]),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { IDLE_TIMEOUT_MS, MAX_SESSIONS_PER_USER, SESSION_ABSOLUTE_LIFETIME_MS, SESSION_TOUCH_INTERVAL_MS } from '@rpm/contracts';
 import type { Queryable } from '../../db/pool.ts';
 import type { Actor } from '../../plugins/context.ts';
+import { presentActor } from '../../presenters/actor.ts';
 import {
   endSessionsBeyond,
   insertSession,
@@ -72,7 +73,8 @@ export async function createSession(
 
 export async function resolveSession(db: Queryable, token: string): Promise<Actor | null> {
   if (!/^[\w-]{20,100}$/.test(token)) return null;
-  return touchLiveSession(db, hashToken(token), IDLE_TIMEOUT_MS, SESSION_TOUCH_INTERVAL_MS);
+  const row = await touchLiveSession(db, hashToken(token), IDLE_TIMEOUT_MS, SESSION_TOUCH_INTERVAL_MS);
+  return row ? presentActor(row) : null;
 }
 
 /** Ends the session of this cookie; answers its user and pool sign-in, or null if none was live. */

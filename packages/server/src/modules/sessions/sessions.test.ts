@@ -23,7 +23,7 @@ import { readOutbox } from '../../identity/index.ts';
 import { callPool } from '../../identity/test-support/harness.ts';
 import { configureAmplify, storedRefreshToken } from '../../identity/test-support/amplify-client.ts';
 import { totpCode } from '../../identity/totp.ts';
-import { tokenExchangeFailureCounts } from './exchange-failures.ts';
+import { tokenExchangeFailureCounts } from '../token/exchange-failures.ts';
 import { pruneEndedSessions } from './sessions.service.ts';
 
 let server: TestServer;

@@ -1,52 +1,69 @@
-import { TRACKING_MONTH_TOTALS, type TrackingMonthTotal, type TrackingSession } from '@rpm/contracts';
+import { TRACKING_MONTH_TOTALS, type TrackingMonthTotal } from '@rpm/contracts';
+import { sql } from 'kysely';
 import type { Queryable } from '../../db/pool.ts';
+import { kysely } from '../../db/kysely.ts';
+import { countPatientRows } from '../../kernel/patient-scope.repository.ts';
+
+/** One tracking entry: minutes spent on a patient on one day (table tracking_sessions). */
+export interface TrackingEntryRow {
+  id: number;
+  date: string;
+  duration_minutes: number;
+  notes: string | null;
+  /** A real-time interactive communication with the patient or caregiver (billing needs one a month). */
+  interactive: boolean;
+}
+
+const ENTRY_COLUMNS = ['id', 'date', 'duration_minutes', 'notes', 'interactive'] as const;
 
 /** Newest day first, a range scan of tracking_sessions_patient_idx. */
-export async function pageTracking(
-  db: Queryable,
-  patientId: number,
-  limit: number,
-  offset: number,
-): Promise<TrackingSession[]> {
-  const { rows } = await db.query<TrackingSession>(
-    `SELECT id, date, duration_minutes, notes FROM tracking_sessions WHERE patient_id = $1
-      ORDER BY date DESC, id DESC LIMIT $2 OFFSET $3`,
-    [patientId, limit, offset],
-  );
-  return rows;
+export async function pageTrackingEntries(db: Queryable, patientId: number, limit: number, offset: number): Promise<TrackingEntryRow[]> {
+  return kysely(db)
+    .selectFrom('tracking_sessions')
+    .select(ENTRY_COLUMNS)
+    .where('patient_id', '=', patientId)
+    .orderBy('date', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
 }
 
-export async function countTracking(db: Queryable, patientId: number): Promise<number> {
-  const { rows } = await db.query<{ n: number }>(
-    'SELECT count(*)::int AS n FROM tracking_sessions WHERE patient_id = $1',
-    [patientId],
-  );
-  return rows[0]!.n;
+export async function countTrackingEntries(db: Queryable, patientId: number): Promise<number> {
+  return countPatientRows(db, 'tracking_sessions', patientId);
 }
 
-export async function insertTracking(
+export async function insertTrackingEntry(
   db: Queryable,
   patientId: number,
   userId: number,
-  s: Omit<TrackingSession, 'id'>,
-): Promise<TrackingSession> {
-  const { rows } = await db.query<TrackingSession>(
-    `INSERT INTO tracking_sessions (patient_id, user_id, date, duration_minutes, notes)
-     VALUES ($1, $2, $3, $4, $5) RETURNING id, date, duration_minutes, notes`,
-    [patientId, userId, s.date, s.duration_minutes, s.notes],
-  );
-  return rows[0]!;
+  entry: Omit<TrackingEntryRow, 'id'>,
+): Promise<TrackingEntryRow> {
+  return kysely(db)
+    .insertInto('tracking_sessions')
+    .values({
+      patient_id: patientId,
+      user_id: userId,
+      date: entry.date,
+      duration_minutes: entry.duration_minutes,
+      notes: entry.notes,
+      interactive: entry.interactive,
+    })
+    .returning(ENTRY_COLUMNS)
+    .executeTakeFirstOrThrow();
 }
 
 /** Minutes per calendar month, newest month first (the months with entries only). */
 export async function monthTotals(db: Queryable, patientId: number): Promise<TrackingMonthTotal[]> {
-  const { rows } = await db.query<TrackingMonthTotal>(
-    `SELECT to_char(date_trunc('month', date), 'YYYY-MM') AS month, sum(duration_minutes)::int AS minutes
-       FROM tracking_sessions WHERE patient_id = $1
-      GROUP BY 1 ORDER BY 1 DESC LIMIT $2`,
-    [patientId, TRACKING_MONTH_TOTALS],
-  );
-  return rows;
+  const month = sql<string>`to_char(date_trunc('month', date), 'YYYY-MM')`;
+  return kysely(db)
+    .selectFrom('tracking_sessions')
+    .select([month.as('month'), sql<number>`sum(duration_minutes)::int`.as('minutes')])
+    .where('patient_id', '=', patientId)
+    .groupBy(month)
+    .orderBy(month, 'desc')
+    .limit(TRACKING_MONTH_TOTALS)
+    .execute();
 }
 
 /**
@@ -54,10 +71,12 @@ export async function monthTotals(db: Queryable, patientId: number): Promise<Tra
  * entries saved at once for the same patient are counted one after the other.
  */
 export async function lockedMinutesOnDay(db: Queryable, patientId: number, date: string): Promise<number> {
-  await db.query('SELECT 1 FROM patients WHERE id = $1 FOR UPDATE', [patientId]);
-  const { rows } = await db.query<{ minutes: string }>(
-    `SELECT COALESCE(SUM(duration_minutes), 0) AS minutes FROM tracking_sessions WHERE patient_id = $1 AND date = $2`,
-    [patientId, date],
-  );
-  return Number(rows[0]!.minutes);
+  await kysely(db).selectFrom('patients').select('id').where('id', '=', patientId).forUpdate().execute();
+  const row = await kysely(db)
+    .selectFrom('tracking_sessions')
+    .select(sql<number>`COALESCE(SUM(duration_minutes), 0)::int`.as('minutes'))
+    .where('patient_id', '=', patientId)
+    .where('date', '=', date)
+    .executeTakeFirstOrThrow();
+  return row.minutes;
 }

@@ -9,11 +9,14 @@ import {
 } from '@rpm/contracts';
 import { signedInContextOf } from '../../plugins/context.ts';
 import type { ModuleDeps } from '../module-deps.ts';
-import { addTracking, listTracking } from './tracking.service.ts';
+import { addTrackingEntry, listTrackingEntries } from './tracking.service.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 
-/** Tracking time (minutes spent on a patient per day). */
+/**
+ * Tracking entries (minutes spent on a patient per day). The spec names the path `sessions`; it
+ * has nothing to do with sign-in sessions.
+ */
 export const trackingRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, deps) => {
   app.get(
     '/api/patients/:id/sessions',
@@ -27,7 +30,7 @@ export const trackingRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app,
       },
     },
     async (request) =>
-      listTracking(deps, signedInContextOf(request), request.params.id, request.query.limit ?? 10, request.query.offset ?? 0),
+      listTrackingEntries(deps, signedInContextOf(request), request.params.id, request.query.limit ?? 10, request.query.offset ?? 0),
   );
 
   app.post(
@@ -42,8 +45,8 @@ export const trackingRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app,
       },
     },
     async (request, reply) => {
-      const session = await addTracking(deps, signedInContextOf(request), request.params.id, request.body);
-      return reply.status(201).send(session);
+      const entry = await addTrackingEntry(deps, signedInContextOf(request), request.params.id, request.body);
+      return reply.status(201).send(entry);
     },
   );
 };

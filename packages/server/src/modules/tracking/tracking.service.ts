@@ -1,70 +1,86 @@
 import {
+  BillingErrors,
   EARLIEST_DATE,
   PatientErrors,
   TRACKING_MAX_MINUTES,
   latestToday,
-  type TrackingSession,
-  type TrackingSessionInput,
-  type TrackingSessionPage,
+  type TrackingSession as TrackingEntry,
+  type TrackingSessionInput as TrackingEntryInput,
+  type TrackingSessionPage as TrackingEntryPage,
 } from '@rpm/contracts';
 import type pg from 'pg';
 import type { SignedInContext } from '../../plugins/context.ts';
 import { audit } from '../audit/audit.service.ts';
-import { AuditedRefusal, auditedTransaction, requirePatientAccess } from '../patients/patient-access.ts';
-import { auditedPatientRead } from '../patients/paged-list.ts';
-import { countTracking, insertTracking, lockedMinutesOnDay, monthTotals, pageTracking } from './tracking.repository.ts';
+import { requirePatientAccess } from '../../kernel/access.ts';
+import { auditedTransaction, failure } from '../../kernel/audited-transaction.ts';
+import { auditedPatientRead } from '../../kernel/paged-list.ts';
+import { presentTrackingEntry } from '../../presenters/tracking.ts';
+import { isBillingMonthClosed } from '../billing/billing.service.ts';
+import {
+  countTrackingEntries,
+  insertTrackingEntry,
+  lockedMinutesOnDay,
+  monthTotals,
+  pageTrackingEntries,
+} from './tracking.repository.ts';
 
-export async function listTracking(
+/** One page of a patient's tracking entries, with the total and the minutes of recent months. */
+export async function listTrackingEntries(
   deps: { db: pg.Pool },
   ctx: SignedInContext,
   patientId: number,
   limit: number,
   offset: number,
-): Promise<TrackingSessionPage> {
+): Promise<TrackingEntryPage> {
   return auditedPatientRead(
     deps.db,
     ctx,
     patientId,
     'tracking.list',
     async (tx) => ({
-      items: await pageTracking(tx, patientId, limit, offset),
-      total: await countTracking(tx, patientId),
+      items: (await pageTrackingEntries(tx, patientId, limit, offset)).map(presentTrackingEntry),
+      total: await countTrackingEntries(tx, patientId),
       month_totals: await monthTotals(tx, patientId),
     }),
     ({ items }) => ({ limit, offset, count: items.length }),
   );
 }
 
-export async function addTracking(
+/** Records minutes spent on a patient: a real day (1900 to today), at most a full day in all. */
+export async function addTrackingEntry(
   deps: { db: pg.Pool },
   ctx: SignedInContext,
   patientId: number,
-  input: TrackingSessionInput,
-): Promise<TrackingSession> {
+  input: TrackingEntryInput,
+): Promise<TrackingEntry> {
   return auditedTransaction(deps.db, ctx, async (tx) => {
     const action = 'tracking.create';
     await requirePatientAccess(tx, ctx, patientId, action);
-    const refuse = (message: string, reason: string) =>
-      new AuditedRefusal(400, message, { action, outcome: 'failure', resourceType: 'patient', resourceId: patientId, reason });
+    const refuse = (message: string, reason: string) => failure(400, message, { action, resourceType: 'patient', resourceId: patientId, reason });
     if (input.date < EARLIEST_DATE) throw refuse(PatientErrors.trackingDateTooOld, 'tracking date before 1900');
     if (input.date > latestToday()) throw refuse(PatientErrors.trackingDateInFuture, 'tracking date in the future');
+    if (await isBillingMonthClosed(tx, input.date)) throw refuse(BillingErrors.monthClosed, 'month closed for billing');
     const already = await lockedMinutesOnDay(tx, patientId, input.date);
     if (already + input.duration_minutes > TRACKING_MAX_MINUTES) {
       throw refuse(PatientErrors.trackingDayFull, 'over 1440 minutes in a day');
     }
     const notes = input.notes?.trim() ? input.notes : null;
-    const session = await insertTracking(tx, patientId, ctx.actor.id, {
-      date: input.date,
-      duration_minutes: input.duration_minutes,
-      notes,
-    });
+    const entry = presentTrackingEntry(
+      await insertTrackingEntry(tx, patientId, ctx.actor.id, {
+        date: input.date,
+        duration_minutes: input.duration_minutes,
+        notes,
+        interactive: input.interactive ?? false,
+      }),
+    );
     await audit(tx, ctx, {
       action: 'tracking.create',
       outcome: 'success',
+      // The audit log's name for the table's rows, kept so older records and newer ones match.
       resourceType: 'tracking_session',
-      resourceId: session.id,
-      details: { patient_id: patientId, date: session.date, duration_minutes: session.duration_minutes },
+      resourceId: entry.id,
+      details: { patient_id: patientId, date: entry.date, duration_minutes: entry.duration_minutes, interactive: entry.interactive },
     });
-    return session;
+    return entry;
   });
 }

@@ -1,5 +1,7 @@
 import type { Role, UserStatus } from '@rpm/contracts';
+import { sql } from 'kysely';
 import type { Queryable } from '../../db/pool.ts';
+import { kysely } from '../../db/kysely.ts';
 
 /** A portal user as the administration pages need it; never the pool's subject or secrets. */
 export interface UserRow {
@@ -17,23 +19,36 @@ export interface UserRow {
   mfa_enabled: boolean;
 }
 
-const USER_COLUMNS = `id, email, role, first_name, last_name, organization_id, status, cognito_username,
-  created_at, updated_at, password_changed_at, mfa_enabled`;
+const USER_COLUMNS = [
+  'id',
+  'email',
+  'role',
+  'first_name',
+  'last_name',
+  'organization_id',
+  'status',
+  'cognito_username',
+  'created_at',
+  'updated_at',
+  'password_changed_at',
+  'mfa_enabled',
+] as const;
+
+// The columns are text in the database; the CHECK constraints and the roles table keep them to these.
+type Narrowed = { role: Role; status: UserStatus };
 
 export async function listUsers(db: Queryable): Promise<UserRow[]> {
-  const { rows } = await db.query<UserRow>(`SELECT ${USER_COLUMNS} FROM users ORDER BY id`);
-  return rows;
+  return kysely(db).selectFrom('users').select(USER_COLUMNS).orderBy('id').$narrowType<Narrowed>().execute();
 }
 
-export async function findUser(db: Queryable, id: number): Promise<UserRow | null> {
-  const { rows } = await db.query<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE id = $1`, [id]);
-  return rows[0] ?? null;
+export async function findUser(db: Queryable, id: number): Promise<UserRow | undefined> {
+  return kysely(db).selectFrom('users').select(USER_COLUMNS).where('id', '=', id).$narrowType<Narrowed>().executeTakeFirst();
 }
 
 /** `email` comes normalised (normalizeEmail); stored addresses were normalised the same way. */
 export async function emailTaken(db: Queryable, email: string): Promise<boolean> {
-  const { rowCount } = await db.query('SELECT 1 FROM users WHERE lower(email) = $1', [email]);
-  return (rowCount ?? 0) > 0;
+  const row = await kysely(db).selectFrom('users').select('id').where(sql<string>`lower(email)`, '=', email).executeTakeFirst();
+  return row !== undefined;
 }
 
 export interface NewUser {
@@ -49,34 +64,41 @@ export interface NewUser {
 }
 
 export async function insertUser(db: Queryable, u: NewUser): Promise<UserRow> {
-  const { rows } = await db.query<UserRow>(
-    `INSERT INTO users (email, first_name, middle_name, last_name, title, role, organization_id,
-                        cognito_username, cognito_sub, status)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'active')
-     RETURNING ${USER_COLUMNS}`,
-    [u.email, u.firstName, u.middleName, u.lastName, u.title, u.role, u.organizationId, u.cognitoUsername, u.cognitoSub],
-  );
-  return rows[0]!;
+  return kysely(db)
+    .insertInto('users')
+    .values({
+      email: u.email,
+      first_name: u.firstName,
+      middle_name: u.middleName,
+      last_name: u.lastName,
+      title: u.title,
+      role: u.role,
+      organization_id: u.organizationId,
+      cognito_username: u.cognitoUsername,
+      cognito_sub: u.cognitoSub,
+      status: 'active',
+    })
+    .returning(USER_COLUMNS)
+    .$narrowType<Narrowed>()
+    .executeTakeFirstOrThrow();
 }
 
-export async function setUserMfaEnabled(db: Queryable, id: number, enabled: boolean): Promise<UserRow | null> {
-  const { rows } = await db.query<UserRow>(
-    `UPDATE users SET mfa_enabled = $2, updated_at = now() WHERE id = $1 RETURNING ${USER_COLUMNS}`,
-    [id, enabled],
-  );
-  return rows[0] ?? null;
-}
-
-export async function setUserStatus(db: Queryable, id: number, status: UserStatus): Promise<UserRow | null> {
-  const { rows } = await db.query<UserRow>(
-    `UPDATE users SET status = $2, updated_at = now() WHERE id = $1 RETURNING ${USER_COLUMNS}`,
-    [id, status],
-  );
-  return rows[0] ?? null;
+/** Changes the MFA flag or the status of a user; undefined when there is no such user. */
+export async function updateUser(
+  db: Queryable,
+  id: number,
+  changes: { mfa_enabled?: boolean; status?: UserStatus },
+): Promise<UserRow | undefined> {
+  return kysely(db)
+    .updateTable('users')
+    .set({ ...changes, updated_at: sql`now()` })
+    .where('id', '=', id)
+    .returning(USER_COLUMNS)
+    .$narrowType<Narrowed>()
+    .executeTakeFirst();
 }
 
 /** Locks the row so that concurrent enable/disable of one user apply one after the other. */
-export async function lockUser(db: Queryable, id: number): Promise<UserRow | null> {
-  const { rows } = await db.query<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE id = $1 FOR UPDATE`, [id]);
-  return rows[0] ?? null;
+export async function lockUser(db: Queryable, id: number): Promise<UserRow | undefined> {
+  return kysely(db).selectFrom('users').select(USER_COLUMNS).where('id', '=', id).forUpdate().$narrowType<Narrowed>().executeTakeFirst();
 }

@@ -1,43 +1,31 @@
-import { AdminErrors, normalizeEmail, type AdminUser, type CreateUserBody, type UserStatus } from '@rpm/contracts';
+import { AdminErrors, ApiErrors, blankToNull, normalizeEmail, type AdminUser, type CreateUserBody, type UserStatus } from '@rpm/contracts';
 import { withTransaction } from '../../db/pool.ts';
 import type { DirectoryUser } from '../../identity/directory.ts';
-import { HttpError, badRequest, conflict, notFound } from '../../plugins/errors.ts';
+import { authorize } from '../../kernel/access.ts';
+import { failure, recordingRefusals } from '../../kernel/audited-transaction.ts';
+import { HttpError, badRequest, conflict } from '../../plugins/errors.ts';
 import type { SignedInContext } from '../../plugins/context.ts';
-import { audit } from '../audit/audit.service.ts';
+import { mayAdministerUsers, mayDisableUser } from '../../policies/users.ts';
+import { presentUser, presentUserWithPool } from '../../presenters/users.ts';
+import { audit, type AuditEvent } from '../audit/audit.service.ts';
 import type { ModuleDeps } from '../module-deps.ts';
 import { organizationExists } from '../organizations/organizations.repository.ts';
 import { roleExists } from '../roles/roles.repository.ts';
 import { endAllSessionsOf } from '../sessions/sessions.service.ts';
-import {
-  emailTaken,
-  findUser,
-  insertUser,
-  listUsers,
-  lockUser,
-  setUserMfaEnabled,
-  setUserStatus,
-  type UserRow,
-} from './users.repository.ts';
+import { emailTaken, findUser, insertUser, listUsers, lockUser, updateUser, type UserRow } from './users.repository.ts';
 
 type Deps = Pick<ModuleDeps, 'db' | 'identity'>;
+type Failure = Omit<AuditEvent, 'outcome'>;
 
-const blankToNull = (v: string | null | undefined): string | null => (v && v.trim() ? v.trim() : null);
-
-function present(row: UserRow, cognitoStatus: string | null): AdminUser {
-  return {
-    id: row.id,
-    email: row.email,
-    role: row.role,
-    first_name: row.first_name,
-    last_name: row.last_name,
-    organization_id: row.organization_id,
-    cognito_status: cognitoStatus,
-    status: row.status,
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
-    password_changed_at: row.password_changed_at ? row.password_changed_at.toISOString() : null,
-    mfa_enabled: row.mfa_enabled,
-  };
+/** The access call of every staff administration method (the route says admin too). */
+function authorizeAdministration(ctx: SignedInContext, action: string, id: number | null = null): void {
+  authorize(mayAdministerUsers(ctx.actor), {
+    action,
+    resourceType: 'user',
+    resourceId: id,
+    targetUserId: id,
+    reason: 'staff administration is for admins',
+  });
 }
 
 /**
@@ -56,7 +44,33 @@ const poolErrorName = (err: unknown): string => {
   return typeof name === 'string' ? name : 'Error';
 };
 
-async function cognitoStatusOf(deps: Deps, username: string | null): Promise<string | null> {
+/**
+ * Records a failure and passes `err` on: an HttpError as an audited refusal (recorded by
+ * recordingRefusals), anything else (an internal error) recorded here and thrown as it came.
+ */
+async function failWith(deps: Deps, ctx: SignedInContext, event: Failure, err: unknown): Promise<never> {
+  if (err instanceof HttpError) throw failure(err.statusCode, err.message, event);
+  await audit(deps.db, ctx, { ...event, outcome: 'failure' });
+  throw err;
+}
+
+/** A call to the user pool; a refusal is recorded, and the pool errors in `known` answered as given. */
+async function fromPool<T>(
+  deps: Deps,
+  ctx: SignedInContext,
+  event: Omit<Failure, 'reason'>,
+  call: () => Promise<T>,
+  known: Record<string, HttpError> = {},
+): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    const name = poolErrorName(err);
+    return failWith(deps, ctx, { ...event, reason: `user pool refused: ${name}` }, known[name] ?? poolError(err) ?? err);
+  }
+}
+
+async function poolStatusOf(deps: Deps, username: string | null): Promise<string | null> {
   if (!username) return null;
   try {
     return (await deps.identity.directory.getUser(username))?.status ?? null;
@@ -65,34 +79,31 @@ async function cognitoStatusOf(deps: Deps, username: string | null): Promise<str
   }
 }
 
+/** A user after a change, with the pool's status read afresh. */
+async function presentAfter(deps: Deps, row: UserRow): Promise<AdminUser> {
+  return presentUser(row, await poolStatusOf(deps, row.cognito_username));
+}
+
 /** The user list, joined with the pool's status by username with ONE pool call. */
 export async function getUsers(deps: Deps, ctx: SignedInContext): Promise<AdminUser[]> {
-  const rows = await listUsers(deps.db);
-  let poolByUsername = new Map<string, DirectoryUser>();
-  let poolOk = true;
-  try {
-    poolByUsername = new Map((await deps.identity.directory.listUsers()).map((u) => [u.username, u]));
-  } catch {
-    poolOk = false;
-  }
-  await audit(deps.db, ctx, {
-    action: 'user.list',
-    outcome: 'success',
-    resourceType: 'user',
-    details: { count: rows.length, ...(poolOk ? {} : { pool_status: 'unavailable' }) },
-  });
-  return rows.map((r) => {
-    const poolUser = r.cognito_username ? poolByUsername.get(r.cognito_username) : undefined;
-    if (!poolUser) return present(r, null);
-    // Passwords and MFA live in the pool: its word wins. Cognito's ListUsers does not report TOTP
-    // MFA, so there the portal's flag stands (refreshed from the pool at every token exchange and
-    // profile change); the local pool reports it.
-    const presented = present(r, poolUser.status);
-    return {
-      ...presented,
-      password_changed_at: poolUser.passwordChangedAt?.toISOString() ?? presented.password_changed_at,
-      mfa_enabled: deps.identity.mode === 'local' ? poolUser.mfaEnabled : presented.mfa_enabled,
-    };
+  return recordingRefusals(deps.db, ctx, async () => {
+    authorizeAdministration(ctx, 'user.list');
+    const rows = await listUsers(deps.db);
+    let poolByUsername = new Map<string, DirectoryUser>();
+    let poolOk = true;
+    try {
+      poolByUsername = new Map((await deps.identity.directory.listUsers()).map((u) => [u.username, u]));
+    } catch {
+      poolOk = false;
+    }
+    await audit(deps.db, ctx, {
+      action: 'user.list',
+      outcome: 'success',
+      resourceType: 'user',
+      details: { count: rows.length, ...(poolOk ? {} : { pool_status: 'unavailable' }) },
+    });
+    const poolReportsMfa = deps.identity.mode === 'local';
+    return rows.map((r) => presentUserWithPool(r, r.cognito_username ? poolByUsername.get(r.cognito_username) : undefined, poolReportsMfa));
   });
 }
 
@@ -106,101 +117,92 @@ export async function createUser(
   ctx: SignedInContext,
   body: CreateUserBody,
 ): Promise<{ user: AdminUser; temp_password: string }> {
-  const email = normalizeEmail(body.email);
-  const fail = async (reason: string, err: unknown): Promise<never> => {
-    await audit(deps.db, ctx, { action: 'user.create', outcome: 'failure', resourceType: 'user', reason });
-    throw err;
-  };
-  if (await emailTaken(deps.db, email)) return fail('duplicate email', conflict(AdminErrors.emailTaken));
-  if (!(await roleExists(deps.db, body.role))) return fail('unknown role', badRequest(AdminErrors.unknownRole));
-  if (!(await organizationExists(deps.db, body.organization_id))) {
-    return fail('unknown organization', badRequest(AdminErrors.unknownOrganization));
-  }
-  const firstName = blankToNull(body.first_name);
-  const lastName = blankToNull(body.last_name);
-  if (!firstName || !lastName) return fail('name required', badRequest());
+  const action = 'user.create';
+  return recordingRefusals(deps.db, ctx, async () => {
+    authorizeAdministration(ctx, action);
+    const refuse = (reason: string, err: HttpError) => failure(err.statusCode, err.message, { action, resourceType: 'user', reason });
+    const email = normalizeEmail(body.email);
+    if (await emailTaken(deps.db, email)) throw refuse('duplicate email', conflict(AdminErrors.emailTaken));
+    if (!(await roleExists(deps.db, body.role))) throw refuse('unknown role', badRequest(AdminErrors.unknownRole));
+    if (!(await organizationExists(deps.db, body.organization_id))) {
+      throw refuse('unknown organization', badRequest(AdminErrors.unknownOrganization));
+    }
+    const firstName = blankToNull(body.first_name);
+    const lastName = blankToNull(body.last_name);
+    if (!firstName || !lastName) throw refuse('name required', badRequest(ApiErrors.badRequest));
 
-  let created: Awaited<ReturnType<Deps['identity']['directory']['createUser']>>;
-  try {
-    created = await deps.identity.directory.createUser({ email });
-  } catch (err) {
-    const mapped = poolError(err);
-    const exists = /UsernameExists/.test(poolErrorName(err));
-    return fail(`user pool refused: ${poolErrorName(err)}`, exists ? conflict(AdminErrors.emailTakenInPool) : (mapped ?? err));
-  }
-
-  try {
-    const row = await withTransaction(deps.db, async (tx) => {
-      const inserted = await insertUser(tx, {
-        email,
-        firstName,
-        middleName: blankToNull(body.middle_name),
-        lastName,
-        title: blankToNull(body.title),
-        role: body.role,
-        organizationId: body.organization_id,
-        cognitoUsername: created.user.username,
-        cognitoSub: created.user.sub ?? null,
-      });
-      await audit(tx, ctx, {
-        action: 'user.create',
-        outcome: 'success',
-        resourceType: 'user',
-        resourceId: inserted.id,
-        targetUserId: inserted.id,
-        details: { role: body.role, organization_id: body.organization_id },
-      });
-      return inserted;
+    const created = await fromPool(deps, ctx, { action, resourceType: 'user' }, () => deps.identity.directory.createUser({ email }), {
+      UsernameExistsException: conflict(AdminErrors.emailTakenInPool),
     });
-    return { user: present(row, created.user.status ?? null), temp_password: created.temporaryPassword };
-  } catch (err) {
-    await deps.identity.directory.disableUser(created.user.username).catch(() => {});
-    const duplicate = (err as { code?: string }).code === '23505';
-    return fail(
-      `portal insert failed: ${duplicate ? 'duplicate' : 'error'}; pool account disabled`,
-      duplicate ? conflict(AdminErrors.emailTaken) : err,
-    );
-  }
+
+    try {
+      const row = await withTransaction(deps.db, async (tx) => {
+        const inserted = await insertUser(tx, {
+          email,
+          firstName,
+          middleName: blankToNull(body.middle_name),
+          lastName,
+          title: blankToNull(body.title),
+          role: body.role,
+          organizationId: body.organization_id,
+          cognitoUsername: created.user.username,
+          cognitoSub: created.user.sub ?? null,
+        });
+        await audit(tx, ctx, {
+          action,
+          outcome: 'success',
+          resourceType: 'user',
+          resourceId: inserted.id,
+          targetUserId: inserted.id,
+          details: { role: body.role, organization_id: body.organization_id },
+        });
+        return inserted;
+      });
+      return { user: presentUser(row, created.user.status ?? null), temp_password: created.temporaryPassword };
+    } catch (err) {
+      await deps.identity.directory.disableUser(created.user.username).catch(() => {});
+      const duplicate = (err as { code?: string }).code === '23505';
+      const reason = `portal insert failed: ${duplicate ? 'duplicate' : 'error'}; pool account disabled`;
+      return failWith(deps, ctx, { action, resourceType: 'user', reason }, duplicate ? conflict(AdminErrors.emailTaken) : err);
+    }
+  });
 }
 
-async function requireUser(deps: Deps, ctx: SignedInContext, id: number, action: string): Promise<UserRow> {
+/** The user an action is about, or a recorded 404. */
+async function requireUser(deps: Deps, id: number, action: string): Promise<UserRow> {
   const row = await findUser(deps.db, id);
-  if (!row) {
-    await audit(deps.db, ctx, { action, outcome: 'failure', resourceType: 'user', resourceId: id, reason: 'not found' });
-    throw notFound();
-  }
+  if (!row) throw failure(404, ApiErrors.notFound, { action, resourceType: 'user', resourceId: id, reason: 'not found' });
   return row;
 }
 
+/** What an action on one user is recorded as. */
+const aboutUser = (action: string, id: number) => ({ action, resourceType: 'user', resourceId: id, targetUserId: id }) as const;
+
+/** The user an action on their pool account is about, and that account; a portal-only user has none. */
+async function requirePoolUser(deps: Deps, id: number, action: string): Promise<{ row: UserRow; username: string }> {
+  const row = await requireUser(deps, id, action);
+  if (row.cognito_username) return { row, username: row.cognito_username };
+  throw failure(409, AdminErrors.userPoolFailed, { ...aboutUser(action, row.id), reason: 'no user pool account' });
+}
+
 export async function resendInvite(deps: Deps, ctx: SignedInContext, id: number): Promise<AdminUser> {
-  const row = await requireUser(deps, ctx, id, 'user.resend_invite');
-  const base = { action: 'user.resend_invite', resourceType: 'user', resourceId: id, targetUserId: id } as const;
-  if (!row.cognito_username) {
-    await audit(deps.db, ctx, { ...base, outcome: 'failure', reason: 'no user pool account' });
-    throw conflict(AdminErrors.userPoolFailed);
-  }
-  // Only for someone who has never set a password: anyone else would lose theirs to a new
-  // temporary one. The pool refuses such a resend too; asking first gives the admin a clear answer.
-  let status: string | null;
-  try {
-    status = (await deps.identity.directory.getUser(row.cognito_username))?.status ?? null;
-  } catch (err) {
-    await audit(deps.db, ctx, { ...base, outcome: 'failure', reason: `user pool refused: ${poolErrorName(err)}` });
-    throw poolError(err) ?? err;
-  }
-  if (status !== 'FORCE_CHANGE_PASSWORD') {
-    await audit(deps.db, ctx, { ...base, outcome: 'failure', reason: `password already set (pool status ${status ?? 'unknown'})` });
-    throw conflict(AdminErrors.inviteNotPending);
-  }
-  try {
-    await deps.identity.directory.resendInvite(row.cognito_username);
-  } catch (err) {
-    await audit(deps.db, ctx, { ...base, outcome: 'failure', reason: `user pool refused: ${poolErrorName(err)}` });
-    if (poolErrorName(err) === 'UnsupportedUserStateException') throw conflict(AdminErrors.inviteNotPending);
-    throw poolError(err) ?? err;
-  }
-  await audit(deps.db, ctx, { ...base, outcome: 'success' });
-  return present(row, await cognitoStatusOf(deps, row.cognito_username));
+  const action = 'user.resend_invite';
+  const base = aboutUser(action, id);
+  return recordingRefusals(deps.db, ctx, async () => {
+    authorizeAdministration(ctx, action, id);
+    const { row, username } = await requirePoolUser(deps, id, action);
+    // Only for someone who has never set a password: anyone else would lose theirs to a new
+    // temporary one. The pool refuses such a resend too; asking first gives the admin a clear answer.
+    const status = (await fromPool(deps, ctx, base, () => deps.identity.directory.getUser(username)))?.status ?? null;
+    if (status !== 'FORCE_CHANGE_PASSWORD') {
+      throw failure(409, AdminErrors.inviteNotPending, { ...base, reason: `password already set (pool status ${status ?? 'unknown'})` });
+    }
+    await fromPool(deps, ctx, base, () => deps.identity.directory.resendInvite(username), {
+      UnsupportedUserStateException: conflict(AdminErrors.inviteNotPending),
+    });
+    await audit(deps.db, ctx, { ...base, outcome: 'success' });
+    return presentAfter(deps, row);
+  });
 }
 
 /**
@@ -210,62 +212,52 @@ export async function resendInvite(deps: Deps, ctx: SignedInContext, id: number)
  * audited and reported.
  */
 export async function disableUser(deps: Deps, ctx: SignedInContext, id: number): Promise<AdminUser> {
-  const base = { action: 'user.disable', resourceType: 'user', resourceId: id, targetUserId: id } as const;
-  if (id === ctx.actor.id) {
-    await audit(deps.db, ctx, { ...base, outcome: 'failure', reason: 'cannot disable self' });
-    throw badRequest(AdminErrors.cannotDisableSelf);
-  }
-  const row = await withTransaction(deps.db, async (tx) => {
-    const locked = await lockUser(tx, id);
-    if (!locked) return null;
-    const updated = await setUserStatus(tx, id, 'disabled');
-    const sessionsEnded = await endAllSessionsOf(tx, id, 'disabled');
-    await audit(tx, ctx, { ...base, outcome: 'success', details: { sessions_ended: sessionsEnded } });
-    return updated;
+  const action = 'user.disable';
+  const base = aboutUser(action, id);
+  return recordingRefusals(deps.db, ctx, async () => {
+    authorizeAdministration(ctx, action, id);
+    authorize(mayDisableUser(ctx.actor, { id }), { ...base, reason: 'cannot disable self', status: 400, message: AdminErrors.cannotDisableSelf });
+    const row = await withTransaction(deps.db, async (tx) => {
+      if (!(await lockUser(tx, id))) throw failure(404, ApiErrors.notFound, { ...base, reason: 'not found' });
+      const updated = (await updateUser(tx, id, { status: 'disabled' }))!;
+      const sessionsEnded = await endAllSessionsOf(tx, id, 'disabled');
+      await audit(tx, ctx, { ...base, outcome: 'success', details: { sessions_ended: sessionsEnded } });
+      return updated;
+    });
+    await applyToPool(deps, ctx, row, 'disabled');
+    return presentAfter(deps, row);
   });
-  if (!row) {
-    await audit(deps.db, ctx, { ...base, outcome: 'failure', reason: 'not found' });
-    throw notFound();
-  }
-  await applyToPool(deps, ctx, row, 'disabled');
-  return present(row, await cognitoStatusOf(deps, row.cognito_username));
 }
 
 /** Enable: the pool first (so sign-in works), then the portal row with its audit record. */
 export async function enableUser(deps: Deps, ctx: SignedInContext, id: number): Promise<AdminUser> {
-  const base = { action: 'user.enable', resourceType: 'user', resourceId: id, targetUserId: id } as const;
-  const existing = await requireUser(deps, ctx, id, 'user.enable');
-  await applyToPool(deps, ctx, existing, 'active');
-  const row = await withTransaction(deps.db, async (tx) => {
-    const updated = await setUserStatus(tx, id, 'active');
-    await audit(tx, ctx, { ...base, outcome: 'success' });
-    return updated;
+  const action = 'user.enable';
+  return recordingRefusals(deps.db, ctx, async () => {
+    authorizeAdministration(ctx, action, id);
+    const existing = await requireUser(deps, id, action);
+    await applyToPool(deps, ctx, existing, 'active');
+    const row = await withTransaction(deps.db, async (tx) => {
+      const updated = await updateUser(tx, id, { status: 'active' });
+      if (!updated) throw failure(404, ApiErrors.notFound, { ...aboutUser(action, id), reason: 'not found' });
+      await audit(tx, ctx, { ...aboutUser(action, id), outcome: 'success' });
+      return updated;
+    });
+    return presentAfter(deps, row);
   });
-  if (!row) throw notFound();
-  return present(row, await cognitoStatusOf(deps, row.cognito_username));
 }
 
 async function applyToPool(deps: Deps, ctx: SignedInContext, row: UserRow, status: UserStatus): Promise<void> {
-  if (!row.cognito_username) return;
-  const action = status === 'active' ? 'user.enable' : 'user.disable';
-  try {
+  const username = row.cognito_username;
+  if (!username) return;
+  const { directory } = deps.identity;
+  await fromPool(deps, ctx, aboutUser(status === 'active' ? 'user.enable' : 'user.disable', row.id), async () => {
     if (status === 'active') {
-      await deps.identity.directory.enableUser(row.cognito_username);
+      await directory.enableUser(username);
     } else {
-      await deps.identity.directory.disableUser(row.cognito_username);
-      await deps.identity.directory.signOutEverywhere(row.cognito_username);
+      await directory.disableUser(username);
+      await directory.signOutEverywhere(username);
     }
-  } catch (err) {
-    await audit(deps.db, ctx, {
-      action,
-      outcome: 'failure',
-      resourceType: 'user',
-      resourceId: row.id,
-      targetUserId: row.id,
-      reason: `user pool refused: ${poolErrorName(err)}`,
-    });
-    throw poolError(err) ?? err;
-  }
+  });
 }
 
 /**
@@ -274,23 +266,18 @@ async function applyToPool(deps: Deps, ctx: SignedInContext, row: UserRow, statu
  * sets MFA up again at the next sign-in when the pool or the organization requires it.
  */
 export async function resetMfa(deps: Deps, ctx: SignedInContext, id: number): Promise<AdminUser> {
-  const row = await requireUser(deps, ctx, id, 'user.mfa_reset');
-  const base = { action: 'user.mfa_reset', resourceType: 'user', resourceId: id, targetUserId: id } as const;
-  if (!row.cognito_username) {
-    await audit(deps.db, ctx, { ...base, outcome: 'failure', reason: 'no user pool account' });
-    throw conflict(AdminErrors.userPoolFailed);
-  }
-  try {
-    await deps.identity.directory.resetMfa(row.cognito_username);
-  } catch (err) {
-    await audit(deps.db, ctx, { ...base, outcome: 'failure', reason: `user pool refused: ${poolErrorName(err)}` });
-    throw poolError(err) ?? err;
-  }
-  const updated = await withTransaction(deps.db, async (tx) => {
-    const after = await setUserMfaEnabled(tx, id, false);
-    await audit(tx, ctx, { ...base, outcome: 'success', details: { mfa_was_enabled: row.mfa_enabled } });
-    return after;
+  const action = 'user.mfa_reset';
+  const base = aboutUser(action, id);
+  return recordingRefusals(deps.db, ctx, async () => {
+    authorizeAdministration(ctx, action, id);
+    const { row, username } = await requirePoolUser(deps, id, action);
+    await fromPool(deps, ctx, base, () => deps.identity.directory.resetMfa(username));
+    const updated = await withTransaction(deps.db, async (tx) => {
+      const after = await updateUser(tx, id, { mfa_enabled: false });
+      if (!after) throw failure(404, ApiErrors.notFound, { ...base, reason: 'not found' });
+      await audit(tx, ctx, { ...base, outcome: 'success', details: { mfa_was_enabled: row.mfa_enabled } });
+      return after;
+    });
+    return presentAfter(deps, updated);
   });
-  if (!updated) throw notFound();
-  return present(updated, await cognitoStatusOf(deps, updated.cognito_username));
 }

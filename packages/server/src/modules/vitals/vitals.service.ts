@@ -1,10 +1,13 @@
 import { VITAL_SERIES_MAX_POINTS, type ManualVitalBody, type Vital, type VitalPage, type VitalSeries } from '@rpm/contracts';
 import type pg from 'pg';
 import type { SignedInContext } from '../../plugins/context.ts';
+import { evaluateStoredReadings } from '../alerts/alerts.service.ts';
 import { audit } from '../audit/audit.service.ts';
 import { bloodPressure, measuredTime, ReadingRejected } from '../ingestion/reading-rules.ts';
-import { auditedPatientRead, listPatientPage } from '../patients/paged-list.ts';
-import { AuditedRefusal, auditedTransaction, requirePatientAccess } from '../patients/patient-access.ts';
+import { auditedPatientRead, listPatientPage } from '../../kernel/paged-list.ts';
+import { requirePatientAccess } from '../../kernel/access.ts';
+import { auditedTransaction, failure } from '../../kernel/audited-transaction.ts';
+import { presentVital, presentVitalSeries } from '../../presenters/vitals.ts';
 import { countVitals, insertManualVital, pageVitals, vitalSeries } from './vitals.repository.ts';
 
 export async function listVitals(
@@ -19,7 +22,7 @@ export async function listVitals(
     ctx,
     patientId,
     'vitals.list',
-    { page: pageVitals, count: countVitals },
+    { page: pageVitals, count: countVitals, present: presentVital },
     limit,
     offset,
   );
@@ -36,7 +39,7 @@ export async function readVitalSeries(
     ctx,
     patientId,
     'vitals.list',
-    (tx) => vitalSeries(tx, patientId, days, VITAL_SERIES_MAX_POINTS),
+    async (tx) => presentVitalSeries(await vitalSeries(tx, patientId, days, VITAL_SERIES_MAX_POINTS)),
     (series) => ({ series_days: days, count: series.t.length }),
   );
 }
@@ -53,9 +56,11 @@ export async function addManualVital(deps: { db: pg.Pool }, ctx: SignedInContext
       pressure = bloodPressure(body.systolic, body.diastolic, { systolic: 'systolic', diastolic: 'diastolic' }, null);
     } catch (err) {
       if (!(err instanceof ReadingRejected)) throw err;
-      throw new AuditedRefusal(400, err.message, { action, outcome: 'failure', resourceType: 'patient', resourceId: patientId, reason: err.message });
+      throw failure(400, err.message, { action, resourceType: 'patient', resourceId: patientId, reason: err.message });
     }
-    const { id, vital } = await insertManualVital(tx, patientId, { measuredAt, ...pressure, pulse: body.pulse ?? null });
+    const { id, ...row } = await insertManualVital(tx, patientId, { measuredAt, ...pressure, pulse: body.pulse ?? null });
+    const vital = presentVital(row);
+    await evaluateStoredReadings(tx, [id]);
     await audit(tx, ctx, { action, outcome: 'success', resourceType: 'patient', resourceId: patientId, details: { vital_id: id, source: vital.source } });
     return vital;
   });
