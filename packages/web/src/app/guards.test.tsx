@@ -1,4 +1,4 @@
-import { IngestionTexts, Labels, SESSION_EXPIRED_FLAG_KEY, SessionTexts, AuthLabels } from '@rpm/contracts';
+import { AlertTexts, BillingTexts, IngestionTexts, Labels, SESSION_EXPIRED_FLAG_KEY, SessionTexts, AuthLabels } from '@rpm/contracts';
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { makeUser, signInForTest, runPortalTestServer } from '../lib/testing/portal-test-server.ts';
@@ -68,6 +68,8 @@ describe('layout', () => {
     const labels = Array.from(nav.querySelectorAll('a')).map((a) => a.textContent);
     expect(labels).toEqual([
       Labels.patients,
+      // Beyond the spec: the alerts worklist, for every signed-in user, follows Patients.
+      AlertTexts.navAlerts,
       Labels.devices,
       Labels.users,
       Labels.register,
@@ -76,14 +78,15 @@ describe('layout', () => {
       Labels.auditLogs,
       // Beyond the spec: after its entries, which keep their order.
       IngestionTexts.integrationsTitle,
+      BillingTexts.title,
     ]);
   });
 
-  it('shows providers only Patients, plus the Dashboard link, timezone selector and account menu', async () => {
+  it('shows providers only Patients and Alerts (and Billing, beyond the spec), plus the Dashboard link, timezone selector and account menu', async () => {
     signInForTest(makeUser({ role: 'provider' }));
     renderApp('/');
     const nav = await screen.findByRole('navigation', { name: AuthLabels.mainNavigation });
-    expect(Array.from(nav.querySelectorAll('a')).map((a) => a.textContent)).toEqual([Labels.patients]);
+    expect(Array.from(nav.querySelectorAll('a')).map((a) => a.textContent)).toEqual([Labels.patients, AlertTexts.navAlerts, BillingTexts.title]);
     expect(screen.getByRole('link', { name: Labels.dashboard })).toHaveAttribute('href', '/');
     expect(screen.getByLabelText(AuthLabels.timezone)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: AuthLabels.accountMenu })).toBeInTheDocument();

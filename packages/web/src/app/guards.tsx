@@ -1,16 +1,10 @@
-import { Box, CircularProgress } from '@mui/material';
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
+import { LoadingState } from '../components/loading-state.tsx';
 import { useAuth } from '../lib/auth/auth-context.tsx';
-import { paths } from './paths.ts';
+import { paths } from '../config/paths.ts';
 
-function Checking() {
-  return (
-    <Box sx={{ display: 'flex', justifyContent: 'center', py: 6 }} role="status" aria-label="Loading">
-      <CircularProgress />
-    </Box>
-  );
-}
+const Checking = () => <LoadingState py={6} />;
 
 /*
  * Navigation guards of spec section 2:

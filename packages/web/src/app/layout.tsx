@@ -2,6 +2,7 @@ import { Box, Container, useMediaQuery, type Theme } from '@mui/material';
 import { SIDEBAR_COLLAPSED_WIDTH, SIDEBAR_EXPANDED_WIDTH } from '@rpm/contracts';
 import { lazy, Suspense, useId, useState } from 'react';
 import { Outlet } from 'react-router';
+import { useAlertStream } from '../api/alerts/alert-stream.ts';
 import { useAuth } from '../lib/auth/auth-context.tsx';
 import { useFocusHeadingOnNavigation } from './focus-heading.ts';
 import { SessionEndedDialog, SessionManager } from './session.tsx';
@@ -24,6 +25,8 @@ function readCollapsed(): boolean {
 /** The page frame of spec section 2: top bar, sidebar for signed-in users, the session rules. */
 export function Layout() {
   const { user } = useAuth();
+  // One live alert stream per signed-in tab: the badge and the worklist follow it.
+  useAlertStream(user !== null);
   const [collapsed, setCollapsed] = useState(readCollapsed);
   const toggle = () => {
     setCollapsed((c) => {

@@ -1,12 +1,12 @@
-import { CircularProgress, Box } from '@mui/material';
 import type { QueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
 import { createBrowserRouter, matchRoutes, type Params, type RouteObject } from 'react-router';
+import { LoadingState } from '../components/loading-state.tsx';
 import { NotFoundPage } from '../components/message-page.tsx';
-import { prefetchPatientPage } from '../features/patients/api.ts';
+import { prefetchPatientPage } from '../api/patients/prefetch-patient-page.ts';
 import { RequireAdmin, RequireAuth, PublicOnly } from './guards.tsx';
 import { Layout } from './layout.tsx';
-import { paths } from './paths.ts';
+import { paths } from '../config/paths.ts';
 
 // Pages load on demand, so the sign-in page does not carry the chart or the admin screens.
 const LoginPage = lazyPage(() => import('../features/auth/login-page.tsx'));
@@ -26,6 +26,9 @@ const DevicesPage = lazyPage(() => import('../features/devices/devices-page.tsx'
 const AuditLogsPage = lazyPage(() => import('../features/audit/audit-logs-page.tsx'));
 const IntegrationsPage = lazyPage(() => import('../features/integrations/integrations-page.tsx'));
 const UnmatchedReadingsPage = lazyPage(() => import('../features/devices/unmatched-readings-page.tsx'));
+const AlertsPage = lazyPage(() => import('../features/alerts/alerts-page.tsx'));
+const BillingPage = lazyPage(() => import('../features/billing/billing-page.tsx'));
+const BillingEvidencePage = lazyPage(() => import('../features/billing/billing-evidence-page.tsx'));
 
 type PageModule = { default: ComponentType };
 interface LazyPage {
@@ -54,13 +57,7 @@ interface RouteHandle {
   prefetch?(client: QueryClient, params: Params): void;
 }
 
-function PageLoading() {
-  return (
-    <Box sx={{ display: 'flex', justifyContent: 'center', py: 6 }} role="status" aria-label="Loading">
-      <CircularProgress />
-    </Box>
-  );
-}
+const PageLoading = () => <LoadingState py={6} />;
 
 type Access = 'public-only' | 'public' | 'signed-in' | 'admin';
 
@@ -95,6 +92,8 @@ export const routes: RouteObject[] = [
       route(paths.patientAdd, PatientFormPage, 'signed-in'),
       route('/patients/:id/edit', PatientFormPage, 'signed-in'),
       route('/patients/:id', PatientDetailPage, 'signed-in', (client, params) => prefetchPatientPage(client, Number(params.id))),
+      route(paths.billing, BillingPage, 'signed-in'),
+      route('/billing/patients/:id', BillingEvidencePage, 'signed-in'),
       route(paths.db, DbPage, 'admin'),
       route(paths.register, RegisterPage, 'admin'),
       route(paths.users, UsersPage, 'admin'),
@@ -104,6 +103,7 @@ export const routes: RouteObject[] = [
       route(paths.integrations, IntegrationsPage, 'admin'),
       route(paths.devices, DevicesPage, 'admin'),
       route(paths.auditLogs, AuditLogsPage, 'admin'),
+      route(paths.alerts, AlertsPage, 'signed-in'),
       // Unknown addresses say so rather than silently showing another page.
       { path: '*', element: <NotFoundPage /> },
     ],

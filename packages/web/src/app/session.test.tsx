@@ -9,9 +9,10 @@ import {
   SessionTexts,
 } from '@rpm/contracts';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
-import { apiGet } from '../lib/api-client.ts';
-import { makeUser, runPortalTestServer, signInForTest, testPortal } from '../lib/testing/portal-test-server.ts';
+import { getMe } from '../api/me/get-me.ts';
+import { makeUser, runPortalTestServer, server, signInForTest, testPortal } from '../lib/testing/portal-test-server.ts';
 import { renderApp } from '../lib/testing/render-app.tsx';
 
 runPortalTestServer();
@@ -107,7 +108,8 @@ describe('session rules', () => {
 
   it('treats a 401 from the API as the end of the session', async () => {
     await signedInApp();
-    await expect(apiGet('/api/expire-me')).rejects.toThrow();
+    server.use(http.get('/api/me', () => HttpResponse.json({ message: 'Session expired' }, { status: 401 })));
+    await expect(getMe()).rejects.toThrow();
     expect(await screen.findByRole('dialog', { name: SessionTexts.endedTitle })).toBeInTheDocument();
     expect(sessionStorage.getItem(SESSION_EXPIRED_FLAG_KEY)).toBe('1');
   });

@@ -1,13 +1,15 @@
 import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
-import { ACTIVITY_EVENTS, IDLE_TIMEOUT_MS, LOGOUT_BEACON_PATH, SessionTexts } from '@rpm/contracts';
+import { ACTIVITY_EVENTS, IDLE_TIMEOUT_MS, SessionTexts } from '@rpm/contracts';
 import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
-import { apiGet, setUnauthorizedListener } from '../lib/api-client.ts';
+import { setUnauthorizedListener } from '../api/client.ts';
+import { getMe } from '../api/me/get-me.ts';
+import { sendLogoutBeacon } from '../api/session/end-session.ts';
 import { useAuth } from '../lib/auth/auth-context.tsx';
 import { IdleTimer } from '../lib/session/idle-timer.ts';
 import { TAB_HEARTBEAT_MS, registerTab, unregisterTab } from '../lib/session/open-tabs.ts';
 import { openSessionChannel } from '../lib/session/session-channel.ts';
-import { paths } from './paths.ts';
+import { paths } from '../config/paths.ts';
 
 /** Other tabs hear about activity at most this often; enough for a 15-minute timer. */
 export const ACTIVITY_BROADCAST_EVERY_MS = 5_000;
@@ -64,7 +66,7 @@ export function SessionManager() {
       if (now - lastKeepalive >= SERVER_KEEPALIVE_EVERY_MS) {
         lastKeepalive = now;
         // A 401 here ends the session through the listener below, as it should.
-        apiGet('/api/me').catch(() => {});
+        getMe().catch(() => {});
       }
     };
     const onVisible = () => {
@@ -88,7 +90,7 @@ export function SessionManager() {
       const { othersOpen } = unregisterTab(tabId);
       // Closing the last portal tab ends the session; the beacon is the one request a closing
       // page may still send. A reload re-opens a session from the tab's pool tokens.
-      if (!othersOpen) navigator.sendBeacon?.(LOGOUT_BEACON_PATH);
+      if (!othersOpen) sendLogoutBeacon();
     };
     const onPageShow = (e: PageTransitionEvent) => {
       if (e.persisted) registerTab(tabId);

@@ -1,14 +1,17 @@
 import AddBusinessIcon from '@mui/icons-material/AddBusiness';
+import BillingIcon from '@mui/icons-material/RequestQuote';
 import ChevronLeftIcon from '@mui/icons-material/ChevronLeft';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import DevicesIcon from '@mui/icons-material/DevicesOther';
 import GroupIcon from '@mui/icons-material/Group';
 import HistoryIcon from '@mui/icons-material/History';
 import InputIcon from '@mui/icons-material/Input';
+import NotificationsIcon from '@mui/icons-material/NotificationsActive';
 import ManageAccountsIcon from '@mui/icons-material/ManageAccounts';
 import PersonAddIcon from '@mui/icons-material/PersonAdd';
 import StorageIcon from '@mui/icons-material/Storage';
 import {
+  Badge,
   Box,
   Divider,
   Drawer,
@@ -21,12 +24,14 @@ import {
   Tooltip,
   Typography,
 } from '@mui/material';
-import { AuthLabels, SIDEBAR_EXPANDED_WIDTH, SidebarEntries, UxTexts, type Role } from '@rpm/contracts';
+import { AlertTexts, AuthLabels, SIDEBAR_EXPANDED_WIDTH, SidebarEntries, UxTexts, type Role } from '@rpm/contracts';
 import type { ReactElement } from 'react';
 import { NavLink } from 'react-router';
+import { useAlertSummary } from '../api/alerts/alert-summary.ts';
 
 const ICONS: Record<string, ReactElement> = {
   '/patients': <GroupIcon />,
+  '/billing': <BillingIcon />,
   '/devices': <DevicesIcon />,
   '/users': <ManageAccountsIcon />,
   '/register': <PersonAddIcon />,
@@ -34,11 +39,29 @@ const ICONS: Record<string, ReactElement> = {
   '/db': <StorageIcon />,
   '/audit-logs': <HistoryIcon />,
   '/integrations': <InputIcon />,
+  '/alerts': <AlertsIcon />,
 };
 
-/** Patients for everyone; admins also get the admin entries, in the spec's order. */
+const ALERTS_ENTRY = { label: AlertTexts.navAlerts, path: '/alerts' } as const;
+
+/** The Alerts icon carries the number of open alerts the user may see (kept live by the alert stream). */
+function AlertsIcon() {
+  const summary = useAlertSummary();
+  const open = summary.data?.open ?? 0;
+  // No badge at zero: an invisible "0" would still be part of the entry's name.
+  if (open === 0) return <NotificationsIcon />;
+  return (
+    <Badge badgeContent={open} color="error" max={99} aria-label={AlertTexts.badgeLabel(open)} data-testid="alerts-badge">
+      <NotificationsIcon />
+    </Badge>
+  );
+}
+
+/** Patients and Billing for everyone; admins also get the admin entries, in the spec's order. */
 export function sidebarEntriesFor(role: Role) {
-  return role === 'admin' ? [...SidebarEntries.everyone, ...SidebarEntries.admin] : [...SidebarEntries.everyone];
+  // Alerts follow Patients: every signed-in user works the worklist. Billing (beyond the spec) comes last.
+  const everyone = [...SidebarEntries.everyone, ALERTS_ENTRY];
+  return [...(role === 'admin' ? [...everyone, ...SidebarEntries.admin] : everyone), ...SidebarEntries.program];
 }
 
 export function Sidebar({

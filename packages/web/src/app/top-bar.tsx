@@ -4,7 +4,7 @@ import { AuthLabels, Labels, UxTexts } from '@rpm/contracts';
 import { lazy, Suspense } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useAuth } from '../lib/auth/auth-context.tsx';
-import { paths } from './paths.ts';
+import { paths } from '../config/paths.ts';
 import { TimezoneSelect } from './timezone-select.tsx';
 
 // Signed-in parts load with the first signed-in page: the sign-in page does not carry the menu.

@@ -1,9 +1,8 @@
-import { Box, Link, Paper, TextField, Typography } from '@mui/material';
-import { AuthLabels, Validation, isValidEmail } from '@rpm/contracts';
+import { Box, Link, Paper, TextField, Typography, type TextFieldProps } from '@mui/material';
+import { AuthLabels } from '@rpm/contracts';
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { paths } from '../app/paths.ts';
-import { helperLine } from './helper-text.ts';
+import { paths } from '../config/paths.ts';
 
 /** The centred card the signed-out pages (sign in, forgot and reset password) are built in. */
 export function AuthCard({ title, children }: { title: string; children: ReactNode }) {
@@ -19,32 +18,12 @@ export function AuthCard({ title, children }: { title: string; children: ReactNo
   );
 }
 
-interface EmailFieldProps {
-  value: string;
-  onChange: (value: string) => void;
-  error?: string | null;
-  /** Told the field's own check as the user leaves it: the message, or null when it is fine. */
-  onValidate?: (error: string | null) => void;
-  autoFocus?: boolean;
-}
-
-/** The sign-in email: filled in as the user name by password managers. */
-export function EmailField({ value, onChange, error, onValidate, autoFocus }: EmailFieldProps) {
-  return (
-    <TextField
-      label={AuthLabels.email}
-      type="email"
-      autoComplete="username"
-      autoFocus={autoFocus}
-      value={value}
-      onChange={(e) => onChange(e.target.value)}
-      // An untouched empty field says nothing yet; the submit check covers it.
-      onBlur={onValidate && (() => onValidate(value.trim() && !isValidEmail(value) ? Validation.email : null))}
-      error={!!error}
-      helperText={helperLine(error)}
-      fullWidth
-    />
-  );
+/**
+ * The sign-in email: filled in as the user name by password managers. Its value, check and
+ * message come from the form it is in.
+ */
+export function EmailField(props: Omit<TextFieldProps, 'label' | 'type'>) {
+  return <TextField label={AuthLabels.email} type="email" autoComplete="username" fullWidth {...props} />;
 }
 
 /** The e-mail another sign-in page handed over in the router state (never in the address). */

@@ -1,7 +1,7 @@
 import { Box, Button, Typography } from '@mui/material';
 import { UxTexts } from '@rpm/contracts';
 import { Link as RouterLink } from 'react-router';
-import { paths } from '../app/paths.ts';
+import { paths } from '../config/paths.ts';
 
 interface MessagePageProps {
   title: string;

@@ -1,8 +1,6 @@
 import {
   Alert,
-  Box,
   Button,
-  CircularProgress,
   Paper,
   Stack,
   Table,
@@ -18,16 +16,10 @@ import {
 } from '@mui/material';
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { errorMessage } from '../lib/api-client.ts';
+import { errorMessage } from '../api/errors.ts';
+import { LoadingState } from './loading-state.tsx';
 
-/** The spinner shown while a list loads; `role="status"` so screen readers (and tests) find it. */
-export function LoadingState({ py = 4, size }: { py?: number; size?: number }) {
-  return (
-    <Box sx={{ display: 'flex', justifyContent: 'center', py }} role="status" aria-label="Loading">
-      <CircularProgress size={size} />
-    </Box>
-  );
-}
+export { LoadingState };
 
 /** The parts of a react-query result the states below look at. */
 export interface QueryLike<T> {

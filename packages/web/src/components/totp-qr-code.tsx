@@ -47,3 +47,6 @@ export function TotpQrCode({ uri, secret }: { uri: string; secret: string }) {
     </Box>
   );
 }
+
+/** For a lazy import where only some visits show a code (the sign-in's MFA set-up step). */
+export default TotpQrCode;

@@ -32,8 +32,6 @@ export function ensureAmplifyConfigured(): Promise<void> {
   return configured;
 }
 
-export { TOTP_ISSUER } from './pool-auth.ts';
-
 /**
  * The built-in pool's endpoint comes as a path: it is resolved against the address this page was
  * opened at (localhost, 127.0.0.1 or a host name), which is also the one the CSP allows. Amplify

@@ -2,7 +2,7 @@ import { AUDIT_PAGE_SIZE_OPTIONS, AdminTexts, AuditLogColumns, Toasts, type Audi
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
+import { setupTestServer } from '../../lib/testing/test-server.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { renderPage } from '../../lib/testing/render-page.tsx';
 import AuditLogsPage from './audit-logs-page.tsx';
@@ -24,7 +24,7 @@ const log = (id: number): AuditLog => ({
 });
 
 let requests: string[] = [];
-const server = setupServer(
+const server = setupTestServer(
   http.get('/api/audit-logs', ({ request }) => {
     const url = new URL(request.url);
     requests.push(url.search);

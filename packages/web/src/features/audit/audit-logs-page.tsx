@@ -20,13 +20,11 @@ import {
   AuditLogColumns,
   Toasts,
   type AuditLog,
-  type AuditLogsResponse,
 } from '@rpm/contracts';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useSnackbar } from 'notistack';
 import { useEffect, useRef, useState } from 'react';
 import { LoadingState, PageHeader } from '../../components/table-states.tsx';
-import { apiGet } from '../../lib/api-client.ts';
+import { useAuditLogs } from '../../api/audit/get-audit-logs.ts';
 import { formatTimestamp } from '../../lib/format-timestamp.ts';
 import { useTimezone } from '../../lib/timezone.ts';
 
@@ -65,18 +63,7 @@ export default function AuditLogsPage() {
   // answer (its `snapshot`), so browsing neither shifts rows nor grows the total.
   const snapshot = useRef<number | undefined>(undefined);
   const [epoch, setEpoch] = useState(0);
-  const logs = useQuery({
-    queryKey: ['audit-logs', epoch, rowsPerPage, page],
-    queryFn: async () => {
-      const at = snapshot.current === undefined ? '' : `&snapshot=${snapshot.current}`;
-      const data = await apiGet<AuditLogsResponse>(
-        `/api/audit-logs?limit=${rowsPerPage}&offset=${page * rowsPerPage}${at}`,
-      );
-      snapshot.current ??= data.snapshot;
-      return data;
-    },
-    placeholderData: keepPreviousData,
-  });
+  const logs = useAuditLogs(epoch, rowsPerPage, page, snapshot);
   const showNewest = () => {
     snapshot.current = undefined;
     setPage(0);

@@ -1,13 +1,18 @@
 import { Alert, Box, Button, Link, Stack, Typography } from '@mui/material';
-import { AuthLabels, FORGOT_PASSWORD_LOCKOUT_MS, Toasts, UxTexts, Validation, isValidEmail } from '@rpm/contracts';
+import { AuthLabels, FORGOT_PASSWORD_LOCKOUT_MS, Toasts, UxTexts, emailText, formSchema, type FormValues } from '@rpm/contracts';
 import { resetPassword } from 'aws-amplify/auth';
 import { useSnackbar } from 'notistack';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useWatch } from 'react-hook-form';
 import { Link as RouterLink, useLocation } from 'react-router';
-import { paths } from '../../app/paths.ts';
+import { paths } from '../../config/paths.ts';
 import { AuthCard, BackToLoginLink, EmailField, handedOverEmail } from '../../components/auth-card.tsx';
+import { textFieldProps } from '../../components/form/text-field-props.ts';
+import { useSchemaForm } from '../../components/form/use-schema-form.ts';
 import { ensureAmplifyConfigured } from '../../lib/amplify.ts';
 import { poolMessage } from '../../lib/pool-error.ts';
+
+const ForgotPasswordForm = formSchema({ email: emailText() });
 
 /**
  * Requests a reset code by email. An unknown address gets the same answer as a known one, so the
@@ -17,9 +22,10 @@ import { poolMessage } from '../../lib/pool-error.ts';
 export default function ForgotPasswordPage() {
   const { enqueueSnackbar } = useSnackbar();
   const location = useLocation();
-  const [email, setEmail] = useState(() => handedOverEmail(location.state));
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const form = useSchemaForm<FormValues<typeof ForgotPasswordForm>>(ForgotPasswordForm, {
+    defaultValues: { email: handedOverEmail(location.state) },
+  });
+  const email = useWatch({ control: form.control, name: 'email' });
   const [locked, setLocked] = useState(false);
   const [sent, setSent] = useState(false);
   const lockTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -36,14 +42,7 @@ export default function ForgotPasswordPage() {
     lockTimer.current = setTimeout(() => setLocked(false), FORGOT_PASSWORD_LOCKOUT_MS);
   };
 
-  const handleSubmit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (!isValidEmail(email)) {
-      setError(Validation.email);
-      return;
-    }
-    setError(null);
-    setBusy(true);
+  const handleSubmit = form.handleSubmit(async ({ email }) => {
     lock();
     try {
       await ensureAmplifyConfigured();
@@ -57,18 +56,16 @@ export default function ForgotPasswordPage() {
       } else {
         enqueueSnackbar(poolMessage(err, Toasts.requestFailed), { variant: 'error' });
       }
-    } finally {
-      setBusy(false);
     }
-  };
+  });
 
   return (
     <AuthCard title={AuthLabels.forgotPasswordTitle}>
       <Stack component="form" noValidate onSubmit={handleSubmit} spacing={2}>
         <Typography color="text.secondary">{AuthLabels.forgotPasswordIntro}</Typography>
         {sent && <Alert severity="success">{Toasts.forgotPasswordSent}</Alert>}
-        <EmailField value={email} onChange={setEmail} error={error} onValidate={setError} autoFocus />
-        <Button type="submit" variant="contained" size="large" disabled={busy || locked}>
+        <EmailField autoFocus {...textFieldProps(form, 'email', { quietWhenEmpty: true })} />
+        <Button type="submit" variant="contained" size="large" disabled={form.formState.isSubmitting || locked}>
           {AuthLabels.sendResetLink}
         </Button>
         <Box sx={{ display: 'flex', justifyContent: 'space-between', gap: 2 }}>

@@ -1,17 +1,32 @@
 import { Box, Button, Link, Stack, TextField, Typography } from '@mui/material';
-import { AuthLabels, Labels, Toasts, UxTexts, Validation, isValidEmail, normalizeMfaCode } from '@rpm/contracts';
+import {
+  AuthLabels,
+  Labels,
+  Toasts,
+  UxTexts,
+  emailText,
+  formSchema,
+  mfaCodeText,
+  newPasswordPair,
+  normalizeMfaCode,
+  requiredText,
+} from '@rpm/contracts';
 import type { SignInOutput } from 'aws-amplify/auth';
 import { useSnackbar } from 'notistack';
-import { useState, type FormEvent } from 'react';
+import { Suspense, lazy, useState, type ChangeEvent, type FormEvent } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
-import { paths } from '../../app/paths.ts';
+import { paths } from '../../config/paths.ts';
 import { AuthCard, EmailField } from '../../components/auth-card.tsx';
-import { NewPasswordFields, PasswordField, newPasswordErrors } from '../../components/password-field.tsx';
-import { TotpQrCode } from '../../components/totp-qr-code.tsx';
+import { formErrors } from '../../components/form/form-errors.ts';
+import { NewPasswordFields, PasswordField } from '../../components/password-field.tsx';
 import { TOTP_ISSUER, poolAuth } from '../../lib/pool-auth.ts';
 import { useAuth } from '../../lib/auth/auth-context.tsx';
 import { poolErrorName, poolMessage } from '../../lib/pool-error.ts';
 import { helperLine } from '../../components/helper-text.ts';
+
+// Only a sign-in that sets up MFA shows a QR code: its component loads when that step comes, not
+// with the sign-in page.
+const TotpQrCode = lazy(() => import('../../components/totp-qr-code.tsx'));
 
 type Step =
   | { name: 'email' }
@@ -20,11 +35,20 @@ type Step =
   | { name: 'mfa' }
   | { name: 'mfaSetup'; uri: string; secret: string };
 
+/*
+ * The steps' rules. This page keeps its own state instead of react-hook-form: that library is
+ * about 13 kB compressed, and the sign-in page's size budget has 2 kB to spare; the rules and
+ * messages are the same form schemas the other forms use.
+ */
+const EmailStep = formSchema({ email: emailText() });
+const PasswordStep = formSchema({ password: requiredText(UxTexts.passwordRequired) });
+const NewPasswordStep = newPasswordPair();
+const CodeStep = formSchema({ code: mfaCodeText() });
 
-function withError(errors: Record<string, string>, field: string, message: string | null): Record<string, string> {
-  const { [field]: _old, ...rest } = errors;
-  return message ? { ...rest, [field]: message } : rest;
-}
+/** The messages of a step's failing fields, by field name. */
+const check = (schema: object, values: Record<string, string>): Record<string, string> =>
+  Object.fromEntries(formErrors(schema, values));
+
 
 /**
  * Multi-step sign-in (spec sections 2 and 4): email, then password, then whatever the user pool
@@ -41,7 +65,7 @@ export default function LoginPage() {
   const [newPassword, setNewPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [code, setCode] = useState('');
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [errors, setErrors] = useState<Record<string, string | undefined>>({});
 
   const startOver = () => {
     setStep({ name: 'email' });
@@ -98,23 +122,34 @@ export default function LoginPage() {
     }
   };
 
+  /** Checks a step on submit: true when it may go on, else its messages are shown. */
+  const passes = (schema: object, values: Record<string, string>) => {
+    const found = check(schema, values);
+    setErrors(found);
+    return Object.keys(found).length === 0;
+  };
+
+  /** A field's check as it is left; with `quietWhenEmpty`, only what has been typed is judged. */
+  const checkOnLeave = (schema: object, values: Record<string, string>, field: string, quietWhenEmpty = false) => () =>
+    setErrors((e) => ({ ...e, [field]: quietWhenEmpty && !values[field]?.trim() ? undefined : check(schema, values)[field] }));
+
+  /** A text field's props: its value, its check on leaving, and its message. */
+  const field = (value: string, set: (value: string) => void, name: string, onBlur?: () => void) => ({
+    value,
+    onChange: (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => set(e.target.value),
+    onBlur,
+    error: !!errors[name],
+    helperText: helperLine(errors[name]),
+  });
+
   const handleEmail = (e: FormEvent) => {
     e.preventDefault();
-    if (!isValidEmail(email)) {
-      setErrors({ email: Validation.email });
-      return;
-    }
-    setErrors({});
-    setStep({ name: 'password' });
+    if (passes(EmailStep, { email })) setStep({ name: 'password' });
   };
 
   const handlePassword = (e: FormEvent) => {
     e.preventDefault();
-    if (!password) {
-      setErrors({ password: UxTexts.passwordRequired });
-      return;
-    }
-    setErrors({});
+    if (!passes(PasswordStep, { password })) return;
     void run(async () => {
       const { signIn, signOut } = await poolAuth();
       const input = { username: email.trim(), password, options: { authFlowType: 'USER_SRP_AUTH' as const } };
@@ -131,11 +166,10 @@ export default function LoginPage() {
     }, Toasts.loginFailed);
   };
 
+  const newPasswordValues = { password: newPassword, confirm };
   const handleNewPassword = (e: FormEvent) => {
     e.preventDefault();
-    const next: Record<string, string> = { ...newPasswordErrors(newPassword, confirm) };
-    setErrors(next);
-    if (Object.keys(next).length) return;
+    if (!passes(NewPasswordStep, newPasswordValues)) return;
     void run(async () => {
       await follow(await (await poolAuth()).confirmSignIn({ challengeResponse: newPassword }));
     }, Toasts.passwordChangeFailed);
@@ -143,14 +177,10 @@ export default function LoginPage() {
 
   const handleCode = (e: FormEvent) => {
     e.preventDefault();
-    const normalized = normalizeMfaCode(code);
-    if (!normalized) {
-      setErrors({ code: Validation.mfaCode });
-      return;
-    }
-    setErrors({});
+    if (!passes(CodeStep, { code })) return;
     void run(async () => {
-      await follow(await (await poolAuth()).confirmSignIn({ challengeResponse: normalized }));
+      // The step's rule has accepted the code, so it normalizes.
+      await follow(await (await poolAuth()).confirmSignIn({ challengeResponse: normalizeMfaCode(code)! }));
     }, Toasts.mfaFailed);
   };
 
@@ -161,10 +191,7 @@ export default function LoginPage() {
       {step.name === 'email' && (
         <Stack component="form" noValidate onSubmit={handleEmail} spacing={2}>
           <EmailField
-            value={email}
-            onChange={setEmail}
-            error={errors.email}
-            onValidate={(error) => setErrors(error ? { email: error } : {})}
+            {...field(email, setEmail, 'email', checkOnLeave(EmailStep, { email }, 'email', true))}
             autoFocus
           />
           <Button type="submit" variant="contained" size="large">
@@ -180,11 +207,7 @@ export default function LoginPage() {
             label={AuthLabels.password}
             autoComplete="current-password"
             autoFocus
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            onBlur={() => setErrors(password ? {} : { password: UxTexts.passwordRequired })}
-            error={!!errors.password}
-            helperText={helperLine(errors.password)}
+            {...field(password, setPassword, 'password', checkOnLeave(PasswordStep, { password }, 'password'))}
             fullWidth
           />
           <Button type="submit" variant="contained" size="large" disabled={busy}>
@@ -206,12 +229,8 @@ export default function LoginPage() {
         <Stack component="form" noValidate onSubmit={handleNewPassword} spacing={2}>
           <Typography>{AuthLabels.newPasswordIntro}</Typography>
           <NewPasswordFields
-            password={newPassword}
-            confirm={confirm}
-            onPasswordChange={setNewPassword}
-            onConfirmChange={setConfirm}
-            errors={errors}
-            onValidate={(field, message) => setErrors((e) => withError(e, field, message))}
+            password={field(newPassword, setNewPassword, 'password', checkOnLeave(NewPasswordStep, newPasswordValues, 'password', true))}
+            confirm={field(confirm, setConfirm, 'confirm', checkOnLeave(NewPasswordStep, newPasswordValues, 'confirm', true))}
             autoFocus
           />
           <Button type="submit" variant="contained" size="large" disabled={busy}>
@@ -226,15 +245,16 @@ export default function LoginPage() {
       {(step.name === 'mfa' || step.name === 'mfaSetup') && (
         <Stack component="form" noValidate onSubmit={handleCode} spacing={2}>
           <Typography>{step.name === 'mfa' ? AuthLabels.mfaIntro : AuthLabels.mfaSetupIntro}</Typography>
-          {step.name === 'mfaSetup' && <TotpQrCode uri={step.uri} secret={step.secret} />}
+          {step.name === 'mfaSetup' && (
+            <Suspense fallback={null}>
+              <TotpQrCode uri={step.uri} secret={step.secret} />
+            </Suspense>
+          )}
           <TextField
             label={AuthLabels.code}
             autoComplete="one-time-code"
             autoFocus
-            value={code}
-            onChange={(e) => setCode(e.target.value)}
-            error={!!errors.code}
-            helperText={helperLine(errors.code)}
+            {...field(code, setCode, 'code')}
             slotProps={{ htmlInput: { inputMode: 'numeric' } }}
             fullWidth
           />

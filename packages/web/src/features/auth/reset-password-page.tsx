@@ -1,20 +1,32 @@
 import { Box, Button, Link, Stack, TextField, Typography } from '@mui/material';
-import { AuthLabels, Toasts, UxTexts, Validation, isValidEmail } from '@rpm/contracts';
+import {
+  AuthLabels,
+  Toasts,
+  UxTexts,
+  Validation,
+  emailText,
+  newPasswordPair,
+  requiredText,
+  type FormValues,
+} from '@rpm/contracts';
 import { confirmResetPassword } from 'aws-amplify/auth';
 import { useSnackbar } from 'notistack';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
+import { useWatch } from 'react-hook-form';
 import { Link as RouterLink, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { paths } from '../../app/paths.ts';
+import { paths } from '../../config/paths.ts';
 import { AuthCard, BackToLoginLink, EmailField, handedOverEmail } from '../../components/auth-card.tsx';
-import { helperLine } from '../../components/helper-text.ts';
-import { NewPasswordFields, newPasswordErrors } from '../../components/password-field.tsx';
+import { textFieldProps } from '../../components/form/text-field-props.ts';
+import { useSchemaForm } from '../../components/form/use-schema-form.ts';
+import { NewPasswordFields } from '../../components/password-field.tsx';
 import { ensureAmplifyConfigured } from '../../lib/amplify.ts';
 import { poolErrorName, poolMessage } from '../../lib/pool-error.ts';
 
 /** The pool's answers that mean "this code will not do": the user corrects it or asks for another. */
 const CODE_ERRORS = new Set(['CodeMismatchException', 'ExpiredCodeException']);
 
-type Errors = { email?: string; code?: string; password?: string; confirm?: string };
+const ResetPasswordForm = newPasswordPair({ email: emailText(), code: requiredText(UxTexts.resetCodeRequired) });
+type ResetPasswordValues = FormValues<typeof ResetPasswordForm>;
 
 /**
  * Sets a new password with the code from the reset e-mail. The link fills in the code and e-mail
@@ -26,24 +38,16 @@ export default function ResetPasswordPage() {
   const navigate = useNavigate();
   const location = useLocation();
   const [params] = useSearchParams();
-  const [email, setEmail] = useState(() => params.get('email') ?? handedOverEmail(location.state));
-  const [code, setCode] = useState(() => params.get('code')?.trim() ?? '');
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
-  const [errors, setErrors] = useState<Errors>({});
-  const [busy, setBusy] = useState(false);
+  const [initial] = useState<ResetPasswordValues>(() => ({
+    email: params.get('email') ?? handedOverEmail(location.state),
+    code: params.get('code')?.trim() ?? '',
+    password: '',
+    confirm: '',
+  }));
+  const form = useSchemaForm<ResetPasswordValues>(ResetPasswordForm, { defaultValues: initial });
+  const email = useWatch({ control: form.control, name: 'email' });
 
-  const setError = (field: keyof Errors, message: string | null | undefined) =>
-    setErrors((e) => ({ ...e, [field]: message ?? undefined }));
-
-  const handleSubmit = async (e: FormEvent) => {
-    e.preventDefault();
-    const next: Errors = { ...newPasswordErrors(password, confirm) };
-    if (!isValidEmail(email)) next.email = Validation.email;
-    if (!code.trim()) next.code = UxTexts.resetCodeRequired;
-    setErrors(next);
-    if (Object.keys(next).length) return;
-    setBusy(true);
+  const handleSubmit = form.handleSubmit(async ({ email, code, password }) => {
     try {
       await ensureAmplifyConfigured();
       await confirmResetPassword({ username: email.trim(), confirmationCode: code.trim(), newPassword: password });
@@ -51,45 +55,29 @@ export default function ResetPasswordPage() {
       navigate(paths.login, { replace: true });
     } catch (err) {
       const message = poolMessage(err, Validation.resetLinkInvalid);
-      if (CODE_ERRORS.has(poolErrorName(err))) setError('code', Validation.resetLinkInvalid);
+      if (CODE_ERRORS.has(poolErrorName(err))) form.setError('code', { message: Validation.resetLinkInvalid });
       enqueueSnackbar(message, { variant: 'error' });
-    } finally {
-      setBusy(false);
     }
-  };
+  });
 
   return (
     <AuthCard title={AuthLabels.resetPasswordTitle}>
       <Stack component="form" noValidate onSubmit={handleSubmit} spacing={2}>
         <Typography color="text.secondary">{UxTexts.resetPasswordIntro}</Typography>
-        <EmailField
-          value={email}
-          onChange={setEmail}
-          error={errors.email}
-          onValidate={(message) => setError('email', message)}
-          autoFocus={!email}
-        />
+        <EmailField autoFocus={!initial.email} {...textFieldProps(form, 'email', { quietWhenEmpty: true })} />
         <TextField
           label={AuthLabels.code}
           autoComplete="one-time-code"
-          autoFocus={!!email && !code}
-          value={code}
-          onChange={(e) => setCode(e.target.value)}
-          onBlur={() => setError('code', code.trim() ? null : UxTexts.resetCodeRequired)}
-          error={!!errors.code}
-          helperText={helperLine(errors.code)}
+          autoFocus={!!initial.email && !initial.code}
           fullWidth
+          {...textFieldProps(form, 'code')}
         />
         <NewPasswordFields
-          password={password}
-          confirm={confirm}
-          onPasswordChange={setPassword}
-          onConfirmChange={setConfirm}
-          errors={errors}
-          onValidate={setError}
-          autoFocus={!!email && !!code}
+          password={textFieldProps(form, 'password', { quietWhenEmpty: true })}
+          confirm={textFieldProps(form, 'confirm', { quietWhenEmpty: true })}
+          autoFocus={!!initial.email && !!initial.code}
         />
-        <Button type="submit" variant="contained" size="large" disabled={busy}>
+        <Button type="submit" variant="contained" size="large" disabled={form.formState.isSubmitting}>
           {AuthLabels.resetPasswordSubmit}
         </Button>
         <Box sx={{ display: 'flex', justifyContent: 'space-between', gap: 2 }}>

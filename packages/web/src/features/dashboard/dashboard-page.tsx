@@ -1,5 +1,6 @@
 import { Typography } from '@mui/material';
 import { AuthLabels, Labels } from '@rpm/contracts';
+import { AlertsOverview } from '../../components/alerts-overview.tsx';
 import { useAuth } from '../../lib/auth/auth-context.tsx';
 
 export default function DashboardPage() {
@@ -14,6 +15,7 @@ export default function DashboardPage() {
         {name ? `Welcome, ${name}. ` : ''}
         {AuthLabels.welcome}
       </Typography>
+      <AlertsOverview />
     </>
   );
 }

@@ -2,12 +2,12 @@ import { AdminTexts, DbSchemaColumns, Labels, TIMEZONE_STORAGE_KEY } from '@rpm/
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
+import { setupTestServer } from '../../lib/testing/test-server.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderPage } from '../../lib/testing/render-page.tsx';
 import DbPage from './db-page.tsx';
 
-const server = setupServer(
+const server = setupTestServer(
   http.get('/api/db/tables', () => HttpResponse.json({ tables: ['devices', 'users'] })),
   http.get('/api/db/schema/users', () =>
     HttpResponse.json({

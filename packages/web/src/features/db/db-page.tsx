@@ -13,18 +13,13 @@ import {
   type SxProps,
   type Theme,
 } from '@mui/material';
-import {
-  AdminTexts,
-  DbSchemaColumns,
-  Labels,
-  type DbSampleResponse,
-  type DbSchemaResponse,
-  type DbTablesResponse,
-} from '@rpm/contracts';
-import { useQuery } from '@tanstack/react-query';
+import { AdminTexts, DbSchemaColumns, Labels } from '@rpm/contracts';
 import { useState, type ReactNode } from 'react';
 import { DataTable, LoadingState, PageHeader, QueryStates } from '../../components/table-states.tsx';
-import { apiGet, errorMessage } from '../../lib/api-client.ts';
+import { useDbSample } from '../../api/db/get-db-sample.ts';
+import { useDbSchema } from '../../api/db/get-db-schema.ts';
+import { useDbTables } from '../../api/db/get-db-tables.ts';
+import { errorMessage } from '../../api/errors.ts';
 import { formatTimestamp } from '../../lib/format-timestamp.ts';
 import { useTimezone } from '../../lib/timezone.ts';
 
@@ -58,17 +53,9 @@ function ScrollRegion({ label, sx, children }: { label: string; sx?: SxProps<The
 export default function DbPage() {
   const { timezone } = useTimezone();
   const [table, setTable] = useState('');
-  const tables = useQuery({ queryKey: ['db', 'tables'], queryFn: () => apiGet<DbTablesResponse>('/api/db/tables') });
-  const schema = useQuery({
-    queryKey: ['db', 'schema', table],
-    queryFn: () => apiGet<DbSchemaResponse>(`/api/db/schema/${encodeURIComponent(table)}`),
-    enabled: table !== '',
-  });
-  const sample = useQuery({
-    queryKey: ['db', 'sample', table],
-    queryFn: () => apiGet<DbSampleResponse>(`/api/db/sample/${encodeURIComponent(table)}`),
-    enabled: table !== '',
-  });
+  const tables = useDbTables();
+  const schema = useDbSchema(table);
+  const sample = useDbSample(table);
 
   return (
     <Box>

@@ -1,58 +1,62 @@
 import { TextField } from '@mui/material';
-import { AdminTexts, Toasts, Validation, type CreateDeviceBody } from '@rpm/contracts';
+import {
+  AdminTexts,
+  Toasts,
+  Validation,
+  anyText,
+  blankToNull,
+  formSchema,
+  requiredText,
+  type CreateDeviceBody,
+  type FormValues,
+} from '@rpm/contracts';
 import { useSnackbar } from 'notistack';
-import { useState, type FormEvent } from 'react';
 import { FormPage } from '../../components/form-page.tsx';
-import { errorMessage } from '../../lib/api-client.ts';
-import { useAddDevice } from './api.ts';
-import { helperLine } from '../../components/helper-text.ts';
+import { textFieldProps } from '../../components/form/text-field-props.ts';
+import { useSchemaForm } from '../../components/form/use-schema-form.ts';
+import { errorMessage } from '../../api/errors.ts';
+import { useAddDevice } from '../../api/devices/create-device.ts';
 
-const EMPTY = { device_id: '', model: '', type: '' };
+const DeviceForm = formSchema({
+  device_id: requiredText(Validation.deviceIdRequired),
+  model: anyText(),
+  type: anyText(),
+});
+type DeviceFormValues = FormValues<typeof DeviceForm>;
+
+const EMPTY: DeviceFormValues = { device_id: '', model: '', type: '' };
+
+/** Optional fields are left out of the body when blank (spec section 5). */
+function toCreateDeviceBody(values: DeviceFormValues): CreateDeviceBody {
+  const body: CreateDeviceBody = { device_id: values.device_id.trim() };
+  const model = blankToNull(values.model);
+  const type = blankToNull(values.type);
+  if (model) body.model = model;
+  if (type) body.type = type;
+  return body;
+}
 
 /** /devices/add: device_id is required; model and type are optional (spec section 5). */
 export default function DeviceAddPage() {
   const { enqueueSnackbar } = useSnackbar();
   const add = useAddDevice();
-  const [values, setValues] = useState(EMPTY);
-  const [error, setError] = useState<string | null>(null);
+  const form = useSchemaForm<DeviceFormValues>(DeviceForm, { defaultValues: EMPTY });
 
-  const set = (key: keyof typeof EMPTY) => (e: { target: { value: string } }) =>
-    setValues((v) => ({ ...v, [key]: e.target.value }));
-
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    if (!values.device_id.trim()) {
-      setError(Validation.deviceIdRequired);
-      return;
-    }
-    setError(null);
-    const body: CreateDeviceBody = { device_id: values.device_id.trim() };
-    if (values.model.trim()) body.model = values.model.trim();
-    if (values.type.trim()) body.type = values.type.trim();
-    add.mutate(body, {
+  const submit = form.handleSubmit((values) =>
+    add.mutate(toCreateDeviceBody(values), {
       onSuccess: () => {
-        setValues(EMPTY);
+        form.reset(EMPTY);
         enqueueSnackbar(Toasts.deviceAdded, { variant: 'success' });
       },
       onError: (err) => enqueueSnackbar(errorMessage(err, Toasts.failedToAddDevice), { variant: 'error' }),
-    });
-  };
+    }),
+  );
 
   return (
     <FormPage title={AdminTexts.addDeviceTitle} onSubmit={submit} pending={add.isPending}>
-      <TextField
-        id="device-id"
-        label={AdminTexts.deviceId}
-        value={values.device_id}
-        onChange={set('device_id')}
-        onBlur={() => setError(values.device_id.trim() ? null : Validation.deviceIdRequired)}
-        required
-        error={Boolean(error)}
-        helperText={helperLine(error)}
-        fullWidth
-      />
-      <TextField id="device-model" label={AdminTexts.model} value={values.model} onChange={set('model')} fullWidth />
-      <TextField id="device-type" label={AdminTexts.type} value={values.type} onChange={set('type')} fullWidth />
+      <TextField id="device-id" label={AdminTexts.deviceId} required fullWidth {...textFieldProps(form, 'device_id')} />
+      <TextField id="device-model" label={AdminTexts.model} fullWidth {...textFieldProps(form, 'model')} />
+      <TextField id="device-type" label={AdminTexts.type} fullWidth {...textFieldProps(form, 'type')} />
     </FormPage>
   );
 }

@@ -1,9 +1,10 @@
 import { Box, Chip, Link, TableCell, TableRow } from '@mui/material';
 import { AdminTexts, DevicesTableColumns, IngestionTexts, type Device } from '@rpm/contracts';
 import { Link as RouterLink } from 'react-router';
-import { paths } from '../../app/paths.ts';
+import { paths } from '../../config/paths.ts';
 import { DataTable, ListStates, PageHeader } from '../../components/table-states.tsx';
-import { useDevices, useUnmatchedReadings } from './api.ts';
+import { useDevices } from '../../api/devices/get-devices.ts';
+import { useUnmatchedReadings } from '../../api/unmatched-readings/get-unmatched-readings.ts';
 
 /** "Assigned to": the patient's name with their date of birth (spec section 2). */
 export function assignedTo(d: Device): string {

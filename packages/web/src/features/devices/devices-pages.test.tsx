@@ -2,7 +2,7 @@ import { AdminTexts, DevicesTableColumns, Toasts, Validation } from '@rpm/contra
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
+import { setupTestServer } from '../../lib/testing/test-server.ts';
 import type { ReactNode } from 'react';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { renderPage } from '../../lib/testing/render-page.tsx';
@@ -10,7 +10,7 @@ import DeviceAddPage from './device-add-page.tsx';
 import DevicesPage from './devices-page.tsx';
 
 let bodies: unknown[] = [];
-const server = setupServer(
+const server = setupTestServer(
   http.get('/api/unmatched-readings', () => HttpResponse.json({ items: [], total: 0 })),
   http.get('/api/devices', () =>
     HttpResponse.json([
@@ -20,9 +20,11 @@ const server = setupServer(
         model: 'BP5',
         type: 'cuff',
         patient_id: 4,
+        battery_level: null,
+        battery_at: null,
         patient: { first_name: 'Ann', last_name: 'Lee', date_of_birth: '1950-02-03' },
       },
-      { id: 2, device_id: 'BP-2', model: null, type: null, patient_id: null, patient: null },
+      { id: 2, device_id: 'BP-2', model: null, type: null, patient_id: null, battery_level: null, battery_at: null, patient: null },
     ]),
   ),
 );
@@ -62,7 +64,16 @@ describe('devices', () => {
       http.post('/api/devices', async ({ request }) => {
         bodies.push(await request.json());
         return HttpResponse.json(
-          { id: 3, device_id: 'BP-3', model: null, type: 'cuff', patient_id: null, patient: null },
+          {
+            id: 3,
+            device_id: 'BP-3',
+            model: null,
+            type: 'cuff',
+            patient_id: null,
+            battery_level: null,
+            battery_at: null,
+            patient: null,
+          },
           { status: 201 },
         );
       }),

@@ -3,7 +3,7 @@ import { IngestionTexts, Labels, PatientTexts } from '@rpm/contracts';
 import { DataTable, PageHeader, QueryStates } from '../../components/table-states.tsx';
 import { useTimezone } from '../../lib/timezone.ts';
 import { formatTimestamp } from '../../lib/format-timestamp.ts';
-import { useUnmatchedReadings } from './api.ts';
+import { useUnmatchedReadings } from '../../api/unmatched-readings/get-unmatched-readings.ts';
 
 const COLUMNS = ['Device ID', PatientTexts.time, PatientTexts.systolic, PatientTexts.diastolic, PatientTexts.pulse];
 

@@ -2,7 +2,7 @@ import { IngestionTexts, type IngestionSource } from '@rpm/contracts';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
+import { setupTestServer } from '../../lib/testing/test-server.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { renderPage } from '../../lib/testing/render-page.tsx';
 import IntegrationsPage from './integrations-page.tsx';
@@ -22,7 +22,7 @@ const SOURCE: IngestionSource = {
 };
 
 let created: unknown = null;
-const server = setupServer(
+const server = setupTestServer(
   http.get('/api/integrations', () => HttpResponse.json([SOURCE])),
   http.post('/api/integrations', async ({ request }) => {
     created = await request.json();

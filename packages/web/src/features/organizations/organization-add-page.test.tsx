@@ -2,15 +2,15 @@ import { AdminTexts, Toasts, Validation, organizationSettingsPath } from '@rpm/c
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
+import { setupTestServer } from '../../lib/testing/test-server.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderPage } from '../../lib/testing/render-page.tsx';
 import OrganizationAddPage from './organization-add-page.tsx';
 
 const organizations = [{ id: 5, name: 'Harbor' }];
-const server = setupServer(
+const server = setupTestServer(
   http.get('/api/organizations', () => HttpResponse.json(organizations)),
-  http.get('/api/organizations/5/settings', () => HttpResponse.json({ id: 5, name: 'Harbor', require_mfa: false })),
+  http.get('/api/organizations/5/settings', () => HttpResponse.json({ id: 5, name: 'Harbor', require_mfa: false, time_zone: 'America/New_York' })),
 );
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterAll(() => server.close());
@@ -57,7 +57,7 @@ describe('add organization', { timeout: 20_000 }, () => {
     server.use(
       http.put(organizationSettingsPath(5), async ({ request }) => {
         sent = await request.json();
-        return HttpResponse.json({ id: 5, name: 'Harbor', require_mfa: true });
+        return HttpResponse.json({ id: 5, name: 'Harbor', require_mfa: true, time_zone: 'America/New_York' });
       }),
     );
     const user = userEvent.setup();

@@ -1,46 +1,37 @@
 import { Box, TextField } from '@mui/material';
-import { AdminTexts, Toasts, Validation, type Organization } from '@rpm/contracts';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { AdminTexts, Toasts, Validation, formSchema, requiredText, type FormValues } from '@rpm/contracts';
 import { useSnackbar } from 'notistack';
-import { useState, type FormEvent } from 'react';
 import { FormPage } from '../../components/form-page.tsx';
-import { ApiError, apiPost } from '../../lib/api-client.ts';
-import { helperLine } from '../../components/helper-text.ts';
+import { textFieldProps } from '../../components/form/text-field-props.ts';
+import { useSchemaForm } from '../../components/form/use-schema-form.ts';
+import { ApiError } from '../../api/errors.ts';
+import { useCreateOrganization } from '../../api/organizations/create-organization.ts';
 import { OrganizationSettingsSection } from './organization-settings-section.tsx';
+
+const OrganizationForm = formSchema({ name: requiredText(Validation.organizationNameRequired) });
 
 /** /organizations/add: a name is all an organization needs (spec section 5); below, each organization's settings. */
 export default function OrganizationAddPage() {
   const { enqueueSnackbar } = useSnackbar();
-  const queryClient = useQueryClient();
-  const [name, setName] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const add = useMutation({
-    mutationFn: (body: { name: string }) => apiPost<Organization>('/api/organizations', body),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['organizations'] }),
-  });
+  const form = useSchemaForm<FormValues<typeof OrganizationForm>>(OrganizationForm, { defaultValues: { name: '' } });
+  const add = useCreateOrganization();
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    if (!name.trim()) {
-      setError(Validation.organizationNameRequired);
-      return;
-    }
-    setError(null);
+  const submit = form.handleSubmit(({ name }) =>
     add.mutate(
       { name: name.trim() },
       {
         onSuccess: () => {
-          setName('');
+          form.reset({ name: '' });
           enqueueSnackbar(Toasts.organizationAdded, { variant: 'success' });
         },
         onError: (err) => {
           // The toast is the spec's own text; the server's reason (e.g. a taken name) goes by the field.
           enqueueSnackbar(Toasts.failedToAddOrganization, { variant: 'error' });
-          setError(err instanceof ApiError && err.status < 500 ? err.message : null);
+          if (err instanceof ApiError && err.status < 500) form.setError('name', { message: err.message });
         },
       },
-    );
-  };
+    ),
+  );
 
   return (
     <>
@@ -48,13 +39,9 @@ export default function OrganizationAddPage() {
         <TextField
           id="organization-name"
           label={AdminTexts.organizationName}
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          onBlur={() => setError(name.trim() ? null : Validation.organizationNameRequired)}
           required
-          error={Boolean(error)}
-          helperText={helperLine(error)}
           fullWidth
+          {...textFieldProps(form, 'name')}
         />
       </FormPage>
       <Box sx={{ maxWidth: 520 }}>

@@ -1,7 +1,10 @@
-import { FormControlLabel, FormHelperText, Paper, Stack, Switch, Typography } from '@mui/material';
-import { AdminTexts, Toasts, type Organization } from '@rpm/contracts';
+import { FormControlLabel, FormHelperText, Paper, Stack, Switch, TextField, Typography } from '@mui/material';
+import { AdminTexts, BillingTexts, Toasts, type Organization } from '@rpm/contracts';
 import { useSnackbar } from 'notistack';
-import { useOrganizationList, useOrganizationSettings, useUpdateOrganizationSettings } from './api.ts';
+import { useOrganizations } from '../../api/organizations/get-organizations.ts';
+import { useOrganizationSettings } from '../../api/organizations/get-organization-settings.ts';
+import { useUpdateOrganizationSettings } from '../../api/organizations/update-organization-settings.ts';
+import { listTimezones } from '../../lib/timezone.ts';
 
 /** One organization's "require MFA" switch: off until its settings have loaded. */
 function RequireMfaSwitch({ organization }: { organization: Organization }) {
@@ -32,9 +35,45 @@ function RequireMfaSwitch({ organization }: { organization: Organization }) {
   );
 }
 
-/** Admin settings of each organization (for now: organization-wide MFA). */
+/** The time zone an organization's billing days are counted in (its clinic's own day). */
+function BillingTimeZoneSelect({ organization }: { organization: Organization }) {
+  const { enqueueSnackbar } = useSnackbar();
+  const settings = useOrganizationSettings(organization.id);
+  const update = useUpdateOrganizationSettings(organization.id);
+  const value = update.isPending ? (update.variables?.time_zone ?? '') : (settings.data?.time_zone ?? '');
+  const zones = listTimezones();
+  return (
+    <TextField
+      select
+      size="small"
+      label={`${BillingTexts.timeZoneLabel}: ${organization.name}`}
+      value={value}
+      disabled={!settings.data || update.isPending}
+      onChange={(e) =>
+        settings.data &&
+        update.mutate(
+          { require_mfa: settings.data.require_mfa, time_zone: e.target.value },
+          {
+            onSuccess: () => enqueueSnackbar(Toasts.organizationSettingsSaved, { variant: 'success' }),
+            onError: () => enqueueSnackbar(Toasts.failedToSaveOrganizationSettings, { variant: 'error' }),
+          },
+        )
+      }
+      slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+      sx={{ my: 1, maxWidth: 420 }}
+    >
+      {(value && !zones.includes(value) ? [value, ...zones] : zones).map((z) => (
+        <option key={z} value={z}>
+          {z}
+        </option>
+      ))}
+    </TextField>
+  );
+}
+
+/** Admin settings of each organization: organization-wide MFA, and the billing time zone. */
 export function OrganizationSettingsSection() {
-  const organizations = useOrganizationList();
+  const organizations = useOrganizations();
   return (
     <Paper component="section" aria-labelledby="organization-settings-title" sx={{ p: 3, mt: 3 }}>
       <Typography id="organization-settings-title" variant="h6" component="h2">
@@ -49,6 +88,11 @@ export function OrganizationSettingsSection() {
       <Stack>
         {organizations.data?.map((o) => (
           <RequireMfaSwitch key={o.id} organization={o} />
+        ))}
+      </Stack>
+      <Stack sx={{ mt: 2 }}>
+        {organizations.data?.map((o) => (
+          <BillingTimeZoneSelect key={o.id} organization={o} />
         ))}
       </Stack>
     </Paper>

@@ -2,13 +2,13 @@ import { IngestionTexts } from '@rpm/contracts';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
+import { setupTestServer } from '../../lib/testing/test-server.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { renderPage } from '../../lib/testing/render-page.tsx';
 import { AddReadingButton } from './add-reading-dialog.tsx';
 
 let sent: Record<string, unknown> | null = null;
-const server = setupServer(
+const server = setupTestServer(
   http.post('/api/patients/7/vitals', async ({ request }) => {
     sent = (await request.json()) as Record<string, unknown>;
     return HttpResponse.json({ ...sent, created_at: sent.measured_at, source: 'manual' }, { status: 201 });

@@ -1,17 +1,32 @@
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack, TextField } from '@mui/material';
-import { IngestionTexts, ReadingLimits } from '@rpm/contracts';
+import {
+  IngestionTexts,
+  ManualVitalBody,
+  ReadingLimits,
+  formSchema,
+  optionalWholeNumberText,
+  requiredText,
+  wholeNumberText,
+  type FormValues,
+} from '@rpm/contracts';
 import { useSnackbar } from 'notistack';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { errorMessage } from '../../lib/api-client.ts';
-import { useAddReading } from './api.ts';
+import { useSchemaForm } from '../../components/form/use-schema-form.ts';
+import { errorMessage } from '../../api/errors.ts';
+import { useAddReading } from '../../api/vitals/add-vital.ts';
 
-interface ReadingForm {
-  measured_at: string;
-  systolic: string;
-  diastolic: string;
-  pulse: string;
-}
+/** What a reading field shows when outside its limits: "min–max". */
+const range = ({ min, max }: { min: number; max: number }) => `${min}–${max}`;
+const reading = ManualVitalBody.properties;
+
+const ReadingForm = formSchema({
+  // Marked when empty, with no text of its own.
+  measured_at: requiredText(''),
+  systolic: wholeNumberText(reading.systolic, range(ReadingLimits.systolic)),
+  diastolic: wholeNumberText(reading.diastolic, range(ReadingLimits.diastolic)),
+  pulse: optionalWholeNumberText(reading.pulse.anyOf[0], range(ReadingLimits.pulse)),
+});
+type ReadingForm = FormValues<typeof ReadingForm>;
 
 /** Local date-time for the input's default value: now, to the minute. */
 function nowLocal(): string {
@@ -20,18 +35,13 @@ function nowLocal(): string {
   return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 }
 
-const whole = (min: number, max: number) => (v: string) => {
-  const n = Number(v);
-  return (v.trim() !== '' && Number.isInteger(n) && n >= min && n <= max) || `${min}–${max}`;
-};
-
 /** Add Reading: a blood-pressure reading typed in by staff, stored as a manual reading. */
 export function AddReadingButton({ patientId }: { patientId: number }) {
   const [open, setOpen] = useState(false);
   const { enqueueSnackbar } = useSnackbar();
   const add = useAddReading(patientId);
-  const { register, handleSubmit, reset, formState } = useForm<ReadingForm>({
-    mode: 'onBlur',
+  const { register, handleSubmit, reset, formState } = useSchemaForm<ReadingForm>(ReadingForm, {
+    reValidateMode: 'onChange',
     defaultValues: { measured_at: nowLocal(), systolic: '', diastolic: '', pulse: '' },
   });
   const close = () => {
@@ -70,29 +80,25 @@ export function AddReadingButton({ patientId }: { patientId: number }) {
                 label={IngestionTexts.measuredAt}
                 type="datetime-local"
                 slotProps={{ inputLabel: { shrink: true } }}
-                {...register('measured_at', { required: true })}
+                {...register('measured_at')}
                 {...err('measured_at')}
               />
               <TextField
                 label={IngestionTexts.systolic}
                 inputMode="numeric"
-                {...register('systolic', { validate: whole(ReadingLimits.systolic.min, ReadingLimits.systolic.max) })}
+                {...register('systolic')}
                 {...err('systolic')}
               />
               <TextField
                 label={IngestionTexts.diastolic}
                 inputMode="numeric"
-                {...register('diastolic', {
-                  validate: whole(ReadingLimits.diastolic.min, ReadingLimits.diastolic.max),
-                })}
+                {...register('diastolic')}
                 {...err('diastolic')}
               />
               <TextField
                 label={IngestionTexts.pulse}
                 inputMode="numeric"
-                {...register('pulse', {
-                  validate: (v) => v.trim() === '' || whole(ReadingLimits.pulse.min, ReadingLimits.pulse.max)(v),
-                })}
+                {...register('pulse')}
                 {...err('pulse')}
               />
             </Stack>

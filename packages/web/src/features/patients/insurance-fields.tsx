@@ -1,14 +1,12 @@
 import DeleteIcon from '@mui/icons-material/Delete';
 import { Box, Button, IconButton, Paper, Stack, TextField, Typography } from '@mui/material';
-import { INSURANCE_TYPES, PatientTexts, Validation } from '@rpm/contracts';
-import { useFieldArray, useWatch, type Control, type FieldErrors, type UseFormRegister } from 'react-hook-form';
+import { INSURANCE_TYPES, PatientTexts, allowsPolicyholder } from '@rpm/contracts';
+import { useFieldArray, useWatch, type UseFormReturn } from 'react-hook-form';
+import { inputProps, textFieldProps } from '../../components/form/text-field-props.ts';
 import type { PatientFormValues } from './patient-form-values.ts';
-import { helperLine } from '../../components/helper-text.ts';
 
 interface Props {
-  control: Control<PatientFormValues>;
-  register: UseFormRegister<PatientFormValues>;
-  errors: FieldErrors<PatientFormValues>;
+  form: UseFormReturn<PatientFormValues>;
 }
 
 export const emptyInsurance = {
@@ -23,14 +21,10 @@ export const emptyInsurance = {
  * The insurance entries of the patient form. Type, provider and policy number are required and
  * checked when a field loses focus; policyholder fields exist only for Private insurance.
  */
-export function InsuranceFields({ control, register, errors }: Props) {
+export function InsuranceFields({ form }: Props) {
+  const { control } = form;
   const { fields, append, remove } = useFieldArray({ control, name: 'insurances' });
   const types = useWatch({ control, name: 'insurances' });
-
-  const reg = (name: Parameters<typeof register>[0], required?: string) => {
-    const { ref, ...rest } = register(name, required ? { validate: (v) => (String(v ?? '').trim() ? true : required) } : {});
-    return { ...rest, inputRef: ref };
-  };
 
   return (
     <Box component="section" aria-labelledby="insurance-heading">
@@ -39,8 +33,7 @@ export function InsuranceFields({ control, register, errors }: Props) {
       </Typography>
       <Stack spacing={2}>
         {fields.map((field, index) => {
-          const err = errors.insurances?.[index];
-          const isPrivate = types?.[index]?.type === 'Private';
+          const isPrivate = allowsPolicyholder(types?.[index]?.type);
           const n = index + 1;
           return (
             <Paper key={field.id} variant="outlined" sx={{ p: 2 }} data-testid={`insurance-${index}`}>
@@ -49,10 +42,8 @@ export function InsuranceFields({ control, register, errors }: Props) {
                   select
                   label={PatientTexts.type}
                   slotProps={{ select: { native: true }, inputLabel: { shrink: true }, htmlInput: { 'aria-label': `${PatientTexts.type} ${n}` } }}
-                  error={Boolean(err?.type)}
-                  helperText={helperLine(err?.type?.message)}
                   sx={{ minWidth: 160 }}
-                  {...reg(`insurances.${index}.type`, Validation.insuranceType)}
+                  {...textFieldProps(form, `insurances.${index}.type`)}
                 >
                   <option value="" />
                   {INSURANCE_TYPES.map((t) => (
@@ -64,23 +55,19 @@ export function InsuranceFields({ control, register, errors }: Props) {
                 <TextField
                   label={PatientTexts.insuranceProvider}
                   slotProps={{ htmlInput: { 'aria-label': `${PatientTexts.insuranceProvider} ${n}` } }}
-                  error={Boolean(err?.provider_name)}
-                  helperText={helperLine(err?.provider_name?.message)}
-                  {...reg(`insurances.${index}.provider_name`, Validation.insuranceProvider)}
+                  {...textFieldProps(form, `insurances.${index}.provider_name`)}
                 />
                 <TextField
                   label={PatientTexts.policyNumber}
                   slotProps={{ htmlInput: { 'aria-label': `${PatientTexts.policyNumber} ${n}` } }}
-                  error={Boolean(err?.policy_number)}
-                  helperText={helperLine(err?.policy_number?.message)}
-                  {...reg(`insurances.${index}.policy_number`, Validation.insurancePolicyNumber)}
+                  {...textFieldProps(form, `insurances.${index}.policy_number`)}
                 />
                 {isPrivate && (
                   <>
                     <TextField
                       label={PatientTexts.policyholder}
                       slotProps={{ htmlInput: { 'aria-label': `${PatientTexts.policyholder} ${n}` } }}
-                      {...reg(`insurances.${index}.policyholder`)}
+                      {...inputProps(form, `insurances.${index}.policyholder`)}
                     />
                     <TextField
                       type="date"
@@ -89,7 +76,7 @@ export function InsuranceFields({ control, register, errors }: Props) {
                         inputLabel: { shrink: true },
                         htmlInput: { 'aria-label': `${PatientTexts.policyholderBirthdate} ${n}` },
                       }}
-                      {...reg(`insurances.${index}.policyholder_birthdate`)}
+                      {...inputProps(form, `insurances.${index}.policyholder_birthdate`)}
                     />
                   </>
                 )}

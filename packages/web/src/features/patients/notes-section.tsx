@@ -1,10 +1,24 @@
 import { Button, List, ListItem, ListItemText, TextField } from '@mui/material';
-import { Labels, NOTES_PAGE_SIZE, NOTES_PAGE_SIZE_OPTIONS, PatientTexts, UxTexts } from '@rpm/contracts';
+import {
+  Labels,
+  NOTES_PAGE_SIZE,
+  NOTES_PAGE_SIZE_OPTIONS,
+  PatientTexts,
+  UxTexts,
+  formSchema,
+  hasText,
+  requiredText,
+  type FormValues,
+} from '@rpm/contracts';
 import { useSnackbar } from 'notistack';
 import { useState } from 'react';
-import { errorMessage } from '../../lib/api-client.ts';
+import { useWatch } from 'react-hook-form';
+import { useSchemaForm } from '../../components/form/use-schema-form.ts';
+import { inputProps } from '../../components/form/text-field-props.ts';
+import { errorMessage } from '../../api/errors.ts';
 import { useTimezone } from '../../lib/timezone.ts';
-import { useAddNote, useNotes } from './api.ts';
+import { useAddNote } from '../../api/notes/add-note.ts';
+import { useNotes } from '../../api/notes/get-notes.ts';
 import { formatTimestamp } from '../../lib/format-timestamp.ts';
 import { PagedList, PatientSection, SaveDialog, usePaging } from './paged-section.tsx';
 
@@ -55,6 +69,9 @@ export function NotesSection({ patientId }: { patientId: number }) {
   );
 }
 
+// Save stays disabled until there is text, so the rule needs no message.
+const NoteForm = formSchema({ content: requiredText('') });
+
 function AddNoteDialog({
   patientId,
   onClose,
@@ -64,11 +81,12 @@ function AddNoteDialog({
   onClose: () => void;
   onAdded: () => void;
 }) {
-  const [content, setContent] = useState('');
+  const form = useSchemaForm<FormValues<typeof NoteForm>>(NoteForm, { defaultValues: { content: '' } });
+  const content = useWatch({ control: form.control, name: 'content' });
   const add = useAddNote(patientId);
   const { enqueueSnackbar } = useSnackbar();
 
-  const handleSave = async () => {
+  const handleSave = form.handleSubmit(async ({ content }) => {
     try {
       await add.mutateAsync({ content });
       enqueueSnackbar(PatientTexts.noteAdded, { variant: 'success' });
@@ -78,15 +96,15 @@ function AddNoteDialog({
       // The dialog stays open with the text, so nothing typed is lost.
       enqueueSnackbar(errorMessage(err, PatientTexts.noteFailed), { variant: 'error' });
     }
-  };
+  });
 
   return (
     <SaveDialog
       title={Labels.addNote}
       onClose={onClose}
       onSave={handleSave}
-      saveDisabled={!content.trim() || add.isPending}
-      dirty={content.trim() !== ''}
+      saveDisabled={!hasText(content) || add.isPending}
+      dirty={hasText(content)}
       discardTitle={UxTexts.discardNoteTitle}
     >
       <TextField
@@ -96,8 +114,7 @@ function AddNoteDialog({
         fullWidth
         margin="dense"
         label={PatientTexts.noteContent}
-        value={content}
-        onChange={(e) => setContent(e.target.value)}
+        {...inputProps(form, 'content')}
       />
     </SaveDialog>
   );

@@ -1,10 +1,10 @@
-import { Labels, PatientTexts, type PatientDetail } from '@rpm/contracts';
+import { BillingTexts, Labels, PatientTexts, type PatientBilling, type PatientDetail } from '@rpm/contracts';
 import { screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
+import { setupTestServer } from '../../lib/testing/test-server.ts';
 import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { TIMEZONE_STORAGE_KEY } from '@rpm/contracts';
+import { ALERT_THRESHOLD_KEYS, AlertTexts, DEFAULT_ALERT_THRESHOLDS, TIMEZONE_STORAGE_KEY } from '@rpm/contracts';
 import { renderPage } from '../../lib/testing/render-page.tsx';
 import PatientDetailPage from './patient-detail-page.tsx';
 
@@ -30,14 +30,52 @@ const patient: PatientDetail = {
   ],
 };
 
-const server = setupServer(
+// The patient's alerts and thresholds (shown above the vitals).
+const alertHandlers = [
+  http.get('/api/alerts', ({ request }) => {
+    const status = new URL(request.url).searchParams.get('status');
+    return HttpResponse.json(
+      status === 'open'
+        ? {
+            items: [
+              {
+                id: 9,
+                patient_id: 4,
+                patient_name: 'Ada Lovelace',
+                rule: 'bp_crisis',
+                severity: 'critical',
+                status: 'open',
+                count: 2,
+                first_at: '2026-01-08T12:00:00.000Z',
+                last_at: '2026-01-10T12:00:00.000Z',
+                last_values: { systolic: 181, diastolic: 80, pulse: 70 },
+                primary_provider_id: 7,
+              },
+            ],
+            total: 1,
+          }
+        : { items: [], total: 0 },
+    );
+  }),
+  http.get('/api/patients/4/thresholds', () =>
+    HttpResponse.json({
+      patient_id: 4,
+      overrides: Object.fromEntries(ALERT_THRESHOLD_KEYS.map((k) => [k, null])),
+      effective: DEFAULT_ALERT_THRESHOLDS,
+    }),
+  ),
+  http.get('/api/patients/4/alert-marks', () => HttpResponse.json({ t: [] })),
+];
+
+const server = setupTestServer(
+  ...alertHandlers,
   http.get('/api/patients/4', () => HttpResponse.json(patient)),
   http.get('/api/patients/4/vitals', () =>
     HttpResponse.json({
       items: [
-        { created_at: '2026-01-10T12:00:00.000Z', systolic: 141, diastolic: 91, pulse: 70 },
-        { created_at: '2026-01-09T12:00:00.000Z', systolic: 140, diastolic: 90, pulse: 70 },
-        { created_at: '2026-01-08T12:00:00.000Z', systolic: 181, diastolic: 80, pulse: 70 },
+        { created_at: '2026-01-10T12:00:00.000Z', systolic: 141, diastolic: 91, pulse: 70, source: 'manual' },
+        { created_at: '2026-01-09T12:00:00.000Z', systolic: 140, diastolic: 90, pulse: 70, source: 'manual' },
+        { created_at: '2026-01-08T12:00:00.000Z', systolic: 181, diastolic: 80, pulse: 70, source: 'manual' },
       ],
       total: 3,
     }),
@@ -50,13 +88,34 @@ const server = setupServer(
   ),
   http.get('/api/patients/4/sessions', () =>
     HttpResponse.json({
-      items: [{ id: 1, date: '2026-01-05', duration_minutes: 25, notes: null }],
+      items: [{ id: 1, date: '2026-01-05', duration_minutes: 25, notes: null, interactive: true }],
       total: 1,
       month_totals: [
         { month: '2026-01', minutes: 25 },
         { month: '2025-12', minutes: 40 },
       ],
     }),
+  ),
+  http.get('/api/patients/4/billing', () =>
+    HttpResponse.json({
+      month: '2026-01',
+      closed: false,
+      time_zone: 'America/New_York',
+      row: {
+        patient_id: 4,
+        patient_name: 'Ada Lovelace',
+        organization_id: 1,
+        period_start: '2026-01-01',
+        period_end: '2026-01-30',
+        device_days: 13,
+        minutes: 25,
+        interactive: true,
+        codes: [],
+        missing: ['3 more days of readings for 99454'],
+      },
+      reading_days: [],
+      entries: [],
+    } satisfies PatientBilling),
   ),
 );
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
@@ -118,5 +177,23 @@ describe('patient detail', { timeout: 20_000 }, () => {
     expect(within(vitals).getByText('2026-01-10 21:00')).toBeInTheDocument();
     // 23:30 UTC is the next morning in Tokyo.
     expect(await screen.findByText('2026-01-11 08:30')).toBeInTheDocument();
+  });
+
+  it('shows the patient’s open alerts and the thresholds their readings are checked against', async () => {
+    renderDetailPage();
+    const list = await screen.findByRole('list', { name: AlertTexts.patientAlertsTitle });
+    expect(await within(list).findByText(`${AlertTexts.rules.bp_crisis} · 181/80 mmHg, pulse 70`)).toBeInTheDocument();
+    expect(await screen.findByTestId('patient-thresholds')).toHaveTextContent('Crisis > 180/120');
+  });
+
+  it("shows this month's billing progress and links the evidence view", async () => {
+    renderDetailPage();
+    const progress = await screen.findByTestId('billing-progress');
+    expect(progress).toHaveTextContent(BillingTexts.progressDeviceDays(13));
+    expect(progress).toHaveTextContent('Days with device data: 13 of 16');
+    expect(progress).toHaveTextContent(BillingTexts.progressMinutes(25));
+    expect(progress).toHaveTextContent(BillingTexts.progressInteractive(true));
+    expect(progress).toHaveTextContent('3 more days of readings for 99454');
+    expect(screen.getByRole('link', { name: BillingTexts.evidenceLink })).toHaveAttribute('href', '/billing/patients/4');
   });
 });

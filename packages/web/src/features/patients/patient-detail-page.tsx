@@ -1,16 +1,23 @@
-import { Box, Button, CircularProgress, Divider, Paper, Stack, Typography } from '@mui/material';
+import { Box, Button, Divider, Paper, Stack, Typography } from '@mui/material';
 import { Labels, PatientTexts, type Insurance } from '@rpm/contracts';
+import { lazy, Suspense } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
-import { paths } from '../../app/paths.ts';
+import { paths } from '../../config/paths.ts';
+import { LoadingState } from '../../components/loading-state.tsx';
 import { TZDate } from '@date-fns/tz';
 import { format } from 'date-fns';
 import { useTimezone } from '../../lib/timezone.ts';
-import { usePatient } from './api.ts';
+import { usePatient } from '../../api/patients/get-patient.ts';
 import { ageOn, fullName, statusText } from './format.ts';
 import { PatientBadLink, PatientLoadProblem, patientIdFrom } from './patient-problem.tsx';
 import { NotesSection } from './notes-section.tsx';
 import { TrackingSection } from './tracking-section.tsx';
 import { VitalsSection } from './vitals-section.tsx';
+
+// The alerts and thresholds section loads after the patient's own details, so that they show sooner.
+const PatientAlerts = lazy(() => import('../../components/patient-alerts.tsx').then((m) => ({ default: m.PatientAlerts })));
+// Last on the page and with its own progress bars: fetched after the page.
+const BillingProgress = lazy(() => import('./billing-progress.tsx'));
 
 /** /patients/:id: the patient, insurance, vitals, notes and tracking time. */
 export default function PatientDetailPage() {
@@ -20,11 +27,7 @@ export default function PatientDetailPage() {
 
   if (id === null) return <PatientBadLink />;
   if (patient.isPending) {
-    return (
-      <Box sx={{ display: 'flex', justifyContent: 'center', py: 4 }} role="status" aria-label="Loading">
-        <CircularProgress />
-      </Box>
-    );
+    return <LoadingState />;
   }
   if (patient.isError) return <PatientLoadProblem error={patient.error} />;
   const p = patient.data;
@@ -76,11 +79,19 @@ export default function PatientDetailPage() {
         )}
       </Box>
       <Divider />
+      <Suspense fallback={<LoadingState />}>
+        <PatientAlerts patientId={p.id} />
+      </Suspense>
+      <Divider />
       <VitalsSection patientId={p.id} />
       <Divider />
       <NotesSection patientId={p.id} />
       <Divider />
       <TrackingSection patientId={p.id} />
+      <Divider />
+      <Suspense fallback={null}>
+        <BillingProgress patientId={p.id} />
+      </Suspense>
     </Stack>
   );
 }

@@ -4,26 +4,42 @@ import {
   Box,
   Button,
   Checkbox,
-  CircularProgress,
   FormControlLabel,
   Paper,
   Stack,
   TextField,
   Typography,
 } from '@mui/material';
-import { ENROLLMENT_STATUSES, GENDERS, Labels, PatientTexts, Validation, type Device } from '@rpm/contracts';
+import { ENROLLMENT_STATUSES, GENDERS, Labels, PatientTexts, type Device } from '@rpm/contracts';
 import { useSnackbar } from 'notistack';
 import { useEffect, useRef } from 'react';
-import { Controller, useForm, useWatch } from 'react-hook-form';
+import { Controller, useWatch } from 'react-hook-form';
 import { useNavigate, useParams } from 'react-router';
-import { paths } from '../../app/paths.ts';
-import { helperLine } from '../../components/helper-text.ts';
-import { errorMessage } from '../../lib/api-client.ts';
+import { paths } from '../../config/paths.ts';
+import { LoadingState } from '../../components/loading-state.tsx';
+import {
+  controlledFieldProps,
+  controlledInputProps,
+  inputProps,
+  textFieldProps,
+} from '../../components/form/text-field-props.ts';
+import { useSchemaForm } from '../../components/form/use-schema-form.ts';
+import { errorMessage } from '../../api/errors.ts';
 import { useAuth } from '../../lib/auth/auth-context.tsx';
-import { useDevices, useOrganizations, usePatient, useProviders, useSavePatient } from './api.ts';
+import { useDevices } from '../../api/devices/get-devices.ts';
+import { useOrganizations } from '../../api/organizations/get-organizations.ts';
+import { useProviders } from '../../api/organizations/get-providers.ts';
+import { usePatient } from '../../api/patients/get-patient.ts';
+import { useSavePatient } from '../../api/patients/save-patient.ts';
 import { fullName } from './format.ts';
 import { InsuranceFields } from './insurance-fields.tsx';
-import { emptyPatientForm, toFormValues, toPatientInput, type PatientFormValues } from './patient-form-values.ts';
+import {
+  PatientFormSchema,
+  emptyPatientForm,
+  toFormValues,
+  toPatientInput,
+  type PatientFormValues,
+} from './patient-form-values.ts';
 import { PatientBadLink, PatientLoadProblem, patientIdFrom } from './patient-problem.tsx';
 
 /** /patients/add ('Add Patient') and /patients/:id/edit ('Update Patient'). */
@@ -38,11 +54,7 @@ export default function PatientFormPage() {
   if (isEdit && patientId === null) return <PatientBadLink />;
   if (isEdit && patient.isError) return <PatientLoadProblem error={patient.error} />;
   if (isEdit && patient.isPending) {
-    return (
-      <Box sx={{ display: 'flex', justifyContent: 'center', py: 4 }} role="status" aria-label="Loading">
-        <CircularProgress />
-      </Box>
-    );
+    return <LoadingState />;
   }
   const initial = isEdit && patient.data ? toFormValues(patient.data) : emptyPatientForm(user?.organization_id ?? null);
   return (
@@ -69,23 +81,24 @@ export function PatientForm({ patientId, initial, isAdmin, currentOrganizationNa
   const navigate = useNavigate();
   const { enqueueSnackbar } = useSnackbar();
   const save = useSavePatient(patientId);
-  const {
-    register,
-    control,
-    handleSubmit,
-    setValue,
-    formState: { errors, isSubmitting },
-  } = useForm<PatientFormValues>({
+  const form = useSchemaForm<PatientFormValues>(PatientFormSchema, {
     // 'all': a field is checked when left and when changed, also after a Save attempt (with
     // 'onBlur', checks on leaving would stop after the first Save, e.g. for insurance added then).
     mode: 'all',
+    reValidateMode: 'onChange',
     defaultValues: initial,
   });
+  const {
+    control,
+    handleSubmit,
+    setValue,
+    formState: { isSubmitting },
+  } = form;
 
   const organizationId = useWatch({ control, name: 'organization_id' });
   const organizations = useOrganizations();
   const providers = useProviders(organizationId ? Number(organizationId) : null);
-  const devices = useDevices(isAdmin);
+  const devices = useDevices({ enabled: isAdmin });
 
   // A provider chosen for one organization is meaningless in another: clear it on a change.
   const firstOrg = useRef(organizationId);
@@ -93,11 +106,6 @@ export function PatientForm({ patientId, initial, isAdmin, currentOrganizationNa
     if (firstOrg.current !== organizationId) setValue('primary_provider_id', '');
     firstOrg.current = organizationId;
   }, [organizationId, setValue]);
-
-  const reg = (name: Parameters<typeof register>[0], required?: string) => {
-    const { ref, ...rest } = register(name, required ? { validate: (v) => (String(v ?? '').trim() ? true : required) } : {});
-    return { ...rest, inputRef: ref };
-  };
 
   const onSubmit = async (values: PatientFormValues) => {
     try {
@@ -140,18 +148,14 @@ export function PatientForm({ patientId, initial, isAdmin, currentOrganizationNa
                 label={PatientTexts.firstName}
                 required
                 fullWidth
-                error={Boolean(errors.first_name)}
-                helperText={helperLine(errors.first_name?.message)}
-                {...reg('first_name', Validation.firstNameRequired)}
+                {...textFieldProps(form, 'first_name')}
               />
-              <TextField label={PatientTexts.middleName} fullWidth {...reg('middle_name')} />
+              <TextField label={PatientTexts.middleName} fullWidth {...inputProps(form, 'middle_name')} />
               <TextField
                 label={PatientTexts.lastName}
                 required
                 fullWidth
-                error={Boolean(errors.last_name)}
-                helperText={helperLine(errors.last_name?.message)}
-                {...reg('last_name', Validation.lastNameRequired)}
+                {...textFieldProps(form, 'last_name')}
               />
             </Stack>
             <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
@@ -160,14 +164,14 @@ export function PatientForm({ patientId, initial, isAdmin, currentOrganizationNa
                 label={PatientTexts.dateOfBirth}
                 fullWidth
                 slotProps={{ inputLabel: { shrink: true } }}
-                {...reg('date_of_birth')}
+                {...inputProps(form, 'date_of_birth')}
               />
               <TextField
                 select
                 label={PatientTexts.gender}
                 fullWidth
                 slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
-                {...reg('gender')}
+                {...inputProps(form, 'gender')}
               >
                 <option value="" />
                 {GENDERS.map((g) => (
@@ -186,21 +190,14 @@ export function PatientForm({ patientId, initial, isAdmin, currentOrganizationNa
               <Controller
                 control={control}
                 name="organization_id"
-                rules={{ validate: (v) => (v ? true : Validation.organizationRequired) }}
-                render={({ field }) => (
+                render={({ field, fieldState }) => (
                   <TextField
                     select
                     label={PatientTexts.organization}
                     required
                     fullWidth
-                    error={Boolean(errors.organization_id)}
-                    helperText={helperLine(errors.organization_id?.message)}
                     slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
-                    name={field.name}
-                    value={field.value}
-                    onChange={field.onChange}
-                    onBlur={field.onBlur}
-                    inputRef={field.ref}
+                    {...controlledFieldProps(field, fieldState)}
                   >
                     <option value="" />
                     {orgOptions.map((o) => (
@@ -221,11 +218,7 @@ export function PatientForm({ patientId, initial, isAdmin, currentOrganizationNa
                     fullWidth
                     disabled={!organizationId}
                     slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
-                    name={field.name}
-                    value={field.value}
-                    onChange={field.onChange}
-                    onBlur={field.onBlur}
-                    inputRef={field.ref}
+                    {...controlledInputProps(field)}
                   >
                     <option value="">{PatientTexts.none}</option>
                     {providerOptions.map((p) => (
@@ -253,7 +246,7 @@ export function PatientForm({ patientId, initial, isAdmin, currentOrganizationNa
                 label={PatientTexts.enrollmentStatus}
                 fullWidth
                 slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
-                {...reg('enrollment_status')}
+                {...inputProps(form, 'enrollment_status')}
               >
                 <option value="" />
                 {ENROLLMENT_STATUSES.map((s) => (
@@ -266,7 +259,7 @@ export function PatientForm({ patientId, initial, isAdmin, currentOrganizationNa
           </Stack>
         </Paper>
 
-        <InsuranceFields control={control} register={register} errors={errors} />
+        <InsuranceFields form={form} />
 
         {isAdmin && (
           <Box component="section" aria-labelledby="devices-heading">

@@ -1,4 +1,16 @@
-import type { EnrollmentStatus, Gender, InsuranceType, PatientDetail, PatientUpdate } from '@rpm/contracts';
+import {
+  Validation,
+  allowsPolicyholder,
+  blankToNull,
+  formList,
+  formSchema,
+  requiredText,
+  type EnrollmentStatus,
+  type Gender,
+  type InsuranceType,
+  type PatientDetail,
+  type PatientUpdate,
+} from '@rpm/contracts';
 
 /** The form holds text everywhere (what inputs hold); conversion happens once, on submit. */
 export interface InsuranceFormValues {
@@ -22,6 +34,18 @@ export interface PatientFormValues {
   insurances: InsuranceFormValues[];
   device_ids: number[];
 }
+
+/** The form's rules (fields not named here have none). */
+export const PatientFormSchema = formSchema({
+  first_name: requiredText(Validation.firstNameRequired),
+  last_name: requiredText(Validation.lastNameRequired),
+  organization_id: requiredText(Validation.organizationRequired),
+  insurances: formList({
+    type: requiredText(Validation.insuranceType),
+    provider_name: requiredText(Validation.insuranceProvider),
+    policy_number: requiredText(Validation.insurancePolicyNumber),
+  }),
+});
 
 export const emptyPatientForm = (organizationId: number | null): PatientFormValues => ({
   first_name: '',
@@ -59,8 +83,6 @@ export function toFormValues(p: PatientDetail): PatientFormValues {
   };
 }
 
-const orNull = (v: string): string | null => (v.trim() === '' ? null : v.trim());
-
 /**
  * The request body. Empty strings become null (spec section 5); policyholder fields are sent
  * only for Private insurance; device_ids only when the device section was shown (admins), so
@@ -70,22 +92,22 @@ export function toPatientInput(v: PatientFormValues, includeDevices: boolean): P
   // Every field of the patient, always: the server requires them all on a save (PUT).
   const body: PatientUpdate = {
     first_name: v.first_name.trim(),
-    middle_name: orNull(v.middle_name),
+    middle_name: blankToNull(v.middle_name),
     last_name: v.last_name.trim(),
-    date_of_birth: orNull(v.date_of_birth),
+    date_of_birth: blankToNull(v.date_of_birth),
     gender: v.gender === '' ? null : v.gender,
     organization_id: Number(v.organization_id),
     primary_provider_id: v.primary_provider_id === '' ? null : Number(v.primary_provider_id),
     enrolled_rpm: v.enrolled_rpm,
     enrollment_status: v.enrollment_status === '' ? null : v.enrollment_status,
     insurances: v.insurances.map((i) => {
-      const isPrivate = i.type === 'Private';
+      const isPrivate = allowsPolicyholder(i.type);
       return {
         type: i.type as InsuranceType,
-        provider_name: orNull(i.provider_name),
-        policy_number: orNull(i.policy_number),
-        policyholder: isPrivate ? orNull(i.policyholder) : null,
-        policyholder_birthdate: isPrivate ? orNull(i.policyholder_birthdate) : null,
+        provider_name: blankToNull(i.provider_name),
+        policy_number: blankToNull(i.policy_number),
+        policyholder: isPrivate ? blankToNull(i.policyholder) : null,
+        policyholder_birthdate: isPrivate ? blankToNull(i.policyholder_birthdate) : null,
       };
     }),
   };

@@ -2,7 +2,7 @@ import { ENROLLMENT_STATUSES, Labels, PatientTexts, Validation, type PatientInpu
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
+import { setupTestServer } from '../../lib/testing/test-server.ts';
 import type { ReactNode } from 'react';
 import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ import { emptyPatientForm } from './patient-form-values.ts';
 import { PatientList } from './patients-page.tsx';
 
 let lastBody: PatientInput | null = null;
-const server = setupServer(
+const server = setupTestServer(
   http.get('/api/organizations', () => HttpResponse.json([{ id: 1, name: 'North Clinic' }])),
   http.get('/api/organizations/1/providers', () => HttpResponse.json([{ id: 7, name: 'Dr. Who' }])),
   http.get('/api/devices', () => HttpResponse.json([])),
@@ -137,6 +137,8 @@ describe('patient form', { timeout: 20_000 }, () => {
       model: 'BP7250',
       type: 'cuff',
       patient_id: null,
+      battery_level: null,
+      battery_at: null,
       patient: null,
     }));
     server.use(

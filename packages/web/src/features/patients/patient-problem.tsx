@@ -1,8 +1,8 @@
 import { Alert } from '@mui/material';
 import { PatientTexts, UxTexts } from '@rpm/contracts';
-import { paths } from '../../app/paths.ts';
+import { paths } from '../../config/paths.ts';
 import { MessagePage } from '../../components/message-page.tsx';
-import { ApiError, errorMessage } from '../../lib/api-client.ts';
+import { ApiError, errorMessage } from '../../api/errors.ts';
 
 /** The patient id of a /patients/:id address, or null when the address cannot name a patient. */
 export function patientIdFrom(raw: string | undefined): number | null {

@@ -2,7 +2,7 @@ import { PatientTexts, type PatientListItem } from '@rpm/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
+import { setupTestServer } from '../../lib/testing/test-server.ts';
 import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { renderPage } from '../../lib/testing/render-page.tsx';
@@ -22,7 +22,7 @@ const row = (id: number, first: string, last: string): PatientListItem => ({
 
 /** Every query string the page sent, in order. */
 let requests: URLSearchParams[] = [];
-const server = setupServer(
+const server = setupTestServer(
   http.get('/api/patients', ({ request }) => {
     const params = new URL(request.url).searchParams;
     requests.push(params);

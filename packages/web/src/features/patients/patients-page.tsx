@@ -33,11 +33,11 @@ import {
 } from '@rpm/contracts';
 import { useCallback, useEffect, useState } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
-import { paths } from '../../app/paths.ts';
+import { paths } from '../../config/paths.ts';
 import { LoadingState, PageHeader } from '../../components/table-states.tsx';
-import { errorMessage } from '../../lib/api-client.ts';
+import { errorMessage } from '../../api/errors.ts';
 import { useAuth } from '../../lib/auth/auth-context.tsx';
-import { usePatients } from './api.ts';
+import { usePatients } from '../../api/patients/get-patients.ts';
 import { statusText } from './format.ts';
 
 const SEARCH_DELAY_MS = 300;

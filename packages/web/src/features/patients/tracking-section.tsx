@@ -1,27 +1,39 @@
-import { Button, Stack, TableCell, TableRow, TextField, Typography } from '@mui/material';
+import { Box, Button, Stack, TableCell, TableRow, TextField, Typography } from '@mui/material';
 import {
+  BillingTexts,
   Labels,
   PatientTexts,
   TRACKING_MAX_MINUTES,
   TRACKING_MIN_MINUTES,
   TRACKING_MINUTES_DEFAULT,
+  TrackingSessionInput,
   UxTexts,
+  TRACKING_PAGE_SIZE,
+  anyText,
+  formSchema,
+  hasText,
+  requiredText,
+  wholeNumberText,
+  type FormValues,
 } from '@rpm/contracts';
 import { format } from 'date-fns';
 import { TZDate } from '@date-fns/tz';
 import { useSnackbar } from 'notistack';
 import { useState } from 'react';
-import { helperLine } from '../../components/helper-text.ts';
-import { errorMessage } from '../../lib/api-client.ts';
+import { useWatch } from 'react-hook-form';
+import { inputProps, textFieldProps } from '../../components/form/text-field-props.ts';
+import { useSchemaForm } from '../../components/form/use-schema-form.ts';
+import { errorMessage } from '../../api/errors.ts';
 import { useTimezone } from '../../lib/timezone.ts';
-import { TRACKING_PAGE_SIZE, useAddTracking, useTrackingSessions } from './api.ts';
+import { useAddTrackingEntry } from '../../api/tracking/add-tracking-entry.ts';
+import { useTrackingEntries } from '../../api/tracking/get-tracking-entries.ts';
 import { DataTable } from '../../components/table-states.tsx';
 import { PagedList, PatientSection, SaveDialog, usePaging } from './paged-section.tsx';
 
 export function TrackingSection({ patientId }: { patientId: number }) {
   const paging = usePaging(TRACKING_PAGE_SIZE);
   const [open, setOpen] = useState(false);
-  const sessions = useTrackingSessions(patientId, paging.rows, paging.offset);
+  const sessions = useTrackingEntries(patientId, paging.rows, paging.offset);
 
   return (
     <PatientSection
@@ -67,38 +79,42 @@ export function TrackingSection({ patientId }: { patientId: number }) {
   );
 }
 
-/** Whole minutes within the range the form accepts, or the reason they are not. */
-function minutesError(minutes: string): string | null {
-  const n = Number(minutes);
-  const ok = minutes.trim() !== '' && Number.isInteger(n) && n >= TRACKING_MIN_MINUTES && n <= TRACKING_MAX_MINUTES;
-  return ok ? null : UxTexts.trackingMinutesRange;
-}
+const TrackingForm = formSchema({
+  date: requiredText(UxTexts.trackingDateRequired),
+  duration_minutes: wholeNumberText(TrackingSessionInput.properties.duration_minutes, UxTexts.trackingMinutesRange),
+  notes: anyText(),
+});
 
 function AddTrackingDialog({ patientId, onClose }: { patientId: number; onClose: () => void }) {
   const { timezone } = useTimezone();
   // "Today" is today in the zone the user works in.
-  const [today] = useState(() => format(new TZDate(Date.now(), timezone), 'yyyy-MM-dd'));
-  const [date, setDate] = useState(today);
-  const initialMinutes = String(TRACKING_MINUTES_DEFAULT);
-  const [minutes, setMinutes] = useState(initialMinutes);
-  const [notes, setNotes] = useState('');
-  const [errors, setErrors] = useState<{ date?: string | null; minutes?: string | null }>({});
-  const add = useAddTracking(patientId);
+  const [initial] = useState(() => ({
+    date: format(new TZDate(Date.now(), timezone), 'yyyy-MM-dd'),
+    duration_minutes: String(TRACKING_MINUTES_DEFAULT),
+    notes: '',
+  }));
+  const form = useSchemaForm<FormValues<typeof TrackingForm>>(TrackingForm, { defaultValues: initial });
+  const [date, minutes, notes] = useWatch({ control: form.control, name: ['date', 'duration_minutes', 'notes'] });
+  // Marks the entry as a live call or video with the patient (billing needs one a month).
+  const [interactive, setInteractive] = useState(false);
+  const add = useAddTrackingEntry(patientId);
   const { enqueueSnackbar } = useSnackbar();
 
-  const handleSave = async () => {
-    // Save is never silently greyed out: a click on it says what still needs fixing.
-    const found = { date: date ? null : UxTexts.trackingDateRequired, minutes: minutesError(minutes) };
-    setErrors(found);
-    if (found.date || found.minutes) return;
+  // Save is never silently greyed out: a click on it says what still needs fixing.
+  const handleSave = form.handleSubmit(async (values) => {
     try {
-      await add.mutateAsync({ date, duration_minutes: Number(minutes), notes: notes.trim() ? notes : null });
+      await add.mutateAsync({
+        date: values.date,
+        duration_minutes: Number(values.duration_minutes),
+        notes: hasText(values.notes) ? values.notes : null,
+        interactive,
+      });
       enqueueSnackbar(PatientTexts.trackingAdded, { variant: 'success' });
       onClose();
     } catch (err) {
       enqueueSnackbar(errorMessage(err, PatientTexts.trackingFailed), { variant: 'error' });
     }
-  };
+  });
 
   return (
     <SaveDialog
@@ -106,37 +122,34 @@ function AddTrackingDialog({ patientId, onClose }: { patientId: number; onClose:
       onClose={onClose}
       onSave={handleSave}
       saveDisabled={add.isPending}
-      dirty={notes.trim() !== '' || minutes !== initialMinutes || date !== today}
+      dirty={hasText(notes) || minutes !== initial.duration_minutes || date !== initial.date || interactive}
       discardTitle={UxTexts.discardTrackingTitle}
     >
       <Stack spacing={1} sx={{ mt: 1 }}>
         <TextField
           type="date"
           label={PatientTexts.date}
-          value={date}
-          onChange={(e) => setDate(e.target.value)}
-          onBlur={() => setErrors((x) => ({ ...x, date: date ? null : UxTexts.trackingDateRequired }))}
-          error={Boolean(errors.date)}
-          helperText={helperLine(errors.date)}
           slotProps={{ inputLabel: { shrink: true } }}
+          {...textFieldProps(form, 'date')}
         />
         <TextField
           type="number"
           label={PatientTexts.minutes}
-          value={minutes}
-          onChange={(e) => setMinutes(e.target.value)}
-          onBlur={() => setErrors((x) => ({ ...x, minutes: minutesError(minutes) }))}
-          error={Boolean(errors.minutes)}
-          helperText={helperLine(errors.minutes)}
           slotProps={{ htmlInput: { min: TRACKING_MIN_MINUTES, max: TRACKING_MAX_MINUTES, step: 1 } }}
+          {...textFieldProps(form, 'duration_minutes')}
         />
-        <TextField
-          label={PatientTexts.notes}
-          multiline
-          minRows={2}
-          value={notes}
-          onChange={(e) => setNotes(e.target.value)}
-        />
+        <TextField label={PatientTexts.notes} multiline minRows={2} {...inputProps(form, 'notes')} />
+        {/* A native checkbox: MUI's would add its own code to the patient page's first load. */}
+        <Box component="label" sx={{ display: 'flex', alignItems: 'center', gap: 1.5, py: 1, cursor: 'pointer' }}>
+          <Box
+            component="input"
+            type="checkbox"
+            checked={interactive}
+            onChange={(e: React.ChangeEvent<HTMLInputElement>) => setInteractive(e.target.checked)}
+            sx={{ width: 18, height: 18, m: 0, accentColor: (t) => t.palette.primary.main }}
+          />
+          <Typography>{BillingTexts.interactiveCheckbox}</Typography>
+        </Box>
       </Stack>
     </SaveDialog>
   );

@@ -2,7 +2,7 @@
 // the rest of the portal.
 import 'uplot/dist/uPlot.min.css';
 import { Box } from '@mui/material';
-import { PatientTexts, type VitalSeries } from '@rpm/contracts';
+import { AlertTexts, PatientTexts, type AlertThresholdValues, type VitalSeries } from '@rpm/contracts';
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import { formatTimestamp } from '../../lib/format-timestamp.ts';
@@ -10,6 +10,50 @@ import { formatTimestamp } from '../../lib/format-timestamp.ts';
 interface Props {
   series: VitalSeries;
   timezone: string;
+  /** The patient's thresholds: drawn as bands behind the lines (target, stage 2, crisis). */
+  thresholds?: AlertThresholdValues;
+  /** Measurement times (epoch seconds) of readings that raised an alert: marked on the systolic line. */
+  alertTimes?: number[];
+}
+
+const WEEK_SECONDS = 7 * 24 * 3600;
+
+/** The mean of the readings of the 7 days up to each reading (a trailing window, so it never looks ahead). */
+export function sevenDayAverage(t: number[], values: number[]): number[] {
+  const out: number[] = [];
+  let start = 0;
+  let sum = 0;
+  for (let i = 0; i < t.length; i++) {
+    sum += values[i]!;
+    while (t[start]! < t[i]! - WEEK_SECONDS) sum -= values[start++]!;
+    out.push(Math.round((sum / (i - start + 1)) * 10) / 10);
+  }
+  return out;
+}
+
+/** Horizontal bands in mmHg, drawn on the canvas before the series. */
+function bandsPlugin(t: AlertThresholdValues): uPlot.Plugin {
+  const bands: { from: number; to: number; color: string }[] = [
+    { from: 0, to: t.target_systolic, color: 'rgba(46, 125, 50, 0.08)' },
+    { from: t.high_systolic, to: t.crisis_systolic, color: 'rgba(237, 108, 2, 0.10)' },
+    { from: t.crisis_systolic, to: 400, color: 'rgba(211, 47, 47, 0.12)' },
+  ];
+  return {
+    hooks: {
+      drawClear: (u) => {
+        const { ctx, bbox } = u;
+        ctx.save();
+        for (const b of bands) {
+          const top = Math.max(bbox.top, u.valToPos(b.to, 'y', true));
+          const bottom = Math.min(bbox.top + bbox.height, u.valToPos(b.from, 'y', true));
+          if (bottom <= top) continue;
+          ctx.fillStyle = b.color;
+          ctx.fillRect(bbox.left, top, bbox.width, bottom - top);
+        }
+        ctx.restore();
+      },
+    },
+  };
 }
 
 /**
@@ -17,14 +61,17 @@ interface Props {
  * points stay smooth; the legend shows the date and both values of the point under the cursor.
  * The chart is rebuilt when the time zone changes, since axis labels depend on it.
  */
-export default function VitalsChart({ series, timezone }: Props) {
+export default function VitalsChart({ series, timezone, thresholds, alertTimes }: Props) {
   const host = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     const el = host.current;
     if (!el) return;
     const width = () => Math.max(320, el.clientWidth || 800);
+    const marked = new Set(alertTimes ?? []);
+    const show = (v: number | null | undefined) => (v === null || v === undefined ? '—' : String(v));
     const opts: uPlot.Options = {
+      plugins: thresholds ? [bandsPlugin(thresholds)] : [],
       width: width(),
       height: 320,
       tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), timezone),
@@ -34,17 +81,30 @@ export default function VitalsChart({ series, timezone }: Props) {
         { label: PatientTexts.date, value: (_u, v) => (v === null ? '—' : formatTimestamp(new Date(v * 1000).toISOString(), timezone)) },
         { label: PatientTexts.systolic, stroke: '#d32f2f', width: 2, value: (_u, v) => (v === null ? '—' : String(v)) },
         { label: PatientTexts.diastolic, stroke: '#236fd6', width: 2, value: (_u, v) => (v === null ? '—' : String(v)) },
+        { label: `${AlertTexts.chartAverage} (${PatientTexts.systolic})`, stroke: '#8e24aa', width: 1.5, dash: [6, 4], points: { show: false }, value: (_u, v) => show(v) },
+        { label: `${AlertTexts.chartAverage} (${PatientTexts.diastolic})`, stroke: '#00897b', width: 1.5, dash: [6, 4], points: { show: false }, value: (_u, v) => show(v) },
+        {
+          label: AlertTexts.chartAlertMark,
+          stroke: '#b71c1c',
+          fill: '#b71c1c',
+          paths: () => null,
+          points: { show: true, size: 9, stroke: '#b71c1c', fill: '#ffffff', width: 2 },
+          value: (_u, v) => show(v),
+        },
       ],
       axes: [{}, { label: 'mmHg' }],
     };
-    const plot = new uPlot(opts, [series.t, series.systolic, series.diastolic], el);
+    const avgSys = sevenDayAverage(series.t, series.systolic);
+    const avgDia = sevenDayAverage(series.t, series.diastolic);
+    const marks = series.t.map((ts, i) => (marked.has(ts) ? series.systolic[i]! : null));
+    const plot = new uPlot(opts, [series.t, series.systolic, series.diastolic, avgSys, avgDia, marks], el);
     const observer = typeof ResizeObserver === 'function' ? new ResizeObserver(() => plot.setSize({ width: width(), height: 320 })) : null;
     observer?.observe(el);
     return () => {
       observer?.disconnect();
       plot.destroy();
     };
-  }, [series, timezone]);
+  }, [series, timezone, thresholds, alertTimes]);
 
   return <Box ref={host} role="img" aria-label={PatientTexts.chartLabel} data-timezone={timezone} sx={{ width: '100%' }} />;
 }

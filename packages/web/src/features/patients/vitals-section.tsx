@@ -14,7 +14,10 @@ import { lazy, Suspense, useState } from 'react';
 import { DataTable, LoadingState, QueryStates } from '../../components/table-states.tsx';
 import { useTimezone } from '../../lib/timezone.ts';
 import { AddReadingButton } from './add-reading-dialog.tsx';
-import { useVitals, useVitalSeries } from './api.ts';
+import { useAlertMarks } from '../../api/alerts/alert-marks.ts';
+import { usePatientThresholds } from '../../api/alerts/patient-thresholds.ts';
+import { useVitalSeries } from '../../api/vitals/get-vital-series.ts';
+import { useVitals } from '../../api/vitals/get-vitals.ts';
 import { formatTimestamp } from '../../lib/format-timestamp.ts';
 import { PagedList, PatientSection, usePaging } from './paged-section.tsx';
 
@@ -98,6 +101,9 @@ function VitalsTable({ patientId }: { patientId: number }) {
 function VitalsFigure({ patientId }: { patientId: number }) {
   const { timezone } = useTimezone();
   const series = useVitalSeries(patientId);
+  // Bands and marks are extras: the Figure draws without them while they load or if they fail.
+  const thresholds = usePatientThresholds(patientId);
+  const marks = useAlertMarks(patientId, 90);
   return (
     <QueryStates
       query={series}
@@ -108,7 +114,7 @@ function VitalsFigure({ patientId }: { patientId: number }) {
     >
       {(data) => (
         <Suspense fallback={<Loading />}>
-          <VitalsChart series={data} timezone={timezone} />
+          <VitalsChart series={data} timezone={timezone} thresholds={thresholds.data?.effective} alertTimes={marks.data?.t} />
         </Suspense>
       )}
     </QueryStates>

@@ -1,45 +1,46 @@
 import { Box, Button, Chip, Paper, Stack, TextField, Typography } from '@mui/material';
-import { AuthLabels, Labels, Toasts, UxTexts, Validation, normalizeMfaCode, type MeResponse } from '@rpm/contracts';
+import {
+  AuthLabels,
+  Labels,
+  Toasts,
+  UxTexts,
+  formSchema,
+  mfaCodeText,
+  newPasswordPair,
+  normalizeMfaCode,
+  requiredText,
+  type FormValues,
+} from '@rpm/contracts';
 import { setUpTOTP, updateMFAPreference, updatePassword, verifyTOTPSetup } from 'aws-amplify/auth';
 import { useSnackbar } from 'notistack';
-import { useEffect, useState, type FormEvent } from 'react';
-import { helperLine } from '../../components/helper-text.ts';
-import { NewPasswordFields, PasswordField, newPasswordErrors } from '../../components/password-field.tsx';
+import { useEffect, useState } from 'react';
+import { inputProps, textFieldProps } from '../../components/form/text-field-props.ts';
+import { useSchemaForm } from '../../components/form/use-schema-form.ts';
+import { NewPasswordFields, PasswordField } from '../../components/password-field.tsx';
 import { TotpQrCode } from '../../components/totp-qr-code.tsx';
-import { TOTP_ISSUER, ensureAmplifyConfigured } from '../../lib/amplify.ts';
-import { apiPost } from '../../lib/api-client.ts';
+import { ensureAmplifyConfigured } from '../../lib/amplify.ts';
+import { TOTP_ISSUER } from '../../lib/pool-auth.ts';
+import { useUpdateMfa } from '../../api/me/update-mfa.ts';
 import { useAuth } from '../../lib/auth/auth-context.tsx';
+
+const ChangePasswordForm = newPasswordPair({ current: requiredText(UxTexts.currentPasswordRequired) });
+type ChangePasswordValues = FormValues<typeof ChangePasswordForm>;
+const NO_PASSWORDS: ChangePasswordValues = { current: '', password: '', confirm: '' };
 
 function ChangePassword() {
   const { enqueueSnackbar } = useSnackbar();
-  const [current, setCurrent] = useState('');
-  const [next, setNext] = useState('');
-  const [confirm, setConfirm] = useState('');
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
-  const setFieldError = (field: string, message: string | null) =>
-    setErrors(({ [field]: _old, ...rest }) => (message ? { ...rest, [field]: message } : rest));
+  const form = useSchemaForm<ChangePasswordValues>(ChangePasswordForm, { defaultValues: NO_PASSWORDS });
 
-  const handleSubmit = async (e: FormEvent) => {
-    e.preventDefault();
-    const found: Record<string, string> = { ...newPasswordErrors(next, confirm) };
-    if (!current) found.current = UxTexts.currentPasswordRequired;
-    setErrors(found);
-    if (Object.keys(found).length) return;
-    setBusy(true);
+  const handleSubmit = form.handleSubmit(async ({ current, password }) => {
     try {
       await ensureAmplifyConfigured();
-      await updatePassword({ oldPassword: current, newPassword: next });
-      setCurrent('');
-      setNext('');
-      setConfirm('');
+      await updatePassword({ oldPassword: current, newPassword: password });
+      form.reset(NO_PASSWORDS);
       enqueueSnackbar(Toasts.passwordChanged, { variant: 'success' });
     } catch {
       enqueueSnackbar(Toasts.changePasswordFailed, { variant: 'error' });
-    } finally {
-      setBusy(false);
     }
-  };
+  });
 
   return (
     <Paper variant="outlined" sx={{ p: 3 }} component="section" aria-labelledby="change-password-title">
@@ -50,22 +51,14 @@ function ChangePassword() {
         <PasswordField
           label={AuthLabels.currentPassword}
           autoComplete="current-password"
-          value={current}
-          onChange={(e) => setCurrent(e.target.value)}
-          onBlur={() => setFieldError('current', current ? null : UxTexts.currentPasswordRequired)}
-          error={!!errors.current}
-          helperText={helperLine(errors.current)}
           fullWidth
+          {...textFieldProps(form, 'current')}
         />
         <NewPasswordFields
-          password={next}
-          confirm={confirm}
-          onPasswordChange={setNext}
-          onConfirmChange={setConfirm}
-          errors={errors}
-          onValidate={setFieldError}
+          password={textFieldProps(form, 'password', { quietWhenEmpty: true })}
+          confirm={textFieldProps(form, 'confirm', { quietWhenEmpty: true })}
         />
-        <Button type="submit" variant="contained" disabled={busy} sx={{ alignSelf: 'flex-start' }}>
+        <Button type="submit" variant="contained" disabled={form.formState.isSubmitting} sx={{ alignSelf: 'flex-start' }}>
           {AuthLabels.changePassword}
         </Button>
       </Stack>
@@ -73,14 +66,22 @@ function ChangePassword() {
   );
 }
 
+const MfaCodeForm = formSchema({ code: mfaCodeText() });
+
 function Mfa() {
   const { enqueueSnackbar } = useSnackbar();
   const { user, refreshUser } = useAuth();
+  const updateMfa = useUpdateMfa();
   const [setup, setSetup] = useState<{ uri: string; secret: string } | null>(null);
-  const [code, setCode] = useState('');
-  const [codeError, setCodeError] = useState<string | null>(null);
+  // The code is judged on Verify only: a half-typed code is not wrong yet.
+  const form = useSchemaForm<FormValues<typeof MfaCodeForm>>(MfaCodeForm, {
+    mode: 'onSubmit',
+    reValidateMode: 'onSubmit',
+    defaultValues: { code: '' },
+  });
   const [busy, setBusy] = useState(false);
   if (!user) return null;
+  const codeError = form.formState.errors.code?.message;
 
   const handleSetUp = async () => {
     setBusy(true);
@@ -88,7 +89,7 @@ function Mfa() {
       await ensureAmplifyConfigured();
       const details = await setUpTOTP();
       setSetup({ uri: details.getSetupUri(TOTP_ISSUER, user.email).toString(), secret: details.sharedSecret });
-      setCode('');
+      form.reset({ code: '' });
       enqueueSnackbar(Toasts.scanQrCode, { variant: 'info' });
     } catch {
       enqueueSnackbar(Toasts.failedToSetUpMfa, { variant: 'error' });
@@ -97,36 +98,30 @@ function Mfa() {
     }
   };
 
-  const handleVerify = async (e: FormEvent) => {
-    e.preventDefault();
-    const normalized = normalizeMfaCode(code);
-    if (!normalized) {
-      setCodeError(Validation.mfaCode);
-      return;
-    }
-    setCodeError(null);
+  const handleVerify = form.handleSubmit(async ({ code }) => {
     setBusy(true);
     try {
-      await verifyTOTPSetup({ code: normalized });
+      // The form's rule has accepted the code, so it normalizes.
+      await verifyTOTPSetup({ code: normalizeMfaCode(code)! });
       await updateMFAPreference({ totp: 'PREFERRED' });
-      await apiPost<MeResponse>('/api/me/mfa', { enabled: true });
+      await updateMfa.mutateAsync(true);
       await refreshUser();
       setSetup(null);
-      setCode('');
+      form.reset({ code: '' });
       enqueueSnackbar(Toasts.mfaEnabled, { variant: 'success' });
     } catch {
       enqueueSnackbar(Toasts.verificationFailed, { variant: 'error' });
     } finally {
       setBusy(false);
     }
-  };
+  });
 
   const handleDisable = async () => {
     setBusy(true);
     try {
       await ensureAmplifyConfigured();
       await updateMFAPreference({ totp: 'DISABLED' });
-      await apiPost<MeResponse>('/api/me/mfa', { enabled: false });
+      await updateMfa.mutateAsync(false);
       await refreshUser();
       enqueueSnackbar(Toasts.mfaDisabled, { variant: 'success' });
     } catch {
@@ -152,8 +147,7 @@ function Mfa() {
           <TextField
             label={AuthLabels.code}
             autoComplete="one-time-code"
-            value={code}
-            onChange={(e) => setCode(e.target.value)}
+            {...inputProps(form, 'code')}
             error={!!codeError}
             helperText={codeError}
             slotProps={{ htmlInput: { inputMode: 'numeric' } }}

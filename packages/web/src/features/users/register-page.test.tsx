@@ -2,13 +2,13 @@ import { AdminTexts, REGISTRATION_RETRY_DELAY_MS, Toasts, Validation } from '@rp
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
+import { setupTestServer } from '../../lib/testing/test-server.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { renderPage } from '../../lib/testing/render-page.tsx';
 import RegisterPage from './register-page.tsx';
 
 let posts: Array<{ at: number; body: Record<string, unknown> }> = [];
-const server = setupServer(
+const server = setupTestServer(
   http.get('/api/roles', () => HttpResponse.json({ roles: ['admin', 'provider'] })),
   http.get('/api/organizations', () => HttpResponse.json([{ id: 3, name: 'North Clinic' }])),
 );

@@ -1,23 +1,39 @@
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import { Alert, IconButton, MenuItem, Stack, TextField, Tooltip, Typography } from '@mui/material';
-import { AdminTexts, DEFAULT_ROLE, Toasts, Validation, type CreateUserBody } from '@rpm/contracts';
+import {
+  AdminTexts,
+  DEFAULT_ROLE,
+  Toasts,
+  Validation,
+  anyText,
+  blankToNull,
+  emailText,
+  formSchema,
+  requiredText,
+  type CreateUserBody,
+  type FormValues as FormValuesOf,
+} from '@rpm/contracts';
 import { useSnackbar } from 'notistack';
 import { useEffect, useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller } from 'react-hook-form';
 import { FormPage } from '../../components/form-page.tsx';
-import { errorMessage } from '../../lib/api-client.ts';
-import { useOrganizations, useRegisterUser, useRoles } from './api.ts';
-import { helperLine } from '../../components/helper-text.ts';
+import { controlledFieldProps, textFieldProps } from '../../components/form/text-field-props.ts';
+import { useSchemaForm } from '../../components/form/use-schema-form.ts';
+import { errorMessage } from '../../api/errors.ts';
+import { useOrganizations } from '../../api/organizations/get-organizations.ts';
+import { useRoles } from '../../api/roles/get-roles.ts';
+import { useRegisterUser } from '../../api/users/register-user.ts';
 
-interface FormValues {
-  first_name: string;
-  middle_name: string;
-  last_name: string;
-  title: string;
-  role: string;
-  organization_id: string;
-  email: string;
-}
+const RegisterForm = formSchema({
+  first_name: requiredText(Validation.firstNameRequired),
+  middle_name: anyText(),
+  last_name: requiredText(Validation.lastNameRequired),
+  title: anyText(),
+  role: requiredText(Validation.roleRequired),
+  organization_id: requiredText(Validation.organizationRequired),
+  email: emailText(),
+});
+type FormValues = FormValuesOf<typeof RegisterForm>;
 
 const EMPTY: FormValues = {
   first_name: '',
@@ -29,8 +45,6 @@ const EMPTY: FormValues = {
   email: '',
 };
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 /** Optional fields are left out of the body when empty (spec section 5). */
 export function toCreateUserBody(v: FormValues): CreateUserBody {
   const body: CreateUserBody = {
@@ -40,8 +54,10 @@ export function toCreateUserBody(v: FormValues): CreateUserBody {
     role: v.role,
     organization_id: Number(v.organization_id),
   };
-  if (v.middle_name.trim()) body.middle_name = v.middle_name.trim();
-  if (v.title.trim()) body.title = v.title.trim();
+  const middleName = blankToNull(v.middle_name);
+  const title = blankToNull(v.title);
+  if (middleName) body.middle_name = middleName;
+  if (title) body.title = title;
   return body;
 }
 
@@ -53,7 +69,12 @@ export default function RegisterPage() {
   const register = useRegisterUser();
   const [created, setCreated] = useState<{ email: string; password: string } | null>(null);
   const [copied, setCopied] = useState(false);
-  const { control, handleSubmit, reset } = useForm<FormValues>({ defaultValues: EMPTY, mode: 'onTouched' });
+  const form = useSchemaForm<FormValues>(RegisterForm, {
+    defaultValues: EMPTY,
+    mode: 'onTouched',
+    reValidateMode: 'onChange',
+  });
+  const { control, handleSubmit, reset } = form;
 
   const optionsFailed = roles.isError || organizations.isError;
   useEffect(() => {
@@ -83,53 +104,30 @@ export default function RegisterPage() {
   };
 
   const loadingOptions = roles.isPending || organizations.isPending;
-  const text = (name: keyof FormValues, label: string, rules: { required?: string; email?: boolean } = {}) => (
-    <Controller
-      name={name}
-      control={control}
-      rules={{
-        validate: (v) => {
-          if (rules.required && !v.trim()) return rules.required;
-          if (rules.email && !EMAIL.test(v.trim())) return Validation.email;
-          return true;
-        },
-      }}
-      render={({ field, fieldState }) => (
-        <TextField
-          {...field}
-          id={`register-${name}`}
-          label={label}
-          required={Boolean(rules.required)}
-          error={Boolean(fieldState.error)}
-          helperText={helperLine(fieldState.error?.message)}
-          type={rules.email ? 'email' : 'text'}
-          fullWidth
-        />
-      )}
+  const text = (name: keyof FormValues, label: string, rules: { required?: boolean; email?: boolean } = {}) => (
+    <TextField
+      id={`register-${name}`}
+      label={label}
+      required={rules.required}
+      type={rules.email ? 'email' : 'text'}
+      fullWidth
+      {...textFieldProps(form, name)}
     />
   );
 
   /** A required drop-down; disabled until the roles and organizations have loaded. */
-  const select = (
-    name: 'role' | 'organization_id',
-    label: string,
-    required: string,
-    options: { value: string; label: string }[],
-  ) => (
+  const select = (name: 'role' | 'organization_id', label: string, options: { value: string; label: string }[]) => (
     <Controller
       name={name}
       control={control}
-      rules={{ required }}
       render={({ field, fieldState }) => (
         <TextField
-          {...field}
           id={`register-${name === 'organization_id' ? 'organization' : name}`}
           select
           label={label}
           required
           disabled={loadingOptions}
-          error={Boolean(fieldState.error)}
-          helperText={helperLine(fieldState.error?.message)}
+          {...controlledFieldProps(field, fieldState)}
         >
           {options.map((o) => (
             <MenuItem key={o.value} value={o.value}>
@@ -183,23 +181,21 @@ export default function RegisterPage() {
         </>
       }
     >
-      {text('first_name', AdminTexts.firstName, { required: Validation.firstNameRequired })}
+      {text('first_name', AdminTexts.firstName, { required: true })}
       {text('middle_name', AdminTexts.middleName)}
-      {text('last_name', AdminTexts.lastName, { required: Validation.lastNameRequired })}
+      {text('last_name', AdminTexts.lastName, { required: true })}
       {text('title', AdminTexts.title)}
       {select(
         'role',
         AdminTexts.role,
-        Validation.roleRequired,
         (roles.data ?? [DEFAULT_ROLE]).map((r) => ({ value: r, label: r })),
       )}
       {select(
         'organization_id',
         AdminTexts.organization,
-        Validation.organizationRequired,
         (organizations.data ?? []).map((o) => ({ value: String(o.id), label: o.name })),
       )}
-      {text('email', AdminTexts.email, { required: Validation.email, email: true })}
+      {text('email', AdminTexts.email, { required: true, email: true })}
     </FormPage>
   );
 }

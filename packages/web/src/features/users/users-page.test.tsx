@@ -2,7 +2,7 @@ import { Labels, Toasts, UserActionConfirmations, UsersTableColumns, type AdminU
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
+import { setupTestServer } from '../../lib/testing/test-server.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { renderPage } from '../../lib/testing/render-page.tsx';
 import { UsersList } from './users-page.tsx';
@@ -26,7 +26,7 @@ const user = (overrides: Partial<AdminUser>): AdminUser => ({
 const ADMIN_ID = 1;
 let listCalls = 0;
 let posts: string[] = [];
-const server = setupServer(
+const server = setupTestServer(
   http.get('/api/admin/users', () => {
     listCalls++;
     return HttpResponse.json({

@@ -5,10 +5,11 @@ import { useState } from 'react';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { DataTable, ListStates, PageHeader } from '../../components/table-states.tsx';
 import { useAuth } from '../../lib/auth/auth-context.tsx';
-import { errorMessage } from '../../lib/api-client.ts';
+import { errorMessage } from '../../api/errors.ts';
 import { formatTimestamp } from '../../lib/format-timestamp.ts';
 import { useTimezone } from '../../lib/timezone.ts';
-import { useUserAction, useUsers, type UserAction } from './api.ts';
+import { useUsers } from '../../api/users/get-users.ts';
+import { useUserAction, type UserAction } from '../../api/users/user-action.ts';
 
 const SUCCESS: Record<UserAction, string> = {
   'resend-invite': Toasts.inviteResent,

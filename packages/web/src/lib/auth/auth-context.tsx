@@ -2,16 +2,16 @@ import { Toasts, type CurrentUser } from '@rpm/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useSnackbar } from 'notistack';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { errorMessage } from '../api-client.ts';
+import { errorMessage } from '../../api/errors.ts';
+import { getMe } from '../../api/me/get-me.ts';
+import { endServerSession } from '../../api/session/end-session.ts';
+import { exchangeToken } from '../../api/token/exchange-token.ts';
 import { openSessionChannel } from '../session/session-channel.ts';
 import { clearSessionExpiredFlag, isSessionExpiredFlagSet, setSessionExpiredFlag } from '../session/expired-flag.ts';
 import { startCacheFor } from './query-cache.ts';
 import {
-  endServerSession,
-  exchangeToken,
   forgetPoolTokens,
   currentAccessToken,
-  loadMe,
   markSignedOut,
   restoreSession,
   sessionRestoreTaken,
@@ -111,7 +111,7 @@ export function AuthProvider({ children, onSessionRestored }: AuthProviderProps)
     }
     try {
       // The spec's separate current-user load, with its own "Failed to load user".
-      const me = await loadMe();
+      const me = await getMe();
       clearSessionExpiredFlag();
       setExpired(false);
       signedIn(me);
@@ -127,7 +127,7 @@ export function AuthProvider({ children, onSessionRestored }: AuthProviderProps)
 
   const refreshUser = useCallback(async (): Promise<CurrentUser | null> => {
     try {
-      const me = await loadMe();
+      const me = await getMe();
       setUser(me);
       return me;
     } catch {

@@ -1,19 +1,20 @@
-import { hashKey, QueryClient, type QueryKey } from '@tanstack/react-query';
+import { QueryClient } from '@tanstack/react-query';
 
 const QUERY_DEFAULTS = { retry: false, refetchOnWindowFocus: false, staleTime: 10_000 } as const;
 
-/**
- * Cached answers are keyed by the signed-in user as well as by the query's own key: whatever a
- * feature names its queries, one user's data can never be served from the cache to another
- * (a shared clinic workstation, one tab, two users).
+/*
+ * The user each cache currently belongs to. Query keys start with it (api/scope.ts), so that
+ * keys name the user outside React as well (route prefetching) without threading it everywhere.
  */
-function queryDefaults(userId: number | null) {
-  const scope = userId === null ? 'signed-out' : `user:${userId}`;
-  return { ...QUERY_DEFAULTS, queryKeyHashFn: (key: QueryKey) => hashKey([scope, ...key]) };
+const cacheUser = new WeakMap<QueryClient, number | null>();
+
+/** Whose data `client` holds; null before any sign-in and after a sign-out. */
+export function userOfCache(client: QueryClient): number | null {
+  return cacheUser.get(client) ?? null;
 }
 
 export function createQueryClient(): QueryClient {
-  return new QueryClient({ defaultOptions: { queries: queryDefaults(null) } });
+  return new QueryClient({ defaultOptions: { queries: QUERY_DEFAULTS } });
 }
 
 /**
@@ -23,5 +24,5 @@ export function createQueryClient(): QueryClient {
 export function startCacheFor(client: QueryClient, userId: number | null): void {
   void client.cancelQueries();
   client.clear();
-  client.setDefaultOptions({ queries: queryDefaults(userId) });
+  cacheUser.set(client, userId);
 }

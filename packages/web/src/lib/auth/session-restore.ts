@@ -1,5 +1,6 @@
-import type { CurrentUser, MeResponse } from '@rpm/contracts';
-import { apiGet, apiPost } from '../api-client.ts';
+import type { CurrentUser } from '@rpm/contracts';
+import { getMe } from '../../api/me/get-me.ts';
+import { exchangeToken } from '../../api/token/exchange-token.ts';
 import { poolAuth } from '../pool-auth.ts';
 import { isSessionExpiredFlagSet } from '../session/expired-flag.ts';
 
@@ -51,15 +52,6 @@ export function wasSignedOut(): boolean {
   }
 }
 
-export async function loadMe(): Promise<CurrentUser> {
-  return (await apiGet<MeResponse>('/api/me')).user;
-}
-
-/** Trades the pool's access token for a portal session; the answer already names the user. */
-export async function exchangeToken(token: string): Promise<CurrentUser> {
-  return (await apiPost<MeResponse>('/api/token', { token })).user;
-}
-
 /*
  * Whether this tab holds user-pool tokens at all, read from Amplify's own sessionStorage keys so
  * that a signed-out visit does not load Amplify just to learn it has none.
@@ -94,15 +86,6 @@ export async function forgetPoolTokens(): Promise<void> {
   }
 }
 
-/** Ends the portal session on the server; a failure (already gone, offline) changes nothing here. */
-export async function endServerSession(): Promise<void> {
-  try {
-    await fetch('/api/logout', { method: 'POST', credentials: 'same-origin' });
-  } catch {
-    /* offline: the server's idle timeout ends it */
-  }
-}
-
 let sessionRestore: Promise<CurrentUser | null> | null = null;
 
 /** The provider took the answer: a later provider (a test, a remount) checks anew. */
@@ -130,7 +113,7 @@ export function restoreSession(): Promise<CurrentUser | null> {
     }
     try {
       if (token) return await exchangeToken(token);
-      if (hasHint()) return await loadMe();
+      if (hasHint()) return await getMe();
     } catch {
       /* no session */
     }

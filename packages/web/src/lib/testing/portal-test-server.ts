@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 import type { CurrentUser } from '@rpm/contracts';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
+import { setupTestServer } from './test-server.ts';
 
 /** The answers a test portal gives: who is signed in (null = nobody), and which calls arrived. */
 export interface TestPortalState {
@@ -33,7 +33,7 @@ export function signInForTest(user: CurrentUser): void {
   localStorage.setItem('rpm.hasSession', '1');
 }
 
-export const server = setupServer(
+export const server = setupTestServer(
   http.get('/app-config.json', () =>
     HttpResponse.json({
       userPoolId: 'local_test',
@@ -53,10 +53,10 @@ export const server = setupServer(
     testPortal.user = null;
     return new HttpResponse(null, { status: 204 });
   }),
-  http.get('/api/expire-me', () => {
-    testPortal.calls.push('GET /api/expire-me');
-    return HttpResponse.json({ message: 'Session expired' }, { status: 401 });
-  }),
+  // The sidebar badge and the dashboard ask for the open alerts.
+  http.get('/api/alerts/summary', () =>
+    HttpResponse.json({ open: 0, by_severity: { critical: 0, high: 0, info: 0 }, stale_patients: 0 }),
+  ),
 );
 
 export function resetTestPortal(): void {
@@ -65,8 +65,9 @@ export function resetTestPortal(): void {
 }
 
 /**
- * Runs the fake portal for the calling test file: unknown requests fail the test, and after
- * each test the handlers, the signed-in user, the call log and the clock are back to normal.
+ * Runs the fake portal for the calling test file: unknown requests and answers that break the
+ * contract fail the test, and after each test the handlers, the signed-in user, the call log and
+ * the clock are back to normal.
  */
 export function runPortalTestServer(): void {
   beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));

@@ -18,4 +18,7 @@ export const paths = {
   auditLogs: '/audit-logs',
   integrations: '/integrations',
   unmatchedReadings: '/devices/unmatched',
+  alerts: '/alerts',
+  billing: '/billing',
+  billingEvidence: (patientId: number | string) => `/billing/patients/${patientId}`,
 } as const;

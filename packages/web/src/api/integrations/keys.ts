@@ -1,0 +1,5 @@
+import type { UserScope } from '../scope.ts';
+
+export const integrationKeys = {
+  all: (scope: UserScope) => [...scope, 'integrations'] as const,
+};
