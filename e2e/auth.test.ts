@@ -3,7 +3,7 @@
  * temporary password, TOTP set-up and sign-in with a code, forgot and reset password through the
  * outbox, the navigation guards, the idle timeout across tabs, a 401 ending the session, logout.
  */
-import {
+import { AlertTexts, BillingTexts,
   AuthLabels,
   IDLE_TIMEOUT_MS,
   IngestionTexts,
@@ -139,6 +139,7 @@ describe('sign-in', () => {
     const nav = page.getByRole('navigation', { name: AuthLabels.mainNavigation });
     expect(await nav.getByRole('link').allTextContents()).toEqual([
       Labels.patients,
+      AlertTexts.navAlerts,
       Labels.devices,
       Labels.users,
       Labels.register,
@@ -146,6 +147,7 @@ describe('sign-in', () => {
       Labels.db,
       Labels.auditLogs,
       IngestionTexts.integrationsTitle,
+      BillingTexts.title,
     ]);
     expect(await page.getByRole('link', { name: Labels.dashboard }).isVisible()).toBe(true);
     expect(await page.getByLabel(AuthLabels.timezone).isVisible()).toBe(true);
@@ -184,7 +186,7 @@ describe('sign-in', () => {
     const nav = page.getByRole('navigation', { name: AuthLabels.mainNavigation });
     // The sidebar's code loads with the first signed-in page.
     await nav.getByRole('link', { name: Labels.patients }).waitFor();
-    expect(await nav.getByRole('link').allTextContents()).toEqual([Labels.patients]);
+    expect(await nav.getByRole('link').allTextContents()).toEqual([Labels.patients, AlertTexts.navAlerts, BillingTexts.title]);
     await page.goto(`${portal.url}/users`);
     await page.waitForURL(`${portal.url}/`);
     await page.getByRole('heading', { name: Labels.dashboard }).waitFor();
@@ -433,11 +435,19 @@ describe('session rules', () => {
         WHERE revoked_at IS NULL AND user_id = (SELECT id FROM users WHERE email = $1)`,
       [portal.adminEmail],
     );
-    // Opening the profile asks the API for the current user.
-    await page.getByRole('button', { name: AuthLabels.accountMenu }).click();
-    await page.getByRole('menuitem', { name: Labels.profile }).click();
+    // The next API call answers 401. Often the live alert stream gets there first (the server ends
+    // the stream of an ended session; its reconnection and the alert summary answer 401);
+    // otherwise opening the profile asks the API for the current user.
     const dialog = page.getByRole('dialog', { name: SessionTexts.endedTitle });
+    const openProfile = page
+      .getByRole('button', { name: AuthLabels.accountMenu })
+      .click({ timeout: 5_000 })
+      .then(() => page.getByRole('menuitem', { name: Labels.profile }).click({ timeout: 5_000 }))
+      .catch(() => {
+        /* the dialog came first and covers the page */
+      });
     await dialog.waitFor();
+    await openProfile;
     expect(await dialog.getByText(SessionTexts.endedBody).isVisible()).toBe(true);
     await page.getByRole('button', { name: SessionTexts.leave }).click();
     await page.waitForURL(`${portal.url}/login`);

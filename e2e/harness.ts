@@ -5,13 +5,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CSRF_HEADER, CSRF_HEADER_VALUE, Labels } from '@rpm/contracts';
 import pg from 'pg';
 import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
+import { freePort } from '../packages/server/src/free-port.ts';
 import { srpAccessToken } from '../packages/server/test/srp-client.ts';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -38,17 +38,6 @@ export interface Portal {
   restart(): Promise<void>;
   /** Stops it and removes its data directory. */
   dispose(): Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 export interface StartOptions {

@@ -5,7 +5,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort, startPortal, type Portal } from './harness.ts';
+import { freePort } from '../packages/server/src/free-port.ts';
+import { startPortal, type Portal } from './harness.ts';
 
 const portals: Portal[] = [];
 const redisServers: ChildProcess[] = [];

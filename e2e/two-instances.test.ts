@@ -10,7 +10,8 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../packages/server/src/db/embedded.ts';
-import { callApi, freePort, signInViaApi, startPortal, type Portal } from './harness.ts';
+import { freePort } from '../packages/server/src/free-port.ts';
+import { callApi, signInViaApi, startPortal, type Portal } from './harness.ts';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 let pgServer: EmbeddedDatabase;

@@ -4,7 +4,7 @@
  * message lands, typed text is not thrown away, fields say what is wrong as they are left, a reset
  * code can be typed, and unknown or broken addresses get a page that says so.
  */
-import {
+import { AlertTexts, BillingTexts,
   AdminTexts,
   AuthLabels,
   IngestionTexts,
@@ -157,6 +157,8 @@ const signedInPages = () => [
   '/organizations/add',
   '/db',
   '/audit-logs',
+  '/billing',
+  `/billing/patients/${ownPatientId}`,
   '/no-such-page',
   '/patients/abc',
   `/patients/${otherOrgPatientId + 1000}`,
@@ -193,9 +195,12 @@ describe('the shell', () => {
     const menuButton = page.getByRole('button', { name: UxTexts.openNavigation });
     await menuButton.click();
     const nav = page.getByRole('navigation', { name: AuthLabels.mainNavigation });
+    // The drawer's code loads with its first opening: wait for its last entry before reading them.
+    await nav.getByRole('link', { name: BillingTexts.title }).waitFor();
     const labels = await nav.getByRole('link').allInnerTexts();
     expect(labels).toEqual([
       Labels.patients,
+      AlertTexts.navAlerts,
       Labels.devices,
       Labels.users,
       Labels.register,
@@ -203,6 +208,7 @@ describe('the shell', () => {
       Labels.db,
       Labels.auditLogs,
       IngestionTexts.integrationsTitle,
+      BillingTexts.title,
     ]);
     await nav.getByRole('link', { name: Labels.devices }).click();
     await page.waitForURL(`${portal.url}/devices`);

@@ -1,0 +1,131 @@
+import { AlertTexts, Labels, PatientTexts, type IngestionSourceWithSecret } from '@rpm/contracts';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { simulatedDevice, tenoviMeasurement } from '../packages/server/src/modules/ingestion/tenovi-simulator.ts';
+import { callApi, collectConsoleErrors, launchBrowser, signInAs, signInViaApi, startPortal, type Portal } from './harness.ts';
+
+let portal: Portal;
+let browser: Browser;
+let provider: { email: string; password: string };
+let patientId: number;
+let source: IngestionSourceWithSecret;
+const SHOTS = process.env.ALERT_SCREENSHOTS;
+
+beforeAll(async () => {
+  portal = await startPortal();
+  browser = await launchBrowser();
+  const adminCookie = await signInViaApi(portal, portal.adminEmail, portal.adminPassword);
+  const { rows } = await portal.db.query<{ organization_id: number }>(
+    `SELECT organization_id FROM users WHERE lower(email) = lower($1)`,
+    [portal.adminEmail],
+  );
+  const orgId = rows[0]!.organization_id;
+  const email = `alert-provider-${Date.now()}@example.com`;
+  const created = await callApi<{ temp_password?: string; temporary_password?: string }>(
+    portal,
+    adminCookie,
+    'POST',
+    '/api/admin/users',
+    { email, first_name: 'Avery', last_name: 'Alert', role: 'provider', organization_id: orgId },
+  );
+  expect(created.status).toBeLessThan(300);
+  provider = { email, password: 'Provider-e2e-Alerts5!' };
+  await signInViaApi(portal, email, created.body.temp_password ?? created.body.temporary_password!, {
+    newPassword: provider.password,
+  });
+  const patient = await portal.db.query<{ id: number }>(
+    `INSERT INTO patients (first_name, last_name, organization_id, enrolled_rpm) VALUES ('Crisis', 'Cuffwearer', $1, true) RETURNING id`,
+    [orgId],
+  );
+  patientId = patient.rows[0]!.id;
+  await portal.db.query(`INSERT INTO devices (device_id, model, patient_id) VALUES ('SIM-ALERT-1', 'Tenovi BPM', $1)`, [
+    patientId,
+  ]);
+  await portal.db.query(`UPDATE device_assignments SET assigned_from = now() - interval '1 day'`);
+  const made = await callApi<IngestionSourceWithSecret>(portal, adminCookie, 'POST', '/api/integrations', {
+    name: 'Tenovi alerts',
+    kind: 'tenovi',
+  });
+  expect(made.status).toBe(201);
+  source = made.body;
+});
+afterAll(async () => {
+  await browser?.close();
+  await portal?.dispose();
+});
+
+describe('clinical alerts', () => {
+  it('a crisis reading sent through ingestion appears on an open worklist within 5 s; resolving adds a note and 5 minutes', async () => {
+    const context = await browser.newContext({ timezoneId: 'UTC', viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    const errors = collectConsoleErrors(page);
+    await signInAs(page, portal, provider.email, provider.password);
+    await page.getByRole('link', { name: AlertTexts.navAlerts }).click();
+    await page.getByRole('heading', { name: AlertTexts.pageTitle }).waitFor();
+    await page.getByText(AlertTexts.empty).waitFor();
+    // The worklist is open and idle; its live stream is connected before the reading arrives.
+    await page.waitForTimeout(500);
+
+    const device = { ...simulatedDevice('SIM-ALERT-1', 1), baseSystolic: 215, baseDiastolic: 125 };
+    const sentAt = Date.now();
+    const res = await fetch(`${portal.url}/api/ingest/tenovi/${source.id}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-rpm-ingest-secret': source.secret },
+      body: JSON.stringify(tenoviMeasurement(device, new Date(Date.now() - 60_000))),
+    });
+    expect(res.status).toBe(200);
+
+    const row = page.getByRole('row').filter({ hasText: 'Crisis Cuffwearer' });
+    await row.waitFor({ timeout: 5_000 });
+    const seenAfterMs = Date.now() - sentAt;
+    expect(seenAfterMs).toBeLessThan(5_000);
+    await expect.poll(() => row.textContent()).toContain(AlertTexts.rules.bp_crisis);
+    expect(await page.getByTestId('alerts-badge').textContent()).toContain('1');
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}/alerts-1280x800.png` });
+
+    await row.getByRole('button', { name: AlertTexts.resolve }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel(AlertTexts.resolveNote).fill('Phoned the patient: repeat reading 150/90, GP informed.');
+    await dialog.getByLabel(AlertTexts.resolveMinutes).fill('5');
+    await dialog.getByRole('button', { name: AlertTexts.resolve }).click();
+    await page.getByText(AlertTexts.resolved).waitFor();
+    await page.getByText(AlertTexts.empty).waitFor();
+
+    await page.goto(`${portal.url}/patients/${patientId}`);
+    const notes = page.getByRole('list', { name: PatientTexts.clinicalNotes });
+    await notes.getByText('Phoned the patient: repeat reading 150/90, GP informed.').waitFor();
+    await page.getByRole('cell', { name: '5', exact: true }).first().waitFor();
+    expect(errors).toEqual([]);
+    console.log(`alert seen on the open worklist ${seenAfterMs} ms after the reading was sent`);
+
+    if (SHOTS) {
+      // A second crisis for the phone-sized screenshot of the worklist.
+      await fetch(`${portal.url}/api/ingest/tenovi/${source.id}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-rpm-ingest-secret': source.secret },
+        body: JSON.stringify(tenoviMeasurement(device, new Date(Date.now() - 30_000))),
+      });
+      await page.goto(`${portal.url}/patients/${patientId}`);
+      await page.waitForTimeout(1500);
+      await page.screenshot({ path: `${SHOTS}/patient-1280x800.png`, fullPage: true });
+      // Two weeks of earlier readings, so the Figure has lines, averages and bands to show.
+      await portal.db.query(
+        `INSERT INTO vitals (patient_id, created_at, systolic, diastolic, pulse)
+         SELECT $1, now() - d * interval '1 day', 128 + (d * 7) % 25, 78 + (d * 5) % 14, 70 FROM generate_series(1, 14) d`,
+        [patientId],
+      );
+      await page.reload();
+      await page.getByRole('button', { name: Labels.figure }).click();
+      await page.waitForTimeout(1500);
+      await page.screenshot({ path: `${SHOTS}/figure-1280x800.png`, fullPage: true });
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto(`${portal.url}/alerts`);
+      await page.getByText('Crisis Cuffwearer').first().waitFor();
+      await page.screenshot({ path: `${SHOTS}/alerts-390x844.png` });
+      await page.goto(`${portal.url}/`);
+      await page.waitForTimeout(1000);
+      await page.screenshot({ path: `${SHOTS}/dashboard-390x844.png` });
+    }
+    await context.close();
+  }, 120_000);
+});
