@@ -1,9 +1,13 @@
+import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
 
-const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+// Next to this module in the source and compiled trees (db/migrations); the bundled server entry
+// (dist/server.js, one level up) finds the same directory under db/.
+const here = path.dirname(fileURLToPath(import.meta.url));
+const MIGRATIONS_DIR = [path.join(here, 'migrations'), path.join(here, 'db', 'migrations')].find((dir) => existsSync(dir)) ?? path.join(here, 'migrations');
 // Any fixed number: it only has to be the same for every instance of the portal.
 const MIGRATION_LOCK = 727_001;
 

@@ -1,4 +1,3 @@
-import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { CognitoJwtVerifier, JwtVerifier } from 'aws-jwt-verify';
 import type { Jwks } from 'aws-jwt-verify/jwk';
 
@@ -8,7 +7,6 @@ import type pg from 'pg';
 import type { Config } from '../config.ts';
 import { endSessionsOfIdentity } from '../modules/sessions/sessions.service.ts';
 import { OUTBOX_RETENTION_DAYS } from '@rpm/contracts';
-import { createCognitoDirectory } from './cognito-directory.ts';
 import type { UserDirectory } from './directory.ts';
 import { pruneExpired } from './housekeeping.ts';
 import { createLocalDirectory } from './local-directory.ts';
@@ -137,6 +135,12 @@ export async function createIdentity(deps: IdentityDeps): Promise<Identity> {
 async function createCognitoIdentity({ settings, cognitoJwks }: IdentityDeps): Promise<Identity> {
   const { region, userPoolId, clientId } = settings;
   if (!region || !userPoolId || !clientId) throw new Error('cognito mode needs region, userPoolId and clientId');
+  // Loaded here, not at the top: the AWS SDK is the largest import of the server, and a portal on
+  // its own user pool (the default) never needs it, so its start-up does not pay for it.
+  const [{ CognitoIdentityProviderClient }, { createCognitoDirectory }] = await Promise.all([
+    import('@aws-sdk/client-cognito-identity-provider'),
+    import('./cognito-directory.ts'),
+  ]);
   const client = new CognitoIdentityProviderClient({ region });
   const verifier = CognitoJwtVerifier.create({ userPoolId, clientId, tokenUse: 'access' });
   if (cognitoJwks) verifier.cacheJwks(cognitoJwks);

@@ -1,6 +1,6 @@
 import rateLimit, { type FastifyRateLimitOptions, type FastifyRateLimitStore } from '@fastify/rate-limit';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { createRequire } from 'node:module';
 import type { Config } from '../config.ts';
 import type { Metrics } from './metrics.ts';
@@ -23,8 +23,9 @@ const NAMESPACE = 'rpm-rl-';
  * shared by every instance behind the load balancer; otherwise each process counts alone.
  */
 export async function registerRateLimit(app: FastifyInstance, config: Config, metrics: Metrics): Promise<void> {
+  // Loaded only when configured: a single instance without Redis need not pay for the client.
   const redis = config.redisUrl
-    ? new Redis(config.redisUrl, {
+    ? new (await import('ioredis')).Redis(config.redisUrl, {
         connectTimeout: 2000,
         maxRetriesPerRequest: 1,
         enableOfflineQueue: false,
