@@ -317,6 +317,18 @@ export async function putPatientThresholds(
   });
 }
 
+/** A refusal recorded like any other when the organization named in the path does not exist. */
+async function requireOrganization(tx: Queryable, organizationId: number, action: string): Promise<void> {
+  if (await organizationExists(tx, organizationId)) return;
+  throw new AuditedRefusal(404, ApiErrors.notFound, {
+    action,
+    outcome: 'failure',
+    resourceType: 'organization',
+    resourceId: organizationId,
+    reason: 'no such organization',
+  });
+}
+
 function settingsAnswer(organizationId: number, stored: AlertSettingsBody | null): AlertSettings {
   const overrides = stored ?? { ...blankOverrides(), stale_days: null };
   return {
@@ -336,15 +348,7 @@ export async function getAlertSettings(deps: { db: pg.Pool }, ctx: SignedInConte
       reason: 'organization of another provider',
       status: 404,
     });
-    if (!(await organizationExists(tx, organizationId))) {
-      throw new AuditedRefusal(404, ApiErrors.notFound, {
-        action,
-        outcome: 'failure',
-        resourceType: 'organization',
-        resourceId: organizationId,
-        reason: 'no such organization',
-      });
-    }
+    await requireOrganization(tx, organizationId, action);
     return settingsAnswer(organizationId, await findOrganizationSettings(tx, organizationId));
   });
 }
@@ -363,15 +367,7 @@ export async function putAlertSettings(
       resourceId: organizationId,
       reason: 'not an admin',
     });
-    if (!(await organizationExists(tx, organizationId))) {
-      throw new AuditedRefusal(404, ApiErrors.notFound, {
-        action,
-        outcome: 'failure',
-        resourceType: 'organization',
-        resourceId: organizationId,
-        reason: 'no such organization',
-      });
-    }
+    await requireOrganization(tx, organizationId, action);
     const before = await findOrganizationSettings(tx, organizationId);
     await saveOrganizationSettings(tx, organizationId, ctx.actor.id, body);
     await audit(tx, ctx, {
