@@ -336,13 +336,15 @@ async function store(
     readings.push(r);
   }
   const entryCount = checked.length;
-  const results = await storeAudited(tx, ctx, source, action, readings, (o) => ({
-    entries: entryCount,
-    stored: o.filter((x) => x.status === 'stored').length,
-    duplicates: o.filter((x) => x.status === 'duplicate').length + (entryCount - readings.length),
-    unmatched: o.filter((x) => x.status === 'unmatched').length,
-    refused: checked.filter((c) => !c.ok).length,
-  }));
+  const results = await storeAudited(
+    tx,
+    ctx,
+    source,
+    action,
+    readings,
+    { entries: entryCount, refused: checked.filter((c) => !c.ok).length },
+    entryCount - readings.length,
+  );
   const claimed = new Set<number>();
   for (const [i, k] of readingOf) {
     const o = results[k]!;
