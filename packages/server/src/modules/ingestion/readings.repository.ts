@@ -1,4 +1,5 @@
-import { sql } from 'kysely';
+import { sql, type CompiledQuery } from 'kysely';
+import type pg from 'pg';
 import type { Queryable } from '../../db/pool.ts';
 import { kysely } from '../../db/kysely.ts';
 import type { AuditEntry } from '../audit/audit.repository.ts';
@@ -71,7 +72,7 @@ export async function storeReadings(
   // Five steps in one round trip (resolve, store, park, pick up waiting pulses, answer), whose
   // data-modifying CTEs join each other's RETURNING rows: written as one statement, as it runs.
   const column = <T>(pick: (r: IncomingReading) => T) => readings.map(pick);
-  const { rows } = await sql<OutcomeRow>`WITH input AS (
+  const statement = sql<OutcomeRow>`WITH input AS (
        SELECT * FROM unnest(${column((r) => r.deviceIdentifier)}::text[], ${column((r) => r.measuredAt)}::timestamptz[],
                             ${column((r) => r.index)}::int[], ${column((r) => r.systolic)}::int2[],
                             ${column((r) => r.diastolic)}::int2[], ${column((r) => r.pulse)}::int2[],
@@ -123,13 +124,26 @@ export async function storeReadings(
        LEFT JOIN parked p ON p.ident_key = lower(r.ident) AND p.measured_at = r.measured_at AND p.measurement_index = r.idx
        LEFT JOIN vitals existing ON s.id IS NULL AND r.patient_id IS NOT NULL AND existing.device_id = r.device_pk
         AND existing.created_at = r.measured_at AND existing.measurement_index = r.idx
-      ORDER BY r.ord`.execute(kysely(db));
+      ORDER BY r.ord`;
+  // Its text does not depend on the number of readings (they travel as arrays): prepared once
+  // per connection, the server skips parsing and analysing it on every webhook call.
+  const rows = await runPrepared(db, audit ? 'ingest_store_readings_audited' : 'ingest_store_readings', statement.compile(kysely(db)));
   return rows.map((r): ReadingOutcome => {
     if (r.vital_id !== null && r.patient_id !== null)
       return { status: 'stored', vitalId: r.vital_id, patientId: r.patient_id };
     if (r.unmatched_id !== null) return { status: 'unmatched' };
     return { status: 'duplicate', vitalId: r.existing_id, patientId: r.patient_id };
   });
+}
+
+/**
+ * Runs a compiled query as a named prepared statement of the connection. `name` must always go
+ * with the same SQL text.
+ */
+export async function runPrepared<R>(db: Queryable, name: string, query: CompiledQuery<R>): Promise<R[]> {
+  const config: pg.QueryConfig = { name, text: query.sql, values: [...query.parameters] };
+  const result = await (db as pg.PoolClient).query(config);
+  return result.rows as R[];
 }
 
 /**
