@@ -97,7 +97,9 @@ const fhirServer: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { db, conf
         .status(405)
         .header('allow', allowed.join(', '))
         .type(FHIR_JSON)
-        .send(operationOutcome('error', 'not-supported', IngestionErrors.fhirMethod(request.method, allowed.join(', '))));
+        .send(
+          operationOutcome('error', 'not-supported', IngestionErrors.fhirMethod(request.method, allowed.join(', '))),
+        );
     }
     return reply
       .status(404)

@@ -382,7 +382,10 @@ describe('FHIR R4 out', () => {
     expect(wrongMethod.headers.allow).toMatch(/POST/);
     expect(wrongMethod.body.issue[0]).toMatchObject({ severity: 'error', code: 'not-supported' });
     expect(wrongMethod.body.issue[0]?.diagnostics).toMatch(/^DELETE is not allowed here/);
-    const put = await fhir<OperationOutcome>('PUT', `/fhir/R4/Patient/${patientId}`, { body: {}, cookie: admin.cookie });
+    const put = await fhir<OperationOutcome>('PUT', `/fhir/R4/Patient/${patientId}`, {
+      body: {},
+      cookie: admin.cookie,
+    });
     expect(put.status).toBe(405);
     expect(put.headers.allow).toMatch(/GET/);
     expect(put.headers.allow).not.toMatch(/PUT/);
@@ -402,7 +405,11 @@ describe('FHIR R4 out', () => {
     const limited = await fhir<OperationOutcome>('GET', '/fhir/R4/metadata', { remoteAddress: reader });
     expect(limited.status).toBe(429);
     expect(limited.headers['retry-after']).toBeDefined();
-    expect(limited.body.issue[0]).toMatchObject({ severity: 'error', code: 'throttled', diagnostics: ApiErrors.rateLimited });
+    expect(limited.body.issue[0]).toMatchObject({
+      severity: 'error',
+      code: 'throttled',
+      diagnostics: ApiErrors.rateLimited,
+    });
     // Another address is counted apart.
     expect((await fhir('GET', '/fhir/R4/metadata', { remoteAddress: '198.51.100.8' })).status).toBe(200);
 

@@ -147,7 +147,10 @@ export async function storeAudited(
     return [];
   }
   const outcomes = await storeReadings(tx, source.id, readings, { entry, details, duplicatesBefore });
-  await evaluateStoredReadings(tx, outcomes.flatMap((o) => (o.status === 'stored' ? [o.vitalId] : [])));
+  await evaluateStoredReadings(
+    tx,
+    outcomes.flatMap((o) => (o.status === 'stored' ? [o.vitalId] : [])),
+  );
   return outcomes;
 }
 

@@ -394,7 +394,11 @@ describe('POST /api/ingest/tenovi/{sourceId}', () => {
     const limited = await call(source.id);
     expect(limited.statusCode).toBe(429);
     expect(limited.headers['retry-after']).toBeDefined();
-    expect(limited.json()).toMatchObject({ statusCode: 429, error: 'Too Many Requests', message: ApiErrors.rateLimited });
+    expect(limited.json()).toMatchObject({
+      statusCode: 429,
+      error: 'Too Many Requests',
+      message: ApiErrors.rateLimited,
+    });
     // Another source from that address, and the same source from another address, are counted apart.
     expect((await call('00000000-0000-4000-8000-000000000000')).statusCode).toBe(415);
     expect((await call(source.id, '192.0.2.45')).statusCode).toBe(415);
