@@ -12,8 +12,16 @@ export const ReadingLimits = {
 
 export const INGESTION_BODY_LIMIT_BYTES = 1024 * 1024;
 export const FHIR_BUNDLE_MAX_ENTRIES = 1000;
-/** Webhook calls per minute and source (each may carry many measurements). */
-export const INGEST_RATE_LIMIT_PER_MINUTE = 60_000;
+/**
+ * Webhook calls per minute, counted per source and sending address (per address when the call
+ * names no source): 200 a second, room for a vendor cloud's bursts, each call one measurement
+ * or more.
+ */
+export const INGEST_RATE_LIMIT_PER_MINUTE = 12_000;
+/** FHIR reads per minute and route, per read key and address (per address for staff sessions). */
+export const FHIR_READ_RATE_LIMIT_PER_MINUTE = 3_000;
+/** FHIR writes per minute and route, per source and address: a Bundle carries up to 1,000 readings. */
+export const FHIR_WRITE_RATE_LIMIT_PER_MINUTE = 3_000;
 /** Rejections kept per source for the admin page. */
 export const INGESTION_REJECTIONS_KEPT = 20;
 /** Where a Tenovi source sends its secret unless the admin names another header. */
@@ -142,6 +150,9 @@ export const IngestionErrors = {
   battery: (field: string) => `${field} must be between 0 and 100 percent`,
   sourceKind: 'this source may not send to this endpoint',
   sourceExists: 'Ingestion source not found',
+  /** A /fhir path this server does not serve (FHIR version, resource type or operation). */
+  fhirUnknownPath: (path: string) => `${path} is not served by this FHIR R4 server; see /fhir/R4/metadata`,
+  fhirMethod: (method: string, allowed: string) => `${method} is not allowed here; allowed: ${allowed}`,
 } as const;
 
 /** Texts of the Integrations and Unmatched Readings pages and the Add Reading dialog. */

@@ -1,30 +1,71 @@
 /**
  * Measures ingestion: single Tenovi webhook posts at concurrency 10 (requests/s and latency
- * percentiles, with autocannon) and the time to ingest one 1,000-entry FHIR Bundle. Runs the real
- * app against a scratch database: on DATABASE_URL's server when set, otherwise on an embedded
- * PostgreSQL in a temporary directory.
+ * percentiles, with autocannon in a worker thread) and the time to ingest one 1,000-entry FHIR
+ * Bundle; first, the SQL statements one webhook call sends, each with its time. Prints the
+ * machine's load average, without which the figures mean little. Runs the real app against a
+ * scratch database: on DATABASE_URL's server when set, otherwise on an embedded PostgreSQL in a
+ * temporary directory.
  *
- *   npx tsx scripts/bench-ingest.ts                  (BENCH_SECONDS=10 BENCH_BUNDLES=5 by default)
+ *   npx tsx --conditions=@rpm/source scripts/bench-ingest.ts   (BENCH_SECONDS=10 BENCH_BUNDLES=5 by default)
  *
- * Measured on the shared 2-core development machine while other work ran (load average 13):
+ * Measured with BENCH_SECONDS=10 BENCH_BUNDLES=3 on the shared 2-core development machine while
+ * other work ran (load average 8 to 9, so four runnable processes per core):
  *
- *   webhook, concurrency 10, 10 s: 172 req/s, p50 50 ms, p99 181 ms, max 301 ms, no errors
- *   FHIR Bundle of 1,000 Observations: median 296 ms (min 165, max 498) = about 3,400 readings/s
+ *   before (7 statements: the source read twice, BEGIN, store, alert check, audit insert, COMMIT)
+ *     webhook: 98 req/s, p50 91 ms, p99 325 ms; Bundle of 1,000: median 1,199 ms (834 readings/s)
+ *   after (5 statements: source, BEGIN, store with its audit record, alert check, COMMIT;
+ *          source and store prepared once per connection)
+ *     webhook: 111 req/s, p50 82 ms, p99 255 ms; Bundle of 1,000: median 1,234 ms (810 readings/s)
  *
- * The webhook's p99 aim (50 ms) is not met under that load; repeat on an idle machine.
+ * One call at a time its statements take about 6 ms together; at that load the rest of the
+ * latency is waiting for a core. The p99 aim (50 ms) is not met under such load: repeat on an
+ * idle machine before drawing conclusions.
  */
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { DEFAULT_INGEST_AUTH_HEADER } from '@rpm/contracts';
 import { runMigrations } from '../src/db/migrate.ts';
 import { hashSecret, newSourceSecret } from '../src/modules/ingestion/source-secret.ts';
-import { createBenchDatabase, startBenchApp } from './bench-support.ts';
+import { createBenchDatabase, startBenchApp, stats } from './bench-support.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const bundles = Number(process.env.BENCH_BUNDLES ?? 5);
 const DEVICES = 200;
 
-
 const { pool, drop } = await createBenchDatabase(10, { embedded: true });
+// Every statement the app sends goes through a pooled client's query(): counted (and, while
+// `recording`, kept) to show how many round trips one webhook request costs.
+let statements = 0;
+let recording: string[] | null = null;
+pool.on('connect', (client) => {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+    statements++;
+    if (!recording) return query(...args);
+    const q = args[0] as string | { text?: string; name?: string };
+    const text = (typeof q === 'string' ? q : (q.text ?? q.name ?? '?')).replace(/\s+/g, ' ').slice(0, 60);
+    const t = performance.now();
+    const list = recording;
+    const done = () => list.push(`${(performance.now() - t).toFixed(1).padStart(6)} ms  ${text}`);
+    const last = args[args.length - 1];
+    if (typeof last === 'function') {
+      args[args.length - 1] = (...r: unknown[]) => {
+        done();
+        return (last as (...r: unknown[]) => unknown)(...r);
+      };
+      return query(...args);
+    }
+    const answer = query(...args) as Promise<unknown>;
+    return answer.finally(done);
+  };
+});
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+console.log(`${os.cpus().length} cores; load average before: ${load()}`);
 let close: (() => Promise<void>) | undefined;
 try {
   await runMigrations(pool);
@@ -57,37 +98,67 @@ try {
   // Every request a new measurement (distinct device, time and index), as a fleet of cuffs sends.
   let n = 0;
   const start = Date.now() - 300 * 86_400_000;
+  const measurement = () => {
+    n++;
+    const timestamp = new Date(start + n * 1000).toISOString();
+    const base = { hwi_device_id: `BENCH-${1 + (n % DEVICES)}`, timestamp, filter_params: { measurement_index: n } };
+    return JSON.stringify([
+      { ...base, metric: 'blood_pressure', value_1: 110 + (n % 40), value_2: 70 + (n % 20) },
+      { ...base, metric: 'pulse', value_1: 60 + (n % 30) },
+    ]);
+  };
+  const webhookHeaders = { 'content-type': 'application/json', [DEFAULT_INGEST_AUTH_HEADER]: tenovi.secret };
+  const webhookUrl = `${config.publicUrl}/api/ingest/tenovi/${tenovi.id}`;
+
+  // Statements per request, one request at a time (the audit sealer shares the pool, so the
+  // smallest of several counts is the request's own).
+  const counts: number[] = [];
+  const alone: number[] = [];
+  let listed: string[] = [];
+  for (let i = 0; i < 15; i++) {
+    const before = statements;
+    recording = [];
+    const t = performance.now();
+    const res = await fetch(webhookUrl, { method: 'POST', headers: webhookHeaders, body: measurement() });
+    await res.arrayBuffer();
+    alone.push(performance.now() - t);
+    if (res.status !== 200) throw new Error(`webhook answered ${res.status}`);
+    counts.push(statements - before);
+    if (statements - before <= Math.min(...counts)) listed = recording;
+    recording = null;
+  }
+  console.log(
+    `statements per webhook request (one BP + pulse): ${Math.min(...counts)}; ` +
+      `one request at a time: median ${stats(alone.slice(5)).median.toFixed(1)} ms`,
+  );
+  for (const text of listed) console.log(`  ${text}`);
+  const cpuBefore = process.cpuUsage();
+  // The load generator runs in a worker thread of its own (autocannon's workers mode), as a
+  // vendor's cloud would on another machine; its request bodies come from a file it can load.
+  process.env.BENCH_DEVICES = String(DEVICES);
+  process.env.BENCH_START = String(start);
+  process.env.BENCH_OFFSET = String(n + 1_000_000);
   const result = await autocannon({
-    url: `${config.publicUrl}/api/ingest/tenovi/${tenovi.id}`,
+    url: webhookUrl,
     connections: 10,
+    workers: 1,
     duration: seconds,
     requests: [
       {
         method: 'POST',
-        headers: { 'content-type': 'application/json', [DEFAULT_INGEST_AUTH_HEADER]: tenovi.secret },
-        setupRequest: (req) => {
-          n++;
-          const timestamp = new Date(start + n * 1000).toISOString();
-          const base = {
-            hwi_device_id: `BENCH-${1 + (n % DEVICES)}`,
-            timestamp,
-            filter_params: { measurement_index: n },
-          };
-          return {
-            ...req,
-            body: JSON.stringify([
-              { ...base, metric: 'blood_pressure', value_1: 110 + (n % 40), value_2: 70 + (n % 20) },
-              { ...base, metric: 'pulse', value_1: 60 + (n % 30) },
-            ]),
-          };
-        },
+        headers: webhookHeaders,
+        setupRequest: fileURLToPath(new URL('./bench-ingest-request.cjs', import.meta.url)),
       },
     ],
   });
+
+  const cpu = process.cpuUsage(cpuBefore);
+  const cpuPerRequest = (cpu.user + cpu.system) / 1000 / Math.max(1, result.requests.total);
   const stored = (await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM vitals`)).rows[0]!.n;
   console.log(
     `webhook, concurrency 10, ${seconds} s: ${Math.round(result.requests.average)} req/s, latency p50 ${result.latency.p50} ms, ` +
-      `p99 ${result.latency.p99} ms, max ${result.latency.max} ms; non-2xx ${result.non2xx}, errors ${result.errors}; readings stored ${stored}`,
+      `p99 ${result.latency.p99} ms, max ${result.latency.max} ms; non-2xx ${result.non2xx}, errors ${result.errors}; readings stored ${stored}; ` +
+      `this process's CPU (server and load generator) ${cpuPerRequest.toFixed(2)} ms per request; load average after: ${load()}`,
   );
 
   const times: number[] = [];
@@ -129,7 +200,7 @@ try {
   const median = times[Math.floor(times.length / 2)]!;
   console.log(
     `FHIR Bundle of 1,000 Observations (${bundles} runs): median ${median.toFixed(0)} ms, ` +
-      `min ${times[0]!.toFixed(0)} ms, max ${times[times.length - 1]!.toFixed(0)} ms = ${Math.round(1000 / (median / 1000))} readings/s`,
+      `min ${times[0]!.toFixed(0)} ms, max ${times[times.length - 1]!.toFixed(0)} ms = ${Math.round(1000 / (median / 1000))} readings/s; load average after: ${load()}`,
   );
 } finally {
   await close?.().catch(() => {});

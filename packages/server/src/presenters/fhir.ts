@@ -125,6 +125,7 @@ export type IssueCode =
   | 'not-found'
   | 'not-supported'
   | 'too-costly'
+  | 'throttled'
   | 'exception'
   | 'informational'
   | 'duplicate'

@@ -1,9 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { FHIR_BUNDLE_MAX_ENTRIES, IdParam, INGESTION_BODY_LIMIT_BYTES } from '@rpm/contracts';
-import type { FastifyError, FastifyReply } from 'fastify';
+import {
+  ApiErrors,
+  FHIR_BUNDLE_MAX_ENTRIES,
+  FHIR_READ_RATE_LIMIT_PER_MINUTE,
+  FHIR_WRITE_RATE_LIMIT_PER_MINUTE,
+  IdParam,
+  INGESTION_BODY_LIMIT_BYTES,
+  IngestionErrors,
+} from '@rpm/contracts';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { contextOf } from '../../plugins/context.ts';
 import { HttpError } from '../../plugins/errors.ts';
+import { sourceRateLimit } from '../../plugins/rate-limit.ts';
 import { operationOutcome, type IssueCode } from '../../presenters/fhir.ts';
 import type { ModuleDeps } from '../module-deps.ts';
 import {
@@ -15,6 +24,7 @@ import {
   readPatient,
   searchDevices,
   searchObservations,
+  sourceNamedBy,
   type FhirAnswer,
 } from './fhir.service.ts';
 
@@ -40,22 +50,62 @@ const ISSUE_BY_STATUS: Record<number, IssueCode> = {
   401: 'login',
   403: 'security',
   404: 'not-found',
+  405: 'not-supported',
   413: 'too-costly',
   415: 'not-supported',
+  429: 'throttled',
 };
+
+const keyOf = (request: FastifyRequest) => sourceNamedBy(request.headers.authorization);
+/** Reads and writes are counted apart (per route), by the source a Bearer key names, else by address. */
+const reads = { rateLimit: sourceRateLimit(FHIR_READ_RATE_LIMIT_PER_MINUTE, keyOf) };
+const writes = { rateLimit: sourceRateLimit(FHIR_WRITE_RATE_LIMIT_PER_MINUTE, keyOf) };
+
+/** A route's path as a pattern for a concrete path: `:id` matches one segment. */
+const pathPattern = (url: string) =>
+  new RegExp(`^${url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z_]+/g, '[^/]+')}/?$`);
 
 /**
  * FHIR R4: Observations in (from FHIR sources, by Bearer secret) and Patient, Observation and
  * Device out (staff by session with the portal's rules, or a FHIR source's read key). Every
- * answer, errors included, is FHIR JSON: an OperationOutcome when something is wrong.
+ * answer under /fhir/, errors included, is FHIR JSON: an OperationOutcome when something is
+ * wrong, also for a path or method this server does not serve (its own not-found handler, which
+ * needs the routes under a prefix of their own).
  */
-export const fhirRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { db, config }) => {
+export const fhirRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, deps) => {
+  await app.register(fhirServer, { ...deps, prefix: '/fhir' });
+};
+
+const fhirServer: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { db, config }) => {
   const base = config.publicUrl;
   app.addContentTypeParser(
     'application/fhir+json',
     { parseAs: 'string', bodyLimit: INGESTION_BODY_LIMIT_BYTES },
     app.getDefaultJsonParser('error', 'error'),
   );
+
+  // Every method each path answers, for a 405 that names them.
+  const served: { pattern: RegExp; method: string }[] = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) served.push({ pattern: pathPattern(route.url), method });
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? request.url;
+    const allowed = [...new Set(served.filter((r) => r.pattern.test(path)).map((r) => r.method))];
+    if (allowed.length > 0) {
+      return reply
+        .status(405)
+        .header('allow', allowed.join(', '))
+        .type(FHIR_JSON)
+        .send(
+          operationOutcome('error', 'not-supported', IngestionErrors.fhirMethod(request.method, allowed.join(', '))),
+        );
+    }
+    return reply
+      .status(404)
+      .type(FHIR_JSON)
+      .send(operationOutcome('error', 'not-found', IngestionErrors.fhirUnknownPath(path)));
+  });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const status = error instanceof HttpError ? error.statusCode : (error.statusCode ?? 500);
@@ -67,9 +117,11 @@ export const fhirRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { d
         : (ISSUE_BY_STATUS[status] ?? (clientError ? 'invalid' : 'exception'));
     const message = !clientError
       ? 'Internal server error'
-      : error.validation
-        ? `Invalid request: ${error.message}`
-        : error.message;
+      : status === 429
+        ? ApiErrors.rateLimited
+        : error.validation
+          ? `Invalid request: ${error.message}`
+          : error.message;
     return reply
       .status(clientError ? status : 500)
       .type(FHIR_JSON)
@@ -77,31 +129,31 @@ export const fhirRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { d
   });
 
   const tags = ['fhir'];
-  app.get('/fhir/R4/metadata', { config: { access: 'public' }, schema: { tags } }, async (_request, reply) =>
+  app.get('/R4/metadata', { config: { access: 'public', ...reads }, schema: { tags } }, async (_request, reply) =>
     send(reply, metadata(base)),
   );
 
   app.get(
-    '/fhir/R4/Patient/:id',
-    { config: { access: 'machine' }, schema: { tags, params: IdParam } },
+    '/R4/Patient/:id',
+    { config: { access: 'machine', ...reads }, schema: { tags, params: IdParam } },
     async (request, reply) =>
       send(reply, await readPatient(db, contextOf(request), request.headers.authorization, request.params.id)),
   );
   app.get(
-    '/fhir/R4/Observation/:id',
-    { config: { access: 'machine' }, schema: { tags, params: IdParam } },
+    '/R4/Observation/:id',
+    { config: { access: 'machine', ...reads }, schema: { tags, params: IdParam } },
     async (request, reply) =>
       send(reply, await readObservation(db, contextOf(request), request.headers.authorization, request.params.id)),
   );
   app.get(
-    '/fhir/R4/Observation',
-    { config: { access: 'machine' }, schema: { tags, querystring: ObservationSearch } },
+    '/R4/Observation',
+    { config: { access: 'machine', ...reads }, schema: { tags, querystring: ObservationSearch } },
     async (request, reply) =>
       send(reply, await searchObservations(db, contextOf(request), request.headers.authorization, request.query, base)),
   );
   app.get(
-    '/fhir/R4/Device',
-    { config: { access: 'machine' }, schema: { tags, querystring: DeviceSearch } },
+    '/R4/Device',
+    { config: { access: 'machine', ...reads }, schema: { tags, querystring: DeviceSearch } },
     async (request, reply) =>
       send(
         reply,
@@ -110,14 +162,14 @@ export const fhirRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { d
   );
 
   app.post(
-    '/fhir/R4/Observation',
-    { config: { access: 'machine' }, bodyLimit: INGESTION_BODY_LIMIT_BYTES, schema: { tags } },
+    '/R4/Observation',
+    { config: { access: 'machine', ...writes }, bodyLimit: INGESTION_BODY_LIMIT_BYTES, schema: { tags } },
     async (request, reply) =>
       send(reply, await createObservation(db, contextOf(request), request.headers.authorization, request.body, base)),
   );
   app.post(
-    '/fhir/R4',
-    { config: { access: 'machine' }, bodyLimit: INGESTION_BODY_LIMIT_BYTES, schema: { tags } },
+    '/R4',
+    { config: { access: 'machine', ...writes }, bodyLimit: INGESTION_BODY_LIMIT_BYTES, schema: { tags } },
     async (request, reply) =>
       send(reply, await processBundle(db, contextOf(request), request.headers.authorization, request.body)),
   );

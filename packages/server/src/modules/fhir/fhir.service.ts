@@ -31,6 +31,7 @@ import {
 import { insertRejection } from '../ingestion/ingestion-sources.repository.ts';
 import { storeLonePulse, type IncomingReading, type ReadingOutcome } from '../ingestion/readings.repository.ts';
 import { measurementKey, ReadingRejected } from '../ingestion/reading-rules.ts';
+import { sourceIdOfSecret } from '../ingestion/source-secret.ts';
 import { parseObservation, type ParsedObservation } from './fhir-observation.ts';
 import { attributedPatients, devicesByIdentifier, findPatient, findVital, searchVitals } from './fhir.repository.ts';
 
@@ -52,6 +53,11 @@ export interface FhirAnswer {
 }
 
 const bearer = (authorization: string | undefined) => /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1];
+/** The source a request's Bearer key names (not yet checked), for counting it against the source's rate limit. */
+export function sourceNamedBy(authorization: string | undefined): string | null {
+  const key = bearer(authorization);
+  return key ? sourceIdOfSecret(key) : null;
+}
 const notFound = () => new FhirError(404, 'not-found', 'Resource not found');
 const kindRefused = () => new FhirError(403, 'security', IngestionErrors.sourceKind);
 
@@ -336,13 +342,15 @@ async function store(
     readings.push(r);
   }
   const entryCount = checked.length;
-  const results = await storeAudited(tx, ctx, source, action, readings, (o) => ({
-    entries: entryCount,
-    stored: o.filter((x) => x.status === 'stored').length,
-    duplicates: o.filter((x) => x.status === 'duplicate').length + (entryCount - readings.length),
-    unmatched: o.filter((x) => x.status === 'unmatched').length,
-    refused: checked.filter((c) => !c.ok).length,
-  }));
+  const results = await storeAudited(
+    tx,
+    ctx,
+    source,
+    action,
+    readings,
+    { entries: entryCount, refused: checked.filter((c) => !c.ok).length },
+    entryCount - readings.length,
+  );
   const claimed = new Set<number>();
   for (const [i, k] of readingOf) {
     const o = results[k]!;

@@ -1,6 +1,12 @@
 import { readFileSync } from 'node:fs';
 import type { Bundle, CapabilityStatement, Observation, OperationOutcome, Patient, Resource } from '@medplum/fhirtypes';
-import { IngestionErrors, type IngestionSourceWithSecret } from '@rpm/contracts';
+import {
+  ApiErrors,
+  FHIR_READ_RATE_LIMIT_PER_MINUTE,
+  FHIR_WRITE_RATE_LIMIT_PER_MINUTE,
+  IngestionErrors,
+  type IngestionSourceWithSecret,
+} from '@rpm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiClient,
@@ -60,9 +66,9 @@ function bpObservation(
 }
 
 async function fhir<T = Resource>(
-  method: 'GET' | 'POST',
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH',
   url: string,
-  opts: { body?: unknown; secret?: string | null; cookie?: string | null } = {},
+  opts: { body?: unknown; secret?: string | null; cookie?: string | null; remoteAddress?: string } = {},
 ) {
   const headers: Record<string, string> = { accept: 'application/fhir+json' };
   if (opts.body !== undefined) headers['content-type'] = 'application/fhir+json';
@@ -73,6 +79,7 @@ async function fhir<T = Resource>(
     url,
     headers,
     ...(opts.body !== undefined ? { payload: JSON.stringify(opts.body) } : {}),
+    ...(opts.remoteAddress ? { remoteAddress: opts.remoteAddress } : {}),
   });
   const body = res.json() as T;
   emitted.push(body as Resource);
@@ -361,6 +368,77 @@ describe('FHIR R4 out', () => {
       (await fhir<Bundle>('GET', '/fhir/R4/Device?identifier=OTHER-9', { cookie: admin.cookie })).body.entry,
     ).toHaveLength(1);
   });
+
+  it('answers a path or method it does not serve with an OperationOutcome, never the portal JSON error', async () => {
+    for (const url of ['/fhir/R4/Foo', '/fhir/R5/metadata', '/fhir/R4/Patient', '/fhir/whatever?x=1']) {
+      const res = await fhir<OperationOutcome>('GET', url, { cookie: provider.cookie });
+      expect(res.status, url).toBe(404);
+      expect(res.body.issue[0]).toMatchObject({ severity: 'error', code: 'not-found' });
+      expect(res.body.issue[0]?.diagnostics).toBe(IngestionErrors.fhirUnknownPath(url.split('?')[0]!));
+    }
+    const wrongMethod = await fhir<OperationOutcome>('DELETE', '/fhir/R4/Observation', { secret: writeKey.secret });
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.allow).toMatch(/GET/);
+    expect(wrongMethod.headers.allow).toMatch(/POST/);
+    expect(wrongMethod.body.issue[0]).toMatchObject({ severity: 'error', code: 'not-supported' });
+    expect(wrongMethod.body.issue[0]?.diagnostics).toMatch(/^DELETE is not allowed here/);
+    const put = await fhir<OperationOutcome>('PUT', `/fhir/R4/Patient/${patientId}`, {
+      body: {},
+      cookie: admin.cookie,
+    });
+    expect(put.status).toBe(405);
+    expect(put.headers.allow).toMatch(/GET/);
+    expect(put.headers.allow).not.toMatch(/PUT/);
+    // The portal's own API keeps its JSON error.
+    const api = await server.app.inject({ method: 'GET', url: '/api/no-such-thing' });
+    expect(api.statusCode).toBe(404);
+    expect(api.json()).toMatchObject({ statusCode: 404, message: 'Not found' });
+  });
+
+  it('limits reads and writes per source or address, answering 429 as an OperationOutcome', async () => {
+    // One address of its own, so that the counts of the tests above do not matter.
+    const reader = '198.51.100.7';
+    const reads = Array.from({ length: FHIR_READ_RATE_LIMIT_PER_MINUTE }, () =>
+      server.app.inject({ method: 'GET', url: '/fhir/R4/metadata', remoteAddress: reader }),
+    );
+    expect(new Set((await Promise.all(reads)).map((r) => r.statusCode))).toEqual(new Set([200]));
+    const limited = await fhir<OperationOutcome>('GET', '/fhir/R4/metadata', { remoteAddress: reader });
+    expect(limited.status).toBe(429);
+    expect(limited.headers['retry-after']).toBeDefined();
+    expect(limited.body.issue[0]).toMatchObject({
+      severity: 'error',
+      code: 'throttled',
+      diagnostics: ApiErrors.rateLimited,
+    });
+    // Another address is counted apart.
+    expect((await fhir('GET', '/fhir/R4/metadata', { remoteAddress: '198.51.100.8' })).status).toBe(200);
+
+    // Writes without a key, counted per address; each is refused before its body is read (415).
+    const writer = '198.51.100.9';
+    const writes = Array.from({ length: FHIR_WRITE_RATE_LIMIT_PER_MINUTE }, () =>
+      server.app.inject({
+        method: 'POST',
+        url: '/fhir/R4',
+        headers: { 'content-type': 'application/xml' },
+        payload: '<Bundle/>',
+        remoteAddress: writer,
+      }),
+    );
+    expect(new Set((await Promise.all(writes)).map((r) => r.statusCode))).toEqual(new Set([415]));
+    const refused = await fhir<OperationOutcome>('POST', '/fhir/R4', {
+      body: { resourceType: 'Bundle', type: 'batch', entry: [] },
+      remoteAddress: writer,
+    });
+    expect(refused.status).toBe(429);
+    expect(refused.body.issue[0]).toMatchObject({ code: 'throttled', diagnostics: ApiErrors.rateLimited });
+    // A source's key from that address has an allowance of its own.
+    const withKey = await fhir<Bundle>('POST', '/fhir/R4', {
+      body: { resourceType: 'Bundle', type: 'batch', entry: [] },
+      secret: writeKey.secret,
+      remoteAddress: writer,
+    });
+    expect(withKey.status).not.toBe(429);
+  }, 120_000);
 
   it('emitted only valid FHIR R4: every answer above validates against the official JSON schema', () => {
     expect(emitted.length).toBeGreaterThan(20);

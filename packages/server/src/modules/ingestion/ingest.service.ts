@@ -6,7 +6,7 @@ import { HttpError } from '../../plugins/errors.ts';
 import { maySendReadings, type SourcePrincipal } from '../../policies/ingestion.ts';
 import { evaluateStoredReadings } from '../alerts/alerts.service.ts';
 import { audit } from '../audit/audit.service.ts';
-import { findSource, insertRejection } from './ingestion-sources.repository.ts';
+import { findSource, insertRejection, type SourceRow } from './ingestion-sources.repository.ts';
 import {
   storeLonePulse,
   storeReadings,
@@ -27,7 +27,8 @@ export type AuthenticatedSource = SourcePrincipal & { name: string };
 /**
  * Finds the source and checks the presented secret in constant time. Every refusal is the same
  * 401 (unknown source, wrong, missing or revoked secret) and is audited as a failed sign-in.
- * `sourceId` is null when the secret itself names its source (FHIR Bearer tokens).
+ * `sourceId` is null when the secret itself names its source (FHIR Bearer tokens). A caller that
+ * had to read the source already (for its header name) passes it as `known`, saving a query.
  */
 export async function authenticateSource(
   db: pg.Pool,
@@ -35,9 +36,10 @@ export async function authenticateSource(
   sourceId: string | null,
   presented: string | undefined,
   action: string,
+  known?: SourceRow | null,
 ): Promise<AuthenticatedSource | null> {
   const id = sourceId ?? (presented ? sourceIdOfSecret(presented) : null);
-  const row = id ? await findSource(db, id) : null;
+  const row = known !== undefined ? known : id ? await findSource(db, id) : null;
   const matches =
     secretMatches(presented ?? '', row?.secret_hash ?? NO_HASH) && presented !== undefined && row !== null;
   if (!row || !matches || row.revoked_at) {
@@ -109,25 +111,46 @@ export function countOutcomes(
   };
 }
 
-/** Stores readings and writes the call's audit record in the same transaction. */
+/**
+ * Stores readings, writes the call's audit record and checks the alert rules, in the caller's
+ * transaction. The record holds `details` plus the counts (`stored`, `duplicates`, counting
+ * `duplicatesBefore` merged away by the caller, `unmatched`) and the patients who got readings;
+ * the storing statement writes it too, so a call costs a round trip less.
+ */
 export async function storeAudited(
   tx: Queryable,
   ctx: RequestContext,
   source: AuthenticatedSource,
   action: string,
   readings: IncomingReading[],
-  details: (outcomes: ReadingOutcome[]) => Record<string, unknown>,
+  details: Record<string, unknown>,
+  duplicatesBefore = 0,
 ): Promise<ReadingOutcome[]> {
-  const outcomes = await storeReadings(tx, source.id, readings);
-  await evaluateStoredReadings(tx, outcomes.flatMap((o) => (o.status === 'stored' ? [o.vitalId] : [])));
-  const patients = [...new Set(outcomes.flatMap((o) => (o.status === 'stored' ? [o.patientId] : [])))];
-  await audit(tx, ctx, {
+  const entry = {
     action,
-    outcome: 'success',
     resourceType: 'ingestion_source',
     resourceId: source.id,
-    details: { ...details(outcomes), patient_ids: patients },
-  });
+    userId: ctx.actor?.id ?? null,
+    ipAddress: ctx.ip,
+    userAgent: ctx.userAgent,
+    requestId: ctx.requestId,
+  };
+  if (readings.length === 0) {
+    // Nothing to store (battery levels or lone pulses only): the record alone.
+    await audit(tx, ctx, {
+      action,
+      outcome: 'success',
+      resourceType: entry.resourceType,
+      resourceId: source.id,
+      details: { ...details, stored: 0, duplicates: duplicatesBefore, unmatched: 0, patient_ids: [] },
+    });
+    return [];
+  }
+  const outcomes = await storeReadings(tx, source.id, readings, { entry, details, duplicatesBefore });
+  await evaluateStoredReadings(
+    tx,
+    outcomes.flatMap((o) => (o.status === 'stored' ? [o.vitalId] : [])),
+  );
   return outcomes;
 }
 
@@ -143,7 +166,7 @@ export async function ingestTenovi(
   const row = await findSource(db, sourceId);
   const header = row?.auth_header ?? null;
   const raw = header ? headers[header] : undefined;
-  const source = await authenticateSource(db, ctx, sourceId, typeof raw === 'string' ? raw : undefined, action);
+  const source = await authenticateSource(db, ctx, sourceId, typeof raw === 'string' ? raw : undefined, action, row);
   if (!source) throw unauthorized();
   if (!maySendReadings(source, 'tenovi')) {
     throw await refuseSource(
@@ -171,10 +194,15 @@ export async function ingestTenovi(
     }
     let batteryUpdates = 0;
     for (const b of batch.batteries) if (await updateBattery(tx, b.deviceIdentifier, b.level, b.at)) batteryUpdates++;
-    const outcomes = await storeAudited(tx, ctx, source, action, batch.readings, (o) => ({
-      ...countOutcomes(batch.received, o, batteryUpdates, merged),
-      pulses_waiting: pending,
-    }));
+    const outcomes = await storeAudited(
+      tx,
+      ctx,
+      source,
+      action,
+      batch.readings,
+      { received: batch.received, battery_updates: batteryUpdates, pulses_waiting: pending },
+      merged,
+    );
     return countOutcomes(batch.received, outcomes, batteryUpdates, merged);
   });
 }

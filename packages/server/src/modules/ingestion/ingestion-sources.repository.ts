@@ -2,6 +2,7 @@ import { INGESTION_REJECTIONS_KEPT, type IngestionSourceKind } from '@rpm/contra
 import { sql } from 'kysely';
 import type { Queryable } from '../../db/pool.ts';
 import { kysely } from '../../db/kysely.ts';
+import { runPrepared } from './readings.repository.ts';
 
 export interface SourceRow {
   id: string;
@@ -76,14 +77,15 @@ export async function listSources(db: Queryable): Promise<SourceRow[]> {
     .execute();
 }
 
+/** Every ingestion call starts here: a prepared statement, parsed once per connection. */
 export async function findSource(db: Queryable, id: string): Promise<SourceRow | null> {
-  const row = await kysely(db)
+  const query = kysely(db)
     .selectFrom('ingestion_sources')
     .select(COLUMNS)
     .$narrowType<Narrowed>()
     .where('id', '=', id)
-    .executeTakeFirst();
-  return row ?? null;
+    .compile();
+  return (await runPrepared(db, 'ingest_find_source', query))[0] ?? null;
 }
 
 /** A new secret for a live source; null when the source is unknown or revoked. */

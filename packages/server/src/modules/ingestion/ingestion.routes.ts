@@ -14,6 +14,7 @@ import {
   UnmatchedReadingsResponse,
 } from '@rpm/contracts';
 import { contextOf, signedInContextOf } from '../../plugins/context.ts';
+import { sourceRateLimit } from '../../plugins/rate-limit.ts';
 import type { ModuleDeps } from '../module-deps.ts';
 import { ingestTenovi } from './ingest.service.ts';
 import { createSource, getSources, revokeIngestionSource, rotateSource } from './ingestion-sources.service.ts';
@@ -71,10 +72,10 @@ export const ingestionRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app
         access: 'machine',
         // A vendor cloud posts every clinic's cuffs from a few addresses: count per source, with
         // room for a fleet, instead of the per-person ceiling of the browser API.
-        rateLimit: {
-          max: INGEST_RATE_LIMIT_PER_MINUTE,
-          keyGenerator: (request) => `ingest:${(request.params as { sourceId?: string }).sourceId ?? ''}`,
-        },
+        rateLimit: sourceRateLimit(
+          INGEST_RATE_LIMIT_PER_MINUTE,
+          (request) => (request.params as { sourceId?: string }).sourceId ?? null,
+        ),
       },
       bodyLimit: INGESTION_BODY_LIMIT_BYTES,
       schema: {

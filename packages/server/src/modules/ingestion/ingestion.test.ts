@@ -1,6 +1,8 @@
 import {
   AdminErrors,
+  ApiErrors,
   DEFAULT_INGEST_AUTH_HEADER,
+  INGEST_RATE_LIMIT_PER_MINUTE,
   INGESTION_REJECTIONS_KEPT,
   IngestionErrors,
   type IngestionSource,
@@ -371,6 +373,36 @@ describe('POST /api/ingest/tenovi/{sourceId}', () => {
     expect((await send(null, { raw: big })).status).toBe(413);
     expect((await send(null, { raw: '{"metric": ' })).status).toBe(400);
   });
+
+  it('limits calls per source and address, answering the portal 429', async () => {
+    const sender = '192.0.2.44';
+    // Refused before the body is read (415), each still counts against the source's allowance.
+    const call = (sourceId: string, remoteAddress = sender) =>
+      server.app.inject({
+        method: 'POST',
+        url: `/api/ingest/tenovi/${sourceId}`,
+        headers: { 'content-type': 'application/xml', [DEFAULT_INGEST_AUTH_HEADER]: source.secret },
+        payload: '<m/>',
+        remoteAddress,
+      });
+    const statuses = new Set<number>();
+    for (let sent = 0; sent < INGEST_RATE_LIMIT_PER_MINUTE; sent += 500) {
+      const batch = await Promise.all(Array.from({ length: 500 }, () => call(source.id)));
+      for (const r of batch) statuses.add(r.statusCode);
+    }
+    expect(statuses).toEqual(new Set([415]));
+    const limited = await call(source.id);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.headers['retry-after']).toBeDefined();
+    expect(limited.json()).toMatchObject({
+      statusCode: 429,
+      error: 'Too Many Requests',
+      message: ApiErrors.rateLimited,
+    });
+    // Another source from that address, and the same source from another address, are counted apart.
+    expect((await call('00000000-0000-4000-8000-000000000000')).statusCode).toBe(415);
+    expect((await call(source.id, '192.0.2.45')).statusCode).toBe(415);
+  }, 180_000);
 
   it('does not treat a device id of another case or with spaces as another device', async () => {
     const res = await send(bp(' hwi-a ', minutesAgo(8), 122, 81));

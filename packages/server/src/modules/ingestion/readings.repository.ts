@@ -1,6 +1,8 @@
-import { sql } from 'kysely';
+import { sql, type CompiledQuery } from 'kysely';
+import type pg from 'pg';
 import type { Queryable } from '../../db/pool.ts';
 import { kysely } from '../../db/kysely.ts';
+import type { AuditEntry } from '../audit/audit.repository.ts';
 
 /** Device ids are matched as devices send them: case and surrounding spaces do not count. */
 const deviceKey = (v: string) => sql<string>`lower(btrim(${v}))`;
@@ -41,22 +43,36 @@ interface OutcomeRow {
 }
 
 /**
+ * The audit record of the call that stores the readings, written by the same statement. Its
+ * details are `details` plus the counts the statement finds (`stored`, `duplicates`,
+ * `unmatched`, `patient_ids`); `duplicatesBefore` are those the caller merged away already.
+ */
+export interface StoreAudit {
+  entry: Omit<AuditEntry, 'details' | 'outcome' | 'reason' | 'targetUserId'>;
+  details: Record<string, unknown>;
+  duplicatesBefore: number;
+}
+
+/**
  * Stores readings in one statement, whatever their number: each goes to the patient who had its
  * device at its measurement time, or to the unmatched list. Retries are skipped by the unique
  * keys (never check-then-insert), so two copies arriving at once on two instances store one.
  * `readings` must not repeat a measurement key (the caller merges them). A pulse that arrived
- * earlier without its blood pressure is picked up here.
+ * earlier without its blood pressure is picked up here. With `audit`, the same statement writes
+ * the call's audit record: one round trip fewer per webhook call, and the record cannot miss
+ * the readings it counts.
  */
 export async function storeReadings(
   db: Queryable,
   sourceId: string | null,
   readings: IncomingReading[],
+  audit?: StoreAudit,
 ): Promise<ReadingOutcome[]> {
   if (readings.length === 0) return [];
   // Five steps in one round trip (resolve, store, park, pick up waiting pulses, answer), whose
   // data-modifying CTEs join each other's RETURNING rows: written as one statement, as it runs.
   const column = <T>(pick: (r: IncomingReading) => T) => readings.map(pick);
-  const { rows } = await sql<OutcomeRow>`WITH input AS (
+  const statement = sql<OutcomeRow>`WITH input AS (
        SELECT * FROM unnest(${column((r) => r.deviceIdentifier)}::text[], ${column((r) => r.measuredAt)}::timestamptz[],
                             ${column((r) => r.index)}::int[], ${column((r) => r.systolic)}::int2[],
                             ${column((r) => r.diastolic)}::int2[], ${column((r) => r.pulse)}::int2[],
@@ -84,7 +100,7 @@ export async function storeReadings(
        SELECT patient_id, device_pk, device_label, measured_at, idx, systolic, diastolic, pulse, irregular, ${sourceId}
          FROM resolved WHERE patient_id IS NOT NULL ORDER BY ord
        ON CONFLICT (device_id, created_at, measurement_index) DO NOTHING
-       RETURNING id, device_id, created_at, measurement_index
+       RETURNING id, patient_id, device_id, created_at, measurement_index
      ),
      parked AS (
        INSERT INTO unmatched_readings AS u (device_identifier, measured_at, measurement_index, systolic, diastolic, pulse,
@@ -101,20 +117,56 @@ export async function storeReadings(
         WHERE r.patient_id IS NOT NULL AND u.systolic IS NULL
           AND lower(btrim(u.device_identifier)) = lower(r.ident) AND u.measured_at = r.measured_at
           AND u.measurement_index = r.idx
-     )
+     )${audit ? auditStep(audit, readings.length) : sql``}
      SELECT r.ord::int, r.patient_id, s.id AS vital_id, existing.id AS existing_id, p.id AS unmatched_id
        FROM resolved r
        LEFT JOIN stored s ON s.device_id = r.device_pk AND s.created_at = r.measured_at AND s.measurement_index = r.idx
        LEFT JOIN parked p ON p.ident_key = lower(r.ident) AND p.measured_at = r.measured_at AND p.measurement_index = r.idx
        LEFT JOIN vitals existing ON s.id IS NULL AND r.patient_id IS NOT NULL AND existing.device_id = r.device_pk
         AND existing.created_at = r.measured_at AND existing.measurement_index = r.idx
-      ORDER BY r.ord`.execute(kysely(db));
+      ORDER BY r.ord`;
+  // Its text does not depend on the number of readings (they travel as arrays): prepared once
+  // per connection, the server skips parsing and analysing it on every webhook call.
+  const rows = await runPrepared(db, audit ? 'ingest_store_readings_audited' : 'ingest_store_readings', statement.compile(kysely(db)));
   return rows.map((r): ReadingOutcome => {
     if (r.vital_id !== null && r.patient_id !== null)
       return { status: 'stored', vitalId: r.vital_id, patientId: r.patient_id };
     if (r.unmatched_id !== null) return { status: 'unmatched' };
     return { status: 'duplicate', vitalId: r.existing_id, patientId: r.patient_id };
   });
+}
+
+/**
+ * Runs a compiled query as a named prepared statement of the connection. `name` must always go
+ * with the same SQL text.
+ */
+export async function runPrepared<R>(db: Queryable, name: string, query: CompiledQuery<R>): Promise<R[]> {
+  const config: pg.QueryConfig = { name, text: query.sql, values: [...query.parameters] };
+  const result = await (db as pg.PoolClient).query(config);
+  return result.rows as R[];
+}
+
+/**
+ * The audit record as one more data-modifying step of storeReadings' statement: a reading is
+ * stored, parked (unmatched) or, failing both, a duplicate, exactly as the outcomes are counted.
+ */
+function auditStep(a: StoreAudit, received: number) {
+  const e = a.entry;
+  const resourceId = e.resourceId === undefined || e.resourceId === null ? null : String(e.resourceId);
+  return sql`,
+     audited AS (
+       INSERT INTO audit_logs (user_id, ip_address, action, resource_type, resource_id, details, outcome, user_agent,
+                               request_id)
+       SELECT ${e.userId ?? null}::int, ${e.ipAddress ?? null}::text, ${e.action}::text, ${e.resourceType ?? null}::text,
+              ${resourceId}::text,
+              ${JSON.stringify(a.details)}::jsonb || jsonb_build_object(
+                'stored', (SELECT count(*) FROM stored),
+                'unmatched', (SELECT count(*) FROM parked),
+                'duplicates', ${received + a.duplicatesBefore}::int - (SELECT count(*) FROM stored)
+                              - (SELECT count(*) FROM parked),
+                'patient_ids', (SELECT coalesce(jsonb_agg(DISTINCT patient_id), '[]'::jsonb) FROM stored)),
+              'success', ${e.userAgent ?? null}::text, ${e.requestId ?? null}::text
+     )`;
 }
 
 /**
