@@ -1,7 +1,8 @@
 import { MANUAL_SOURCE } from '@rpm/contracts';
-import { sql } from 'kysely';
+import { sql, type CompiledQuery } from 'kysely';
 import type { Queryable } from '../../db/pool.ts';
 import { kysely } from '../../db/kysely.ts';
+import type { PatientScope } from '../../kernel/patient-scope.repository.ts';
 
 export interface VitalRow {
   created_at: Date;
@@ -20,29 +21,93 @@ export interface VitalSeriesRow {
 
 const VITAL_COLUMNS = ['created_at', 'systolic', 'diastolic', 'pulse', 'source'] as const;
 
-/**
- * One page, newest first: a range scan of vitals_patient_time_idx that stops after `limit`
- * rows, whatever the patient's total.
- */
-export async function pageVitals(db: Queryable, patientId: number, limit: number, offset: number): Promise<VitalRow[]> {
-  return kysely(db)
-    .selectFrom('vitals')
-    .select(VITAL_COLUMNS)
-    .where('patient_id', '=', patientId)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .offset(offset)
-    .execute();
+/** What one round trip of the vitals list answers: the patient's scope, and when visible the page and total. */
+export interface ScopedVitalPage {
+  patient: PatientScope;
+  /** False when the patient lies outside `visibleOrganization`: no page or total was read. */
+  visible: boolean;
+  rows: VitalRow[];
+  total: number;
 }
 
 /**
- * The patient's number of readings, kept exact by triggers on vitals (migration 0300): one
- * primary-key lookup instead of counting up to 100,000+ index entries on every page.
+ * The access check's row, one page and the total in one statement, so one round trip and one
+ * snapshot (the page and the total agree). `visibleOrganization` is the policy's list scope
+ * (null: every organization): outside it the page and the counter are not read at all, so a
+ * refused caller's request never brings a reading into the process. Undefined: no such patient.
+ * Sent as a named statement: each connection parses and plans it once, then only binds.
  */
-export async function countVitals(db: Queryable, patientId: number): Promise<number> {
-  const row = await kysely(db).selectFrom('patient_vital_counts').select('n').where('patient_id', '=', patientId).executeTakeFirst();
-  return row?.n ?? 0;
+export async function readScopedVitalPage(
+  db: Queryable,
+  patientId: number,
+  visibleOrganization: number | null,
+  limit: number,
+  offset: number,
+): Promise<ScopedVitalPage | undefined> {
+  const query = kysely(db)
+    .with('scope', (qb) =>
+      qb
+        .selectFrom('patients')
+        .select([
+          'id',
+          'organization_id',
+          sql<boolean>`(${visibleOrganization}::int IS NULL OR organization_id = ${visibleOrganization}::int)`.as('visible'),
+        ])
+        .where('id', '=', patientId),
+    )
+    .selectFrom('scope as s')
+    .leftJoin('patient_vital_counts as c', (join) => join.onRef('c.patient_id', '=', 's.id').on(sql<boolean>`s.visible`))
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('vitals as v')
+          .select(['v.id', 'v.created_at', 'v.systolic', 'v.diastolic', 'v.pulse', 'v.source'])
+          .where('v.patient_id', '=', patientId)
+          .where(sql<boolean>`s.visible`)
+          .orderBy('v.created_at', 'desc')
+          .orderBy('v.id', 'desc')
+          .limit(limit)
+          .offset(offset)
+          .as('page'),
+      (join) => join.onTrue(),
+    )
+    .select([
+      's.id as patient_id',
+      's.organization_id',
+      's.visible',
+      'c.n as total',
+      'page.created_at',
+      'page.systolic',
+      'page.diastolic',
+      'page.pulse',
+      'page.source',
+    ])
+    .orderBy('page.created_at', 'desc')
+    .orderBy('page.id', 'desc')
+    .compile();
+  const rows = await runNamed(db, 'vitals_scoped_page_v1', query);
+  const first = rows[0];
+  if (!first) return undefined;
+  return {
+    patient: { id: first.patient_id, organization_id: first.organization_id },
+    visible: first.visible,
+    // A patient without readings (or out of scope) is one row with no page columns.
+    rows: rows.flatMap((r) =>
+      r.created_at === null || r.systolic === null || r.diastolic === null || r.source === null
+        ? []
+        : [{ created_at: r.created_at, systolic: r.systolic, diastolic: r.diastolic, pulse: r.pulse, source: r.source }],
+    ),
+    total: first.total ?? 0,
+  };
+}
+
+/**
+ * Runs a compiled query as a named (prepared) statement. Its text must depend on nothing but the
+ * name (every value a parameter): PostgreSQL keeps one plan per name and connection.
+ */
+async function runNamed<R>(db: Queryable, name: string, query: CompiledQuery<R>): Promise<R[]> {
+  const result = await db.query({ name, text: query.sql, values: [...query.parameters] });
+  return result.rows as R[];
 }
 
 /** Newest `max` readings since `days` ago, oldest first. */

@@ -1,15 +1,24 @@
-import { VITAL_SERIES_MAX_POINTS, type ManualVitalBody, type Vital, type VitalPage, type VitalSeries } from '@rpm/contracts';
+import { ApiErrors, VITAL_SERIES_MAX_POINTS, type ManualVitalBody, type Vital, type VitalPage, type VitalSeries } from '@rpm/contracts';
 import type pg from 'pg';
 import type { SignedInContext } from '../../plugins/context.ts';
 import { evaluateStoredReadings } from '../alerts/alerts.service.ts';
 import { audit } from '../audit/audit.service.ts';
 import { bloodPressure, measuredTime, ReadingRejected } from '../ingestion/reading-rules.ts';
-import { auditedPatientRead, listPatientPage } from '../../kernel/paged-list.ts';
-import { requirePatientAccess } from '../../kernel/access.ts';
-import { auditedTransaction, failure } from '../../kernel/audited-transaction.ts';
+import { auditedPatientRead } from '../../kernel/paged-list.ts';
+import { authorize, requirePatientAccess } from '../../kernel/access.ts';
+import { auditedTransaction, failure, recordingRefusals } from '../../kernel/audited-transaction.ts';
+import { mayAccessPatient, patientListScope } from '../../policies/patients.ts';
 import { presentVital, presentVitalSeries } from '../../presenters/vitals.ts';
-import { countVitals, insertManualVital, pageVitals, vitalSeries } from './vitals.repository.ts';
+import { insertManualVital, readScopedVitalPage, vitalSeries } from './vitals.repository.ts';
 
+/**
+ * The most frequent read of the portal (the patient page's table), in two statements after the
+ * session check: the access check, the page and the total in one (readScopedVitalPage), then the
+ * success record. No transaction is needed around them: the page and the total come from one
+ * statement's snapshot, and the answer leaves only once its record is committed, so a read that
+ * cannot be recorded is not answered. A refusal is recorded as every patient read's is
+ * (recordingRefusals), with the same 404 for a missing patient and another organization's.
+ */
 export async function listVitals(
   deps: { db: pg.Pool },
   ctx: SignedInContext,
@@ -17,15 +26,32 @@ export async function listVitals(
   limit: number,
   offset: number,
 ): Promise<VitalPage> {
-  return listPatientPage(
-    deps.db,
-    ctx,
-    patientId,
-    'vitals.list',
-    { page: pageVitals, count: countVitals, present: presentVital },
-    limit,
-    offset,
-  );
+  const action = 'vitals.list';
+  return recordingRefusals(deps.db, ctx, async () => {
+    const read = await readScopedVitalPage(deps.db, patientId, patientListScope(ctx.actor), limit, offset);
+    if (!read) {
+      throw failure(404, ApiErrors.notFound, { action, resourceType: 'patient', resourceId: patientId, reason: 'no such patient' });
+    }
+    authorize(mayAccessPatient(ctx.actor, read.patient), {
+      action,
+      resourceType: 'patient',
+      resourceId: patientId,
+      reason: 'patient of another organization',
+      status: 404,
+    });
+    // The statement's scope filter comes from the same policy; should they ever disagree, answer
+    // nothing rather than an empty page.
+    if (!read.visible) throw new Error('vitals scope filter disagrees with the patient policy');
+    const items = read.rows.map(presentVital);
+    await audit(deps.db, ctx, {
+      action,
+      outcome: 'success',
+      resourceType: 'patient',
+      resourceId: patientId,
+      details: { limit, offset, count: items.length },
+    });
+    return { items, total: read.total };
+  });
 }
 
 export async function readVitalSeries(

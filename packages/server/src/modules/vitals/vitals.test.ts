@@ -48,6 +48,31 @@ describe('GET /api/patients/{id}/vitals', () => {
     expect((await apiClient(server).get(`/api/patients/${patientId}/vitals`)).status).toBe(401);
   });
 
+  it('records each refusal with its reason, and answers an empty page for a patient without readings', async () => {
+    const refusal = async () =>
+      (
+        await server.db.pool.query<{ outcome: string; reason: string; resource_id: string }>(
+          `SELECT outcome, reason, resource_id FROM audit_logs WHERE action = 'vitals.list' ORDER BY id DESC LIMIT 1`,
+        )
+      ).rows[0];
+    expect((await provider.get(`/api/patients/${otherPatientId}/vitals?limit=10`)).status).toBe(404);
+    expect(await refusal()).toEqual({ outcome: 'denied', reason: 'patient of another organization', resource_id: String(otherPatientId) });
+    expect((await provider.get('/api/patients/987654321/vitals')).status).toBe(404);
+    expect(await refusal()).toEqual({ outcome: 'failure', reason: 'no such patient', resource_id: '987654321' });
+
+    const empty = (await server.db.pool.query<{ id: number }>(
+      `INSERT INTO patients (first_name, last_name, organization_id)
+       SELECT 'E', 'Empty', organization_id FROM patients WHERE id = $1 RETURNING id`,
+      [patientId],
+    )).rows[0]!.id;
+    const res = await provider.get<VitalPage>(`/api/patients/${empty}/vitals`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ items: [], total: 0 });
+    expect(await lastAuditOf(server, 'vitals.list')).toMatchObject({ outcome: 'success', resource_id: String(empty), details: { count: 0 } });
+    // An offset past the end: the total still comes with the (empty) page.
+    expect((await provider.get<VitalPage>(`/api/patients/${patientId}/vitals?offset=5000`)).body).toMatchObject({ items: [], total: 25 });
+  });
+
   it('gives the chart a series of the recent days, oldest first', async () => {
     await server.db.pool.query(
       `INSERT INTO vitals (patient_id, created_at, systolic, diastolic)
