@@ -30,30 +30,25 @@ export interface ScopedVitalPage {
   total: number;
 }
 
-/**
- * The access check's row, one page and the total in one statement, so one round trip and one
- * snapshot (the page and the total agree). `visibleOrganization` is the policy's list scope
- * (null: every organization): outside it the page and the counter are not read at all, so a
- * refused caller's request never brings a reading into the process. Undefined: no such patient.
- * Sent as a named statement: each connection parses and plans it once, then only binds.
- */
-export async function readScopedVitalPage(
-  db: Queryable,
-  patientId: number,
-  visibleOrganization: number | null,
-  limit: number,
-  offset: number,
-): Promise<ScopedVitalPage | undefined> {
-  const query = kysely(db)
+/** The values one vitals page read binds. */
+interface ScopedPageParams {
+  patientId: number;
+  visibleOrganization: number | null;
+  limit: number;
+  offset: number;
+}
+
+function scopedPageQuery(db: Queryable, p: ScopedPageParams) {
+  return kysely(db)
     .with('scope', (qb) =>
       qb
         .selectFrom('patients')
         .select([
           'id',
           'organization_id',
-          sql<boolean>`(${visibleOrganization}::int IS NULL OR organization_id = ${visibleOrganization}::int)`.as('visible'),
+          sql<boolean>`(${p.visibleOrganization}::int IS NULL OR organization_id = ${p.visibleOrganization}::int)`.as('visible'),
         ])
-        .where('id', '=', patientId),
+        .where('id', '=', p.patientId),
     )
     .selectFrom('scope as s')
     .leftJoin('patient_vital_counts as c', (join) => join.onRef('c.patient_id', '=', 's.id').on(sql<boolean>`s.visible`))
@@ -62,12 +57,12 @@ export async function readScopedVitalPage(
         eb
           .selectFrom('vitals as v')
           .select(['v.id', 'v.created_at', 'v.systolic', 'v.diastolic', 'v.pulse', 'v.source'])
-          .where('v.patient_id', '=', patientId)
+          .where('v.patient_id', '=', p.patientId)
           .where(sql<boolean>`s.visible`)
           .orderBy('v.created_at', 'desc')
           .orderBy('v.id', 'desc')
-          .limit(limit)
-          .offset(offset)
+          .limit(p.limit)
+          .offset(p.offset)
           .as('page'),
       (join) => join.onTrue(),
     )
@@ -83,9 +78,33 @@ export async function readScopedVitalPage(
       'page.source',
     ])
     .orderBy('page.created_at', 'desc')
-    .orderBy('page.id', 'desc')
-    .compile();
-  const rows = await runNamed(db, 'vitals_scoped_page_v1', query);
+    .orderBy('page.id', 'desc');
+}
+
+type ScopedPageRow = ReturnType<typeof scopedPageQuery> extends { compile(): CompiledQuery<infer R> } ? R : never;
+
+let scopedPageTemplate: Template<ScopedPageParams, ScopedPageRow> | undefined;
+
+/**
+ * The access check's row, one page and the total in one statement, so one round trip and one
+ * snapshot (the page and the total agree). `visibleOrganization` is the policy's list scope
+ * (null: every organization): outside it the page and the counter are not read at all, so a
+ * refused caller's request never brings a reading into the process. Undefined: no such patient.
+ * Built and compiled once, sent as a named statement: each connection parses and plans it once,
+ * then each call only binds its values (building the query per call cost more than the rest of
+ * the portal's work on it).
+ */
+export async function readScopedVitalPage(
+  db: Queryable,
+  patientId: number,
+  visibleOrganization: number | null,
+  limit: number,
+  offset: number,
+): Promise<ScopedVitalPage | undefined> {
+  scopedPageTemplate ??= template('vitals_scoped_page_v1', ['patientId', 'visibleOrganization', 'limit', 'offset'], (p) =>
+    scopedPageQuery(db, p).compile(),
+  );
+  const rows = await scopedPageTemplate.run(db, { patientId, visibleOrganization, limit, offset });
   const first = rows[0];
   if (!first) return undefined;
   return {
@@ -101,13 +120,36 @@ export async function readScopedVitalPage(
   };
 }
 
+/** A statement compiled once; each run binds the values of a call in the compiled order. */
+interface Template<P, R> {
+  run: (db: Queryable, params: P) => Promise<R[]>;
+}
+
 /**
- * Runs a compiled query as a named (prepared) statement. Its text must depend on nothing but the
- * name (every value a parameter): PostgreSQL keeps one plan per name and connection.
+ * Compiles `build` once with a marker object in place of each value, then finds each marker's
+ * place among the compiled parameters. Every value must be a parameter (never spliced into the
+ * text), which the markers check: an unknown or missing marker fails at the first call.
  */
-async function runNamed<R>(db: Queryable, name: string, query: CompiledQuery<R>): Promise<R[]> {
-  const result = await db.query({ name, text: query.sql, values: [...query.parameters] });
-  return result.rows as R[];
+function template<P extends object, R>(
+  name: string,
+  keys: (keyof P & string)[],
+  build: (params: P) => CompiledQuery<R>,
+): Template<P, R> {
+  const markers = new Map(keys.map((k) => [{ templateParameter: k }, k] as const));
+  const compiled = build(Object.fromEntries([...markers].map(([marker, k]) => [k, marker])) as P);
+  const slots = compiled.parameters.map((value) => {
+    const key = markers.get(value as { templateParameter: string } as never);
+    if (key === undefined) throw new Error(`${name}: a value of the statement is not one of its parameters`);
+    return key;
+  });
+  const unused = keys.filter((k) => !slots.includes(k));
+  if (unused.length) throw new Error(`${name}: ${unused.join(', ')} never bound`);
+  return {
+    run: async (db, params) => {
+      const result = await db.query({ name, text: compiled.sql, values: slots.map((k) => params[k]) });
+      return result.rows as R[];
+    },
+  };
 }
 
 /** Newest `max` readings since `days` ago, oldest first. */
