@@ -13,7 +13,7 @@
  */
 import { runMigrations } from '../src/db/migrate.ts';
 import { listPatients } from '../src/modules/patients/patients.repository.ts';
-import { createBenchDatabase, startBenchApp, stats } from './bench-support.ts';
+import { createBenchDatabase, fillPatients, startBenchApp, stats } from './bench-support.ts';
 
 const patients = Number(process.env.BENCH_PATIENTS ?? 10_000);
 const runs = Number(process.env.BENCH_RUNS ?? 200);
@@ -37,21 +37,8 @@ try {
     `INSERT INTO users (email, role, organization_id) VALUES ('bench-provider@example.com', 'provider', $1) RETURNING id`,
     [orgId],
   );
-  // Names from small lists (with accents) combined, so searches hit tens to hundreds of rows.
   const t0 = performance.now();
-  await pool.query(
-    `INSERT INTO patients (first_name, last_name, date_of_birth, gender, organization_id, enrollment_status)
-     SELECT (ARRAY['José','Maria','John','Élodie','Chen','Fatima','Olga','Liam','Noah','Zoë','Ana','Søren'])[1 + g % 12],
-            (ARRAY['García','Smith','Nguyen','Müller','Ørsted','Johnson','Brown','Kowalski','Núñez','Lee',
-                   'Patel','Rossi','Dubois','Okafor','Silva','Tanaka','Khan','Murphy','Novak','Haddad'])[1 + (g / 12) % 20]
-              || CASE WHEN g % 7 = 0 THEN '-' || g ELSE '' END,
-            date '1930-01-01' + (g * 37) % 25000,
-            (ARRAY['male','female','other'])[1 + g % 3],
-            $2::int + g % 5,
-            (ARRAY['Active','Paused','Discharged','Declined',NULL])[1 + g % 5]
-       FROM generate_series(1, $1::int) g`,
-    [patients, orgId],
-  );
+  await fillPatients(pool, patients, orgs.rows.map((o) => o.id));
   await pool.query('VACUUM ANALYZE patients');
   const fillS = (performance.now() - t0) / 1000;
 

@@ -1,0 +1,363 @@
+/**
+ * `npm run bench`: the portal's two most frequent reads under load, beside what they cannot beat.
+ *
+ * Starts the built portal (`node packages/server/dist/server.js`, as `npm start` does; the root
+ * script builds first when no build exists) on a throw-away database: a scratch database on the
+ * server in DATABASE_URL (dropped at the end), else an embedded PostgreSQL in a temporary folder.
+ * Loads 1,000,000 readings for one patient and 10,000 patients, signs in ten users (five admins,
+ * five providers of the patient's organization; one per connection), and drives with autocannon
+ *   GET /api/patients/{id}/vitals?limit=10      and      GET /api/patients?limit=25
+ * at a fixed 200 req/s over 10 connections (p50, p99) and saturated (req/s). Beside them, in the
+ * same run and at the same concurrency:
+ *   replay  the SQL statements one request of the portal sends (recorded from the same code in
+ *           process, names and values included), replayed in order on one connection of a `pg`
+ *           pool: the portal's database work with no HTTP, no session logic, no JSON;
+ *   floor   the audited-read floor: one indexed page read and one appended audit row in one
+ *           transaction of prepared statements, through `pg`;
+ *   bare    bare Fastify answering the same bytes from memory, in its own process.
+ * Every case is measured BENCH_RUNS times (default 3) and the median of each figure printed.
+ *
+ *   npm run bench                                               (embedded PostgreSQL)
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench
+ *
+ * Optional: BENCH_READINGS (1000000), BENCH_PATIENTS (10000), BENCH_SECONDS per measurement (10),
+ * BENCH_RUNS (3), BENCH_RATE (200), BENCH_CONNECTIONS (10), BENCH_LOG_LEVEL of the portal (info).
+ * Load generator, portal and database share the machine: on 2 cores they compete for it.
+ */
+import { spawn } from 'node:child_process';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { PATIENT_LIST_PAGE_SIZE } from '@rpm/contracts';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { REPO_ROOT } from '../src/config.ts';
+import { runMigrations } from '../src/db/migrate.ts';
+import { freePort } from '../src/free-port.ts';
+import {
+  benchKeys,
+  createBenchDatabase,
+  fillPatients,
+  fillVitals,
+  sessionHeadersOf,
+  startBenchApp,
+  startBuiltPortal,
+} from './bench-support.ts';
+
+const READINGS = Number(process.env.BENCH_READINGS ?? 1_000_000);
+const PATIENTS = Number(process.env.BENCH_PATIENTS ?? 10_000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const RATE = Number(process.env.BENCH_RATE ?? 200);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const USERS = 10;
+
+interface Measured {
+  p50: number;
+  p99: number;
+  /** Requests per second answered. */
+  rps: number;
+}
+
+/** One load: fixed rate (p50, p99 of that) and saturated (req/s of that), as one row. */
+interface Row {
+  rated: Measured;
+  saturated: Measured;
+}
+
+function percentile(sorted: number[], q: number): number {
+  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+}
+
+function summarize(latencies: number[], seconds: number): Measured {
+  const s = latencies.sort((a, b) => a - b);
+  return { p50: percentile(s, 0.5), p99: percentile(s, 0.99), rps: s.length / seconds };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Calls `job` from `connections` workers for `seconds`: as fast as they can, or at `rate` per
+ * second overall (each call starts at its slot, as autocannon's overallRate does). Latency of
+ * each call from its start, in ms.
+ */
+async function drive(job: () => Promise<void>, seconds: number, rate?: number): Promise<Measured> {
+  const latencies: number[] = [];
+  const t0 = performance.now();
+  const end = t0 + seconds * 1000;
+  let slot = 0;
+  const worker = async () => {
+    for (;;) {
+      if (rate) {
+        const due = t0 + (slot++ * 1000) / rate;
+        if (due >= end) return;
+        const wait = due - performance.now();
+        if (wait > 0) await sleep(wait);
+      } else if (performance.now() >= end) return;
+      const t = performance.now();
+      await job();
+      latencies.push(performance.now() - t);
+    }
+  };
+  await Promise.all(Array.from({ length: CONNECTIONS }, worker));
+  return summarize(latencies, (performance.now() - t0) / 1000);
+}
+
+/** The same through HTTP with autocannon; each connection carries one user's session. */
+async function cannon(url: string, headers: Record<string, string>[], seconds: number, rate?: number): Promise<Measured> {
+  let next = 0;
+  const latencies: number[] = [];
+  let bad = 0;
+  const instance = autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: seconds,
+    ...(rate ? { overallRate: rate } : {}),
+    setupClient: (client: { setHeaders: (h: Record<string, string>) => void }) => client.setHeaders(headers[next++ % headers.length]!),
+  });
+  // autocannon's own histogram keeps whole milliseconds; these are exact.
+  instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
+    if (status !== 200) bad++;
+    latencies.push(ms);
+  });
+  const result = await instance;
+  if (bad > 0 || result.errors > 0) throw new Error(`${url}: ${bad} answers not 200, ${result.errors} errors`);
+  return summarize(latencies, seconds);
+}
+
+async function measure(label: string, once: (seconds: number, rate?: number) => Promise<Measured>): Promise<Row> {
+  await once(1); // warm-up: connections, prepared statements, caches
+  const rated = await once(SECONDS, RATE);
+  const saturated = await once(SECONDS);
+  process.stdout.write(
+    `  ${label.padEnd(30)} p50 ${rated.p50.toFixed(2)} ms, p99 ${rated.p99.toFixed(2)} ms at ${rated.rps.toFixed(0)} req/s; ` +
+      `saturated ${saturated.rps.toFixed(0)} req/s\n`,
+  );
+  return { rated, saturated };
+}
+
+// ---- recording the statements of one request -------------------------------------------------
+
+interface Statement {
+  name?: string;
+  text: string;
+  values?: unknown[];
+}
+
+const recording = new AsyncLocalStorage<Statement[]>();
+const clientQuery = pg.Client.prototype.query;
+// Every statement the pg driver sends inside a recorded request, as sent (Kysely, pool.query and
+// transactions all end in Client#query).
+pg.Client.prototype.query = function recorded(this: pg.Client, ...args: unknown[]) {
+  const statements = recording.getStore();
+  if (statements) {
+    const [first, second] = args;
+    if (typeof first === 'string') statements.push({ text: first, values: Array.isArray(second) ? second : undefined });
+    else if (first && typeof first === 'object' && 'text' in first) {
+      const q = first as Statement;
+      statements.push({ name: q.name, text: q.text, values: q.values ?? (Array.isArray(second) ? second : undefined) });
+    }
+  }
+  return (clientQuery as (...a: unknown[]) => unknown).apply(this, args);
+} as typeof pg.Client.prototype.query;
+
+/**
+ * Replays one recorded request's statements in order on one connection, as the portal would,
+ * taking the recorded requests (a provider's, an admin's) in turn.
+ */
+function replayer(pool: pg.Pool, requests: Statement[][]) {
+  let next = 0;
+  return async () => {
+    const statements = requests[next++ % requests.length]!;
+    const client = await pool.connect();
+    try {
+      for (const s of statements) await client.query(s.name ? { name: s.name, text: s.text, values: s.values } : { text: s.text, values: s.values });
+    } finally {
+      client.release();
+    }
+  };
+}
+
+// ---- bare Fastify ------------------------------------------------------------------------------
+
+/** Fastify in its own process answering `bodies[path]` from memory, as JSON. */
+async function startBareFastify(bodies: Record<string, string>) {
+  const port = await freePort();
+  const script = `
+    import Fastify from 'fastify';
+    const bodies = JSON.parse(process.env.BENCH_BODIES);
+    const app = Fastify({ logger: false });
+    app.get('/*', (request, reply) => {
+      const body = bodies[request.url];
+      if (body === undefined) return reply.code(404).send();
+      return reply.header('content-type', 'application/json; charset=utf-8').send(body);
+    });
+    await app.listen({ port: ${port}, host: '127.0.0.1' });
+    process.stdout.write('listening\\n');`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: `${REPO_ROOT}/packages/server`,
+    env: { ...process.env, BENCH_BODIES: JSON.stringify(bodies) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (d: Buffer) => d.toString().includes('listening') && resolve());
+    child.once('exit', (code) => reject(new Error(`bare Fastify exited with ${code}`)));
+  });
+  const exited = new Promise((r) => child.once('exit', r));
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+// ---- the run -----------------------------------------------------------------------------------
+
+const db = await createBenchDatabase(CONNECTIONS + 2, { embedded: true });
+const { pool } = db;
+const stops: (() => Promise<void>)[] = [];
+try {
+  await runMigrations(pool);
+  const orgs = (
+    await pool.query<{ id: number }>(
+      `INSERT INTO organizations (name) SELECT 'Bench Clinic ' || g FROM generate_series(1, 5) g RETURNING id`,
+    )
+  ).rows.map((o) => o.id);
+  const orgId = orgs[0]!;
+  const users = (
+    await pool.query<{ id: number }>(
+      `INSERT INTO users (email, role, organization_id)
+       SELECT 'bench-' || g || '@example.com', CASE WHEN g % 2 = 0 THEN 'admin' ELSE 'provider' END, $1
+         FROM generate_series(1, $2::int) g RETURNING id`,
+      [orgId, USERS],
+    )
+  ).rows.map((u) => u.id);
+  const t0 = performance.now();
+  await fillPatients(pool, PATIENTS - 1, orgs);
+  const patientId = (
+    await pool.query<{ id: number }>(
+      `INSERT INTO patients (first_name, last_name, organization_id) VALUES ('Many', 'Readings', $1) RETURNING id`,
+      [orgId],
+    )
+  ).rows[0]!.id;
+  await fillVitals(pool, patientId, READINGS);
+  await pool.query('VACUUM ANALYZE');
+  const loadS = (performance.now() - t0) / 1000;
+  console.log(
+    `loaded ${READINGS} readings for patient ${patientId} and ${PATIENTS} patients in ${loadS.toFixed(1)} s; ` +
+      `${RUNS} runs of ${SECONDS} s per measurement, ${CONNECTIONS} connections, fixed rate ${RATE} req/s`,
+  );
+
+  const vitalsPath = `/api/patients/${patientId}/vitals?limit=10`;
+  const listPath = `/api/patients?limit=${PATIENT_LIST_PAGE_SIZE}`;
+
+  // The statements of one request of each kind, sent by the same code in process. A listener
+  // ahead of Fastify's puts a marked request's whole handling (session check included) in the
+  // recording's context.
+  let pending: Statement[] = [];
+  const keys = benchKeys();
+  const recorder = await startBenchApp(pool, {
+    keys,
+    beforeListen: (app) =>
+      app.server.prependListener('request', (req: { headers: Record<string, unknown> }) =>
+        recording.enterWith(req.headers['x-bench-record'] ? pending : (undefined as unknown as Statement[])),
+      ),
+  });
+  const record = async (path: string, userId: number) => {
+    const headers = await recorder.headersOf(userId);
+    const url = `${recorder.config.publicUrl}${path}`;
+    await (await fetch(url, { headers })).arrayBuffer(); // warm: the steady state is recorded
+    pending = [];
+    const res = await fetch(url, { headers: { ...headers, 'x-bench-record': '1' } });
+    const body = await res.text();
+    if (res.status !== 200) throw new Error(`recording ${path}: ${res.status} ${body}`);
+    return { statements: pending, body };
+  };
+  // A provider of the patient's organization and an admin, as the users are (half and half).
+  const vitals = [await record(vitalsPath, users[0]!), await record(vitalsPath, users[1]!)];
+  const list = [await record(listPath, users[0]!), await record(listPath, users[1]!)];
+  await recorder.close();
+  for (const [label, r] of [['vitals', vitals[0]!], ['patient list', list[0]!]] as const) {
+    console.log(`\none ${label} request sends ${r.statements.length} statements:`);
+    for (const st of r.statements) console.log(`  ${st.name ? `[${st.name}] ` : ''}${st.text.replace(/\s+/g, ' ').slice(0, 140)}`);
+  }
+
+  const portal = await startBuiltPortal(db.url, { logLevel: process.env.BENCH_LOG_LEVEL ?? 'info', keys });
+  stops.push(portal.stop);
+  const headers = await Promise.all(users.map((u) => sessionHeadersOf(pool, u)));
+  const bare = await startBareFastify({ [vitalsPath]: vitals[1]!.body, [listPath]: list[1]!.body });
+  stops.push(bare.stop);
+
+  // The audited-read floor: page and audit row, one transaction, prepared statements.
+  const floor = async () => {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query({
+        name: 'bench_floor_page',
+        text: `SELECT created_at, systolic, diastolic, pulse, source FROM vitals
+                WHERE patient_id = $1 ORDER BY created_at DESC, id DESC LIMIT 10`,
+        values: [patientId],
+      });
+      await client.query({
+        name: 'bench_floor_audit',
+        text: `INSERT INTO audit_logs (user_id, action, outcome, resource_type, resource_id, details)
+               VALUES ($1, 'vitals.list', 'success', 'patient', $2, $3)`,
+        values: [users[0], String(patientId), JSON.stringify({ limit: 10, offset: 0, count: 10 })],
+      });
+      await client.query('COMMIT');
+    } finally {
+      client.release();
+    }
+  };
+
+  const cases: [string, (seconds: number, rate?: number) => Promise<Measured>][] = [
+    ['vitals: portal', (s, r) => cannon(`${portal.url}${vitalsPath}`, headers, s, r)],
+    ['vitals: replay of its SQL', (s, r) => drive(replayer(pool, vitals.map((v) => v.statements)), s, r)],
+    ['vitals: bare Fastify', (s, r) => cannon(`${bare.url}${vitalsPath}`, [{}], s, r)],
+    ['patient list: portal', (s, r) => cannon(`${portal.url}${listPath}`, headers, s, r)],
+    ['patient list: replay of its SQL', (s, r) => drive(replayer(pool, list.map((v) => v.statements)), s, r)],
+    ['patient list: bare Fastify', (s, r) => cannon(`${bare.url}${listPath}`, [{}], s, r)],
+    ['audited-read floor (pg)', (s, r) => drive(floor, s, r)],
+  ];
+  const runs: Row[][] = [];
+  for (let run = 1; run <= RUNS; run++) {
+    console.log(`\nrun ${run} of ${RUNS}`);
+    const rows: Row[] = [];
+    for (const [label, once] of cases) rows.push(await measure(label, once));
+    runs.push(rows);
+  }
+
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const med = cases.map((_, i) => ({
+    p50: median(runs.map((r) => r[i]!.rated.p50)),
+    p99: median(runs.map((r) => r[i]!.rated.p99)),
+    rps: median(runs.map((r) => r[i]!.saturated.rps)),
+  }));
+  const floorRps = med[6]!.rps;
+  const pct = (a: number, b: number) => `${Math.round((100 * a) / b)} %`;
+  const ratios: Record<number, [string, string]> = {
+    0: [pct(med[0]!.rps, floorRps), pct(med[0]!.rps, med[1]!.rps)],
+    3: [pct(med[3]!.rps, floorRps), pct(med[3]!.rps, med[4]!.rps)],
+  };
+  console.log(
+    `\nmedian of ${RUNS} runs; p50/p99 at ${RATE} req/s, ${CONNECTIONS} connections; saturated: ${CONNECTIONS} connections, no rate\n`,
+  );
+  const head = ['case', `p50 ms`, `p99 ms`, 'saturated req/s', 'portal / floor', 'portal / replay'];
+  const lines = cases.map(([label], i) => [
+    label,
+    med[i]!.p50.toFixed(2),
+    med[i]!.p99.toFixed(2),
+    med[i]!.rps.toFixed(0),
+    ratios[i]?.[0] ?? '',
+    ratios[i]?.[1] ?? '',
+  ]);
+  const widths = head.map((h, c) => Math.max(h.length, ...lines.map((l) => l[c]!.length)));
+  const fmt = (cells: string[]) => cells.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join(' | ');
+  console.log(fmt(head));
+  console.log(widths.map((w) => '-'.repeat(w)).join('-|-'));
+  for (const l of lines) console.log(fmt(l));
+} finally {
+  for (const stop of stops.reverse()) await stop().catch(() => {});
+  await db.drop();
+}
