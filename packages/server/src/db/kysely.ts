@@ -1,4 +1,4 @@
-import { Kysely, PostgresDialect, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, type CompiledQuery, type Transaction } from 'kysely';
 import type pg from 'pg';
 import type { Queryable } from './pool.ts';
 import type { DB } from './types.ts';
@@ -42,4 +42,36 @@ export function kysely(db: Queryable): Kysely<DB> {
 // A checked-out client has `release`; a pool does not.
 function isPoolClient(db: Queryable): db is pg.PoolClient {
   return typeof (db as Partial<pg.PoolClient>).release === 'function';
+}
+
+/** A statement compiled once; each run binds the values of a call in the compiled order. */
+export interface Template<P, R> {
+  run: (db: Queryable, params: P) => Promise<R[]>;
+}
+
+/**
+ * Compiles `build` once with a marker object in place of each value, then finds each marker's
+ * place among the compiled parameters. Every value must be a parameter (never spliced into the
+ * text), which the markers check: an unknown or missing marker fails at the first call.
+ */
+export function template<P extends object, R>(
+  name: string,
+  keys: (keyof P & string)[],
+  build: (params: P) => CompiledQuery<R>,
+): Template<P, R> {
+  const markers = new Map(keys.map((k) => [{ templateParameter: k }, k] as const));
+  const compiled = build(Object.fromEntries([...markers].map(([marker, k]) => [k, marker])) as P);
+  const slots = compiled.parameters.map((value) => {
+    const key = markers.get(value as { templateParameter: string } as never);
+    if (key === undefined) throw new Error(`${name}: a value of the statement is not one of its parameters (write literals with sql.lit)`);
+    return key;
+  });
+  const unused = keys.filter((k) => !slots.includes(k));
+  if (unused.length) throw new Error(`${name}: ${unused.join(', ')} never bound`);
+  return {
+    run: async (db, params) => {
+      const result = await db.query({ name, text: compiled.sql, values: slots.map((k) => params[k]) });
+      return result.rows as R[];
+    },
+  };
 }

@@ -1,7 +1,7 @@
 import type { AuditOutcome } from '@rpm/contracts';
 import { sql } from 'kysely';
 import type { Queryable } from '../../db/pool.ts';
-import { kysely } from '../../db/kysely.ts';
+import { kysely, template, type Template } from '../../db/kysely.ts';
 
 export interface AuditEntry {
   action: string;
@@ -18,24 +18,55 @@ export interface AuditEntry {
 }
 
 export async function insertAuditLog(db: Queryable, e: AuditEntry): Promise<void> {
-  await kysely(db)
-    .insertInto('audit_logs')
-    .values({
-      user_id: e.userId ?? null,
-      ip_address: e.ipAddress ?? null,
-      action: e.action,
-      resource_type: e.resourceType ?? null,
-      resource_id: e.resourceId === undefined || e.resourceId === null ? null : String(e.resourceId),
-      // As JSON text: the driver would send a JavaScript array as a PostgreSQL array.
-      details: e.details ? JSON.stringify(e.details) : null,
-      target_user_id: e.targetUserId ?? null,
-      outcome: e.outcome,
-      reason: e.reason ?? null,
-      user_agent: e.userAgent ?? null,
-      request_id: e.requestId ?? null,
-    })
-    .execute();
+  // Every audited request writes one: compiled once, sent as a named statement.
+  insertTemplate ??= template('audit_insert_v1', AUDIT_INSERT_KEYS, (v) => insertQuery(db, v).compile());
+  await insertTemplate.run(db, {
+    user_id: e.userId ?? null,
+    ip_address: e.ipAddress ?? null,
+    action: e.action,
+    resource_type: e.resourceType ?? null,
+    resource_id: e.resourceId === undefined || e.resourceId === null ? null : String(e.resourceId),
+    // As JSON text: the driver would send a JavaScript array as a PostgreSQL array.
+    details: e.details ? JSON.stringify(e.details) : null,
+    target_user_id: e.targetUserId ?? null,
+    outcome: e.outcome,
+    reason: e.reason ?? null,
+    user_agent: e.userAgent ?? null,
+    request_id: e.requestId ?? null,
+  });
 }
+
+interface AuditInsertValues {
+  user_id: number | null;
+  ip_address: string | null;
+  action: string;
+  resource_type: string | null;
+  resource_id: string | null;
+  details: string | null;
+  target_user_id: number | null;
+  outcome: AuditOutcome;
+  reason: string | null;
+  user_agent: string | null;
+  request_id: string | null;
+}
+
+const AUDIT_INSERT_KEYS: (keyof AuditInsertValues)[] = [
+  'user_id',
+  'ip_address',
+  'action',
+  'resource_type',
+  'resource_id',
+  'details',
+  'target_user_id',
+  'outcome',
+  'reason',
+  'user_agent',
+  'request_id',
+];
+
+const insertQuery = (db: Queryable, v: AuditInsertValues) => kysely(db).insertInto('audit_logs').values(v);
+
+let insertTemplate: Template<AuditInsertValues, unknown> | undefined;
 
 /** One audit record as stored (every field of the spec, plus id). */
 export interface AuditLogRow {

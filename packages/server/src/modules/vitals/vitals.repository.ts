@@ -1,7 +1,7 @@
 import { MANUAL_SOURCE } from '@rpm/contracts';
 import { sql, type CompiledQuery } from 'kysely';
 import type { Queryable } from '../../db/pool.ts';
-import { kysely } from '../../db/kysely.ts';
+import { kysely, template, type Template } from '../../db/kysely.ts';
 import type { PatientScope } from '../../kernel/patient-scope.repository.ts';
 
 export interface VitalRow {
@@ -117,38 +117,6 @@ export async function readScopedVitalPage(
         : [{ created_at: r.created_at, systolic: r.systolic, diastolic: r.diastolic, pulse: r.pulse, source: r.source }],
     ),
     total: first.total ?? 0,
-  };
-}
-
-/** A statement compiled once; each run binds the values of a call in the compiled order. */
-interface Template<P, R> {
-  run: (db: Queryable, params: P) => Promise<R[]>;
-}
-
-/**
- * Compiles `build` once with a marker object in place of each value, then finds each marker's
- * place among the compiled parameters. Every value must be a parameter (never spliced into the
- * text), which the markers check: an unknown or missing marker fails at the first call.
- */
-function template<P extends object, R>(
-  name: string,
-  keys: (keyof P & string)[],
-  build: (params: P) => CompiledQuery<R>,
-): Template<P, R> {
-  const markers = new Map(keys.map((k) => [{ templateParameter: k }, k] as const));
-  const compiled = build(Object.fromEntries([...markers].map(([marker, k]) => [k, marker])) as P);
-  const slots = compiled.parameters.map((value) => {
-    const key = markers.get(value as { templateParameter: string } as never);
-    if (key === undefined) throw new Error(`${name}: a value of the statement is not one of its parameters`);
-    return key;
-  });
-  const unused = keys.filter((k) => !slots.includes(k));
-  if (unused.length) throw new Error(`${name}: ${unused.join(', ')} never bound`);
-  return {
-    run: async (db, params) => {
-      const result = await db.query({ name, text: compiled.sql, values: slots.map((k) => params[k]) });
-      return result.rows as R[];
-    },
   };
 }
 
