@@ -12,7 +12,7 @@ import {
   requiredText,
 } from '@rpm/contracts';
 import type { SignInOutput } from 'aws-amplify/auth';
-import { useSnackbar } from 'notistack';
+import { useSnackbar } from '../../lib/toast/toast.ts';
 import { Suspense, lazy, useState, type ChangeEvent, type FormEvent } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { paths } from '../../config/paths.ts';

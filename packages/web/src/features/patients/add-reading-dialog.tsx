@@ -9,7 +9,7 @@ import {
   wholeNumberText,
   type FormValues,
 } from '@rpm/contracts';
-import { useSnackbar } from 'notistack';
+import { useSnackbar } from '../../lib/toast/toast.ts';
 import { useState } from 'react';
 import { useSchemaForm } from '../../components/form/use-schema-form.ts';
 import { errorMessage } from '../../api/errors.ts';

@@ -10,7 +10,7 @@ import {
   requiredText,
   type FormValues,
 } from '@rpm/contracts';
-import { useSnackbar } from 'notistack';
+import { useSnackbar } from '../../lib/toast/toast.ts';
 import { useState } from 'react';
 import { useWatch } from 'react-hook-form';
 import { useSchemaForm } from '../../components/form/use-schema-form.ts';

@@ -18,7 +18,7 @@ import {
 } from '@rpm/contracts';
 import { format } from 'date-fns';
 import { TZDate } from '@date-fns/tz';
-import { useSnackbar } from 'notistack';
+import { useSnackbar } from '../../lib/toast/toast.ts';
 import { useState } from 'react';
 import { useWatch } from 'react-hook-form';
 import { inputProps, textFieldProps } from '../../components/form/text-field-props.ts';
