@@ -1,11 +1,13 @@
 import { Suspense, lazy, useEffect, useState } from 'react';
 import { onToastWanted } from './toast.ts';
 
-const Toaster = lazy(() => import('./toaster.tsx'));
+const loadToaster = () => import('./toaster.tsx');
+const Toaster = lazy(loadToaster);
 
 /**
- * Mounts the toaster once the first page has rendered and the browser is idle (or at once when a
- * toast is asked for earlier), so that a later toast does not depend on a download.
+ * Fetches the toaster's code once the first page has rendered and the browser is idle, so that a
+ * toast does not depend on a download (a failed save while offline still says so); mounts it with
+ * the first toast, keeping that work out of the page's start-up.
  */
 export function ToastHost() {
   const [wanted, setWanted] = useState(false);
@@ -13,7 +15,7 @@ export function ToastHost() {
     if (onToastWanted(() => setWanted(true))) setWanted(true);
     const idle = window.requestIdleCallback ?? ((run: () => void) => window.setTimeout(run, 1));
     const cancel = window.cancelIdleCallback ?? window.clearTimeout;
-    const handle = idle(() => setWanted(true));
+    const handle = idle(() => void loadToaster().catch(() => {}));
     return () => {
       cancel(handle);
       onToastWanted(null);

@@ -1,6 +1,7 @@
 /*
- * Toasts without notistack on the first load: notistack (about 8 kB compressed) arrives once the
- * first page has rendered (see ToastHost); a toast asked for before then waits for it.
+ * Toasts without notistack on the first load: notistack (about 8 kB compressed) is fetched once
+ * the first page has rendered and mounted with the first toast (see ToastHost); a toast asked for
+ * before then waits for it.
  */
 export type ToastVariant = 'default' | 'success' | 'error' | 'info' | 'warning';
 type Show = (message: string, options?: { variant?: ToastVariant }) => void;
