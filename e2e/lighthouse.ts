@@ -2,7 +2,10 @@
  * `npm run lighthouse`: Lighthouse (its default mobile profile) on the built portal, signed in,
  * for /login, /patients and a patient's record. Prints performance and accessibility per page.
  * Needs the build (`npm run build`) and Chromium (CHROMIUM_PATH or /usr/bin/chromium).
+ * With LIGHTHOUSE_REPORT_DIR set, each page's full JSON report is written there as well.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { chromium } from 'playwright-core';
@@ -53,6 +56,11 @@ try {
       disableStorageReset: true,
     });
     const lhr = result!.lhr;
+    const reportDir = process.env.LIGHTHOUSE_REPORT_DIR;
+    if (reportDir) {
+      mkdirSync(reportDir, { recursive: true });
+      writeFileSync(join(reportDir, `${path.replace(/\W+/g, '_') || 'root'}.json`), JSON.stringify(lhr));
+    }
     const score = (c: string) => Math.round((lhr.categories[c]?.score ?? 0) * 100);
     const metric = (id: string) => lhr.audits[id]?.displayValue ?? '-';
     if (signedIn && !lhr.finalDisplayedUrl.endsWith(path)) throw new Error(`${path} did not stay signed in`);

@@ -22,26 +22,25 @@ function initialFiles(...entries) {
 // Loaded lazily, but with every signed-in page.
 const SIGNED_IN_CHROME = ['src/app/sidebar.tsx', 'src/app/account-menu.tsx'];
 
-// The aims are 180 kB for /login and 220 kB for /patients/{id}. The merge of the phone
-// shell, the not-found pages, the route preloading and the integrations pages grew the shared
-// shell past them (193 kB and 245 kB); these budgets hold today's sizes so that nothing grows
-// further while the shell is slimmed back under the aims. The alerts badge and the billing entry
-// in the shared shell, and react-hook-form in the patient page's dialogs, added 2 kB and 5 kB more
-// (2026-11); loading those dialogs when opened is the next step back.
+// /login and /patients/{id} are held to the product's first-load aims (180 kB and 220 kB), and
+// /patients to a little above what it needs today. What keeps them there: the sign-in page's
+// fields avoid TextField (whose select mode pulls in the menu and popover code), the patient
+// page's add dialogs and their form library load when opened, toasts (notistack) and the
+// sidebar's tooltips load after the first render, and the Session Ended dialog once signed in.
 export default [
   {
     name: '/login',
     path: initialFiles('index.html', 'src/features/auth/login-page.tsx'),
-    limit: '195 kB',
+    limit: '180 kB',
   },
   {
     name: '/patients/{id} (before the chart)',
     path: initialFiles('index.html', ...SIGNED_IN_CHROME, 'src/features/patients/patient-detail-page.tsx'),
-    limit: '253 kB',
+    limit: '220 kB',
   },
   {
     name: '/patients',
     path: initialFiles('index.html', ...SIGNED_IN_CHROME, 'src/features/patients/patients-page.tsx'),
-    limit: '228 kB',
+    limit: '215 kB',
   },
 ];

@@ -1,9 +1,44 @@
 import react from '@vitejs/plugin-react';
-import { defaultClientConditions, defaultServerConditions } from 'vite';
+import { defaultClientConditions, defaultServerConditions, type Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 
+/*
+ * The entry starts the session check and then imports the app shell dynamically, so the browser
+ * would only learn of the shell's files once the entry has run: a round trip more before the
+ * first paint. These links let it fetch them while it parses the page.
+ */
+function preloadAppShell(shellModule: string): Plugin {
+  return {
+    name: 'preload-app-shell',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, { bundle }) {
+        if (!bundle) return [];
+        const chunks = Object.values(bundle).flatMap((c) => (c.type === 'chunk' ? [c] : []));
+        const shell = chunks.find((c) => c.facadeModuleId?.endsWith(shellModule));
+        if (!shell) throw new Error(`preload-app-shell: no chunk for ${shellModule}`);
+        const entryFiles = new Set(chunks.filter((c) => c.isEntry).flatMap((c) => [c.fileName, ...c.imports]));
+        const files = new Set<string>();
+        const visit = (fileName: string) => {
+          if (files.has(fileName) || entryFiles.has(fileName)) return;
+          files.add(fileName);
+          const chunk = bundle[fileName];
+          if (chunk?.type === 'chunk') chunk.imports.forEach(visit);
+        };
+        visit(shell.fileName);
+        return [...files].map((file) => ({
+          tag: 'link',
+          attrs: { rel: 'modulepreload', crossorigin: true, href: `/${file}` },
+          injectTo: 'head' as const,
+        }));
+      },
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), preloadAppShell('src/app/mount.tsx')],
   // The contracts package is bundled from its TypeScript sources (see its package.json exports).
   resolve: { conditions: ['@rpm/source', ...defaultClientConditions] },
   ssr: { resolve: { conditions: ['@rpm/source', ...defaultServerConditions] } },

@@ -1,7 +1,5 @@
-import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
-import { ACTIVITY_EVENTS, IDLE_TIMEOUT_MS, SessionTexts } from '@rpm/contracts';
-import { useEffect, useRef } from 'react';
-import { useNavigate } from 'react-router';
+import { ACTIVITY_EVENTS, IDLE_TIMEOUT_MS } from '@rpm/contracts';
+import { Suspense, lazy, useEffect, useRef, useState } from 'react';
 import { setUnauthorizedListener } from '../api/client.ts';
 import { getMe } from '../api/me/get-me.ts';
 import { sendLogoutBeacon } from '../api/session/end-session.ts';
@@ -9,7 +7,6 @@ import { useAuth } from '../lib/auth/auth-context.tsx';
 import { IdleTimer } from '../lib/session/idle-timer.ts';
 import { TAB_HEARTBEAT_MS, registerTab, unregisterTab } from '../lib/session/open-tabs.ts';
 import { openSessionChannel } from '../lib/session/session-channel.ts';
-import { paths } from '../config/paths.ts';
 
 /** Other tabs hear about activity at most this often; enough for a 15-minute timer. */
 export const ACTIVITY_BROADCAST_EVERY_MS = 5_000;
@@ -116,30 +113,24 @@ export function SessionManager() {
   return null;
 }
 
+// The Session Ended modal is rarely shown: its code (and MUI's dialog) is fetched once a user is
+// signed in, not with the sign-in page.
+const loadEndedDialog = () => import('./session-ended-dialog.tsx');
+const EndedDialog = lazy(loadEndedDialog);
+
 /** The Session Ended modal: up while the expired flag is set; Leave consumes it. */
 export function SessionEndedDialog() {
-  const { expired, leave } = useAuth();
-  const navigate = useNavigate();
-  const handleLeave = () => {
-    navigate(paths.login, { replace: true });
-    void leave();
-  };
+  const { expired, status } = useAuth();
+  // Once shown it stays mounted, so closing it plays the dialog's own exit transition.
+  const [needed, setNeeded] = useState(false);
+  if (expired && !needed) setNeeded(true);
+  useEffect(() => {
+    if (status === 'signed-in') loadEndedDialog().catch(() => {});
+  }, [status]);
+  if (!needed) return null;
   return (
-    <Dialog
-      open={expired}
-      aria-labelledby="session-ended-title"
-      aria-describedby="session-ended-body"
-      disableEscapeKeyDown
-    >
-      <DialogTitle id="session-ended-title">{SessionTexts.endedTitle}</DialogTitle>
-      <DialogContent>
-        <DialogContentText id="session-ended-body">{SessionTexts.endedBody}</DialogContentText>
-      </DialogContent>
-      <DialogActions>
-        <Button variant="contained" onClick={handleLeave} autoFocus>
-          {SessionTexts.leave}
-        </Button>
-      </DialogActions>
-    </Dialog>
+    <Suspense fallback={null}>
+      <EndedDialog open={expired} />
+    </Suspense>
   );
 }

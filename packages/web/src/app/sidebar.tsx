@@ -21,11 +21,10 @@ import {
   ListItemButton,
   ListItemIcon,
   ListItemText,
-  Tooltip,
   Typography,
 } from '@mui/material';
 import { AlertTexts, AuthLabels, SIDEBAR_EXPANDED_WIDTH, SidebarEntries, UxTexts, type Role } from '@rpm/contracts';
-import type { ReactElement } from 'react';
+import { Suspense, lazy, type ReactElement } from 'react';
 import { NavLink } from 'react-router';
 import { useAlertSummary } from '../api/alerts/alert-summary.ts';
 
@@ -41,6 +40,20 @@ const ICONS: Record<string, ReactElement> = {
   '/integrations': <InputIcon />,
   '/alerts': <AlertsIcon />,
 };
+
+// The tooltips (and the popper positioning under them) only help a pointer resting on an icon:
+// their code follows the sidebar instead of holding up the first page. Until it is there the
+// entries show without a tooltip; their accessible names do not depend on it.
+const Tooltip = lazy(() => import('@mui/material/Tooltip'));
+function Hint({ title, children }: { title: string; children: ReactElement }) {
+  return (
+    <Suspense fallback={children}>
+      <Tooltip title={title} placement="right">
+        {children}
+      </Tooltip>
+    </Suspense>
+  );
+}
 
 const ALERTS_ENTRY = { label: AlertTexts.navAlerts, path: '/alerts' } as const;
 
@@ -92,11 +105,11 @@ export function Sidebar({
       }}
     >
       <Box sx={{ display: 'flex', justifyContent: collapsed ? 'center' : 'flex-end', p: 1 }}>
-        <Tooltip title={toggleLabel} placement="right">
+        <Hint title={toggleLabel}>
           <IconButton onClick={onToggle} aria-label={toggleLabel} aria-expanded={!collapsed}>
             {collapsed ? <ChevronRightIcon /> : <ChevronLeftIcon />}
           </IconButton>
-        </Tooltip>
+        </Hint>
       </Box>
       <Divider />
       <NavEntries role={role} collapsed={collapsed} />
@@ -142,7 +155,7 @@ function NavEntries({ role, collapsed, onNavigate }: { role: Role; collapsed: bo
       <List>
         {sidebarEntriesFor(role).map((entry) => (
           <ListItem key={entry.path} disablePadding sx={{ display: 'block' }}>
-            <Tooltip title={collapsed ? entry.label : ''} placement="right">
+            <Hint title={collapsed ? entry.label : ''}>
               <ListItemButton
                 component={NavLink}
                 to={entry.path}
@@ -161,7 +174,7 @@ function NavEntries({ role, collapsed, onNavigate }: { role: Role; collapsed: bo
                 </ListItemIcon>
                 {!collapsed && <ListItemText primary={entry.label} />}
               </ListItemButton>
-            </Tooltip>
+            </Hint>
           </ListItem>
         ))}
       </List>

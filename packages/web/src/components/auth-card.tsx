@@ -1,8 +1,9 @@
-import { Box, Link, Paper, TextField, Typography, type TextFieldProps } from '@mui/material';
+import { Box, Link, Paper, Typography } from '@mui/material';
 import { AuthLabels } from '@rpm/contracts';
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { paths } from '../config/paths.ts';
+import { OutlinedField, type OutlinedFieldProps } from './outlined-field.tsx';
 
 /** The centred card the signed-out pages (sign in, forgot and reset password) are built in. */
 export function AuthCard({ title, children }: { title: string; children: ReactNode }) {
@@ -22,8 +23,8 @@ export function AuthCard({ title, children }: { title: string; children: ReactNo
  * The sign-in email: filled in as the user name by password managers. Its value, check and
  * message come from the form it is in.
  */
-export function EmailField(props: Omit<TextFieldProps, 'label' | 'type'>) {
-  return <TextField label={AuthLabels.email} type="email" autoComplete="username" fullWidth {...props} />;
+export function EmailField(props: Omit<OutlinedFieldProps, 'label' | 'type'>) {
+  return <OutlinedField label={AuthLabels.email} type="email" autoComplete="username" fullWidth {...props} />;
 }
 
 /** The e-mail another sign-in page handed over in the router state (never in the address). */

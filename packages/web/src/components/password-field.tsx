@@ -1,14 +1,15 @@
-import { Button, InputAdornment, TextField, type TextFieldProps } from '@mui/material';
+import { Button, InputAdornment } from '@mui/material';
 import { AuthLabels, Labels } from '@rpm/contracts';
 import { useId, useState } from 'react';
+import { OutlinedField, type OutlinedFieldProps } from './outlined-field.tsx';
 
 /** A password input with the spec's Show/Hide toggle. */
-export function PasswordField(props: Omit<TextFieldProps, 'type'>) {
+export function PasswordField(props: Omit<OutlinedFieldProps, 'type'>) {
   const [visible, setVisible] = useState(false);
   const generatedId = useId();
   const id = props.id ?? generatedId;
   return (
-    <TextField
+    <OutlinedField
       {...props}
       id={id}
       type={visible ? 'text' : 'password'}
@@ -34,7 +35,7 @@ export function PasswordField(props: Omit<TextFieldProps, 'type'>) {
   );
 }
 
-type FieldProps = Omit<TextFieldProps, 'type' | 'label'>;
+type FieldProps = Omit<OutlinedFieldProps, 'type' | 'label'>;
 
 /**
  * "New password" and "Confirm password", both with the Show/Hide toggle; their values, checks

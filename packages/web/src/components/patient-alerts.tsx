@@ -21,7 +21,7 @@ import {
   type PatientThresholds,
   type PatientThresholdsBody,
 } from '@rpm/contracts';
-import { useSnackbar } from 'notistack';
+import { useSnackbar } from '../lib/toast/toast.ts';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useAlerts } from '../api/alerts/list-alerts.ts';

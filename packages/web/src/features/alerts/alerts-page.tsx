@@ -27,7 +27,7 @@ import {
   type AlertSeverity,
   type AlertStatus,
 } from '@rpm/contracts';
-import { useSnackbar } from 'notistack';
+import { useSnackbar } from '../../lib/toast/toast.ts';
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useAcknowledgeAlert } from '../../api/alerts/acknowledge-alert.ts';

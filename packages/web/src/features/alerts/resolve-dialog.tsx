@@ -1,6 +1,6 @@
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack, TextField } from '@mui/material';
 import { ALERT_RESOLVE_MAX_MINUTES, AlertTexts, type Alert } from '@rpm/contracts';
-import { useSnackbar } from 'notistack';
+import { useSnackbar } from '../../lib/toast/toast.ts';
 import { useForm } from 'react-hook-form';
 import { useResolveAlert } from '../../api/alerts/resolve-alert.ts';
 import { errorMessage } from '../../api/errors.ts';

@@ -21,7 +21,7 @@ import {
   Toasts,
   type AuditLog,
 } from '@rpm/contracts';
-import { useSnackbar } from 'notistack';
+import { useSnackbar } from '../../lib/toast/toast.ts';
 import { useEffect, useRef, useState } from 'react';
 import { LoadingState, PageHeader } from '../../components/table-states.tsx';
 import { useAuditLogs } from '../../api/audit/get-audit-logs.ts';

@@ -1,7 +1,7 @@
 import { Alert, Box, Button, Link, Stack, Typography } from '@mui/material';
 import { AuthLabels, FORGOT_PASSWORD_LOCKOUT_MS, Toasts, UxTexts, emailText, formSchema, type FormValues } from '@rpm/contracts';
 import { resetPassword } from 'aws-amplify/auth';
-import { useSnackbar } from 'notistack';
+import { useSnackbar } from '../../lib/toast/toast.ts';
 import { useEffect, useRef, useState } from 'react';
 import { useWatch } from 'react-hook-form';
 import { Link as RouterLink, useLocation } from 'react-router';

@@ -1,4 +1,4 @@
-import { Box, Button, Link, Stack, TextField, Typography } from '@mui/material';
+import { Box, Button, Link, Stack, Typography } from '@mui/material';
 import {
   AuthLabels,
   Labels,
@@ -12,13 +12,14 @@ import {
   requiredText,
 } from '@rpm/contracts';
 import type { SignInOutput } from 'aws-amplify/auth';
-import { useSnackbar } from 'notistack';
+import { useSnackbar } from '../../lib/toast/toast.ts';
 import { Suspense, lazy, useState, type ChangeEvent, type FormEvent } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { paths } from '../../config/paths.ts';
 import { AuthCard, EmailField } from '../../components/auth-card.tsx';
 import { formErrors } from '../../components/form/form-errors.ts';
 import { NewPasswordFields, PasswordField } from '../../components/password-field.tsx';
+import { OutlinedField } from '../../components/outlined-field.tsx';
 import { TOTP_ISSUER, poolAuth } from '../../lib/pool-auth.ts';
 import { useAuth } from '../../lib/auth/auth-context.tsx';
 import { poolErrorName, poolMessage } from '../../lib/pool-error.ts';
@@ -250,7 +251,7 @@ export default function LoginPage() {
               <TotpQrCode uri={step.uri} secret={step.secret} />
             </Suspense>
           )}
-          <TextField
+          <OutlinedField
             label={AuthLabels.code}
             autoComplete="one-time-code"
             autoFocus

@@ -10,7 +10,7 @@ import {
   type FormValues,
 } from '@rpm/contracts';
 import { confirmResetPassword } from 'aws-amplify/auth';
-import { useSnackbar } from 'notistack';
+import { useSnackbar } from '../../lib/toast/toast.ts';
 import { useState } from 'react';
 import { useWatch } from 'react-hook-form';
 import { Link as RouterLink, useLocation, useNavigate, useSearchParams } from 'react-router';

@@ -20,7 +20,7 @@ import {
 import { BillingTexts, type BillingQuery, type BillingRow } from '@rpm/contracts';
 import { TZDate } from '@date-fns/tz';
 import { format } from 'date-fns';
-import { useSnackbar } from 'notistack';
+import { useSnackbar } from '../../lib/toast/toast.ts';
 import { useState } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { useCloseBillingMonth } from '../../api/billing/close-billing-month.ts';

@@ -10,7 +10,7 @@ import {
   type CreateDeviceBody,
   type FormValues,
 } from '@rpm/contracts';
-import { useSnackbar } from 'notistack';
+import { useSnackbar } from '../../lib/toast/toast.ts';
 import { FormPage } from '../../components/form-page.tsx';
 import { textFieldProps } from '../../components/form/text-field-props.ts';
 import { useSchemaForm } from '../../components/form/use-schema-form.ts';

@@ -44,7 +44,8 @@ beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => server.resetHandlers());
 afterAll(() => server.close());
 
-describe('integrations', () => {
+// Generous timeout: these drive forms and dialogs with user-event on a shared, busy machine.
+describe('integrations', { timeout: 20_000 }, () => {
   it('lists sources with their recent rejections', async () => {
     renderPage(<IntegrationsPage />);
     const table = await screen.findByRole('table', { name: IngestionTexts.integrationsTitle });

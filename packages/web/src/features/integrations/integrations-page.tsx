@@ -22,7 +22,7 @@ import {
   type IngestionSource,
   type IngestionSourceKind,
 } from '@rpm/contracts';
-import { useSnackbar } from 'notistack';
+import { useSnackbar } from '../../lib/toast/toast.ts';
 import { useState } from 'react';
 import { Controller } from 'react-hook-form';
 import { useSchemaForm } from '../../components/form/use-schema-form.ts';

@@ -1,6 +1,6 @@
 import { FormControlLabel, FormHelperText, Paper, Stack, Switch, TextField, Typography } from '@mui/material';
 import { AdminTexts, BillingTexts, Toasts, type Organization } from '@rpm/contracts';
-import { useSnackbar } from 'notistack';
+import { useSnackbar } from '../../lib/toast/toast.ts';
 import { useOrganizations } from '../../api/organizations/get-organizations.ts';
 import { useOrganizationSettings } from '../../api/organizations/get-organization-settings.ts';
 import { useUpdateOrganizationSettings } from '../../api/organizations/update-organization-settings.ts';

@@ -9,8 +9,7 @@ import {
   wholeNumberText,
   type FormValues,
 } from '@rpm/contracts';
-import { useSnackbar } from 'notistack';
-import { useState } from 'react';
+import { useSnackbar } from '../../lib/toast/toast.ts';
 import { useSchemaForm } from '../../components/form/use-schema-form.ts';
 import { errorMessage } from '../../api/errors.ts';
 import { useAddReading } from '../../api/vitals/add-vital.ts';
@@ -35,19 +34,16 @@ function nowLocal(): string {
   return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 }
 
-/** Add Reading: a blood-pressure reading typed in by staff, stored as a manual reading. */
-export function AddReadingButton({ patientId }: { patientId: number }) {
-  const [open, setOpen] = useState(false);
+/** The Add Reading dialog, loaded when first wanted (see add-reading-button.tsx). */
+export default function AddReadingDialog({ patientId, onClose }: { patientId: number; onClose: () => void }) {
   const { enqueueSnackbar } = useSnackbar();
   const add = useAddReading(patientId);
-  const { register, handleSubmit, reset, formState } = useSchemaForm<ReadingForm>(ReadingForm, {
+  // Each opening starts from a fresh form: the dialog is mounted only while open.
+  const { register, handleSubmit, formState } = useSchemaForm<ReadingForm>(ReadingForm, {
     reValidateMode: 'onChange',
     defaultValues: { measured_at: nowLocal(), systolic: '', diastolic: '', pulse: '' },
   });
-  const close = () => {
-    setOpen(false);
-    reset({ measured_at: nowLocal(), systolic: '', diastolic: '', pulse: '' });
-  };
+  const close = onClose;
   const submit = handleSubmit((v) =>
     add.mutate(
       {
@@ -67,11 +63,7 @@ export function AddReadingButton({ patientId }: { patientId: number }) {
   );
   const err = (k: keyof ReadingForm) => ({ error: !!formState.errors[k], helperText: formState.errors[k]?.message });
   return (
-    <>
-      <Button size="small" variant="outlined" onClick={() => setOpen(true)}>
-        {IngestionTexts.addReading}
-      </Button>
-      <Dialog open={open} onClose={close} aria-labelledby="add-reading-title">
+    <Dialog open onClose={close} aria-labelledby="add-reading-title">
         <form onSubmit={submit} noValidate>
           <DialogTitle id="add-reading-title">{IngestionTexts.addReading}</DialogTitle>
           <DialogContent>
@@ -110,7 +102,6 @@ export function AddReadingButton({ patientId }: { patientId: number }) {
             </Button>
           </DialogActions>
         </form>
-      </Dialog>
-    </>
+    </Dialog>
   );
 }

@@ -1,26 +1,12 @@
-import { Button, List, ListItem, ListItemText, TextField } from '@mui/material';
-import {
-  Labels,
-  NOTES_PAGE_SIZE,
-  NOTES_PAGE_SIZE_OPTIONS,
-  PatientTexts,
-  UxTexts,
-  formSchema,
-  hasText,
-  requiredText,
-  type FormValues,
-} from '@rpm/contracts';
-import { useSnackbar } from 'notistack';
-import { useState } from 'react';
-import { useWatch } from 'react-hook-form';
-import { useSchemaForm } from '../../components/form/use-schema-form.ts';
-import { inputProps } from '../../components/form/text-field-props.ts';
-import { errorMessage } from '../../api/errors.ts';
+import { Button, List, ListItem, ListItemText } from '@mui/material';
+import { Labels, NOTES_PAGE_SIZE, NOTES_PAGE_SIZE_OPTIONS, PatientTexts } from '@rpm/contracts';
+import { Suspense, useState } from 'react';
 import { useTimezone } from '../../lib/timezone.ts';
-import { useAddNote } from '../../api/notes/add-note.ts';
 import { useNotes } from '../../api/notes/get-notes.ts';
 import { formatTimestamp } from '../../lib/format-timestamp.ts';
-import { PagedList, PatientSection, SaveDialog, usePaging } from './paged-section.tsx';
+import { DialogLoading, PagedList, PatientSection, lazyDialog, usePaging } from './paged-section.tsx';
+
+const AddNote = lazyDialog(() => import('./add-note-dialog.tsx'));
 
 export function NotesSection({ patientId }: { patientId: number }) {
   const { timezone } = useTimezone();
@@ -33,7 +19,7 @@ export function NotesSection({ patientId }: { patientId: number }) {
       headingId="notes-heading"
       title={PatientTexts.clinicalNotes}
       action={
-        <Button variant="outlined" onClick={() => setOpen(true)}>
+        <Button variant="outlined" onClick={() => setOpen(true)} onPointerEnter={AddNote.preload} onFocus={AddNote.preload}>
           {Labels.addNote}
         </Button>
       }
@@ -64,58 +50,11 @@ export function NotesSection({ patientId }: { patientId: number }) {
           </List>
         )}
       </PagedList>
-      {open && <AddNoteDialog patientId={patientId} onClose={() => setOpen(false)} onAdded={() => paging.setPage(0)} />}
+      {open && (
+        <Suspense fallback={<DialogLoading />}>
+          <AddNote.Dialog patientId={patientId} onClose={() => setOpen(false)} onAdded={() => paging.setPage(0)} />
+        </Suspense>
+      )}
     </PatientSection>
-  );
-}
-
-// Save stays disabled until there is text, so the rule needs no message.
-const NoteForm = formSchema({ content: requiredText('') });
-
-function AddNoteDialog({
-  patientId,
-  onClose,
-  onAdded,
-}: {
-  patientId: number;
-  onClose: () => void;
-  onAdded: () => void;
-}) {
-  const form = useSchemaForm<FormValues<typeof NoteForm>>(NoteForm, { defaultValues: { content: '' } });
-  const content = useWatch({ control: form.control, name: 'content' });
-  const add = useAddNote(patientId);
-  const { enqueueSnackbar } = useSnackbar();
-
-  const handleSave = form.handleSubmit(async ({ content }) => {
-    try {
-      await add.mutateAsync({ content });
-      enqueueSnackbar(PatientTexts.noteAdded, { variant: 'success' });
-      onAdded();
-      onClose();
-    } catch (err) {
-      // The dialog stays open with the text, so nothing typed is lost.
-      enqueueSnackbar(errorMessage(err, PatientTexts.noteFailed), { variant: 'error' });
-    }
-  });
-
-  return (
-    <SaveDialog
-      title={Labels.addNote}
-      onClose={onClose}
-      onSave={handleSave}
-      saveDisabled={!hasText(content) || add.isPending}
-      dirty={hasText(content)}
-      discardTitle={UxTexts.discardNoteTitle}
-    >
-      <TextField
-        autoFocus
-        multiline
-        minRows={4}
-        fullWidth
-        margin="dense"
-        label={PatientTexts.noteContent}
-        {...inputProps(form, 'content')}
-      />
-    </SaveDialog>
   );
 }

@@ -1,16 +1,6 @@
-import {
-  Box,
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogContentText,
-  DialogTitle,
-  Stack,
-  Typography,
-} from '@mui/material';
-import { Labels, PatientTexts, UxTexts } from '@rpm/contracts';
-import { useId, useState, type ReactNode } from 'react';
+import { Box, Stack, Typography } from '@mui/material';
+import { lazy, useState, type ComponentType, type ReactNode } from 'react';
+import { LoadingState } from '../../components/loading-state.tsx';
 import { QueryStates, type QueryLike } from '../../components/table-states.tsx';
 import { Pager } from './paged-table.tsx';
 
@@ -93,91 +83,21 @@ export function PagedList<T>({
 }
 
 /**
- * The add-record dialog: title, fields, then Cancel and Save. Typed clinical text is not thrown
- * away by a stray Escape, backdrop click or Cancel: while the dialog is `dirty` those ask first.
+ * An add-record dialog whose code (the form library, MUI's dialog) loads when it is first wanted,
+ * not with the patient page. `preload` starts the download as the pointer or focus reaches its
+ * button, so it is usually there by the click.
  */
-export function SaveDialog({
-  title,
-  onClose,
-  onSave,
-  saveDisabled,
-  dirty = false,
-  discardTitle,
-  children,
-}: {
-  title: string;
-  onClose: () => void;
-  onSave: () => Promise<void>;
-  saveDisabled: boolean;
-  /** Something has been typed that closing would lose. */
-  dirty?: boolean;
-  /** The question asked before losing it ("Discard this note?"). */
-  discardTitle: string;
-  children: ReactNode;
-}) {
-  const [confirming, setConfirming] = useState(false);
-  const titleId = useId();
-  const requestClose = () => (dirty ? setConfirming(true) : onClose());
-  return (
-    <>
-      <Dialog open onClose={requestClose} fullWidth maxWidth="sm" aria-labelledby={titleId}>
-        <DialogTitle id={titleId}>{title}</DialogTitle>
-        <DialogContent>{children}</DialogContent>
-        <DialogActions>
-          <Button onClick={requestClose}>{PatientTexts.cancel}</Button>
-          <Button variant="contained" onClick={() => void onSave()} disabled={saveDisabled}>
-            {Labels.save}
-          </Button>
-        </DialogActions>
-      </Dialog>
-      <DiscardDialog
-        open={confirming}
-        title={discardTitle}
-        onKeep={() => setConfirming(false)}
-        onDiscard={() => {
-          setConfirming(false);
-          onClose();
-        }}
-      />
-    </>
-  );
+export function lazyDialog<P extends object>(load: () => Promise<{ default: ComponentType<P> }>) {
+  return { Dialog: lazy(load), preload: () => void load().catch(() => {}) };
 }
 
-/** "Discard this …?": Keep editing is the default, so Escape or Enter keeps the text. */
-function DiscardDialog({
-  open,
-  title,
-  onKeep,
-  onDiscard,
-}: {
-  open: boolean;
-  title: string;
-  onKeep: () => void;
-  onDiscard: () => void;
-}) {
-  const titleId = useId();
-  const bodyId = useId();
+/** Shown in the dialog's place while its code downloads: a status over the page. */
+export function DialogLoading() {
   return (
-    <Dialog
-      open={open}
-      onClose={onKeep}
-      aria-labelledby={titleId}
-      aria-describedby={bodyId}
-      maxWidth="xs"
-      slotProps={{ paper: { role: 'alertdialog' } }}
+    <Box
+      sx={{ position: 'fixed', inset: 0, display: 'flex', alignItems: 'center', justifyContent: 'center', zIndex: (t) => t.zIndex.modal }}
     >
-      <DialogTitle id={titleId}>{title}</DialogTitle>
-      <DialogContent>
-        <DialogContentText id={bodyId}>{UxTexts.discardBody}</DialogContentText>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onKeep} autoFocus>
-          {UxTexts.keepEditing}
-        </Button>
-        <Button color="error" onClick={onDiscard}>
-          {UxTexts.discard}
-        </Button>
-      </DialogActions>
-    </Dialog>
+      <LoadingState />
+    </Box>
   );
 }

@@ -11,7 +11,7 @@ import {
   Typography,
 } from '@mui/material';
 import { ENROLLMENT_STATUSES, GENDERS, Labels, PatientTexts, type Device } from '@rpm/contracts';
-import { useSnackbar } from 'notistack';
+import { useSnackbar } from '../../lib/toast/toast.ts';
 import { useEffect, useRef } from 'react';
 import { Controller, useWatch } from 'react-hook-form';
 import { useNavigate, useParams } from 'react-router';

@@ -13,7 +13,7 @@ import {
 import { lazy, Suspense, useState } from 'react';
 import { DataTable, LoadingState, QueryStates } from '../../components/table-states.tsx';
 import { useTimezone } from '../../lib/timezone.ts';
-import { AddReadingButton } from './add-reading-dialog.tsx';
+import { AddReadingButton } from './add-reading-button.tsx';
 import { useAlertMarks } from '../../api/alerts/alert-marks.ts';
 import { usePatientThresholds } from '../../api/alerts/patient-thresholds.ts';
 import { useVitalSeries } from '../../api/vitals/get-vital-series.ts';

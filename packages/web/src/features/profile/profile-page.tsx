@@ -12,7 +12,7 @@ import {
   type FormValues,
 } from '@rpm/contracts';
 import { setUpTOTP, updateMFAPreference, updatePassword, verifyTOTPSetup } from 'aws-amplify/auth';
-import { useSnackbar } from 'notistack';
+import { useSnackbar } from '../../lib/toast/toast.ts';
 import { useEffect, useState } from 'react';
 import { inputProps, textFieldProps } from '../../components/form/text-field-props.ts';
 import { useSchemaForm } from '../../components/form/use-schema-form.ts';

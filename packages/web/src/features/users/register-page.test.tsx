@@ -52,7 +52,8 @@ async function fillForm() {
   return user;
 }
 
-describe('registration', () => {
+// Generous timeout: these drive a whole form (and a retry delay) on a shared, busy machine.
+describe('registration', { timeout: 20_000 }, () => {
   it('retries a failed registration once after 500 ms, then shows the temporary password', async () => {
     answerPosts(() => HttpResponse.json({ message: 'boom' }, { status: 500 }), created);
     renderRegisterPage();

@@ -13,7 +13,7 @@ import {
   type CreateUserBody,
   type FormValues as FormValuesOf,
 } from '@rpm/contracts';
-import { useSnackbar } from 'notistack';
+import { useSnackbar } from '../../lib/toast/toast.ts';
 import { useEffect, useState } from 'react';
 import { Controller } from 'react-hook-form';
 import { FormPage } from '../../components/form-page.tsx';

@@ -1,6 +1,6 @@
 import { Box, Button, Stack, TableCell, TableRow, Typography } from '@mui/material';
 import { AdminTexts, Labels, Toasts, UserActionConfirmations, UsersTableColumns, type AdminUser } from '@rpm/contracts';
-import { useSnackbar } from 'notistack';
+import { useSnackbar } from '../../lib/toast/toast.ts';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { DataTable, ListStates, PageHeader } from '../../components/table-states.tsx';

@@ -1,6 +1,6 @@
 import { Toasts, type CurrentUser } from '@rpm/contracts';
 import { useQueryClient } from '@tanstack/react-query';
-import { useSnackbar } from 'notistack';
+import { useSnackbar } from '../toast/toast.ts';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { errorMessage } from '../../api/errors.ts';
 import { getMe } from '../../api/me/get-me.ts';

@@ -1,8 +1,8 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
-import { SnackbarProvider } from 'notistack';
 import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
+import { ToastHost } from '../toast/toast-host.tsx';
 
 /**
  * Renders one page (or a small route table) with what pages need around them: a fresh query
@@ -12,9 +12,8 @@ export function renderPage(ui: ReactNode, path = '/') {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   return render(
     <QueryClientProvider client={client}>
-      <SnackbarProvider>
-        <MemoryRouter initialEntries={[path]}>{ui}</MemoryRouter>
-      </SnackbarProvider>
+      <MemoryRouter initialEntries={[path]}>{ui}</MemoryRouter>
+      <ToastHost />
     </QueryClientProvider>,
   );
 }
