@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { chmod, link, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseKey, type Config } from './config.ts';
 
@@ -53,12 +53,18 @@ async function keyFile(
   if (existing) return existing;
   if (!opts.create) throw new MissingKeyError(`no ${envName} set and no key file ${file}`);
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  // Written whole under a private name, then linked into place: of two instances starting at
+  // once on one data directory, one link wins and both read a complete key (creating the file
+  // itself with 'wx' let the other read it while still empty).
+  const draft = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.new`;
+  await writeFile(draft, randomBytes(32).toString('base64') + '\n', { mode: 0o600, flag: 'wx' });
   try {
-    // 'wx': of two instances starting at once on one data directory, one writes, both read it.
-    await writeFile(file, randomBytes(32).toString('base64') + '\n', { mode: 0o600, flag: 'wx' });
+    await link(draft, file);
     opts.log?.(`created the ${envName} key file ${file}; back it up apart from the database`);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  } finally {
+    await rm(draft, { force: true });
   }
   const created = await readKeyFile(file, envName);
   if (!created) throw new Error(`could not create the key file ${file}`);
