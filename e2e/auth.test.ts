@@ -13,12 +13,10 @@ import { AlertTexts, BillingTexts,
   Validation,
   type CreateUserResponse,
 } from '@rpm/contracts';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { generate } from 'otplib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callApi, collectConsoleErrors, launchBrowser, signInAs, signInViaApi, startPortal, type Portal } from './harness.ts';
+import { axeViolations, callApi, collectConsoleErrors, launchBrowser, signInAs, signInViaApi, startPortal, type Portal } from './harness.ts';
 
 let portal: Portal;
 let browser: Browser;
@@ -34,19 +32,6 @@ afterAll(async () => {
   await portal?.dispose();
 });
 
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-/** Serious and critical accessibility violations axe-core finds on the page as it is now. */
-async function axeViolations(page: Page): Promise<string[]> {
-  // Evaluated through the browser's protocol: the portal's CSP rightly refuses injected scripts.
-  await page.evaluate(axeSource);
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
-    const result = await axe.run();
-    return result.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  });
-}
 
 async function newPage(): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext();

@@ -4,13 +4,19 @@
  * note authors and monthly totals, the audit log paging against a snapshot, and the DB inspector.
  * Each page is checked with axe-core for serious or critical violations, and photographed.
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { AdminTexts, Labels, PatientTexts } from '@rpm/contracts';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, collectConsoleErrors, launchBrowser, signInAs, startPortal, type Portal } from './harness.ts';
+import {
+  REPO_ROOT,
+  axeViolations,
+  collectConsoleErrors,
+  launchBrowser,
+  signInAs,
+  startPortal,
+  type Portal,
+} from './harness.ts';
 
 let portal: Portal;
 let browser: Browser;
@@ -70,26 +76,6 @@ afterAll(async () => {
   await browser?.close();
   await portal?.dispose();
 });
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-/** Serious and critical accessibility violations axe-core finds on the page as it is now. */
-async function axeViolations(page: Page): Promise<string[]> {
-  // Evaluated through the browser's protocol: the portal's CSP rightly refuses injected scripts.
-  await page.evaluate(axeSource);
-  return page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: {
-          run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }>;
-        };
-      }
-    ).axe;
-    const result = await axe.run();
-    return result.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  });
-}
 
 /** Screenshots of the pages, to look at (kept out of git). */
 async function shot(page: Page, name: string): Promise<void> {
