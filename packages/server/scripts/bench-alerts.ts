@@ -15,11 +15,8 @@
  * Optional: BENCH_READINGS (default 1000 per run), BENCH_RUNS (default 5), BENCH_ALERTS,
  * BENCH_QUERIES (default 100).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
-import path from 'node:path';
 import type { AlertListQuery } from '@rpm/contracts';
-import { startEmbeddedPostgres } from '../src/db/embedded.ts';
 import { runMigrations } from '../src/db/migrate.ts';
 import { withTransaction } from '../src/db/pool.ts';
 import { worklistQuery } from '../src/modules/alerts/alerts.repository.ts';
@@ -35,17 +32,7 @@ const alertCount = Number(process.env.BENCH_ALERTS ?? 100_000);
 const queries = Number(process.env.BENCH_QUERIES ?? 100);
 const AIM_MS = 20;
 
-let stopEmbedded: (() => Promise<void>) | undefined;
-if (!process.env.DATABASE_URL) {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'rpm-bench-pg-'));
-  const embedded = await startEmbeddedPostgres({ dataDir, database: 'postgres' });
-  process.env.DATABASE_URL = embedded.url;
-  stopEmbedded = async () => {
-    await embedded.stop();
-    await rm(dataDir, { recursive: true, force: true });
-  };
-}
-const { pool, drop } = await createBenchDatabase(4);
+const { pool, drop } = await createBenchDatabase(4, { embedded: true });
 
 const quantile = (samples: number[], q: number) => {
   const s = [...samples].sort((a, b) => a - b);
@@ -213,5 +200,4 @@ try {
   console.log(`load average during the run: ${os.loadavg().map((l) => l.toFixed(1)).join(', ')} on ${os.cpus().length} CPUs`);
 } finally {
   await drop();
-  await stopEmbedded?.();
 }

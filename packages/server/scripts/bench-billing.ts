@@ -10,59 +10,25 @@
  * Optional: BENCH_PATIENTS (default 1000), BENCH_DAYS (default 90), BENCH_RUNS (default 15),
  * BENCH_MONTH (YYYY-MM, default the current month), BENCH_EXPLAIN=1 to print the query plan.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'kysely';
-import pino from 'pino';
-import { CSRF_HEADER, CSRF_HEADER_VALUE, SESSION_COOKIE, type BillingReport } from '@rpm/contracts';
-import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
+import type { BillingReport } from '@rpm/contracts';
 import { kysely } from '../src/db/kysely.ts';
-import { freePort, startEmbeddedPostgres } from '../src/db/embedded.ts';
 import { runMigrations } from '../src/db/migrate.ts';
-import { createIdentity } from '../src/identity/index.ts';
 import { monthBounds } from '../src/modules/billing/billing-rules.ts';
 import { billingInputs, billingInputsQuery } from '../src/modules/billing/billing.repository.ts';
-import { createSession } from '../src/modules/sessions/sessions.service.ts';
-import { createBenchDatabase } from './bench-database.ts';
+import { createBenchDatabase, startBenchApp, stats, seedBenchClinics } from './bench-support.ts';
 
 const patients = Number(process.env.BENCH_PATIENTS ?? 1000);
 const days = Number(process.env.BENCH_DAYS ?? 90);
 const runs = Number(process.env.BENCH_RUNS ?? 15);
 const AIM_MS = 500;
 
-let stopEmbedded: (() => Promise<void>) | undefined;
-if (!process.env.DATABASE_URL) {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'rpm-bench-pg-'));
-  const embedded = await startEmbeddedPostgres({ dataDir, database: 'postgres' });
-  process.env.DATABASE_URL = embedded.url;
-  stopEmbedded = async () => {
-    await embedded.stop();
-    await rm(dataDir, { recursive: true, force: true });
-  };
-}
-const { pool, drop } = await createBenchDatabase(10);
-const log = pino({ level: 'warn' });
-
-function stats(samples: number[]) {
-  const s = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
-  return { median: at(0.5), p95: at(0.95), min: s[0]!, max: s[s.length - 1]! };
-}
+const { pool, drop } = await createBenchDatabase(10, { embedded: true });
 
 let close: (() => Promise<void>) | undefined;
 try {
   await runMigrations(pool);
-  const orgs = await pool.query<{ id: number }>(
-    `INSERT INTO organizations (name) SELECT 'Bench Clinic ' || g FROM generate_series(1, 5) g RETURNING id`,
-  );
-  const orgId = orgs.rows[0]!.id;
-  const admin = await pool.query<{ id: number }>(
-    `INSERT INTO users (email, role, organization_id) VALUES ('bench-admin@example.com', 'admin', $1) RETURNING id`,
-    [orgId],
-  );
+  const { orgId, adminId } = await seedBenchClinics(pool);
   const t0 = performance.now();
   await pool.query(
     `INSERT INTO patients (first_name, last_name, organization_id, enrolled_rpm, enrollment_status)
@@ -88,29 +54,10 @@ try {
   const { rows: counts } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM vitals');
   const fillS = (performance.now() - t0) / 1000;
 
-  const port = await freePort();
-  const config = loadConfig({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '1000000' });
-  const identity = await createIdentity({
-    settings: { mode: 'local', publicUrl: config.publicUrl, localMfa: config.localMfa },
-    db: pool,
-    log,
-    masterKey: randomBytes(32),
-  });
-  const app = await buildApp({ config, pool, identity, logger: log, auditHmacKey: randomBytes(32) });
-  await app.listen({ port, host: '127.0.0.1' });
-  close = async () => {
-    await app.close();
-    await identity.close();
-  };
-  const opened = await createSession(pool, {
-    userId: admin.rows[0]!.id,
-    claims: { jti: randomBytes(16).toString('hex'), authTime: new Date(), originJti: null },
-    ip: '127.0.0.1',
-    userAgent: 'bench',
-  });
-  if (!opened.ok) throw new Error(`no session: ${opened.reason}`);
-  const token = opened.token;
-  const headers = { cookie: `${SESSION_COOKIE}=${token}`, [CSRF_HEADER]: CSRF_HEADER_VALUE };
+  const app = await startBenchApp(pool);
+  close = app.close;
+  const { config } = app;
+  const headers = await app.headersOf(adminId);
   const month = process.env.BENCH_MONTH || new Date().toISOString().slice(0, 7);
   const target = `${config.publicUrl}/api/billing?month=${month}`;
 
@@ -151,5 +98,4 @@ try {
 } finally {
   await close?.().catch(() => {});
   await drop();
-  await stopEmbedded?.();
 }

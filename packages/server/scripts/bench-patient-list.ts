@@ -13,7 +13,7 @@
  */
 import { runMigrations } from '../src/db/migrate.ts';
 import { listPatients } from '../src/modules/patients/patients.repository.ts';
-import { createBenchDatabase, fillPatients, startBenchApp, stats } from './bench-support.ts';
+import { createBenchDatabase, fillPatients, startBenchApp, stats, seedBenchClinics } from './bench-support.ts';
 
 const patients = Number(process.env.BENCH_PATIENTS ?? 10_000);
 const runs = Number(process.env.BENCH_RUNS ?? 200);
@@ -25,20 +25,13 @@ const { pool, drop } = await createBenchDatabase(10, { embedded: true });
 let close: (() => Promise<void>) | undefined;
 try {
   await runMigrations(pool);
-  const orgs = await pool.query<{ id: number }>(
-    `INSERT INTO organizations (name) SELECT 'Bench Clinic ' || g FROM generate_series(1, 5) g RETURNING id`,
-  );
-  const orgId = orgs.rows[0]!.id;
-  const admin = await pool.query<{ id: number }>(
-    `INSERT INTO users (email, role, organization_id) VALUES ('bench-admin@example.com', 'admin', $1) RETURNING id`,
-    [orgId],
-  );
+  const { organizationIds, orgId, adminId } = await seedBenchClinics(pool);
   const provider = await pool.query<{ id: number }>(
     `INSERT INTO users (email, role, organization_id) VALUES ('bench-provider@example.com', 'provider', $1) RETURNING id`,
     [orgId],
   );
   const t0 = performance.now();
-  await fillPatients(pool, patients, orgs.rows.map((o) => o.id));
+  await fillPatients(pool, patients, organizationIds);
   await pool.query('VACUUM ANALYZE patients');
   const fillS = (performance.now() - t0) / 1000;
 
@@ -46,7 +39,7 @@ try {
   close = app.close;
   const { config } = app;
   const headersOf = app.headersOf;
-  const adminHeaders = await headersOf(admin.rows[0]!.id);
+  const adminHeaders = await headersOf(adminId);
   const providerHeaders = await headersOf(provider.rows[0]!.id);
 
   async function measure(query: string, headers: Record<string, string>, target = `${config.publicUrl}/api/patients?${query}`) {

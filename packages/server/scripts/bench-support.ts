@@ -231,3 +231,18 @@ export async function fillVitals(pool: pg.Pool, patientId: number, n: number): P
     [patientId, n],
   );
 }
+
+/** Five organizations and an admin in the first: what every bench's data hangs from. */
+export async function seedBenchClinics(
+  pool: pg.Pool,
+): Promise<{ organizationIds: number[]; orgId: number; adminId: number }> {
+  const orgs = await pool.query<{ id: number }>(
+    `INSERT INTO organizations (name) SELECT 'Bench Clinic ' || g FROM generate_series(1, 5) g RETURNING id`,
+  );
+  const orgId = orgs.rows[0]!.id;
+  const admin = await pool.query<{ id: number }>(
+    `INSERT INTO users (email, role, organization_id) VALUES ('bench-admin@example.com', 'admin', $1) RETURNING id`,
+    [orgId],
+  );
+  return { organizationIds: orgs.rows.map((o) => o.id), orgId, adminId: admin.rows[0]!.id };
+}
