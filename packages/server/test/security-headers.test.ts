@@ -11,7 +11,8 @@ afterAll(async () => server?.close());
 
 describe('security headers', () => {
   it('send a strict CSP, HSTS, nosniff and no referrer on every answer', async () => {
-    for (const path of ['/api/health', '/login', '/app-config.json']) {
+    // Answers of every kind: an API answer, the app's page, a static file, a refusal, an unknown path.
+    for (const path of ['/api/health', '/login', '/app-config.json', '/api/me', '/api/no-such-thing']) {
       const res = await server.app.inject({ method: 'GET', url: path });
       const csp = String(res.headers['content-security-policy']);
       expect(csp).toContain("object-src 'none'");
