@@ -106,10 +106,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   acceptEmptyJsonBodies(app);
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  // Hooks that run on every answer take a callback rather than being async: no promise per call.
+  app.addHook('onSend', (request, reply, payload, done) => {
     void reply.header('x-request-id', request.id);
     if (closing) void reply.header('connection', 'close');
-    return payload;
+    done(null, payload);
   });
 
   logRequests(app);
@@ -225,7 +226,7 @@ function acceptEmptyJsonBodies(app: FastifyInstance): void {
  * bodies, no query strings: those are where secrets and patient data would be.
  */
 function logRequests(app: FastifyInstance): void {
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     request.log.info(
       {
         method: request.method,
@@ -236,6 +237,7 @@ function logRequests(app: FastifyInstance): void {
       },
       'request',
     );
+    done();
   });
 }
 

@@ -31,7 +31,9 @@ async function main(): Promise<void> {
     if (err instanceof ConfigError) fail(err.problems.map((p) => `configuration error: ${p}`));
     throw err;
   }
-  const log = pino(loggerOptions(config.logLevel) as pino.LoggerOptions);
+  // Log lines are written off the request's path (the write happens on libuv's pool, not inside the
+  // request); pino flushes what is pending when the process exits.
+  const log = pino(loggerOptions(config.logLevel) as pino.LoggerOptions, pino.destination({ dest: 1, sync: false }));
 
   let embedded: EmbeddedDatabase | undefined;
   let databaseUrl = config.databaseUrl;

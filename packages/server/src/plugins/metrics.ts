@@ -67,7 +67,7 @@ function signInStage(request: FastifyRequest): string | null {
  * clinical system is not public.
  */
 export function installMetrics(app: FastifyInstance, metrics: Metrics, token: string | undefined): void {
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
     const status = reply.statusCode;
     metrics.requestDuration.observe(
@@ -78,6 +78,7 @@ export function installMetrics(app: FastifyInstance, metrics: Metrics, token: st
       const stage = signInStage(request);
       if (stage) metrics.signInFailures.inc({ stage });
     }
+    done();
   });
 
   const expected = token ? Buffer.from(`Bearer ${token}`) : undefined;

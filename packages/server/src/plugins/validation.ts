@@ -87,9 +87,11 @@ function containsNul(value: unknown, depth = 0): boolean {
  * up front with a 400, for every route, instead of letting the database fail the request.
  */
 export function refuseNulCharacters(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     if (containsNul(request.body) || containsNul(request.query) || containsNul(request.params)) {
-      throw badRequest(ApiErrors.nulCharacter);
+      done(badRequest(ApiErrors.nulCharacter));
+      return;
     }
+    done();
   });
 }
