@@ -21,7 +21,7 @@ import { audit } from '../audit/audit.service.ts';
 import { authorize, requirePatientAccess } from '../../kernel/access.ts';
 import { mayAssignDevices } from '../../policies/devices.ts';
 import { mayPlacePatientIn, patientListScope } from '../../policies/patients.ts';
-import { auditedTransaction, failure } from '../../kernel/audited-transaction.ts';
+import { auditedTransaction, failure, recordingRefusals } from '../../kernel/audited-transaction.ts';
 import { presentInsurance, presentPatientDetail, presentPatientListItem } from '../../presenters/patients.ts';
 import { organizationExists } from '../organizations/organizations.repository.ts';
 import {
@@ -45,18 +45,24 @@ export interface PatientsDeps {
   db: pg.Pool;
 }
 
+/**
+ * The patient list in two statements after the session check, like the vitals page: the page
+ * and its total in one (same snapshot), then the success record. No transaction is needed: the
+ * answer leaves only once its record is committed, so a list that cannot be recorded is not
+ * answered.
+ */
 export async function listPatientsFor(
   deps: PatientsDeps,
   ctx: SignedInContext,
   query: PatientListQuery,
 ): Promise<PatientList> {
-  return auditedTransaction(deps.db, ctx, async (tx) => {
+  return recordingRefusals(deps.db, ctx, async () => {
     const scope = patientListScope(ctx.actor);
     const search = parseSearch(query.q ?? '');
     const limit = query.limit ?? PATIENT_LIST_PAGE_SIZE;
     const offset = query.offset ?? 0;
     const sort = query.sort ?? 'name';
-    const { rows, total } = await listPatients(tx, {
+    const { rows, total } = await listPatients(deps.db, {
       organizationId: scope,
       ...search,
       status: query.status === undefined ? undefined : query.status === NO_ENROLLMENT_STATUS ? null : query.status,
@@ -66,7 +72,7 @@ export async function listPatientsFor(
       offset,
     });
     const page = { items: rows.map(presentPatientListItem), total };
-    await audit(tx, ctx, {
+    await audit(deps.db, ctx, {
       action: 'patient.list',
       outcome: 'success',
       resourceType: 'patient',
