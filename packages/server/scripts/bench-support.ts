@@ -141,6 +141,8 @@ export function stats(samples: number[]) {
 
 export interface BuiltPortal {
   url: string;
+  /** Its process, to read the CPU time it used. */
+  pid: number;
   stop: () => Promise<void>;
 }
 
@@ -194,6 +196,7 @@ export async function startBuiltPortal(
   }
   return {
     url,
+    pid: child.pid!,
     stop: async () => {
       child.kill('SIGTERM');
       await exited;

@@ -7,7 +7,8 @@
  * Loads 1,000,000 readings for one patient and 10,000 patients, signs in ten users (five admins,
  * five providers of the patient's organization; one per connection), and drives with autocannon
  *   GET /api/patients/{id}/vitals?limit=10      and      GET /api/patients?limit=25
- * at a fixed 200 req/s over 10 connections (p50, p99) and saturated (req/s). Beside them, in the
+ * at a fixed 200 req/s over 10 connections, evenly spaced (p50, p99), and saturated with autocannon
+ * (req/s, and the CPU time per request of driver, server and database). Beside them, in the
  * same run and at the same concurrency:
  *   replay  the SQL statements one request of the portal sends (recorded from the same code in
  *           process, names and values included), replayed in order on one connection of a `pg`
@@ -25,6 +26,7 @@
  * Load generator, portal and database share the machine: on 2 cores they compete for it.
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { PATIENT_LIST_PAGE_SIZE } from '@rpm/contracts';
@@ -56,12 +58,60 @@ interface Measured {
   p99: number;
   /** Requests per second answered. */
   rps: number;
+  /** Answered in all. */
+  count: number;
 }
 
-/** One load: fixed rate (p50, p99 of that) and saturated (req/s of that), as one row. */
+/** CPU milliseconds per answered request, by who spent them. */
+interface CpuShare {
+  driver: number;
+  server: number;
+  database: number;
+}
+
+/** One load: fixed rate (p50, p99 of that) and saturated (req/s and CPU of that), as one row. */
 interface Row {
   rated: Measured;
   saturated: Measured;
+  cpu: CpuShare;
+}
+
+// ---- CPU time, by process ------------------------------------------------------------------------
+
+const TICK_MS = 10; // Linux's USER_HZ is 100
+
+/** User + system CPU time of a process in ms, from /proc; 0 once it is gone. */
+function cpuMsOf(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Counts the CPU time spent during `work` by this process (the load driver: autocannon, or the
+ * pg client of the replay and floor), by the server process (portal, bare Fastify) and by the
+ * database's backends serving the bench database (PostgreSQL on this machine, system or embedded).
+ */
+async function countingCpu<T extends Measured>(serverPid: number | undefined, work: () => Promise<T>) {
+  const backends = async () =>
+    (
+      await pool.query<{ pid: number }>(
+        'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+      )
+    ).rows.map((r) => r.pid);
+  const before = new Map((await backends()).map((pid) => [pid, cpuMsOf(pid)]));
+  const self0 = process.cpuUsage();
+  const server0 = serverPid ? cpuMsOf(serverPid) : 0;
+  const measured = await work();
+  const self = process.cpuUsage(self0);
+  const server = serverPid ? cpuMsOf(serverPid) - server0 : 0;
+  let database = 0;
+  for (const pid of await backends()) database += cpuMsOf(pid) - (before.get(pid) ?? 0);
+  const per = (ms: number) => ms / Math.max(1, measured.count);
+  return { measured, cpu: { driver: per((self.user + self.system) / 1000), server: per(server), database: per(database) } };
 }
 
 function percentile(sorted: number[], q: number): number {
@@ -70,7 +120,7 @@ function percentile(sorted: number[], q: number): number {
 
 function summarize(latencies: number[], seconds: number): Measured {
   const s = latencies.sort((a, b) => a - b);
-  return { p50: percentile(s, 0.5), p99: percentile(s, 0.99), rps: s.length / seconds };
+  return { p50: percentile(s, 0.5), p99: percentile(s, 0.99), rps: s.length / seconds, count: s.length };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -149,16 +199,21 @@ async function cannon(url: string, headers: Record<string, string>[], seconds: n
   return summarize(latencies, seconds);
 }
 
-async function measure(label: string, once: (seconds: number, rate?: number) => Promise<Measured>): Promise<Row> {
+async function measure(
+  label: string,
+  once: (seconds: number, rate?: number) => Promise<Measured>,
+  serverPid: number | undefined,
+): Promise<Row> {
   await once(1); // warm-up: connections, prepared statements, caches
   await once(1, RATE); // and the fixed-rate driver's own connections
   const rated = await once(SECONDS, RATE);
-  const saturated = await once(SECONDS);
+  const { measured: saturated, cpu } = await countingCpu(serverPid, () => once(SECONDS));
   process.stdout.write(
-    `  ${label.padEnd(30)} p50 ${rated.p50.toFixed(2)} ms, p99 ${rated.p99.toFixed(2)} ms at ${rated.rps.toFixed(0)} req/s; ` +
-      `saturated ${saturated.rps.toFixed(0)} req/s\n`,
+    `  ${label.padEnd(32)} p50 ${rated.p50.toFixed(2)} ms, p99 ${rated.p99.toFixed(2)} ms at ${rated.rps.toFixed(0)} req/s; ` +
+      `saturated ${saturated.rps.toFixed(0)} req/s, CPU ms/request: driver ${cpu.driver.toFixed(2)}, ` +
+      `server ${cpu.server.toFixed(2)}, database ${cpu.database.toFixed(2)}\n`,
   );
-  return { rated, saturated };
+  return { rated, saturated, cpu };
 }
 
 // ---- recording the statements of one request -------------------------------------------------
@@ -231,6 +286,7 @@ async function startBareFastify(bodies: Record<string, string>) {
   const exited = new Promise((r) => child.once('exit', r));
   return {
     url: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
     stop: async () => {
       child.kill('SIGTERM');
       await exited;
@@ -344,20 +400,21 @@ try {
     const job = paced(url, hdrs);
     return (s: number, r?: number) => (r ? drive(job, s, r) : cannon(url, hdrs, s));
   };
-  const cases: [string, (seconds: number, rate?: number) => Promise<Measured>][] = [
-    ['vitals: portal', overHttp(`${portal.url}${vitalsPath}`, headers)],
-    ['vitals: replay of its SQL', (s, r) => drive(replayer(pool, vitals.map((v) => v.statements)), s, r)],
-    ['vitals: bare Fastify', overHttp(`${bare.url}${vitalsPath}`, [{}])],
-    ['patient list: portal', overHttp(`${portal.url}${listPath}`, headers)],
-    ['patient list: replay of its SQL', (s, r) => drive(replayer(pool, list.map((v) => v.statements)), s, r)],
-    ['patient list: bare Fastify', overHttp(`${bare.url}${listPath}`, [{}])],
-    ['audited-read floor (pg)', (s, r) => drive(floor, s, r)],
+  // label, load, the server process whose CPU is counted (none: the replay and the floor).
+  const cases: [string, (seconds: number, rate?: number) => Promise<Measured>, number | undefined][] = [
+    ['vitals: portal', overHttp(`${portal.url}${vitalsPath}`, headers), portal.pid],
+    ['vitals: replay of its SQL', (s, r) => drive(replayer(pool, vitals.map((v) => v.statements)), s, r), undefined],
+    ['vitals: bare Fastify', overHttp(`${bare.url}${vitalsPath}`, [{}]), bare.pid],
+    ['patient list: portal', overHttp(`${portal.url}${listPath}`, headers), portal.pid],
+    ['patient list: replay of its SQL', (s, r) => drive(replayer(pool, list.map((v) => v.statements)), s, r), undefined],
+    ['patient list: bare Fastify', overHttp(`${bare.url}${listPath}`, [{}]), bare.pid],
+    ['audited-read floor (pg)', (s, r) => drive(floor, s, r), undefined],
   ];
   const runs: Row[][] = [];
   for (let run = 1; run <= RUNS; run++) {
     console.log(`\nrun ${run} of ${RUNS}`);
     const rows: Row[] = [];
-    for (const [label, once] of cases) rows.push(await measure(label, once));
+    for (const [label, once, pid] of cases) rows.push(await measure(label, once, pid));
     runs.push(rows);
   }
 
@@ -366,6 +423,9 @@ try {
     p50: median(runs.map((r) => r[i]!.rated.p50)),
     p99: median(runs.map((r) => r[i]!.rated.p99)),
     rps: median(runs.map((r) => r[i]!.saturated.rps)),
+    driver: median(runs.map((r) => r[i]!.cpu.driver)),
+    server: median(runs.map((r) => r[i]!.cpu.server)),
+    database: median(runs.map((r) => r[i]!.cpu.database)),
   }));
   const floorRps = med[6]!.rps;
   const pct = (a: number, b: number) => `${Math.round((100 * a) / b)} %`;
@@ -374,9 +434,11 @@ try {
     3: [pct(med[3]!.rps, floorRps), pct(med[3]!.rps, med[4]!.rps)],
   };
   console.log(
-    `\nmedian of ${RUNS} runs; p50/p99 at ${RATE} req/s, ${CONNECTIONS} connections; saturated: ${CONNECTIONS} connections, no rate\n`,
+    `\nmedian of ${RUNS} runs; p50/p99 at ${RATE} req/s, ${CONNECTIONS} connections; saturated: ${CONNECTIONS} connections, no rate;\n` +
+      `CPU time per request while saturated, by the load driver (this process: autocannon, or the pg client), the\n` +
+      `server process (portal, bare Fastify) and the database's backends (all three share the machine's cores)\n`,
   );
-  const head = ['case', `p50 ms`, `p99 ms`, 'saturated req/s', 'portal / floor', 'portal / replay'];
+  const head = ['case', `p50 ms`, `p99 ms`, 'saturated req/s', 'portal / floor', 'portal / replay', 'CPU ms/req: driver', 'server', 'database'];
   const lines = cases.map(([label], i) => [
     label,
     med[i]!.p50.toFixed(2),
@@ -384,6 +446,9 @@ try {
     med[i]!.rps.toFixed(0),
     ratios[i]?.[0] ?? '',
     ratios[i]?.[1] ?? '',
+    med[i]!.driver.toFixed(3),
+    med[i]!.server ? med[i]!.server.toFixed(3) : '',
+    med[i]!.database.toFixed(3),
   ]);
   const widths = head.map((h, c) => Math.max(h.length, ...lines.map((l) => l[c]!.length)));
   const fmt = (cells: string[]) => cells.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join(' | ');
