@@ -60,9 +60,8 @@ const rules = [
       !file.includes('/repositories/') &&
       !file.startsWith('packages/server/src/db/migrations/') &&
       file !== 'packages/server/src/db/migrate.ts' &&
-      // Provisioning the database server itself (its roles, grants and databases, from the
-      // system catalogs) is the migrations' kind of work, done before any repository can run.
-      file !== 'packages/server/src/db/runtime-role.ts' &&
+      // Creating the embedded server's database (from the system catalogs) is the migrations'
+      // kind of work, done before any repository can run.
       file !== 'packages/server/src/db/embedded.ts' &&
       !/seed/.test(file.slice(file.lastIndexOf('/'))) &&
       !isTest(file),

@@ -1,10 +1,17 @@
 import { createHmac } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
+import {
+  connectedRolePowers,
+  createLoginRole,
+  grantRuntimePrivileges,
+  roleExists,
+  setLoginPassword,
+} from './runtime-role.repository.ts';
 
 /**
  * The portal's queries run as a runtime role, apart from the owner that runs the migrations:
- * LOGIN, no superuser, owner of nothing, with DML on the portal's tables and only SELECT and
- * INSERT on the audit tables (migration 0741). It therefore cannot switch off the append-only
+ * LOGIN, no superuser, owner of nothing, with DML on the portal's tables and only reading and
+ * appending on the audit tables (migration 0741). It therefore cannot switch off the append-only
  * triggers, UPDATE, DELETE or TRUNCATE the audit trail, or change the schema.
  *
  * Embedded PostgreSQL, or DATABASE_URL alone: the portal creates the role itself through the
@@ -54,41 +61,31 @@ async function retrying(fn: () => Promise<void>): Promise<void> {
 
 /** Creates the role when missing (or sets its password), race-safe across concurrent starts. */
 export async function ensureRuntimeRole(owner: pg.ClientBase | pg.Pool, role: string, password: string): Promise<void> {
-  const ident = pg.escapeIdentifier(role);
-  const literal = pg.escapeLiteral(password);
   await retrying(async () => {
-    const { rowCount } = await owner.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [role]);
-    if (rowCount === 0) {
+    if (!(await roleExists(owner, role))) {
       try {
-        await owner.query(`CREATE ROLE ${ident} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE PASSWORD ${literal}`);
+        await createLoginRole(owner, role, password);
         return;
       } catch (err) {
         // Created by another start in between: fall through to setting the password.
         if ((err as { code?: string }).code !== '42710') throw err;
       }
     }
-    // Only what an owner with CREATEROLE may change; a superuser runtime role is refused at start.
-    await owner.query(`ALTER ROLE ${ident} LOGIN PASSWORD ${literal}`);
+    // A superuser runtime role is refused at start (assertRestrictedRole).
+    await setLoginPassword(owner, role, password);
   });
 }
 
 /** Grants the runtime role its privileges on the current database (run after the migrations). */
 export async function grantRuntimeRole(owner: pg.ClientBase | pg.Pool, role: string): Promise<void> {
-  await retrying(async () => {
-    await owner.query('SELECT rpm_grant_runtime_role($1)', [role]);
-  });
+  await retrying(() => grantRuntimePrivileges(owner, role));
 }
 
 /** Refuses to serve through a role that could rewrite the audit trail. */
 export async function assertRestrictedRole(runtime: pg.Pool): Promise<void> {
-  const { rows } = await runtime.query<{ superuser: boolean; owns: boolean }>(
-    `SELECT r.rolsuper OR r.rolbypassrls AS superuser,
-            EXISTS (SELECT 1 FROM pg_class c WHERE c.relowner = r.oid
-                     AND c.relname IN ('audit_logs', 'audit_chain', 'audit_unsealed')) AS owns
-       FROM pg_roles r WHERE r.rolname = current_user`,
-  );
-  if (rows[0]?.superuser) throw new Error('the runtime database role is a superuser; it must not be');
-  if (rows[0]?.owns) throw new Error('the runtime database role owns the audit tables; it must not');
+  const powers = await connectedRolePowers(runtime);
+  if (powers?.superuser) throw new Error('the runtime database role is a superuser; it must not be');
+  if (powers?.owns) throw new Error('the runtime database role owns the audit tables; it must not');
 }
 
 /**
