@@ -2,7 +2,17 @@ import { AlertTexts, Labels, PatientTexts, type IngestionSourceWithSecret } from
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simulatedDevice, tenoviMeasurement } from '../packages/server/src/modules/ingestion/tenovi-simulator.ts';
-import { callApi, collectConsoleErrors, launchBrowser, signInAs, signInViaApi, startPortal, type Portal } from './harness.ts';
+import {
+  adminOrganizationId,
+  callApi,
+  collectConsoleErrors,
+  createProvider,
+  launchBrowser,
+  signInAs,
+  signInViaApi,
+  startPortal,
+  type Portal,
+} from './harness.ts';
 
 let portal: Portal;
 let browser: Browser;
@@ -15,23 +25,13 @@ beforeAll(async () => {
   portal = await startPortal();
   browser = await launchBrowser();
   const adminCookie = await signInViaApi(portal, portal.adminEmail, portal.adminPassword);
-  const { rows } = await portal.db.query<{ organization_id: number }>(
-    `SELECT organization_id FROM users WHERE lower(email) = lower($1)`,
-    [portal.adminEmail],
-  );
-  const orgId = rows[0]!.organization_id;
-  const email = `alert-provider-${Date.now()}@example.com`;
-  const created = await callApi<{ temp_password?: string; temporary_password?: string }>(
-    portal,
-    adminCookie,
-    'POST',
-    '/api/admin/users',
-    { email, first_name: 'Avery', last_name: 'Alert', role: 'provider', organization_id: orgId },
-  );
-  expect(created.status).toBeLessThan(300);
-  provider = { email, password: 'Provider-e2e-Alerts5!' };
-  await signInViaApi(portal, email, created.body.temp_password ?? created.body.temporary_password!, {
-    newPassword: provider.password,
+  const orgId = await adminOrganizationId(portal);
+  provider = await createProvider(portal, adminCookie, {
+    emailPrefix: 'alert-provider',
+    firstName: 'Avery',
+    lastName: 'Alert',
+    organizationId: orgId,
+    password: 'Provider-e2e-Alerts5!',
   });
   const patient = await portal.db.query<{ id: number }>(
     `INSERT INTO patients (first_name, last_name, organization_id, enrolled_rpm) VALUES ('Crisis', 'Cuffwearer', $1, true) RETURNING id`,

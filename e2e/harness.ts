@@ -259,6 +259,37 @@ export async function callApi<T = unknown>(
   return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
 }
 
+/** The organization the first admin belongs to (every seeded test's clinic). */
+export async function adminOrganizationId(portal: Portal): Promise<number> {
+  const { rows } = await portal.db.query<{ organization_id: number }>(
+    `SELECT organization_id FROM users WHERE lower(email) = lower($1)`,
+    [portal.adminEmail],
+  );
+  return rows[0]!.organization_id;
+}
+
+/**
+ * A provider created by an admin through the API, whose first sign-in (with the temporary password
+ * the admin was given) has set `password`, as a new user would.
+ */
+export async function createProvider(
+  portal: Portal,
+  adminCookie: string,
+  p: { emailPrefix: string; firstName: string; lastName: string; organizationId: number; password: string },
+): Promise<{ email: string; password: string }> {
+  const email = `${p.emailPrefix}-${Date.now()}@example.com`;
+  const created = await callApi<{ temp_password?: string; temporary_password?: string }>(portal, adminCookie, 'POST', '/api/admin/users', {
+    email,
+    first_name: p.firstName,
+    last_name: p.lastName,
+    role: 'provider',
+    organization_id: p.organizationId,
+  });
+  if (created.status >= 300) throw new Error(`creating ${email} answered ${created.status}: ${JSON.stringify(created.body)}`);
+  await signInViaApi(portal, email, created.body.temp_password ?? created.body.temporary_password!, { newPassword: p.password });
+  return { email, password: p.password };
+}
+
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /**

@@ -5,8 +5,9 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   REPO_ROOT,
-  callApi,
+  adminOrganizationId,
   collectConsoleErrors,
+  createProvider,
   launchBrowser,
   signInAs,
   signInViaApi,
@@ -26,29 +27,13 @@ beforeAll(async () => {
   portal = await startPortal();
   browser = await launchBrowser();
   const adminCookie = await signInViaApi(portal, portal.adminEmail, portal.adminPassword);
-  const { rows } = await portal.db.query<{ organization_id: number }>(
-    `SELECT organization_id FROM users WHERE lower(email) = lower($1)`,
-    [portal.adminEmail],
-  );
-  const orgId = rows[0]!.organization_id;
-  const email = `ingest-provider-${Date.now()}@example.com`;
-  const created = await callApi<{ temp_password?: string; temporary_password?: string }>(
-    portal,
-    adminCookie,
-    'POST',
-    '/api/admin/users',
-    {
-      email,
-      first_name: 'Ivy',
-      last_name: 'Ingest',
-      role: 'provider',
-      organization_id: orgId,
-    },
-  );
-  expect(created.status).toBeLessThan(300);
-  provider = { email, password: 'Provider-e2e-Ingest5!' };
-  await signInViaApi(portal, email, created.body.temp_password ?? created.body.temporary_password!, {
-    newPassword: provider.password,
+  const orgId = await adminOrganizationId(portal);
+  provider = await createProvider(portal, adminCookie, {
+    emailPrefix: 'ingest-provider',
+    firstName: 'Ivy',
+    lastName: 'Ingest',
+    organizationId: orgId,
+    password: 'Provider-e2e-Ingest5!',
   });
   const patient = await portal.db.query<{ id: number }>(
     `INSERT INTO patients (first_name, last_name, organization_id) VALUES ('Cuff', 'Wearer', $1) RETURNING id`,

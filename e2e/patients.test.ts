@@ -3,8 +3,10 @@ import { AuthLabels, Labels, PatientTexts, Validation, type Device, type Patient
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  adminOrganizationId,
   callApi,
   collectConsoleErrors,
+  createProvider,
   launchBrowser,
   signInAs,
   signInViaApi,
@@ -22,23 +24,13 @@ beforeAll(async () => {
   portal = await startPortal();
   browser = await launchBrowser();
   adminCookie = await signInViaApi(portal, portal.adminEmail, portal.adminPassword);
-  const { rows } = await portal.db.query<{ organization_id: number }>(
-    `SELECT organization_id FROM users WHERE lower(email) = lower($1)`,
-    [portal.adminEmail],
-  );
-  const email = `provider-${Date.now()}@example.com`;
-  const created = await callApi<{ temp_password?: string; temporary_password?: string }>(portal, adminCookie, 'POST', '/api/admin/users', {
-    email,
-    first_name: 'Paula',
-    last_name: 'Provider',
-    role: 'provider',
-    organization_id: rows[0]!.organization_id,
+  provider = await createProvider(portal, adminCookie, {
+    emailPrefix: 'provider',
+    firstName: 'Paula',
+    lastName: 'Provider',
+    organizationId: await adminOrganizationId(portal),
+    password: 'Provider-e2e-Pa55!',
   });
-  expect(created.status).toBeLessThan(300);
-  const temp = created.body.temp_password ?? created.body.temporary_password!;
-  provider = { email, password: 'Provider-e2e-Pa55!' };
-  // The first sign-in sets a permanent password, as a new user would.
-  await signInViaApi(portal, email, temp, { newPassword: provider.password });
 });
 afterAll(async () => {
   await browser?.close();

@@ -5,7 +5,7 @@
 import { AuthLabels, Labels } from '@rpm/contracts';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callApi, collectConsoleErrors, launchBrowser, signInAs, signInViaApi, startPortal, type Portal } from './harness.ts';
+import { callApi, collectConsoleErrors, createProvider, launchBrowser, signInAs, signInViaApi, startPortal, type Portal } from './harness.ts';
 
 let portal: Portal;
 let browser: Browser;
@@ -22,17 +22,13 @@ let clinicB: Clinic;
 async function createClinic(tag: string): Promise<Clinic> {
   const org = await callApi<{ id: number }>(portal, adminCookie, 'POST', '/api/organizations', { name: `Clinic ${tag} ${Date.now()}` });
   expect(org.status).toBe(201);
-  const email = `provider-${tag.toLowerCase()}-${Date.now()}@example.com`;
-  const created = await callApi<{ temp_password?: string; temporary_password?: string }>(portal, adminCookie, 'POST', '/api/admin/users', {
-    email,
-    first_name: `Pat${tag}`,
-    last_name: 'Provider',
-    role: 'provider',
-    organization_id: org.body.id,
+  const { email, password } = await createProvider(portal, adminCookie, {
+    emailPrefix: `provider-${tag.toLowerCase()}`,
+    firstName: `Pat${tag}`,
+    lastName: 'Provider',
+    organizationId: org.body.id,
+    password: `Provider-${tag}-Pa55!`,
   });
-  expect(created.status).toBeLessThan(300);
-  const password = `Provider-${tag}-Pa55!`;
-  await signInViaApi(portal, email, created.body.temp_password ?? created.body.temporary_password!, { newPassword: password });
   const patientName = `Only${tag}clinic`;
   const patient = await callApi(portal, adminCookie, 'POST', '/api/patients', {
     first_name: patientName,
