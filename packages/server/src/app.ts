@@ -36,6 +36,7 @@ import { installErrorHandler } from './plugins/errors.ts';
 import { createMetrics, installMetrics } from './plugins/metrics.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
 import { registerSecurity } from './plugins/security.ts';
+import { attachLazyCompilation, createLazyCompilation, lazySerializers } from './plugins/lazy-compile.ts';
 import { installValidators, refuseNulCharacters } from './plugins/validation.ts';
 
 export interface AppDeps {
@@ -76,6 +77,8 @@ export function loggerOptions(level: string): FastifyServerOptions['logger'] {
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, pool, identity } = deps;
   const isLoggerInstance = deps.logger && typeof deps.logger === 'object' && 'child' in deps.logger;
+  // Validators and response serializers are compiled on first use (plugins/lazy-compile.ts).
+  const lazy = createLazyCompilation();
   const app = Fastify({
     ...(isLoggerInstance
       ? { loggerInstance: deps.logger as FastifyServerOptions['loggerInstance'] }
@@ -96,7 +99,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       // shortest keeps the cut-off close to the limit.
       connectionsCheckingInterval: Math.max(250, Math.floor(config.timeouts.headersMs / 4)),
     },
+    schemaController: { compilersFactory: { buildSerializer: lazySerializers(lazy) } },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  attachLazyCompilation(app, lazy);
 
   // While shutting down, answers end their keep-alive connection, so close() does not wait for
   // clients to drop connections that were busy when it began.
@@ -125,7 +130,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'rpm_session' } } },
     },
   });
-  installValidators(app);
+  installValidators(app, lazy);
   refuseNulCharacters(app);
   installErrorHandler(app);
   installAccessControl(app, {
