@@ -4,8 +4,9 @@
 // The entry the portal starts from (dist/server.js) is then bundled into one file: loading the
 // compiled tree file by file (several hundred modules of the server and its libraries) took most
 // of a warm start, about 2 s of module resolution on a 2-core machine, against about 0.4 s for the
-// same code as one file. The command-line tools (seed, audit verification, outbox, simulator)
-// keep running from the compiled tree.
+// same code as one file (plus chunks, dist/<name>-<hash>.js, for code only a dynamic import reaches).
+// The command-line tools (seed, audit verification, outbox, simulator) keep running from the
+// compiled tree.
 import { execFileSync } from 'node:child_process';
 import { cpSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -18,9 +19,22 @@ cpSync('src/db/migrations', 'dist/db/migrations', { recursive: true });
 
 await build({
   entryPoints: ['dist/server.js'],
-  outfile: 'dist/server.js',
+  outdir: 'dist',
+  entryNames: '[name]',
+  // Code reached only through a dynamic import() (the Cognito directory and its AWS SDK calls)
+  // goes to a chunk of its own, loaded when that import runs: in one file its static imports were
+  // hoisted to the top and the AWS SDK loaded at every start.
+  splitting: true,
+  // Next to the entry, not in a folder of their own: a module that finds files relative to its own
+  // URL (the migrations, the repository root) must find them as from dist/server.js, whichever
+  // chunk it ends up in.
+  chunkNames: '[name]-[hash]',
   allowOverwrite: true,
   bundle: true,
+  // Less text to parse at every start (4.7 MB down to 3 MB, about 0.1 s of CPU on a 2-core
+  // machine). Identifiers are not renamed: function and class names in stack traces stay readable.
+  minifyWhitespace: true,
+  minifySyntax: true,
   platform: 'node',
   format: 'esm',
   target: 'node20',

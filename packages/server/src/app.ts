@@ -36,6 +36,7 @@ import { installErrorHandler } from './plugins/errors.ts';
 import { createMetrics, installMetrics } from './plugins/metrics.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
 import { registerSecurity } from './plugins/security.ts';
+import { attachLazyCompilation, createLazyCompilation, lazySerializers } from './plugins/lazy-compile.ts';
 import { installValidators, refuseNulCharacters } from './plugins/validation.ts';
 
 export interface AppDeps {
@@ -76,6 +77,8 @@ export function loggerOptions(level: string): FastifyServerOptions['logger'] {
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, pool, identity } = deps;
   const isLoggerInstance = deps.logger && typeof deps.logger === 'object' && 'child' in deps.logger;
+  // Validators and response serializers are compiled on first use (plugins/lazy-compile.ts).
+  const lazy = createLazyCompilation();
   const app = Fastify({
     ...(isLoggerInstance
       ? { loggerInstance: deps.logger as FastifyServerOptions['loggerInstance'] }
@@ -96,7 +99,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       // shortest keeps the cut-off close to the limit.
       connectionsCheckingInterval: Math.max(250, Math.floor(config.timeouts.headersMs / 4)),
     },
+    schemaController: { compilersFactory: { buildSerializer: lazySerializers(lazy) } },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  attachLazyCompilation(app, lazy);
 
   // While shutting down, answers end their keep-alive connection, so close() does not wait for
   // clients to drop connections that were busy when it began.
@@ -126,7 +131,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'rpm_session' } } },
     },
   });
-  installValidators(app);
+  installValidators(app, lazy);
   refuseNulCharacters(app);
   installErrorHandler(app);
   installAccessControl(app, {
@@ -258,6 +263,10 @@ function registerWebApp(app: FastifyInstance, webDist: string): void {
       index: false,
       wildcard: false,
       preCompressed: true,
+      // One route per file is set up at start; the compressed copies are found next to the file
+      // they belong to when it is sent, and need no route of their own (that was two thirds of
+      // the routes, and of the time this plugin took at start-up).
+      globIgnore: ['**/*.br', '**/*.gz'],
       // The build manifest (.vite/) is for the size budgets, not for browsers.
       dotfiles: 'ignore',
       setHeaders: (reply, file) => {

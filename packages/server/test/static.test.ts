@@ -48,6 +48,9 @@ describe('the web app as served', () => {
     const plain = await get('/assets/index-AbC123.js');
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body).toBe(ASSET);
+
+    // The compressed copies are how a file is sent, not files of their own.
+    expect((await get('/assets/index-AbC123.js.br')).statusCode).toBe(404);
   });
 
   it('revalidates index.html on every load, for client routes too, and other unhashed files', async () => {

@@ -3,6 +3,7 @@ import { Ajv, type Options } from 'ajv';
 import addFormatsImport from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
 import { badRequest } from './errors.ts';
+import { lazyValidator, type LazyCompilation, type Validator } from './lazy-compile.ts';
 
 // ajv-formats is published as CommonJS with a default export.
 const addFormats = addFormatsImport as unknown as (ajv: Ajv) => Ajv;
@@ -18,13 +19,17 @@ const common: Options = {
 /**
  * Two validators: bodies are checked strictly (a string is not a number), while query strings,
  * path parameters and headers, which are always text on the wire, are coerced to their types.
+ *
+ * Each route's validator is compiled on the route's first request, once (lazy-compile.ts): the
+ * same function the start-up compilation built, without its cost at start-up. The two Ajv
+ * instances are created on the first compilation too.
  */
-export function installValidators(app: FastifyInstance): void {
-  const strict = addFormats(new Ajv({ ...common, coerceTypes: false }));
-  const coercing = addFormats(new Ajv({ ...common, coerceTypes: 'array' }));
-  app.setValidatorCompiler(({ schema, httpPart }) => {
-    if (httpPart === 'body') return strict.compile(schema);
-    const validate = coercing.compile(schema);
+export function installValidators(app: FastifyInstance, lazy: LazyCompilation): void {
+  let strict: Ajv | undefined;
+  let coercing: Ajv | undefined;
+  const compile = (schema: object, httpPart: string | undefined): Validator => {
+    if (httpPart === 'body') return (strict ??= addFormats(new Ajv({ ...common, coerceTypes: false }))).compile(schema);
+    const validate = (coercing ??= addFormats(new Ajv({ ...common, coerceTypes: 'array' }))).compile(schema);
     const numeric = integerProperties(schema);
     if (numeric.length === 0) return validate;
     // Coercion would read "0x10", "1e3", "+5", "05" or " 5" as numbers: the text must be plain
@@ -44,7 +49,10 @@ export function installValidators(app: FastifyInstance): void {
       { errors: null as typeof validate.errors },
     );
     return checked;
-  });
+  };
+  app.setValidatorCompiler(({ schema, httpPart, method, url }) =>
+    lazyValidator(lazy, `${httpPart ?? 'input'} of ${method} ${url}`, () => compile(schema, httpPart)),
+  );
 }
 
 /** Plain decimal integers: no sign, base prefix, exponent, leading zero or white space. */
