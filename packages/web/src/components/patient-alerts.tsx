@@ -24,7 +24,7 @@ import {
 import { useSnackbar } from '../lib/toast/toast.ts';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { PATIENT_ALERTS_PAGE, useAlerts } from '../api/alerts/list-alerts.ts';
+import { useAlerts } from '../api/alerts/list-alerts.ts';
 import { usePatientThresholds } from '../api/alerts/patient-thresholds.ts';
 import { useSavePatientThresholds } from '../api/alerts/save-patient-thresholds.ts';
 import { errorMessage } from '../api/errors.ts';
@@ -35,8 +35,8 @@ import { alertReadingText, SeverityChip } from './alert-display.tsx';
 /** The patient page's alerts: the patient's open alerts and the thresholds their readings are checked against. */
 export function PatientAlerts({ patientId }: { patientId: number }) {
   const { timezone } = useTimezone();
-  const alerts = useAlerts({ patient_id: patientId, status: 'open', ...PATIENT_ALERTS_PAGE });
-  const acknowledged = useAlerts({ patient_id: patientId, status: 'acknowledged', ...PATIENT_ALERTS_PAGE });
+  const alerts = useAlerts({ patient_id: patientId, status: 'open', limit: 20, offset: 0 });
+  const acknowledged = useAlerts({ patient_id: patientId, status: 'acknowledged', limit: 20, offset: 0 });
   const thresholds = usePatientThresholds(patientId);
   const [editing, setEditing] = useState(false);
   const items = [...(alerts.data?.items ?? []), ...(acknowledged.data?.items ?? [])];
