@@ -1,6 +1,9 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defaultClientConditions, defaultServerConditions, type Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
+import { signInShellBody, signInShellStyle } from './src/app/sign-in-shell.ts';
 
 /*
  * The entry starts the session check and then imports the app shell dynamically, so the browser
@@ -37,8 +40,44 @@ function preloadAppShell(shellModule: string): Plugin {
   };
 }
 
+/*
+ * login.html: index.html with the sign-in page's first screen already in it (see
+ * src/app/sign-in-shell.ts); the server sends it for a signed-out visit to /login.
+ */
+function signInShell(): Plugin {
+  return {
+    name: 'sign-in-shell',
+    apply: 'build',
+    async writeBundle({ dir = 'dist' }) {
+      // The texts are the contracts' (built before the web app); a variable keeps the config's own
+      // bundling from pulling the package in when the config is only loaded (tests, dev server).
+      const contractsPackage = '@rpm/contracts';
+      const { AuthLabels, Labels, PRIMARY_COLOR } = (await import(contractsPackage)) as typeof import('@rpm/contracts');
+      const index = await readFile(path.join(dir, 'index.html'), 'utf8');
+      const root = '<div id="root"></div>';
+      if (!index.includes(root) || !index.includes('</head>')) throw new Error('sign-in-shell: unexpected index.html');
+      const body = signInShellBody({
+        appName: AuthLabels.appName,
+        loginLink: Labels.loginLink,
+        title: AuthLabels.signInTitle,
+        email: AuthLabels.email,
+        next: Labels.next,
+        primaryColor: PRIMARY_COLOR,
+      });
+      // No module preloads here: the outline needs none of the code to be drawn, and preloads the
+      // parser meets first are fetched, and compiled on the main thread, ahead of that first paint.
+      // The entry script then brings the code in (one round trip later than the preloads would).
+      const html = index
+        .replace(/\s*<link rel="modulepreload"[^>]*>/g, '')
+        .replace('</head>', `${signInShellStyle(PRIMARY_COLOR)}\n  </head>`)
+        .replace(root, `<div id="root">${body}</div>`);
+      await writeFile(path.join(dir, 'login.html'), html);
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), preloadAppShell('src/app/mount.tsx')],
+  plugins: [react(), preloadAppShell('src/app/mount.tsx'), signInShell()],
   // The contracts package is bundled from its TypeScript sources (see its package.json exports).
   resolve: { conditions: ['@rpm/source', ...defaultClientConditions] },
   ssr: { resolve: { conditions: ['@rpm/source', ...defaultServerConditions] } },

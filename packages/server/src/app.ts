@@ -5,7 +5,7 @@ import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { AppConfig } from '@rpm/contracts';
+import { AppConfig, SESSION_COOKIE } from '@rpm/contracts';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type pg from 'pg';
 import type { Config } from './config.ts';
@@ -248,6 +248,8 @@ function logRequests(app: FastifyInstance): void {
 
 /** Hashed build outputs (under assets/) never change under their name; everything else may. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** The web app's sign-in route (its paths.login). */
+const SIGN_IN_PATH = '/login';
 const REVALIDATE = 'no-cache';
 
 /**
@@ -257,6 +259,7 @@ const REVALIDATE = 'no-cache';
  */
 function registerWebApp(app: FastifyInstance, webDist: string): void {
   const hasBuild = existsSync(path.join(webDist, 'index.html'));
+  const hasSignInShell = existsSync(path.join(webDist, 'login.html'));
   if (hasBuild) {
     void app.register(fastifyStatic, {
       root: webDist,
@@ -283,6 +286,14 @@ function registerWebApp(app: FastifyInstance, webDist: string): void {
       !request.url.startsWith('/fhir/') &&
       !path.extname(request.url.split('?')[0] ?? '');
     if (isPage && hasBuild) {
+      // A signed-out visit to the sign-in page gets the copy of index.html that already draws
+      // that page (the web build's login.html), so it shows before the app's code has arrived.
+      // A request with a session may be signed in and is sent elsewhere by the app: the plain
+      // page. Both are revalidated; caches keep them apart by the cookie.
+      if (hasSignInShell && request.url.split('?')[0] === SIGN_IN_PATH) {
+        void reply.header('vary', 'Cookie');
+        if (!request.cookies[SESSION_COOKIE]) return reply.sendFile('login.html', webDist);
+      }
       return reply.sendFile('index.html', webDist);
     }
     if (isPage) {

@@ -7,6 +7,8 @@ import { startTestServer, type TestServer } from './app.ts';
 
 // A web build as `npm run build` lays it out: hashed assets with their precompressed copies.
 const INDEX = '<!doctype html><html><body><div id="root"></div></body></html>';
+// The build's copy of index.html that already draws the sign-in page.
+const LOGIN = '<!doctype html><html><body><div id="root"><div id="sign-in-shell"></div></div></body></html>';
 const ASSET = `export const app = ${JSON.stringify('x'.repeat(4000))};`;
 
 let server: TestServer;
@@ -20,6 +22,8 @@ beforeAll(async () => {
   await writeFile(`${asset}.gz`, gzipSync(ASSET));
   await writeFile(path.join(webDist, 'index.html'), INDEX);
   await writeFile(path.join(webDist, 'index.html.br'), brotliCompressSync(INDEX));
+  await writeFile(path.join(webDist, 'login.html'), LOGIN);
+  await writeFile(path.join(webDist, 'login.html.br'), brotliCompressSync(LOGIN));
   await writeFile(path.join(webDist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   server = await startTestServer({ WEB_DIST: webDist });
 });
@@ -28,8 +32,12 @@ afterAll(async () => {
   await rm(webDist, { recursive: true, force: true });
 });
 
-const get = (url: string, encoding?: string) =>
-  server.app.inject({ method: 'GET', url, headers: encoding ? { 'accept-encoding': encoding } : {} });
+const get = (url: string, encoding?: string, cookie?: string) =>
+  server.app.inject({
+    method: 'GET',
+    url,
+    headers: { ...(encoding ? { 'accept-encoding': encoding } : {}), ...(cookie ? { cookie } : {}) },
+  });
 
 describe('the web app as served', () => {
   it('sends hashed assets precompressed, brotli first, and cached for a year as immutable', async () => {
@@ -54,7 +62,7 @@ describe('the web app as served', () => {
   });
 
   it('revalidates index.html on every load, for client routes too, and other unhashed files', async () => {
-    for (const url of ['/index.html', '/login', '/patients/42']) {
+    for (const url of ['/index.html', '/patients/42', '/dashboard']) {
       const res = await get(url, 'br');
       expect(res.statusCode, url).toBe(200);
       expect(res.headers['cache-control'], url).toBe('no-cache');
@@ -62,5 +70,22 @@ describe('the web app as served', () => {
       expect(brotliDecompressSync(res.rawPayload).toString(), url).toBe(INDEX);
     }
     expect((await get('/favicon.svg')).headers['cache-control']).toBe('no-cache');
+  });
+
+  it('sends the sign-in page already drawn to a signed-out visit of /login, the plain page with a session', async () => {
+    const signedOut = await get('/login?next=1', 'br');
+    expect(signedOut.statusCode).toBe(200);
+    expect(signedOut.headers['cache-control']).toBe('no-cache');
+    expect(signedOut.headers['content-encoding']).toBe('br');
+    expect(signedOut.headers.vary).toMatch(/cookie/i);
+    expect(brotliDecompressSync(signedOut.rawPayload).toString()).toBe(LOGIN);
+
+    const withSession = await get('/login', 'br', 'rpm_session=abc');
+    expect(withSession.headers['cache-control']).toBe('no-cache');
+    expect(withSession.headers.vary).toMatch(/cookie/i);
+    expect(brotliDecompressSync(withSession.rawPayload).toString()).toBe(INDEX);
+
+    // Other routes never get it, signed in or not.
+    expect((await get('/patients', undefined)).body).toBe(INDEX);
   });
 });

@@ -116,9 +116,12 @@ function handlesOf(pathname: string): RouteHandle[] {
   return (matchRoutes(routes, pathname) ?? []).flatMap((m) => (m.route.handle ? [m.route.handle as RouteHandle] : []));
 }
 
-/** At start-up: fetch the code of the page being opened while the session is still being checked. */
-export function preloadRouteCode(pathname: string): void {
-  for (const handle of handlesOf(pathname)) handle.load().catch(() => {});
+/**
+ * At start-up: fetch the code of the page being opened while the session is still being checked.
+ * Settles (never rejects) once that code has arrived or failed to.
+ */
+export function preloadRouteCode(pathname: string): Promise<unknown> {
+  return Promise.all(handlesOf(pathname).map((handle) => handle.load().catch(() => {})));
 }
 
 /** Once a session is restored: ask for the opened page's data before the page has rendered. */

@@ -1,9 +1,17 @@
 import { TIMEZONE_STORAGE_KEY } from '@rpm/contracts';
 import { useCallback, useSyncExternalStore } from 'react';
 
+/*
+ * Building an Intl.DateTimeFormat costs about a millisecond, and React asks for the zone on every
+ * render of every component that shows a time (useSyncExternalStore reads it each render): the
+ * answers are remembered. The browser's zone is read once per page load.
+ */
+let ownZone: string | null = null;
+
 /** The browser's own zone, the default until the user picks another one. */
 export function browserTimezone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  ownZone ??= Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  return ownZone;
 }
 
 let zones: string[] | null = null;
@@ -18,13 +26,19 @@ export function listTimezones(): string[] {
   return zones;
 }
 
+const knownZones = new Map<string, boolean>();
 function isKnownZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
+  let known = knownZones.get(zone);
+  if (known === undefined) {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: zone });
+      known = true;
+    } catch {
+      known = false;
+    }
+    knownZones.set(zone, known);
   }
+  return known;
 }
 
 /** The chosen zone: the stored preference when it is a real zone, else the browser's. */

@@ -1,7 +1,17 @@
 import { Toasts, type CurrentUser } from '@rpm/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useSnackbar } from '../toast/toast.ts';
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import {
+  createContext,
+  startTransition,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
 import { errorMessage } from '../../api/errors.ts';
 import { getMe } from '../../api/me/get-me.ts';
 import { endServerSession } from '../../api/session/end-session.ts';
@@ -16,6 +26,7 @@ import {
   restoreSession,
   sessionRestoreTaken,
   setHint,
+  settledSessionRestore,
 } from './session-restore.ts';
 
 export type AuthStatus = 'loading' | 'signed-in' | 'signed-out';
@@ -52,7 +63,11 @@ export function AuthProvider({ children, onSessionRestored }: AuthProviderProps)
   const { enqueueSnackbar } = useSnackbar();
   const queryClient = useQueryClient();
   const restored = useRef(onSessionRestored);
-  const [status, setStatus] = useState<AuthStatus>('loading');
+  // When the app waited for the page load's check and it found no session, the first render is
+  // already the signed-out one (no loading state flashes between the page's HTML and the app).
+  const [status, setStatus] = useState<AuthStatus>(() =>
+    settledSessionRestore()?.user === null ? 'signed-out' : 'loading',
+  );
   const [user, setUser] = useState<CurrentUser | null>(null);
   const [expired, setExpired] = useState<boolean>(isSessionExpiredFlagSet);
   // Read by expireSession, which many events may call at once: only the first one acts.
@@ -87,12 +102,13 @@ export function AuthProvider({ children, onSessionRestored }: AuthProviderProps)
     void restoring.then((next) => {
       if (cancelled) return;
       sessionRestoreTaken();
-      if (next) {
-        signedIn(next);
-        restored.current?.(next);
-      } else {
-        signedOut();
-      }
+      // The first screen after the check (the whole frame and the page) renders in slices as a
+      // transition rather than in one long task; the checking indicator stays up meanwhile.
+      startTransition(() => {
+        if (next) signedIn(next);
+        else signedOut();
+      });
+      if (next) restored.current?.(next);
     });
     return () => {
       cancelled = true;

@@ -87,10 +87,20 @@ export async function forgetPoolTokens(): Promise<void> {
 }
 
 let sessionRestore: Promise<CurrentUser | null> | null = null;
+let settledAnswer: { user: CurrentUser | null } | null = null;
 
 /** The provider took the answer: a later provider (a test, a remount) checks anew. */
 export function sessionRestoreTaken(): void {
   sessionRestore = null;
+  settledAnswer = null;
+}
+
+/**
+ * The pending check's answer when it has already arrived (the app waited for it before its first
+ * render), else null: the provider then starts from that answer instead of a loading state.
+ */
+export function settledSessionRestore(): { user: CurrentUser | null } | null {
+  return settledAnswer;
 }
 
 /**
@@ -100,7 +110,8 @@ export function sessionRestoreTaken(): void {
  * (and the next provider mounted starts a new check).
  */
 export function restoreSession(): Promise<CurrentUser | null> {
-  sessionRestore ??= (async () => {
+  if (sessionRestore) return sessionRestore;
+  const check = (async () => {
     if (isSessionExpiredFlagSet()) return null;
     let token: string | null = null;
     if (wasSignedOut()) {
@@ -119,6 +130,10 @@ export function restoreSession(): Promise<CurrentUser | null> {
     }
     return null;
   })();
-  return sessionRestore;
+  sessionRestore = check;
+  void check.then((user) => {
+    if (sessionRestore === check) settledAnswer = { user };
+  });
+  return check;
 }
 
