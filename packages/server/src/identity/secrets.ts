@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, hash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 
 /** Small cryptographic helpers shared by the pool: opaque bearer values, their hashes, sealing. */
 
@@ -9,7 +9,7 @@ export function opaqueToken(bytes = 48): string {
 
 /** Bearer values are stored only as this hash, so a database dump cannot be replayed. */
 export function hashToken(value: string): Buffer {
-  return createHash('sha256').update(value, 'utf8').digest();
+  return hash('sha256', value, 'buffer');
 }
 
 /** Short codes (6 digits) are keyed with the install's secret: a bare hash would be reversible. */

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
  * Source secrets carry the source id, so a FHIR caller (which sends only a Bearer token) is found
@@ -11,7 +11,7 @@ export function newSourceSecret(sourceId: string): string {
   return `${PREFIX}_${sourceId.replace(/-/g, '')}_${randomBytes(32).toString('base64url')}`;
 }
 
-export const hashSecret = (secret: string): Buffer => createHash('sha256').update(secret, 'utf8').digest();
+export const hashSecret = (secret: string): Buffer => hash('sha256', secret, 'buffer');
 
 /** The source id a secret names, or null when it is not shaped like one of ours. */
 export function sourceIdOfSecret(secret: string): string | null {
