@@ -9,11 +9,10 @@ export type AuditEvent = Omit<AuditEntry, 'userId' | 'ipAddress' | 'userAgent' |
  * recorded, so that the change and its record commit (or roll back) together.
  */
 export async function audit(db: Queryable, ctx: RequestContext, event: AuditEvent): Promise<void> {
-  await insertAuditLog(db, {
-    ...event,
-    userId: ctx.actor?.id ?? null,
-    ipAddress: ctx.ip,
-    userAgent: ctx.userAgent,
-    requestId: ctx.requestId,
-  });
+  await insertAuditLog(db, auditEntryOf(ctx, event));
+}
+
+/** The record of `event` in this request: who, from where, which request. */
+export function auditEntryOf(ctx: RequestContext, event: AuditEvent): AuditEntry {
+  return { ...event, userId: ctx.actor?.id ?? null, ipAddress: ctx.ip, userAgent: ctx.userAgent, requestId: ctx.requestId };
 }

@@ -3,6 +3,15 @@ import { sql, type CompiledQuery } from 'kysely';
 import type { Queryable } from '../../db/pool.ts';
 import { kysely, template, type Template } from '../../db/kysely.ts';
 import type { PatientScope } from '../../kernel/patient-scope.repository.ts';
+import {
+  AUDIT_RECORD_COLUMNS,
+  AUDIT_RECORD_PARAM_KEYS,
+  auditRecordSelection,
+  auditRecordValues,
+  prefixedAuditRecordParams,
+  type AuditEntry,
+  type PrefixedAuditRecordParams,
+} from '../audit/audit.repository.ts';
 
 export interface VitalRow {
   created_at: Date;
@@ -30,8 +39,8 @@ export interface ScopedVitalPage {
   total: number;
 }
 
-/** The values one vitals page read binds. */
-interface ScopedPageParams {
+/** The values one vitals page read binds, its success record's among them. */
+interface ScopedPageParams extends PrefixedAuditRecordParams {
   patientId: number;
   visibleOrganization: number | null;
   limit: number;
@@ -39,46 +48,65 @@ interface ScopedPageParams {
 }
 
 function scopedPageQuery(db: Queryable, p: ScopedPageParams) {
-  return kysely(db)
-    .with('scope', (qb) =>
-      qb
-        .selectFrom('patients')
-        .select([
-          'id',
-          'organization_id',
-          sql<boolean>`(${p.visibleOrganization}::int IS NULL OR organization_id = ${p.visibleOrganization}::int)`.as('visible'),
-        ])
-        .where('id', '=', p.patientId),
-    )
-    .selectFrom('scope as s')
-    .leftJoin('patient_vital_counts as c', (join) => join.onRef('c.patient_id', '=', 's.id').on(sql<boolean>`s.visible`))
-    .leftJoinLateral(
-      (eb) =>
-        eb
+  return (
+    kysely(db)
+      .with('scope', (qb) =>
+        qb
+          .selectFrom('patients')
+          .select([
+            'id',
+            'organization_id',
+            sql<boolean>`(${p.visibleOrganization}::int IS NULL OR organization_id = ${p.visibleOrganization}::int)`.as('visible'),
+          ])
+          .where('id', '=', p.patientId),
+      )
+      // Read only when visible: a refused caller's request never brings a reading into the process.
+      .with('page', (qb) =>
+        qb
           .selectFrom('vitals as v')
           .select(['v.id', 'v.created_at', 'v.systolic', 'v.diastolic', 'v.pulse', 'v.source'])
           .where('v.patient_id', '=', p.patientId)
-          .where(sql<boolean>`s.visible`)
+          .where(({ exists, selectFrom }) => exists(selectFrom('scope').select('scope.id').where(sql<boolean>`scope.visible`)))
           .orderBy('v.created_at', 'desc')
           .orderBy('v.id', 'desc')
           .limit(p.limit)
-          .offset(p.offset)
-          .as('page'),
-      (join) => join.onTrue(),
-    )
-    .select([
-      's.id as patient_id',
-      's.organization_id',
-      's.visible',
-      'c.n as total',
-      'page.created_at',
-      'page.systolic',
-      'page.diastolic',
-      'page.pulse',
-      'page.source',
-    ])
-    .orderBy('page.created_at', 'desc')
-    .orderBy('page.id', 'desc');
+          .offset(p.offset),
+      )
+      // The success record, written by the read itself when the patient is visible: no page
+      // leaves without its record, and the record counts the rows the page really had.
+      .with('recorded', (qb) =>
+        qb
+          .insertInto('audit_logs')
+          .columns([...AUDIT_RECORD_COLUMNS])
+          .expression((eb) =>
+            eb
+              .selectFrom('scope')
+              .select(
+                auditRecordSelection(
+                  p,
+                  sql`jsonb_build_object('limit', ${p.limit}::int, 'offset', ${p.offset}::int, 'count', (SELECT count(*) FROM page))`,
+                ),
+              )
+              .where(sql<boolean>`scope.visible`),
+          ),
+      )
+      .selectFrom('scope as s')
+      .leftJoin('patient_vital_counts as c', (join) => join.onRef('c.patient_id', '=', 's.id').on(sql<boolean>`s.visible`))
+      .leftJoin('page', (join) => join.onTrue())
+      .select([
+        's.id as patient_id',
+        's.organization_id',
+        's.visible',
+        'c.n as total',
+        'page.created_at',
+        'page.systolic',
+        'page.diastolic',
+        'page.pulse',
+        'page.source',
+      ])
+      .orderBy('page.created_at', 'desc')
+      .orderBy('page.id', 'desc')
+  );
 }
 
 type ScopedPageRow = ReturnType<typeof scopedPageQuery> extends { compile(): CompiledQuery<infer R> } ? R : never;
@@ -86,25 +114,27 @@ type ScopedPageRow = ReturnType<typeof scopedPageQuery> extends { compile(): Com
 let scopedPageTemplate: Template<ScopedPageParams, ScopedPageRow> | undefined;
 
 /**
- * The access check's row, one page and the total in one statement, so one round trip and one
- * snapshot (the page and the total agree). `visibleOrganization` is the policy's list scope
- * (null: every organization): outside it the page and the counter are not read at all, so a
- * refused caller's request never brings a reading into the process. Undefined: no such patient.
+ * The access check's row, one page, the total and the read's success record in one statement:
+ * one round trip, one snapshot (the page and the total agree), and one commit for the page and
+ * its record. `visibleOrganization` is the policy's list scope (null: every organization):
+ * outside it the page and the counter are not read and nothing is recorded (the caller records
+ * the refusal). `success` is the record of a visible read; its details are the page's limit,
+ * offset and row count. Undefined: no such patient.
  * Built and compiled once, sent as a named statement: each connection parses and plans it once,
  * then each call only binds its values (building the query per call cost more than the rest of
  * the portal's work on it).
  */
 export async function readScopedVitalPage(
   db: Queryable,
-  patientId: number,
-  visibleOrganization: number | null,
-  limit: number,
-  offset: number,
+  read: { patientId: number; visibleOrganization: number | null; limit: number; offset: number },
+  success: AuditEntry,
 ): Promise<ScopedVitalPage | undefined> {
-  scopedPageTemplate ??= template('vitals_scoped_page_v1', ['patientId', 'visibleOrganization', 'limit', 'offset'], (p) =>
-    scopedPageQuery(db, p).compile(),
+  scopedPageTemplate ??= template(
+    'vitals_scoped_page_v2',
+    ['patientId', 'visibleOrganization', 'limit', 'offset', ...AUDIT_RECORD_PARAM_KEYS],
+    (p) => scopedPageQuery(db, p).compile(),
   );
-  const rows = await scopedPageTemplate.run(db, { patientId, visibleOrganization, limit, offset });
+  const rows = await scopedPageTemplate.run(db, { ...read, ...prefixedAuditRecordParams(auditRecordValues(success)) });
   const first = rows[0];
   if (!first) return undefined;
   return {

@@ -2,7 +2,7 @@ import { ApiErrors, VITAL_SERIES_MAX_POINTS, type ManualVitalBody, type Vital, t
 import type pg from 'pg';
 import type { SignedInContext } from '../../plugins/context.ts';
 import { evaluateStoredReadings } from '../alerts/alerts.service.ts';
-import { audit } from '../audit/audit.service.ts';
+import { audit, auditEntryOf } from '../audit/audit.service.ts';
 import { bloodPressure, measuredTime, ReadingRejected } from '../ingestion/reading-rules.ts';
 import { auditedPatientRead } from '../../kernel/paged-list.ts';
 import { authorize, requirePatientAccess } from '../../kernel/access.ts';
@@ -12,11 +12,12 @@ import { presentVital, presentVitalSeries } from '../../presenters/vitals.ts';
 import { insertManualVital, readScopedVitalPage, vitalSeries } from './vitals.repository.ts';
 
 /**
- * The most frequent read of the portal (the patient page's table), in two statements after the
- * session check: the access check, the page and the total in one (readScopedVitalPage), then the
- * success record. No transaction is needed around them: the page and the total come from one
- * statement's snapshot, and the answer leaves only once its record is committed, so a read that
- * cannot be recorded is not answered. A refusal is recorded as every patient read's is
+ * The most frequent read of the portal (the patient page's table), in one statement after the
+ * session check: the access check, the page, the total and the success record together
+ * (readScopedVitalPage). No transaction is needed: the page and the total come from one
+ * statement's snapshot, the record commits with the read that wrote it, and the answer leaves
+ * only after that commit. The statement's scope comes from the patient policy and writes the
+ * record only for a visible patient; a refusal is recorded as every patient read's is
  * (recordingRefusals), with the same 404 for a missing patient and another organization's.
  */
 export async function listVitals(
@@ -28,7 +29,11 @@ export async function listVitals(
 ): Promise<VitalPage> {
   const action = 'vitals.list';
   return recordingRefusals(deps.db, ctx, async () => {
-    const read = await readScopedVitalPage(deps.db, patientId, patientListScope(ctx.actor), limit, offset);
+    const read = await readScopedVitalPage(
+      deps.db,
+      { patientId, visibleOrganization: patientListScope(ctx.actor), limit, offset },
+      auditEntryOf(ctx, { action, outcome: 'success', resourceType: 'patient', resourceId: patientId }),
+    );
     if (!read) {
       throw failure(404, ApiErrors.notFound, { action, resourceType: 'patient', resourceId: patientId, reason: 'no such patient' });
     }
@@ -42,15 +47,7 @@ export async function listVitals(
     // The statement's scope filter comes from the same policy; should they ever disagree, answer
     // nothing rather than an empty page.
     if (!read.visible) throw new Error('vitals scope filter disagrees with the patient policy');
-    const items = read.rows.map(presentVital);
-    await audit(deps.db, ctx, {
-      action,
-      outcome: 'success',
-      resourceType: 'patient',
-      resourceId: patientId,
-      details: { limit, offset, count: items.length },
-    });
-    return { items, total: read.total };
+    return { items: read.rows.map(presentVital), total: read.total };
   });
 }
 

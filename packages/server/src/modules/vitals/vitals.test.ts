@@ -38,6 +38,31 @@ describe('GET /api/patients/{id}/vitals', () => {
     expect(record.details).toMatchObject({ limit: 10, offset: 20, count: 5 });
   });
 
+  it('writes exactly one record per read, with who, from where and which request, and none beside a refusal', async () => {
+    const recordsOf = async (requestId: string) =>
+      (
+        await server.db.pool.query<{ user_id: number | null; ip_address: string; user_agent: string | null; outcome: string; details: unknown }>(
+          `SELECT user_id, ip_address, user_agent, outcome, details FROM audit_logs WHERE request_id = $1`,
+          [requestId],
+        )
+      ).rows;
+    // The fixture's one provider, of the patient's organization.
+    const me = (
+      await server.db.pool.query<{ id: number }>(
+        `SELECT u.id FROM users u JOIN patients p ON p.organization_id = u.organization_id WHERE p.id = $1 AND u.role = 'provider'`,
+        [patientId],
+      )
+    ).rows[0]!.id;
+    const read = await provider.request('GET', `/api/patients/${patientId}/vitals?limit=3`, { headers: { 'user-agent': 'vitals-test/1' } });
+    expect(read.status).toBe(200);
+    expect(await recordsOf(String(read.headers['x-request-id']))).toEqual([
+      { user_id: me, ip_address: '127.0.0.1', user_agent: 'vitals-test/1', outcome: 'success', details: { limit: 3, offset: 0, count: 3 } },
+    ]);
+    const refused = await provider.get(`/api/patients/${otherPatientId}/vitals`);
+    expect(refused.status).toBe(404);
+    expect((await recordsOf(String(refused.headers['x-request-id']))).map((r) => r.outcome)).toEqual(['denied']);
+  });
+
   it.each(['limit=0', 'limit=101', 'offset=-1', 'limit=abc', 'sort=asc'])('refuses %s with 400', async (q) => {
     expect((await provider.get(`/api/patients/${patientId}/vitals?${q}`)).status).toBe(400);
   });
