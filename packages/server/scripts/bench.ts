@@ -142,8 +142,8 @@ async function drive(job: (worker: number) => Promise<void>, seconds: number, ra
       if (rate) {
         const due = t0 + (slot++ * 1000) / rate;
         if (due >= end) return;
-        const wait = due - performance.now();
-        if (wait > 0) await sleep(wait);
+        // Timers fire on the event loop's millisecond clock, up to a millisecond before `due`.
+        for (let wait = due - performance.now(); wait > 0; wait = due - performance.now()) await sleep(wait);
         start = due;
       } else if (performance.now() >= end) return;
       else start = performance.now();
