@@ -183,18 +183,22 @@ async function cannon(url: string, headers: Record<string, string>[], seconds: n
   let next = 0;
   const latencies: number[] = [];
   let bad = 0;
-  const instance = autocannon({
-    url,
-    connections: CONNECTIONS,
-    duration: seconds,
-    setupClient: (client: { setHeaders: (h: Record<string, string>) => void }) => client.setHeaders(headers[next++ % headers.length]!),
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url,
+        connections: CONNECTIONS,
+        duration: seconds,
+        setupClient: (client) => client.setHeaders(headers[next++ % headers.length]!),
+      },
+      (err, done) => (err ? reject(err) : resolve(done)),
+    );
+    // autocannon's own histogram keeps whole milliseconds; these are exact.
+    instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
+      if (status !== 200) bad++;
+      latencies.push(ms);
+    });
   });
-  // autocannon's own histogram keeps whole milliseconds; these are exact.
-  instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
-    if (status !== 200) bad++;
-    latencies.push(ms);
-  });
-  const result = await instance;
   if (bad > 0 || result.errors > 0) throw new Error(`${url}: ${bad} answers not 200, ${result.errors} errors`);
   return summarize(latencies, seconds);
 }
