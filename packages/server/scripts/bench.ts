@@ -459,6 +459,13 @@ try {
   console.log(fmt(head));
   console.log(widths.map((w) => '-'.repeat(w)).join('-|-'));
   for (const l of lines) console.log(fmt(l));
+  // Each run measures the portal, its replay and the floor a few seconds apart: their ratio per
+  // run pairs figures taken under the same load on the machine, which the medians above do not.
+  const perRun = (portal: number, other: number) => runs.map((r) => pct(r[portal]!.saturated.rps, r[other]!.saturated.rps)).join(', ');
+  console.log(
+    `\nper run, saturated: vitals portal / floor ${perRun(0, 6)}; / replay ${perRun(0, 1)}. ` +
+      `patient list portal / floor ${perRun(3, 6)}; / replay ${perRun(3, 4)}`,
+  );
 } finally {
   for (const stop of stops.reverse()) await stop().catch(() => {});
   await db.drop();
