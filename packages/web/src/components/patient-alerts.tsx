@@ -1,42 +1,20 @@
-import {
-  Box,
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  Grid,
-  List,
-  ListItem,
-  ListItemText,
-  Stack,
-  TextField,
-  Typography,
-} from '@mui/material';
-import {
-  ALERT_THRESHOLD_KEYS,
-  AlertTexts,
-  ReadingLimits,
-  type AlertThresholdKey,
-  type PatientThresholds,
-  type PatientThresholdsBody,
-} from '@rpm/contracts';
-import { useSnackbar } from '../lib/toast/toast.ts';
-import { useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { useAlerts } from '../api/alerts/list-alerts.ts';
+import { Box, Button, List, ListItem, ListItemText, Stack, Typography } from '@mui/material';
+import { AlertTexts } from '@rpm/contracts';
+import { lazy, Suspense, useState } from 'react';
+import { PATIENT_ALERTS_PAGE, useAlerts } from '../api/alerts/list-alerts.ts';
 import { usePatientThresholds } from '../api/alerts/patient-thresholds.ts';
-import { useSavePatientThresholds } from '../api/alerts/save-patient-thresholds.ts';
-import { errorMessage } from '../api/errors.ts';
 import { formatTimestamp } from '../lib/format-timestamp.ts';
 import { useTimezone } from '../lib/timezone.ts';
 import { alertReadingText, SeverityChip } from './alert-display.tsx';
 
+// The edit dialog and its form library load when the dialog is first opened, not with the page.
+const ThresholdsDialog = lazy(() => import('./thresholds-dialog.tsx'));
+
 /** The patient page's alerts: the patient's open alerts and the thresholds their readings are checked against. */
 export function PatientAlerts({ patientId }: { patientId: number }) {
   const { timezone } = useTimezone();
-  const alerts = useAlerts({ patient_id: patientId, status: 'open', limit: 20, offset: 0 });
-  const acknowledged = useAlerts({ patient_id: patientId, status: 'acknowledged', limit: 20, offset: 0 });
+  const alerts = useAlerts({ patient_id: patientId, status: 'open', ...PATIENT_ALERTS_PAGE });
+  const acknowledged = useAlerts({ patient_id: patientId, status: 'acknowledged', ...PATIENT_ALERTS_PAGE });
   const thresholds = usePatientThresholds(patientId);
   const [editing, setEditing] = useState(false);
   const items = [...(alerts.data?.items ?? []), ...(acknowledged.data?.items ?? [])];
@@ -78,79 +56,10 @@ export function PatientAlerts({ patientId }: { patientId: number }) {
         </Typography>
       )}
       {editing && thresholds.data && (
-        <ThresholdsDialog patientId={patientId} current={thresholds.data} onClose={() => setEditing(false)} />
+        <Suspense fallback={null}>
+          <ThresholdsDialog patientId={patientId} current={thresholds.data} onClose={() => setEditing(false)} />
+        </Suspense>
       )}
     </Box>
-  );
-}
-
-type ThresholdForm = Record<AlertThresholdKey, string>;
-
-const limitsOf = (key: AlertThresholdKey) =>
-  key.startsWith('pulse') ? ReadingLimits.pulse : key.endsWith('diastolic') ? ReadingLimits.diastolic : ReadingLimits.systolic;
-
-function ThresholdsDialog({ patientId, current, onClose }: { patientId: number; current: PatientThresholds; onClose: () => void }) {
-  const save = useSavePatientThresholds(patientId);
-  const { enqueueSnackbar } = useSnackbar();
-  const { register, handleSubmit, formState } = useForm<ThresholdForm>({
-    mode: 'onBlur',
-    defaultValues: Object.fromEntries(
-      ALERT_THRESHOLD_KEYS.map((k) => [k, current.overrides[k] === null ? '' : String(current.overrides[k])]),
-    ) as ThresholdForm,
-  });
-  const submit = handleSubmit((v) => {
-    const body = Object.fromEntries(
-      ALERT_THRESHOLD_KEYS.map((k) => [k, v[k].trim() === '' ? null : Number(v[k])]),
-    ) as PatientThresholdsBody;
-    save.mutate(body, {
-      onSuccess: () => {
-        enqueueSnackbar(AlertTexts.thresholdsSaved, { variant: 'success' });
-        onClose();
-      },
-      onError: (err) => enqueueSnackbar(errorMessage(err, AlertTexts.thresholdsSave), { variant: 'error' }),
-    });
-  });
-  return (
-    <Dialog open onClose={onClose} aria-labelledby="thresholds-title" fullWidth maxWidth="sm">
-      <form onSubmit={submit} noValidate>
-        <DialogTitle id="thresholds-title">{AlertTexts.thresholdsTitle}</DialogTitle>
-        <DialogContent>
-          <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-            {AlertTexts.thresholdsHint}
-          </Typography>
-          <Grid container spacing={2}>
-            {ALERT_THRESHOLD_KEYS.map((k) => {
-              const { min, max } = limitsOf(k);
-              return (
-                <Grid key={k} size={{ xs: 12, sm: 6 }}>
-                  <TextField
-                    fullWidth
-                    size="small"
-                    inputMode="numeric"
-                    label={AlertTexts.thresholdLabels[k]}
-                    placeholder={String(current.effective[k])}
-                    {...register(k, {
-                      validate: (val) => {
-                        if (val.trim() === '') return true;
-                        const n = Number(val);
-                        return (Number.isInteger(n) && n >= min && n <= max) || `${min}–${max}`;
-                      },
-                    })}
-                    error={!!formState.errors[k]}
-                    helperText={formState.errors[k]?.message}
-                  />
-                </Grid>
-              );
-            })}
-          </Grid>
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose}>{AlertTexts.cancel}</Button>
-          <Button type="submit" variant="contained" disabled={save.isPending}>
-            {AlertTexts.thresholdsSave}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
   );
 }

@@ -11,5 +11,8 @@ export const listAlerts = (q: AlertListQuery) => callApi(listAlertsCall, { query
 export const alertsQuery = (scope: UserScope, q: AlertListQuery) =>
   queryOptions({ queryKey: alertKeys.list(scope, q), queryFn: () => listAlerts(q), placeholderData: keepPreviousData });
 
+/** The page of a patient's open (and of their acknowledged) alerts the patient page shows. */
+export const PATIENT_ALERTS_PAGE = { limit: 20, offset: 0 } as const;
+
 /** A page of the worklist (or of one patient's alerts with `patient_id`). */
 export const useAlerts = (q: AlertListQuery) => useQuery(alertsQuery(useUserScope(), q));

@@ -1,5 +1,6 @@
 import { BillingTexts, Labels, PatientTexts, type PatientBilling, type PatientDetail } from '@rpm/contracts';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { setupTestServer } from '../../lib/testing/test-server.ts';
 import { Route, Routes } from 'react-router';
@@ -184,6 +185,15 @@ describe('patient detail', { timeout: 20_000 }, () => {
     const list = await screen.findByRole('list', { name: AlertTexts.patientAlertsTitle });
     expect(await within(list).findByText(`${AlertTexts.rules.bp_crisis} · 181/80 mmHg, pulse 70`)).toBeInTheDocument();
     expect(await screen.findByTestId('patient-thresholds')).toHaveTextContent('Crisis > 180/120');
+  });
+
+  it('opens the thresholds dialog, whose code loads when it is first asked for', async () => {
+    renderDetailPage();
+    const edit = await screen.findByRole('button', { name: AlertTexts.thresholdsEdit });
+    await waitFor(() => expect(edit).toBeEnabled());
+    await userEvent.click(edit);
+    const dialog = await screen.findByRole('dialog', { name: AlertTexts.thresholdsTitle });
+    expect(within(dialog).getAllByRole('textbox')).toHaveLength(ALERT_THRESHOLD_KEYS.length);
   });
 
   it("shows this month's billing progress and links the evidence view", async () => {

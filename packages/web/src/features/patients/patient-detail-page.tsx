@@ -4,6 +4,7 @@ import { lazy, Suspense } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { paths } from '../../config/paths.ts';
 import { LoadingState } from '../../components/loading-state.tsx';
+import { PatientAlerts } from '../../components/patient-alerts.tsx';
 import { TZDate } from '@date-fns/tz';
 import { format } from 'date-fns';
 import { useTimezone } from '../../lib/timezone.ts';
@@ -14,8 +15,6 @@ import { NotesSection } from './notes-section.tsx';
 import { TrackingSection } from './tracking-section.tsx';
 import { VitalsSection } from './vitals-section.tsx';
 
-// The alerts and thresholds section loads after the patient's own details, so that they show sooner.
-const PatientAlerts = lazy(() => import('../../components/patient-alerts.tsx').then((m) => ({ default: m.PatientAlerts })));
 // Last on the page and with its own progress bars: fetched after the page.
 const BillingProgress = lazy(() => import('./billing-progress.tsx'));
 
@@ -79,9 +78,9 @@ export default function PatientDetailPage() {
         )}
       </Box>
       <Divider />
-      <Suspense fallback={<LoadingState />}>
-        <PatientAlerts patientId={p.id} />
-      </Suspense>
+      {/* Drawn with the details (its data is asked for with theirs): a section loaded on its own
+          was revealed late, React batching the reveals of lazy content. */}
+      <PatientAlerts patientId={p.id} />
       <Divider />
       <VitalsSection patientId={p.id} />
       <Divider />
