@@ -11,8 +11,9 @@
  * (req/s, and the CPU time per request of driver, server and database). Beside them, in the
  * same run and at the same concurrency:
  *   replay  the SQL statements one request of the portal sends (recorded from the same code in
- *           process, names and values included), replayed in order on one connection of a `pg`
- *           pool: the portal's database work with no HTTP, no session logic, no JSON;
+ *           process, names and values included), replayed in order through a `pg` pool, each on
+ *           the connections the portal uses for it: its database work with no HTTP, no session
+ *           logic, no JSON;
  *   floor   the audited-read floor: one indexed page read and one appended audit row in one
  *           transaction of prepared statements, through `pg`;
  *   bare    bare Fastify answering the same bytes from memory, in its own process.
@@ -34,6 +35,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { REPO_ROOT } from '../src/config.ts';
 import { runMigrations } from '../src/db/migrate.ts';
+import { preparedStatementTarget } from '../src/db/pool.ts';
 import { freePort } from '../src/free-port.ts';
 import {
   benchKeys,
@@ -246,18 +248,18 @@ pg.Client.prototype.query = function recorded(this: pg.Client, ...args: unknown[
 } as typeof pg.Client.prototype.query;
 
 /**
- * Replays one recorded request's statements in order on one connection, as the portal would,
+ * Replays one recorded request's statements in order, each where the portal sends it: a named
+ * (prepared) statement on the pool's prepared connections, any other on the pool (db/pool.ts),
  * taking the recorded requests (a provider's, an admin's) in turn.
  */
 function replayer(pool: pg.Pool, requests: Statement[][]) {
   let next = 0;
+  const prepared = preparedStatementTarget(pool);
   return async () => {
     const statements = requests[next++ % requests.length]!;
-    const client = await pool.connect();
-    try {
-      for (const s of statements) await client.query(s.name ? { name: s.name, text: s.text, values: s.values } : { text: s.text, values: s.values });
-    } finally {
-      client.release();
+    for (const s of statements) {
+      if (s.name) await prepared.query({ name: s.name, text: s.text, values: s.values });
+      else await pool.query({ text: s.text, values: s.values });
     }
   };
 }

@@ -1,6 +1,6 @@
 import { Kysely, PostgresDialect, type CompiledQuery, type Transaction } from 'kysely';
 import type pg from 'pg';
-import type { Queryable } from './pool.ts';
+import { preparedStatementTarget, type Queryable } from './pool.ts';
 import type { DB } from './types.ts';
 
 export type { DB } from './types.ts';
@@ -70,7 +70,7 @@ export function template<P extends object, R>(
   if (unused.length) throw new Error(`${name}: ${unused.join(', ')} never bound`);
   return {
     run: async (db, params) => {
-      const result = await db.query({ name, text: compiled.sql, values: slots.map((k) => params[k]) });
+      const result = await preparedStatementTarget(db).query({ name, text: compiled.sql, values: slots.map((k) => params[k]) });
       return result.rows as R[];
     },
   };

@@ -6,11 +6,45 @@ pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
 // bigint ids (vitals, audit) fit in a double for any realistic count.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
+/**
+ * The pool a statement prepared once (db/kysely.ts `template`) runs on: connections that always
+ * plan such statements once, generically, instead of for each call's values.
+ */
+const preparedPools = new WeakMap<pg.Pool, pg.Pool>();
+
 export function createPool(url: string, max = 10): pg.Pool {
   const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 10_000 });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => {});
+  // PostgreSQL plans a named statement for each call's values as long as it expects that to pay
+  // off, which a statement with LIMIT and OFFSET parameters always seems to (a generic plan is
+  // costed as reading a tenth of the patient's readings): the hottest read of the portal was
+  // planned again on every request. Its plan does not depend on the values, so the few prepared
+  // statements run on connections of their own that use the generic plan. Only there: the
+  // portal's other statements are unnamed, planned once with their values, as before.
+  // The setting travels in the connection's start-up packet: no statement before the first.
+  const prepared = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 10_000, options: '-c plan_cache_mode=force_generic_plan' });
+  prepared.on('error', () => {});
+  preparedPools.set(pool, prepared);
+  const endPool = pool.end.bind(pool) as () => Promise<void>;
+  pool.end = (async () => {
+    await Promise.all([endPool(), prepared.end()]);
+  }) as pg.Pool['end'];
   return pool;
+}
+
+/** Where a prepared statement runs: a transaction's own client, or the pool's prepared connections. */
+export function preparedStatementTarget(db: Queryable): Queryable {
+  return db instanceof pg.Pool ? (preparedPools.get(db) ?? db) : db;
+}
+
+/** Connections in use and callers waiting, over both of a pool's sets of connections (metrics). */
+export function poolUsage(pool: pg.Pool): { inUse: number; waiting: number } {
+  const all = [pool, preparedPools.get(pool)].filter((p): p is pg.Pool => p !== undefined);
+  return {
+    inUse: all.reduce((n, p) => n + p.totalCount - p.idleCount, 0),
+    waiting: all.reduce((n, p) => n + p.waitingCount, 0),
+  };
 }
 
 /** Runs `fn` in one transaction; everything it does commits or rolls back together. */

@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { poolUsage } from '../db/pool.ts';
 
 /** The portal's Prometheus metrics, one registry per app (tests run several apps in one process). */
 export interface Metrics {
@@ -36,7 +37,7 @@ export function createMetrics(pool: pg.Pool): Metrics {
     help: 'Database connections checked out of the pool',
     registers: [registry],
     collect() {
-      this.set(pool.totalCount - pool.idleCount);
+      this.set(poolUsage(pool).inUse);
     },
   });
   new Gauge({
@@ -44,7 +45,7 @@ export function createMetrics(pool: pg.Pool): Metrics {
     help: 'Requests waiting for a database connection',
     registers: [registry],
     collect() {
-      this.set(pool.waitingCount);
+      this.set(poolUsage(pool).waiting);
     },
   });
   return { registry, requestDuration, signInFailures, rateLimitFallbacks };

@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../test/db.ts';
+import { template } from './kysely.ts';
+import { createPool, poolUsage, preparedStatementTarget } from './pool.ts';
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+afterAll(async () => db?.drop());
+
+describe('prepared statements', () => {
+  it('run on connections that plan them once, generically; every other statement as before', async () => {
+    const pool = createPool(db.url, 2);
+    try {
+      const mode = async (q: { query: (text: string) => Promise<{ rows: { plan_cache_mode: string }[] }> }) =>
+        (await q.query('SHOW plan_cache_mode')).rows[0]!.plan_cache_mode;
+      expect(await mode(pool)).toBe('auto');
+      expect(await mode(preparedStatementTarget(pool))).toBe('force_generic_plan');
+
+      // A statement whose custom plans PostgreSQL would keep choosing: LIMIT and OFFSET parameters.
+      const page = template<{ limit: number; offset: number }, { n: number }>('pool_test_page', ['limit', 'offset'], (p) => ({
+        sql: 'SELECT g AS n FROM generate_series(1, 100000) g ORDER BY g LIMIT $1 OFFSET $2',
+        parameters: [p.limit, p.offset],
+        query: undefined as never,
+        queryId: undefined as never,
+      }));
+      for (let i = 0; i < 8; i++) expect((await page.run(pool, { limit: 2, offset: i })).map((r) => r.n)).toEqual([i + 1, i + 2]);
+      // The prepared connection answered (the pool holds one), and planned the statement once.
+      const target = preparedStatementTarget(pool);
+      const client = await (target as typeof pool).connect();
+      try {
+        const { rows } = await client.query<{ generic_plans: number; custom_plans: number }>(
+          `SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name = 'pool_test_page'`,
+        );
+        expect(rows).toEqual([{ generic_plans: 8, custom_plans: 0 }]);
+      } finally {
+        client.release();
+      }
+      expect(poolUsage(pool)).toEqual({ inUse: 0, waiting: 0 });
+    } finally {
+      await pool.end();
+    }
+    // Both sets of connections are closed.
+    await expect(preparedStatementTarget(pool).query('SELECT 1')).rejects.toThrow();
+  });
+});
