@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/db.ts';
-import { template } from './kysely.ts';
+import { sql } from 'kysely';
+import { kysely, template } from './kysely.ts';
 import { createPool, poolUsage, preparedStatementTarget } from './pool.ts';
 
 let db: TestDatabase;
@@ -19,12 +20,9 @@ describe('prepared statements', () => {
       expect(await mode(preparedStatementTarget(pool))).toBe('force_generic_plan');
 
       // A statement whose custom plans PostgreSQL would keep choosing: LIMIT and OFFSET parameters.
-      const page = template<{ limit: number; offset: number }, { n: number }>('pool_test_page', ['limit', 'offset'], (p) => ({
-        sql: 'SELECT g AS n FROM generate_series(1, 100000) g ORDER BY g LIMIT $1 OFFSET $2',
-        parameters: [p.limit, p.offset],
-        query: undefined as never,
-        queryId: undefined as never,
-      }));
+      const page = template<{ limit: number; offset: number }, { n: number }>('pool_test_page', ['limit', 'offset'], (p) =>
+        sql<{ n: number }>`SELECT g AS n FROM generate_series(1, 100000) g ORDER BY g LIMIT ${p.limit} OFFSET ${p.offset}`.compile(kysely(pool)),
+      );
       for (let i = 0; i < 8; i++) expect((await page.run(pool, { limit: 2, offset: i })).map((r) => r.n)).toEqual([i + 1, i + 2]);
       // The prepared connection answered (the pool holds one), and planned the statement once.
       const target = preparedStatementTarget(pool);

@@ -42,15 +42,16 @@ export function auditRecordValues(e: AuditEntry): AuditInsertValues {
 }
 
 /** A record's columns, each bound as a statement parameter, except `details`. */
-export type AuditRecordParams = Omit<AuditInsertValues, 'details'>;
+type AuditRecordParams = Omit<AuditInsertValues, 'details'>;
 
 /** The parameter names of a record inside another statement (see auditRecordSelection). */
-export const AUDIT_RECORD_PARAM_KEYS = Object.keys(prefixedAuditRecordParams(auditRecordValues({ action: '', outcome: 'success' }))) as (keyof PrefixedAuditRecordParams)[];
+export const AUDIT_RECORD_PARAM_KEYS = Object.keys(prefixedAuditRecordParams({ action: '', outcome: 'success' })) as (keyof PrefixedAuditRecordParams)[];
 
 /** `AuditRecordParams` under the names a statement binds them by (no clash with its own). */
 export type PrefixedAuditRecordParams = { [K in keyof AuditRecordParams as `audit_${K}`]: AuditRecordParams[K] };
 
-export function prefixedAuditRecordParams(v: AuditInsertValues): PrefixedAuditRecordParams {
+export function prefixedAuditRecordParams(e: AuditEntry): PrefixedAuditRecordParams {
+  const v = auditRecordValues(e);
   return {
     audit_user_id: v.user_id,
     audit_ip_address: v.ip_address,

@@ -7,7 +7,6 @@ import {
   AUDIT_RECORD_COLUMNS,
   AUDIT_RECORD_PARAM_KEYS,
   auditRecordSelection,
-  auditRecordValues,
   prefixedAuditRecordParams,
   type AuditEntry,
   type PrefixedAuditRecordParams,
@@ -134,7 +133,7 @@ export async function readScopedVitalPage(
     ['patientId', 'visibleOrganization', 'limit', 'offset', ...AUDIT_RECORD_PARAM_KEYS],
     (p) => scopedPageQuery(db, p).compile(),
   );
-  const rows = await scopedPageTemplate.run(db, { ...read, ...prefixedAuditRecordParams(auditRecordValues(success)) });
+  const rows = await scopedPageTemplate.run(db, { ...read, ...prefixedAuditRecordParams(success) });
   const first = rows[0];
   if (!first) return undefined;
   return {
