@@ -236,9 +236,11 @@ export interface IngestionSources {
   can_read: Generated<boolean>;
   created_at: Generated<Timestamp>;
   created_by: number | null;
+  expires_at: Timestamp | null;
   id: Generated<string>;
   kind: string;
   name: string;
+  organization_id: number | null;
   revoked_at: Timestamp | null;
   rotated_at: Timestamp | null;
   secret_hash: Buffer;
@@ -429,6 +431,7 @@ export interface UnmatchedReadings {
   diastolic: number | null;
   id: Generated<number>;
   irregular_heartbeat: boolean | null;
+  kind: Generated<string>;
   measured_at: Timestamp;
   measurement_index: Generated<number>;
   pulse: number | null;
@@ -458,16 +461,17 @@ export interface Users {
 export interface Vitals {
   created_at: Generated<Timestamp>;
   device_id: number | null;
-  diastolic: number;
+  diastolic: number | null;
   id: Generated<number>;
   irregular_heartbeat: boolean | null;
+  kind: Generated<string>;
   measurement_index: Generated<number>;
   patient_id: number;
   pulse: number | null;
   received_at: Generated<Timestamp>;
   source: Generated<string>;
   source_id: string | null;
-  systolic: number;
+  systolic: number | null;
 }
 
 export interface DB {

@@ -85,7 +85,7 @@ export function parseObservation(resource: unknown, at = ''): ParsedObservation 
     const pulse = hr ? heartRate(`${at}component[${LOINC_HEART_RATE}]`, hr.valueQuantity) : null;
     return {
       kind: 'reading',
-      reading: { deviceIdentifier: device, measuredAt, index: 0, ...pressure, pulse, irregular: null },
+      reading: { deviceIdentifier: device, measuredAt, index: 0, kind: 'blood_pressure', ...pressure, pulse, irregular: null },
       subjectPatientId,
     };
   }

@@ -35,6 +35,9 @@ export async function findVital(db: Queryable, id: number): Promise<(VitalRow & 
       'p.organization_id',
     ])
     .where('v.id', '=', id)
+    // Heart rates on their own are not served as Observations yet: only blood-pressure panels.
+    .where('v.kind', '=', 'blood_pressure')
+    .$narrowType<{ systolic: number; diastolic: number }>()
     .executeTakeFirst();
   return row ?? null;
 }
@@ -47,7 +50,9 @@ export async function searchVitals(
   let query = kysely(db)
     .selectFrom('vitals')
     .select(['id', 'patient_id', 'created_at', 'systolic', 'diastolic', 'pulse', 'source'])
-    .where('patient_id', '=', q.patientId);
+    .where('patient_id', '=', q.patientId)
+    .where('kind', '=', 'blood_pressure')
+    .$narrowType<{ systolic: number; diastolic: number }>();
   if (q.from) query = query.where('created_at', '>=', q.from);
   if (q.to) query = query.where('created_at', '<', q.to);
   return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(q.limit).offset(q.offset).execute();

@@ -331,7 +331,7 @@ async function store(
       continue;
     }
     const r = c.parsed.reading;
-    const key = measurementKey(r.deviceIdentifier, r.measuredAt, r.index);
+    const key = measurementKey(r.deviceIdentifier, r.measuredAt, r.kind);
     const first = firstByKey.get(key);
     if (first !== undefined) {
       readingOf.set(i, first);

@@ -22,7 +22,7 @@ import { parseTenovi } from './tenovi.ts';
 const NO_HASH = Buffer.alloc(32);
 
 /** A source whose secret was checked, with what the policies need to know of it. */
-export type AuthenticatedSource = SourcePrincipal & { name: string };
+export type AuthenticatedSource = SourcePrincipal & { name: string; organizationId: number | null };
 
 /**
  * Finds the source and checks the presented secret in constant time. Every refusal is the same
@@ -52,7 +52,14 @@ export async function authenticateSource(
     });
     return null;
   }
-  return { id: row.id, kind: row.kind, canRead: row.can_read, revoked: row.revoked_at !== null, name: row.name };
+  return {
+    id: row.id,
+    kind: row.kind,
+    canRead: row.can_read,
+    revoked: row.revoked_at !== null,
+    name: row.name,
+    organizationId: row.organization_id,
+  };
 }
 
 export const unauthorized = () => new HttpError(401, IngestionErrors.credentials);

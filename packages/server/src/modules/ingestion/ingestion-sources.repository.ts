@@ -14,6 +14,9 @@ export interface SourceRow {
   created_at: Date;
   rotated_at: Date | null;
   revoked_at: Date | null;
+  /** Null only for a source made before sources had one, with several organizations: refused. */
+  organization_id: number | null;
+  expires_at: Date | null;
 }
 
 export interface RejectionRow {
@@ -33,6 +36,8 @@ const COLUMNS = [
   'created_at',
   'rotated_at',
   'revoked_at',
+  'organization_id',
+  'expires_at',
 ] as const;
 
 // The table's CHECK constraint holds `kind` to the contract's values.

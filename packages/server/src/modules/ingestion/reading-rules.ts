@@ -61,6 +61,9 @@ export function bloodPressure(
 export const pulseRate = (value: unknown, field: string, device: string | null): number =>
   wholeNumber(value, field, device, ReadingLimits.pulse, 'beats per minute');
 
-/** The key under which measurements of one reading meet (device ids compare trimmed, any case). */
-export const measurementKey = (device: string, at: Date, index: number): string =>
-  `${device.trim().toLowerCase()}|${at.getTime()}|${index}`;
+/**
+ * The key under which measurements of one reading meet: the vendor's reading identity (device,
+ * kind, measured time; device ids compare trimmed, any case), never a sender-chosen index.
+ */
+export const measurementKey = (device: string, at: Date, kind: 'blood_pressure' | 'heart_rate' = 'blood_pressure'): string =>
+  `${device.trim().toLowerCase()}|${kind}|${at.getTime()}`;

@@ -6,16 +6,24 @@ import type { AuditEntry } from '../audit/audit.repository.ts';
 
 /** Device ids are matched as devices send them: case and surrounding spaces do not count. */
 const deviceKey = (v: string) => sql<string>`lower(btrim(${v}))`;
-/** The unmatched list's unique key (migration 0800), for ON CONFLICT. */
-const unmatchedKey = sql`(lower(btrim(device_identifier))), measured_at, measurement_index`;
+/** The unmatched list's unique key (migration 0950), for ON CONFLICT. */
+const unmatchedKey = sql`(lower(btrim(device_identifier))), kind, measured_at`;
 
-/** One blood-pressure reading as a device reported it, before it is attributed to a patient. */
+/** What a stored reading measured: blood pressure (with its pulse) or a heart rate on its own. */
+export type ReadingKind = 'blood_pressure' | 'heart_rate';
+
+/**
+ * One reading as a device reported it, before it is attributed to a patient. Its identity is
+ * (device, kind, measured time); `index` is the vendor's own counter, kept but never part of it.
+ * A heart rate has no systolic and diastolic and always a pulse.
+ */
 export interface IncomingReading {
   deviceIdentifier: string;
   measuredAt: Date;
   index: number;
-  systolic: number;
-  diastolic: number;
+  kind: ReadingKind;
+  systolic: number | null;
+  diastolic: number | null;
   pulse: number | null;
   irregular: boolean | null;
 }
@@ -74,13 +82,13 @@ export async function storeReadings(
   const column = <T>(pick: (r: IncomingReading) => T) => readings.map(pick);
   const statement = sql<OutcomeRow>`WITH input AS (
        SELECT * FROM unnest(${column((r) => r.deviceIdentifier)}::text[], ${column((r) => r.measuredAt)}::timestamptz[],
-                            ${column((r) => r.index)}::int[], ${column((r) => r.systolic)}::int2[],
-                            ${column((r) => r.diastolic)}::int2[], ${column((r) => r.pulse)}::int2[],
-                            ${column((r) => r.irregular)}::bool[])
-         WITH ORDINALITY AS i(ident, measured_at, idx, systolic, diastolic, pulse, irregular, ord)
+                            ${column((r) => r.index)}::int[], ${column((r) => r.kind)}::text[],
+                            ${column((r) => r.systolic)}::int2[], ${column((r) => r.diastolic)}::int2[],
+                            ${column((r) => r.pulse)}::int2[], ${column((r) => r.irregular)}::bool[])
+         WITH ORDINALITY AS i(ident, measured_at, idx, kind, systolic, diastolic, pulse, irregular, ord)
      ),
      resolved AS (
-       SELECT i.ord, btrim(i.ident) AS ident, i.measured_at, i.idx, i.systolic, i.diastolic,
+       SELECT i.ord, btrim(i.ident) AS ident, i.measured_at, i.idx, i.kind, i.systolic, i.diastolic,
               coalesce(i.pulse, pending.pulse) AS pulse, coalesce(i.irregular, pending.irregular_heartbeat) AS irregular,
               d.id AS device_pk, d.device_id AS device_label, a.patient_id
          FROM input i
@@ -92,38 +100,40 @@ export async function storeReadings(
             ORDER BY a.assigned_from DESC LIMIT 1) a ON true
          LEFT JOIN unmatched_readings pending
            ON lower(btrim(pending.device_identifier)) = lower(btrim(i.ident)) AND pending.measured_at = i.measured_at
-          AND pending.measurement_index = i.idx AND pending.systolic IS NULL
+          AND pending.kind = 'blood_pressure' AND i.kind = 'blood_pressure' AND pending.systolic IS NULL
      ),
      stored AS (
-       INSERT INTO vitals (patient_id, device_id, source, created_at, measurement_index, systolic, diastolic, pulse,
+       INSERT INTO vitals (patient_id, device_id, source, created_at, measurement_index, kind, systolic, diastolic, pulse,
                            irregular_heartbeat, source_id)
-       SELECT patient_id, device_pk, device_label, measured_at, idx, systolic, diastolic, pulse, irregular, ${sourceId}
+       SELECT patient_id, device_pk, device_label, measured_at, idx, kind, systolic, diastolic, pulse, irregular,
+              ${sourceId}
          FROM resolved WHERE patient_id IS NOT NULL ORDER BY ord
-       ON CONFLICT (device_id, created_at, measurement_index) DO NOTHING
-       RETURNING id, patient_id, device_id, created_at, measurement_index
+       ON CONFLICT (device_id, kind, created_at) DO NOTHING
+       RETURNING id, patient_id, device_id, kind, created_at
      ),
      parked AS (
-       INSERT INTO unmatched_readings AS u (device_identifier, measured_at, measurement_index, systolic, diastolic, pulse,
-                                            irregular_heartbeat, source_id)
-       SELECT ident, measured_at, idx, systolic, diastolic, pulse, irregular, ${sourceId} FROM resolved WHERE patient_id IS NULL
-       ON CONFLICT ((lower(btrim(device_identifier))), measured_at, measurement_index) DO UPDATE
+       INSERT INTO unmatched_readings AS u (device_identifier, measured_at, measurement_index, kind, systolic, diastolic,
+                                            pulse, irregular_heartbeat, source_id)
+       SELECT ident, measured_at, idx, kind, systolic, diastolic, pulse, irregular, ${sourceId}
+         FROM resolved WHERE patient_id IS NULL
+       ON CONFLICT ((lower(btrim(device_identifier))), kind, measured_at) DO UPDATE
          SET systolic = EXCLUDED.systolic, diastolic = EXCLUDED.diastolic, pulse = coalesce(u.pulse, EXCLUDED.pulse),
              irregular_heartbeat = coalesce(u.irregular_heartbeat, EXCLUDED.irregular_heartbeat)
-         WHERE u.systolic IS NULL
-       RETURNING id, lower(btrim(device_identifier)) AS ident_key, measured_at, measurement_index
+         WHERE u.systolic IS NULL AND u.kind = 'blood_pressure'
+       RETURNING id, lower(btrim(device_identifier)) AS ident_key, kind, measured_at
      ),
      used_pending AS (
        DELETE FROM unmatched_readings u USING resolved r
-        WHERE r.patient_id IS NOT NULL AND u.systolic IS NULL
+        WHERE r.patient_id IS NOT NULL AND r.kind = 'blood_pressure' AND u.kind = 'blood_pressure'
+          AND u.systolic IS NULL
           AND lower(btrim(u.device_identifier)) = lower(r.ident) AND u.measured_at = r.measured_at
-          AND u.measurement_index = r.idx
      )${audit ? auditStep(audit, readings.length) : sql``}
      SELECT r.ord::int, r.patient_id, s.id AS vital_id, existing.id AS existing_id, p.id AS unmatched_id
        FROM resolved r
-       LEFT JOIN stored s ON s.device_id = r.device_pk AND s.created_at = r.measured_at AND s.measurement_index = r.idx
-       LEFT JOIN parked p ON p.ident_key = lower(r.ident) AND p.measured_at = r.measured_at AND p.measurement_index = r.idx
+       LEFT JOIN stored s ON s.device_id = r.device_pk AND s.kind = r.kind AND s.created_at = r.measured_at
+       LEFT JOIN parked p ON p.ident_key = lower(r.ident) AND p.kind = r.kind AND p.measured_at = r.measured_at
        LEFT JOIN vitals existing ON s.id IS NULL AND r.patient_id IS NOT NULL AND existing.device_id = r.device_pk
-        AND existing.created_at = r.measured_at AND existing.measurement_index = r.idx
+        AND existing.kind = r.kind AND existing.created_at = r.measured_at
       ORDER BY r.ord`;
   // Its text does not depend on the number of readings (they travel as arrays): prepared once
   // per connection, the server skips parsing and analysing it on every webhook call.
@@ -184,8 +194,8 @@ export async function storeLonePulse(db: Queryable, sourceId: string | null, p: 
     })
     .whereRef('v.device_id', '=', 'd.id')
     .where(sql<string>`lower(btrim(d.device_id))`, '=', deviceKey(p.deviceIdentifier))
+    .where('v.kind', '=', 'blood_pressure')
     .where('v.created_at', '=', p.measuredAt)
-    .where('v.measurement_index', '=', p.index)
     .executeTakeFirst();
   if (Number(onVital.numUpdatedRows) > 0) return true;
   await k

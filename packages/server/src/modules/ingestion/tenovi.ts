@@ -66,7 +66,7 @@ export function parseTenovi(body: unknown, now = Date.now()): TenoviBatch {
       batteries.push({ deviceIdentifier: device, level: Math.round(level), at: time });
       return;
     }
-    const key = measurementKey(device, time, index);
+    const key = measurementKey(device, time);
     const group = groups.get(key) ?? { device, at: time, index };
     groups.set(key, group);
     if (item.metric === 'blood_pressure') {
@@ -95,6 +95,7 @@ export function parseTenovi(body: unknown, now = Date.now()): TenoviBatch {
         deviceIdentifier: g.device,
         measuredAt: g.at,
         index: g.index,
+        kind: 'blood_pressure',
         ...g.bp,
         pulse: g.pulse ?? null,
         irregular: g.irregular ?? null,

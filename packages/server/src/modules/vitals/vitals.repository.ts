@@ -155,6 +155,8 @@ export async function vitalSeries(db: Queryable, patientId: number, days: number
     .selectFrom('vitals')
     .select(['created_at', 'id', 'systolic', 'diastolic'])
     .where('patient_id', '=', patientId)
+    .where('kind', '=', 'blood_pressure')
+    .$narrowType<{ systolic: number; diastolic: number }>()
     .where('created_at', '>=', sql<Date>`now() - make_interval(days => ${days})`)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
@@ -178,5 +180,7 @@ export async function insertManualVital(
     .insertInto('vitals')
     .values({ patient_id: patientId, created_at: r.measuredAt, systolic: r.systolic, diastolic: r.diastolic, pulse: r.pulse, source: MANUAL_SOURCE })
     .returning(['id', ...VITAL_COLUMNS])
+    // A manual reading is always a blood pressure (the form asks for both values).
+    .$narrowType<{ systolic: number; diastolic: number }>()
     .executeTakeFirstOrThrow();
 }
