@@ -72,3 +72,9 @@ export const AUTH_THROTTLE = {
 
 /** Undelivered pool messages (outbox, when no SMTP is configured) are deleted after this. */
 export const OUTBOX_RETENTION_DAYS = 7;
+
+/**
+ * Scrapes of /metrics per minute and address. Prometheus scrapes every 15 to 60 s, a few
+ * replicas at most; the ceiling leaves them room and stops anyone guessing the token at speed.
+ */
+export const METRICS_RATE_LIMIT_PER_MINUTE = 30;

@@ -33,7 +33,7 @@ import { usersRoutes } from './modules/users/users.routes.ts';
 import { vitalsRoutes } from './modules/vitals/vitals.routes.ts';
 import { installAccessControl } from './plugins/access.ts';
 import { installErrorHandler } from './plugins/errors.ts';
-import { createMetrics, installMetrics } from './plugins/metrics.ts';
+import { createMetrics, installMetrics, serveMetrics } from './plugins/metrics.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
 import { registerSecurity } from './plugins/security.ts';
 import { attachLazyCompilation, createLazyCompilation, lazySerializers } from './plugins/lazy-compile.ts';
@@ -120,11 +120,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   logRequests(app);
   const metrics = createMetrics(pool);
-  installMetrics(app, metrics, config.metricsToken);
+  installMetrics(app, metrics);
 
   await app.register(cookie);
   await registerSecurity(app, config);
   await registerRateLimit(app, config, metrics);
+  serveMetrics(app, metrics, config.metricsToken);
   await app.register(swagger, {
     openapi: {
       info: { title: 'RPM portal API', version: '0.1.0' },

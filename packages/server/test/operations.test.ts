@@ -1,3 +1,4 @@
+import { METRICS_RATE_LIMIT_PER_MINUTE } from '@rpm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, startTestServer, type TestServer } from './app.ts';
 
@@ -13,8 +14,8 @@ afterAll(async () => {
   await withoutToken?.close();
 });
 
-const scrape = (s: TestServer, authorization?: string) =>
-  s.app.inject({ method: 'GET', url: '/metrics', headers: authorization ? { authorization } : {} });
+const scrape = (s: TestServer, authorization?: string, remoteAddress = '127.0.0.1') =>
+  s.app.inject({ method: 'GET', url: '/metrics', headers: authorization ? { authorization } : {}, remoteAddress });
 
 describe('/metrics', () => {
   it('refuses a caller without the token, or with a wrong one', async () => {
@@ -29,6 +30,27 @@ describe('/metrics', () => {
       expect(res.statusCode, String(authorization)).toBe(401);
       expect(res.body).not.toMatch(/rpm_/);
     }
+  });
+
+  it('metrics accepts a lower-case bearer scheme', async () => {
+    for (const scheme of ['bearer', 'BEARER', 'bEaReR']) {
+      const res = await scrape(server, `${scheme} ${METRICS_TOKEN}`);
+      expect(res.statusCode, scheme).toBe(200);
+      expect(res.body).toMatch(/rpm_/);
+    }
+    expect((await scrape(server, `bearer ${METRICS_TOKEN}x`)).statusCode).toBe(401);
+  });
+
+  it('metrics is rate limited', async () => {
+    // An address of its own: the other tests' scrapes do not count against it.
+    const address = '192.0.2.44';
+    for (let i = 0; i < METRICS_RATE_LIMIT_PER_MINUTE; i++) {
+      expect((await scrape(server, `Bearer ${METRICS_TOKEN}`, address)).statusCode).toBe(200);
+    }
+    expect((await scrape(server, `Bearer ${METRICS_TOKEN}`, address)).statusCode).toBe(429);
+    // Guessing counts as much as scraping.
+    expect((await scrape(server, 'Bearer wrong', address)).statusCode).toBe(429);
+    expect((await scrape(server, `Bearer ${METRICS_TOKEN}`, '192.0.2.45')).statusCode).toBe(200);
   });
 
   it('does not exist when no METRICS_TOKEN is set', async () => {

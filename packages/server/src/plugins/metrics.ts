@@ -1,8 +1,10 @@
-import { timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
+import { METRICS_RATE_LIMIT_PER_MINUTE } from '@rpm/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { poolUsage } from '../db/pool.ts';
+import { sourceRateLimit } from './rate-limit.ts';
 
 /** The portal's Prometheus metrics, one registry per app (tests run several apps in one process). */
 export interface Metrics {
@@ -62,12 +64,8 @@ function signInStage(request: FastifyRequest): string | null {
   return null;
 }
 
-/**
- * Records every answer, and serves the registry at /metrics only when a token is configured and
- * only to a caller presenting it (`Authorization: Bearer <token>`): the route and status mix of a
- * clinical system is not public.
- */
-export function installMetrics(app: FastifyInstance, metrics: Metrics, token: string | undefined): void {
+/** Records every answer, from the first hook on, so that refusals by later hooks count too. */
+export function installMetrics(app: FastifyInstance, metrics: Metrics): void {
   app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
     const status = reply.statusCode;
@@ -81,15 +79,30 @@ export function installMetrics(app: FastifyInstance, metrics: Metrics, token: st
     }
     done();
   });
+}
 
-  const expected = token ? Buffer.from(`Bearer ${token}`) : undefined;
-  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
-    // Not configured: nothing here (and not the web app's page either).
-    if (!expected) return reply.status(404).send({ statusCode: 404, error: 'Not Found', message: 'Not found' });
-    const given = Buffer.from(request.headers.authorization ?? '');
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-      return reply.status(401).header('www-authenticate', 'Bearer').send({ statusCode: 401, message: 'Unauthorized' });
-    }
-    return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
-  });
+// Digests of equal length: the comparison takes the same time whatever was sent, its length too.
+const digest = (value: string): Buffer => hash('sha256', value, 'buffer');
+
+/**
+ * Serves the registry at /metrics only when a token is configured and only to a caller presenting
+ * it (`Authorization: Bearer <token>`, the scheme in any case as RFC 7235 says): the route and
+ * status mix of a clinical system is not public. Registered after the rate-limit plugin, which
+ * only limits routes added after it; counted per address, since a scraper sends no session.
+ */
+export function serveMetrics(app: FastifyInstance, metrics: Metrics, token: string | undefined): void {
+  const expected = token ? digest(token) : undefined;
+  app.get(
+    '/metrics',
+    { schema: { hide: true }, config: { rateLimit: sourceRateLimit(METRICS_RATE_LIMIT_PER_MINUTE, () => null) } },
+    async (request, reply) => {
+      // Not configured: nothing here (and not the web app's page either).
+      if (!expected) return reply.status(404).send({ statusCode: 404, error: 'Not Found', message: 'Not found' });
+      const credentials = /^bearer +(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+      if (credentials === undefined || !timingSafeEqual(digest(credentials), expected)) {
+        return reply.status(401).header('www-authenticate', 'Bearer').send({ statusCode: 401, message: 'Unauthorized' });
+      }
+      return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+    },
+  );
 }
