@@ -82,6 +82,23 @@ describe('audit chain: sealing', () => {
     expect(rows[0]).toEqual({ n: 500, max: 500 });
   });
 
+  it("the runtime role cannot delete from the sealer's queue", async () => {
+    await write(1, 'queued');
+    const id = await logId('queued.0');
+    // The portal's own role: neither a plain DELETE nor the owner's function takes an unsealed entry.
+    await expect(db.pool.query(`DELETE FROM audit_unsealed WHERE log_id = $1`, [id])).rejects.toMatchObject({
+      code: '42501',
+    });
+    const taken = await db.pool.query<{ n: number }>(`SELECT audit_unsealed_take_sealed(ARRAY[$1]::bigint[]) AS n`, [id]);
+    expect(taken.rows[0]!.n).toBe(0);
+    expect((await db.pool.query(`SELECT 1 FROM audit_unsealed WHERE log_id = $1`, [id])).rowCount).toBe(1);
+    // The sealer, as the same role, still links it and takes it off the queue.
+    await sealPending(db.pool, key);
+    expect((await db.pool.query(`SELECT 1 FROM audit_unsealed WHERE log_id = $1`, [id])).rowCount).toBe(0);
+    expect(await positionOf(id)).toBeGreaterThan(0);
+    expect((await verify()).problems).toEqual([]);
+  });
+
   it('does not queue a record whose transaction rolls back', async () => {
     const c = await db.pool.connect();
     await c.query('BEGIN');

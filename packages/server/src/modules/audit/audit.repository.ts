@@ -265,7 +265,11 @@ export async function appendLinks(
       .execute();
   }
   const done = [...links.map((l) => l.logId), ...orphans];
-  if (done.length > 0) await k.deleteFrom('audit_unsealed').where('log_id', 'in', done).execute();
+  // The runtime role may not delete from the queue (0955): the owner's function removes only the
+  // entries of records linked by now (the inserts above) or gone.
+  if (done.length > 0) {
+    await k.selectNoFrom((eb) => eb.fn<number>('audit_unsealed_take_sealed', [sql`${done}::bigint[]`]).as('taken')).execute();
+  }
 }
 
 export interface ChainLinkRow {
