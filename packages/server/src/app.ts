@@ -136,7 +136,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   refuseNulCharacters(app);
   installErrorHandler(app);
   installAccessControl(app, {
-    resolveSession: (token) => resolveSession(pool, token),
+    resolveSession: (token, opts) => resolveSession(pool, token, opts),
     recordRefusal: (ctx, refusal) =>
       audit(pool, ctx, {
         action: 'access.denied',

@@ -22,7 +22,7 @@ declare module 'fastify' {
  * how a session cookie becomes an actor, and how a refused call is recorded.
  */
 export interface AccessControlDeps {
-  resolveSession: (token: string) => Promise<Actor | null>;
+  resolveSession: (token: string, opts: { slide: boolean }) => Promise<Actor | null>;
   recordRefusal: (ctx: RequestContext, refusal: { route: string; reason: string }) => Promise<void>;
 }
 
@@ -66,7 +66,7 @@ export function installAccessControl(app: FastifyInstance, deps: AccessControlDe
     const token = request.cookies[SESSION_COOKIE];
     if (token) {
       request.sessionToken = token;
-      request.actor = await deps.resolveSession(token);
+      request.actor = await deps.resolveSession(token, { slide: config.slidesIdle !== false });
     }
     if (mayCallRoute(request.actor, access)) return;
 

@@ -33,6 +33,11 @@ declare module 'fastify' {
     access?: Access;
     /** The page-close logout beacon cannot set headers; it is the one CSRF exception. */
     csrfExempt?: boolean;
+    /**
+     * `false`: the request does not slide the session's idle window (a stream the browser reopens
+     * by itself is not the person's activity). Every other request does.
+     */
+    slidesIdle?: false;
   }
   interface FastifyRequest {
     actor: Actor | null;

@@ -2,13 +2,18 @@ import type { AlertEvent } from '@rpm/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 import { streamHearsAlert } from '../../policies/alerts.ts';
+import { SESSION_END_CHANNEL } from '../sessions/sessions.repository.ts';
 import { ALERT_CHANNEL, type AlertChange } from './alerts.repository.ts';
 
 type Listener = (event: AlertEvent) => void;
+/** A user whose sessions ended, or null: notifications may have been missed, check every stream. */
+type SessionEndListener = (userId: number | null) => void;
 
 export interface AlertHub {
   /** Hears the alerts of one organization (null: all, for admins) until the returned call. */
   subscribe(scope: number | null, listener: Listener): () => void;
+  /** Hears that sessions ended, on any instance, until the returned call. */
+  onSessionEnd(listener: SessionEndListener): () => void;
   /** Resolves once the instance listens (tests wait for it before storing a reading). */
   ready: Promise<void>;
   close(): Promise<void>;
@@ -19,7 +24,9 @@ const RECONNECT_MS = 1_000;
 /**
  * One LISTEN connection per instance: every commit that changes an alert NOTIFYs, on whichever
  * instance it happened, and each instance passes the change on to its own Server-Sent Event
- * streams whose user may see it. `onChanges` runs once per notification on every instance.
+ * streams whose user may see it. `onChanges` runs once per notification on every instance. The
+ * same connection hears sessions end, so that streams close on every instance, not only on the
+ * one that answered the logout.
  */
 export function startAlertHub(deps: {
   pool: pg.Pool;
@@ -27,6 +34,8 @@ export function startAlertHub(deps: {
   onChanges?: (changes: AlertChange[]) => Promise<void>;
 }): AlertHub {
   const listeners = new Set<{ scope: number | null; listener: Listener }>();
+  const sessionListeners = new Set<SessionEndListener>();
+  let connectedOnce = false;
   let client: pg.Client | null = null;
   let closed = false;
   let markReady: () => void = () => {};
@@ -63,10 +72,17 @@ export function startAlertHub(deps: {
     c.on('end', retry);
     c.on('notification', (n) => {
       if (n.channel === ALERT_CHANNEL) dispatch(n.payload);
+      else if (n.channel === SESSION_END_CHANNEL) {
+        const userId = Number(n.payload);
+        if (Number.isInteger(userId)) for (const l of sessionListeners) l(userId);
+      }
     });
     try {
       await c.connect();
-      await c.query(`LISTEN ${ALERT_CHANNEL}`);
+      await c.query(`LISTEN ${ALERT_CHANNEL}; LISTEN ${SESSION_END_CHANNEL}`);
+      // Sessions may have ended while the connection was down: every stream checks its own.
+      if (connectedOnce) for (const l of sessionListeners) l(null);
+      connectedOnce = true;
       markReady();
     } catch (err) {
       deps.log.warn({ error: (err as Error).message }, 'alert listener could not connect; retrying');
@@ -82,9 +98,14 @@ export function startAlertHub(deps: {
       listeners.add(entry);
       return () => listeners.delete(entry);
     },
+    onSessionEnd(listener) {
+      sessionListeners.add(listener);
+      return () => sessionListeners.delete(listener);
+    },
     async close() {
       closed = true;
       listeners.clear();
+      sessionListeners.clear();
       const c = client;
       client = null;
       await c?.end().catch(() => {});

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
-  ALERT_STREAM_EVENT,
-  ALERT_STREAM_HEARTBEAT_MS,
+  ALERT_STREAM_DEFAULT_SECONDS,
+  ALERT_STREAM_MAX_SECONDS,
+  ALERT_STREAM_SESSION_CHECK_MS,
   Alert,
   AlertListQuery,
   AlertMarks,
@@ -11,6 +12,7 @@ import {
   AlertSummary,
   ErrorBody,
   IdParam,
+  MAX_ALERT_STREAMS_PER_SESSION,
   PatientThresholds,
   PatientThresholdsBody,
   ResolveAlertBody,
@@ -21,6 +23,7 @@ import type { ModuleDeps } from '../module-deps.ts';
 import { startAlertJobs } from './alerts.jobs.ts';
 import { startAlertHub } from './alerts.live.ts';
 import { createAlertNotifier } from './alerts.notify.ts';
+import { createAlertStreams } from './alerts.stream.ts';
 import {
   acknowledge,
   alertSummary,
@@ -37,10 +40,8 @@ import {
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 
-/** How long one stream lasts before the browser reconnects (and the session is checked again). */
-const STREAM_SECONDS_DEFAULT = 300;
 const StreamQuery = Type.Object(
-  { max_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 3600 })) },
+  { max_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: ALERT_STREAM_MAX_SECONDS })) },
   { additionalProperties: false },
 );
 const MarksQuery = Type.Object(
@@ -61,11 +62,14 @@ export const alertsRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, d
     log: app.log,
     runStaleCheck: async () => ({ ...(await checkStaleData(deps.db)), notified: await notifier.sweep() }),
   });
-  // Open streams end before the server waits for its connections to close.
-  const streams = new Set<() => void>();
-  app.addHook('preClose', async () => {
-    for (const end of [...streams]) end();
+  const streams = createAlertStreams({
+    hub,
+    log: app.log,
+    maxPerSession: MAX_ALERT_STREAMS_PER_SESSION,
+    checkEveryMs: ALERT_STREAM_SESSION_CHECK_MS,
   });
+  // Open streams end before the server waits for its connections to close.
+  app.addHook('preClose', async () => streams.endAll());
   app.addHook('onClose', async () => {
     await jobs.stop();
     await hub.close();
@@ -90,11 +94,13 @@ export const alertsRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, d
   app.get(
     '/api/alerts/stream',
     {
-      config: { access: 'signed-in' },
+      // Opening (and the browser's reopening) a stream is not the person's activity.
+      config: { access: 'signed-in', slidesIdle: false },
       schema: { tags: ['alerts'], querystring: StreamQuery, response: { 401: ErrorBody, 403: ErrorBody } },
     },
     async (request, reply) => {
-      const scope = await openAlertStream(deps, signedInContextOf(request));
+      // The access hook guarantees a session cookie behind every actor.
+      const opened = await openAlertStream(deps, signedInContextOf(request), request.sessionToken!);
       await hub.ready;
       reply.hijack();
       const res = reply.raw;
@@ -106,20 +112,8 @@ export const alertsRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, d
         'x-request-id': request.id,
       });
       res.write(`retry: 2000\n: connected\n\n`);
-      const unsubscribe = hub.subscribe(scope, (event) => {
-        res.write(`event: ${ALERT_STREAM_EVENT}\ndata: ${JSON.stringify(event)}\n\n`);
-      });
-      const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), ALERT_STREAM_HEARTBEAT_MS);
-      const end = () => {
-        streams.delete(end);
-        clearInterval(heartbeat);
-        clearTimeout(lifetime);
-        unsubscribe();
-        if (!res.writableEnded) res.end();
-      };
-      const lifetime = setTimeout(end, 1000 * (request.query.max_seconds ?? STREAM_SECONDS_DEFAULT));
-      streams.add(end);
-      request.raw.on('close', end);
+      const stream = streams.open(res, { ...opened, maxSeconds: request.query.max_seconds ?? ALERT_STREAM_DEFAULT_SECONDS });
+      request.raw.on('close', stream.end);
     },
   );
 

@@ -23,8 +23,10 @@ import { alertListScope, mayEditAlertSettings, mayReadAlertSettings, mayWorkAler
 import { presentAlert, presentThresholdSet } from '../../presenters/alerts.ts';
 import { audit } from '../audit/audit.service.ts';
 import { insertNote } from '../notes/notes.repository.ts';
+import { sessionKeyOf, sessionTimeLeft } from '../sessions/sessions.service.ts';
 import { insertTrackingEntry, lockedMinutesOnDay } from '../tracking/tracking.repository.ts';
 import { brokenRules, effectiveThresholds, severityOf } from './alert-rules.ts';
+import type { StreamSession } from './alerts.stream.ts';
 import {
   acknowledgeAlert,
   alertMarks,
@@ -392,8 +394,22 @@ export async function getAlertMarks(deps: { db: pg.Pool }, ctx: SignedInContext,
   });
 }
 
-/** Opening the live stream: recorded like a list read (events carry ids, never patient details). */
-export async function openAlertStream(deps: { db: pg.Pool }, ctx: SignedInContext): Promise<number | null> {
+/**
+ * Opening the live stream: recorded like a list read (events carry ids, never patient details).
+ * Answers whose alerts it carries, and the session it belongs to, which it must not outlive.
+ */
+export async function openAlertStream(
+  deps: { db: pg.Pool },
+  ctx: SignedInContext,
+  sessionToken: string,
+): Promise<{ scope: number | null; session: StreamSession; timeLeftMs: number }> {
+  const scope = alertListScope(ctx.actor);
   await audit(deps.db, ctx, { action: 'alert.stream', outcome: 'success', resourceType: 'alert' });
-  return alertListScope(ctx.actor);
+  const session: StreamSession = {
+    key: sessionKeyOf(sessionToken),
+    userId: ctx.actor.id,
+    timeLeft: () => sessionTimeLeft(deps.db, sessionToken),
+  };
+  // Ended since the access check (null): the stream opens only to say so and end.
+  return { scope, session, timeLeftMs: (await session.timeLeft()) ?? 0 };
 }

@@ -6,6 +6,12 @@ import { kysely, template, type Template } from '../../db/kysely.ts';
 const msAgo = (ms: number): RawBuilder<Date> => sql<Date>`now() - ${ms}::bigint * interval '1 millisecond'`;
 const now = (): RawBuilder<Date> => sql<Date>`now()`;
 
+/**
+ * NOTIFYed with a user id whenever sessions of that user end, delivered at commit to every
+ * instance: their open streams of that user read their session again (alerts.live.ts).
+ */
+export const SESSION_END_CHANNEL = 'rpm_session_end';
+
 export type EndReason =
   'logout' | 'replaced' | 'disabled' | 'password_reset' | 'password_change' | 'global_sign_out' | 'session_limit';
 
@@ -248,4 +254,37 @@ export async function pruneSessions(db: Queryable, idleMs: number): Promise<numb
     )
     .executeTakeFirst();
   return Number(result.numDeletedRows);
+}
+
+/** Tells every instance, at commit, that sessions of this user ended. */
+export async function announceSessionsEnded(db: Queryable, userId: number): Promise<void> {
+  await kysely(db)
+    .selectNoFrom((eb) => eb.fn('pg_notify', [sql.lit(SESSION_END_CHANNEL), eb.val(String(userId))]).as('notified'))
+    .execute();
+}
+
+/**
+ * A live session's user and the time left before it idles out (or reaches its absolute end), on
+ * the database clock, without sliding it: a read for streams, which are not the person's activity.
+ */
+export async function readSessionWindow(
+  db: Queryable,
+  idHash: Buffer,
+  idleMs: number,
+): Promise<{ user_id: number; remaining_ms: number } | null> {
+  const deadline = sql<Date>`least(s.expires_at, s.last_seen_at + ${idleMs}::bigint * interval '1 millisecond')`;
+  const row = await kysely(db)
+    .selectFrom('sessions as s')
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .select([
+      's.user_id',
+      sql<number>`(extract(epoch from ${deadline} - now()) * 1000)::integer`.as('remaining_ms'),
+    ])
+    .where('s.id_hash', '=', idHash)
+    .where('s.revoked_at', 'is', null)
+    .where('s.expires_at', '>', now())
+    .where('s.last_seen_at', '>', msAgo(idleMs))
+    .where('u.status', '=', 'active')
+    .executeTakeFirst();
+  return row ?? null;
 }

@@ -4,10 +4,12 @@ import type { Queryable } from '../../db/pool.ts';
 import type { Actor } from '../../plugins/context.ts';
 import { presentActor } from '../../presenters/actor.ts';
 import {
+  announceSessionsEnded,
   endSessionsBeyond,
   insertSession,
   lockUserSessions,
   pruneSessions,
+  readSessionWindow,
   revokeSession,
   revokeSessionsOfIdentity,
   revokeUserSessions,
@@ -69,23 +71,54 @@ export async function createSession(
     await revokeReplacedSession(tx, hashToken(input.replacing), input.userId, input.claims.originJti);
   }
   const endedForLimit = await endSessionsBeyond(tx, input.userId, MAX_SESSIONS_PER_USER, IDLE_TIMEOUT_MS);
+  if (endedForLimit > 0 || input.replacing) await announceSessionsEnded(tx, input.userId);
   return { ok: true, token, endedForLimit };
 }
 
-export async function resolveSession(db: Queryable, token: string): Promise<Actor | null> {
-  if (!/^[\w-]{20,100}$/.test(token)) return null;
-  const row = await touchLiveSession(db, hashToken(token), IDLE_TIMEOUT_MS, SESSION_TOUCH_INTERVAL_MS);
+const wellFormed = (token: string): boolean => /^[\w-]{20,100}$/.test(token);
+
+/**
+ * The actor of a live session. `slide: false` leaves its idle window where it is: a request that
+ * is not the person's activity (the alerts stream, which the browser reopens by itself) must not
+ * keep a session alive.
+ */
+export async function resolveSession(db: Queryable, token: string, opts: { slide?: boolean } = {}): Promise<Actor | null> {
+  if (!wellFormed(token)) return null;
+  // A touch interval longer than the idle window never touches a live session: the same prepared
+  // statement, without the write.
+  const touchMs = opts.slide === false ? IDLE_TIMEOUT_MS + 1 : SESSION_TOUCH_INTERVAL_MS;
+  const row = await touchLiveSession(db, hashToken(token), IDLE_TIMEOUT_MS, touchMs);
   return row ? presentActor(row) : null;
+}
+
+/** A key for the session of this cookie, to group what belongs to it in memory; never the cookie. */
+export function sessionKeyOf(token: string): string {
+  return hashToken(token).toString('base64url');
+}
+
+/**
+ * The milliseconds left before the session of this cookie idles out or reaches its absolute end,
+ * or null when it is not live (ended, expired, or its user disabled). Does not slide it.
+ */
+export async function sessionTimeLeft(db: Queryable, token: string): Promise<number | null> {
+  if (!wellFormed(token)) return null;
+  const row = await readSessionWindow(db, hashToken(token), IDLE_TIMEOUT_MS);
+  return row ? Math.max(0, row.remaining_ms) : null;
 }
 
 /** Ends the session of this cookie; answers its user and pool sign-in, or null if none was live. */
 export async function endSession(db: Queryable, token: string): Promise<{ userId: number; signInId: string | null } | null> {
-  if (!/^[\w-]{20,100}$/.test(token)) return null;
-  return revokeSession(db, hashToken(token));
+  if (!wellFormed(token)) return null;
+  const ended = await revokeSession(db, hashToken(token));
+  if (ended) await announceSessionsEnded(db, ended.userId);
+  return ended;
 }
 
 export async function endAllSessionsOf(db: Queryable, userId: number, reason: EndReason = 'disabled'): Promise<number> {
-  return revokeUserSessions(db, userId, reason);
+  const ended = await revokeUserSessions(db, userId, reason);
+  // Also when none was live: a disabled user's streams must read their session again.
+  await announceSessionsEnded(db, userId);
+  return ended;
 }
 
 /**
@@ -96,7 +129,9 @@ export async function endSessionsOfIdentity(
   db: Queryable,
   e: { sub: string; username: string; reason: 'password_reset' | 'password_change' | 'global_sign_out'; keepSignInId?: string },
 ): Promise<{ userId: number; ended: number } | null> {
-  return revokeSessionsOfIdentity(db, e, e.reason, e.reason === 'password_change' ? (e.keepSignInId ?? null) : null);
+  const ended = await revokeSessionsOfIdentity(db, e, e.reason, e.reason === 'password_change' ? (e.keepSignInId ?? null) : null);
+  if (ended?.ended) await announceSessionsEnded(db, ended.userId);
+  return ended;
 }
 
 /** Housekeeping: deletes session rows a day past their end. */
