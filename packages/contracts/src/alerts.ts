@@ -236,6 +236,8 @@ export const ALERT_STREAM_SESSION_CHECK_MS = 10_000;
  * (the session opened too many streams: this tab stays without live updates until shown again).
  */
 export const ALERT_STREAM_END_EVENT = 'end';
+/** After the browser gave up on a stream (or the session was found live after all), it opens a new one this much later. */
+export const ALERT_STREAM_REOPEN_MS = 5_000;
 export const AlertStreamEndReason = Type.Union([Type.Literal('session'), Type.Literal('superseded')]);
 export type AlertStreamEndReason = Static<typeof AlertStreamEndReason>;
 
