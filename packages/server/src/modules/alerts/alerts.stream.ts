@@ -65,9 +65,11 @@ export function createAlertStreams(deps: {
   });
 
   const open: AlertStreams['open'] = (res, o) => {
+    const earlier = bySession.get(o.session.key) ?? [];
+    while (earlier.length >= deps.maxPerSession) earlier[0]!.end('superseded');
+    // Fetched again: ending the last earlier stream drops the session's list.
     const siblings = bySession.get(o.session.key) ?? [];
     bySession.set(o.session.key, siblings);
-    while (siblings.length >= deps.maxPerSession) siblings[0]!.end('superseded');
 
     const lifetimeEnds = Date.now() + 1000 * o.maxSeconds;
     let closed = false;
@@ -83,7 +85,8 @@ export function createAlertStreams(deps: {
       if (closed) return;
       closed = true;
       all.delete(stream);
-      siblings.splice(siblings.indexOf(stream), 1);
+      const at = siblings.indexOf(stream);
+      if (at >= 0) siblings.splice(at, 1);
       if (siblings.length === 0 && bySession.get(o.session.key) === siblings) bySession.delete(o.session.key);
       clearInterval(heartbeat);
       clearInterval(backstop);
