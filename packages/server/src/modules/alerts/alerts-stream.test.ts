@@ -8,8 +8,11 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  apiClient,
   createOrganization,
   createStaff,
+  newPassword,
+  poolAccessToken,
   signIn,
   type ApiClient,
   type Staff,
@@ -18,6 +21,7 @@ import {
 } from '../../../test/app.ts';
 import { testKeys } from '../../../test/db.ts';
 import { buildApp } from '../../app.ts';
+import { callPool } from '../../identity/test-support/harness.ts';
 import { loadConfig } from '../../config.ts';
 import { freePort } from '../../free-port.ts';
 
@@ -157,6 +161,34 @@ describe('an alerts stream ends with its session', () => {
     await expectEnded(stream, 'session');
     await raiseCriticalAlert(watching);
     expect(heardAlert(stream)).toBe(false);
+    await watching.close();
+  });
+
+  it("after a password change the other session's stream closes, and the changing session's stays", async () => {
+    const staff = await newStaff();
+    const sessionOf = async (access: string) => {
+      const res = await apiClient(server).post('/api/token', { token: access });
+      expect(res.status).toBe(200);
+      return apiClient(server, String([res.headers['set-cookie']].flat()[0]).split(';')[0]!);
+    };
+    const mineAccess = await poolAccessToken(server, staff.email, staff.password);
+    const kept = await sessionOf(mineAccess);
+    const ended = await sessionOf(await poolAccessToken(server, staff.email, staff.password));
+    const watching = await openStream(watcher);
+    const keptStream = await openStream(kept, second.url);
+    const endedStream = await openStream(ended, second.url);
+    const change = await callPool(`${server.url}/cognito`, 'ChangePassword', {
+      AccessToken: mineAccess,
+      PreviousPassword: staff.password,
+      ProposedPassword: newPassword(),
+    });
+    expect(change.status).toBe(200);
+    await expectEnded(endedStream, 'session');
+    const patientId = await raiseCriticalAlert(watching);
+    expect(heardAlert(endedStream)).toBe(false);
+    expect(await waitFor(() => keptStream.text().includes(`"patient_id":${patientId}`))).toBe(true);
+    expect(keptStream.isEnded()).toBe(false);
+    await keptStream.close();
     await watching.close();
   });
 
