@@ -7,6 +7,8 @@ import { HttpError } from '../../plugins/errors.ts';
 import {
   fhirOrganizationScope,
   mayReadPatientViaFhir,
+  mayReadViaFhir,
+  maySendForOrganization,
   maySendReadings,
   type FhirReader,
 } from '../../policies/ingestion.ts';
@@ -33,7 +35,14 @@ import { storeLonePulse, type IncomingReading, type ReadingOutcome } from '../in
 import { measurementKey, ReadingRejected } from '../ingestion/reading-rules.ts';
 import { sourceIdOfSecret } from '../ingestion/source-secret.ts';
 import { parseObservation, type ParsedObservation } from './fhir-observation.ts';
-import { attributedPatients, devicesByIdentifier, findPatient, findVital, searchVitals } from './fhir.repository.ts';
+import {
+  attributedPatients,
+  devicesByIdentifier,
+  entryOrganizations,
+  findPatient,
+  findVital,
+  searchVitals,
+} from './fhir.repository.ts';
 
 /** An error a FHIR route answers as an OperationOutcome. */
 export class FhirError extends HttpError {
@@ -73,7 +82,7 @@ async function reader(
   if (!source) throw new FhirError(401, 'login', IngestionErrors.credentials);
   const who: FhirReader = { kind: 'source', source };
   // A read with a write-only key is refused like a patient of another organization: nothing to learn.
-  if (!mayReadPatientViaFhir(who, 0)) {
+  if (!mayReadViaFhir(who)) {
     throw await refuseSource(db, ctx, source, action, 'no read scope', kindRefused());
   }
   return who;
@@ -94,7 +103,9 @@ async function writer(
 }
 
 const sourceDetails = (r: FhirReader) =>
-  r.kind === 'source' ? { via: 'fhir', source_id: r.source.id } : { via: 'fhir' };
+  r.kind === 'source'
+    ? { via: 'fhir', source_id: r.source.id, organization_id: r.source.organizationId }
+    : { via: 'fhir' };
 
 /**
  * A read refused or of something that does not exist: both answer the same 404, so ids of other
@@ -308,6 +319,57 @@ async function check(db: Queryable, resources: { resource: unknown; at: string }
   return checked;
 }
 
+/** An entry about a patient of another organization than the writing source's: refused, 403. */
+class OtherOrganization extends ReadingRejected {}
+
+const refusalStatus = (error: ReadingRejected) => (error instanceof OtherOrganization ? 403 : 400);
+
+/**
+ * Refuses, in place, each accepted entry whose device (at its time) or subject belongs to a patient
+ * of another organization than the source's: nothing is stored for it, not even as a lone pulse,
+ * and the call gets one `denied` record naming the source and the entries.
+ */
+async function keepToOrganization(
+  db: Queryable,
+  ctx: RequestContext,
+  source: AuthenticatedSource,
+  action: string,
+  checked: Checked[],
+  at: (i: number) => string,
+): Promise<void> {
+  const accepted = checked.flatMap((c, i) => (c.ok ? [{ i, parsed: c.parsed }] : []));
+  const orgs = await entryOrganizations(
+    db,
+    accepted.map(({ parsed }) => {
+      const r = parsed.kind === 'reading' ? parsed.reading : parsed.pulse;
+      return { device: r.deviceIdentifier, at: r.measuredAt, subject: parsed.subjectPatientId };
+    }),
+  );
+  const refused: number[] = [];
+  accepted.forEach(({ i, parsed }, k) => {
+    const o = orgs[k]!;
+    const outside = [o.device_organization_id, o.subject_organization_id].some(
+      (org) => org !== null && !maySendForOrganization(source, org),
+    );
+    if (!outside) return;
+    const r = parsed.kind === 'reading' ? parsed.reading : parsed.pulse;
+    checked[i] = {
+      ok: false,
+      error: new OtherOrganization(`${at(i)}${IngestionErrors.otherOrganization}`, r.deviceIdentifier),
+    };
+    refused.push(i);
+  });
+  if (refused.length === 0) return;
+  await audit(db, ctx, {
+    action,
+    outcome: 'denied',
+    resourceType: 'ingestion_source',
+    resourceId: source.id,
+    reason: 'patient of another organization',
+    details: { organization_id: source.organizationId, entries: refused },
+  });
+}
+
 interface Stored {
   outcomes: (ReadingOutcome | { status: 'pulse'; merged: boolean } | null)[];
 }
@@ -403,10 +465,13 @@ export async function createObservation(
 ): Promise<FhirAnswer> {
   const action = 'fhir.observation.create';
   const source = await writer(db, ctx, authorization, action);
-  const [checked] = await check(db, [{ resource: body, at: '' }]);
+  const all = await check(db, [{ resource: body, at: '' }]);
+  await keepToOrganization(db, ctx, source, action, all, () => '');
+  const [checked] = all;
   if (!checked!.ok) {
     await rejectReading(db, ctx, source, action, checked!.error);
-    throw new FhirError(400, 'invalid', checked!.error.message);
+    const status = refusalStatus(checked!.error);
+    throw new FhirError(status, status === 403 ? 'security' : 'invalid', checked!.error.message);
   }
   const { outcomes } = await withTransaction(db, (tx) => store(tx, ctx, source, action, [checked!]));
   const o = outcomes[0]!;
@@ -460,10 +525,12 @@ export async function processBundle(
     if (r.unsupported)
       checked[i] = { ok: false, error: new ReadingRejected(`${r.at}request must be POST Observation`) };
   });
+  await keepToOrganization(db, ctx, source, action, checked, (i) => resources[i]!.at);
   const refused = checked.flatMap((c, i) => (c.ok ? [] : [{ i, error: c.error }]));
   if (bundle.type === 'transaction' && refused.length > 0) {
     await rejectReading(db, ctx, source, action, refused[0]!.error);
-    throw new FhirError(400, 'invalid', refused[0]!.error.message);
+    const status = refusalStatus(refused[0]!.error);
+    throw new FhirError(status, status === 403 ? 'security' : 'invalid', refused[0]!.error.message);
   }
   const { outcomes } = await withTransaction(db, async (tx) => {
     // Only the first refusals are worth keeping: the list shows the newest few anyway.
@@ -478,7 +545,9 @@ export async function processBundle(
   const responseEntries: BundleEntry[] = checked.map((c, i) =>
     c.ok
       ? entryResponse(outcomes[i]!)
-      : { response: { status: '400 Bad Request', outcome: operationOutcome('error', 'invalid', c.error.message) } },
+      : refusalStatus(c.error) === 403
+        ? { response: { status: '403 Forbidden', outcome: operationOutcome('error', 'security', c.error.message) } }
+        : { response: { status: '400 Bad Request', outcome: operationOutcome('error', 'invalid', c.error.message) } },
   );
   return {
     status: 200,
