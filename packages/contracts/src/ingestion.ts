@@ -45,6 +45,10 @@ export const RESERVED_AUTH_HEADER_PATTERN =
  */
 export const FHIR_READ_KEY_DEFAULT_DAYS = 90;
 export const FHIR_READ_KEY_MAX_DAYS = 365;
+/** A header a source may send its secret in: a custom x- header that no proxy or log touches. */
+export const isAllowedSecretHeader = (header: string): boolean =>
+  new RegExp(INGEST_AUTH_HEADER_PATTERN).test(header) &&
+  !new RegExp(RESERVED_AUTH_HEADER_PATTERN).test(header.toLowerCase());
 /** The vitals `source` of a reading typed in by staff. */
 export const MANUAL_SOURCE = 'manual';
 
@@ -241,4 +245,5 @@ export const IngestionTexts = {
   assignConfirm: (source: string, organization: string) =>
     `${source} will write and read the devices and patients of ${organization} only. This cannot be changed later.`,
   organizationAssigned: 'Organization assigned',
+  headerNotAllowed: 'Its secret header is not a custom x- header: this source is refused. Create a new source.',
 } as const;

@@ -1,4 +1,4 @@
-import { INGEST_AUTH_HEADER_PATTERN, RESERVED_AUTH_HEADER_PATTERN } from '@rpm/contracts';
+import { isAllowedSecretHeader } from '@rpm/contracts';
 import type { Actor } from '../plugins/context.ts';
 import { mayAccessPatient, patientListScope } from './patients.ts';
 
@@ -21,12 +21,8 @@ export interface StoredSource {
   organizationId: number | null;
 }
 
-const CUSTOM_HEADER = new RegExp(INGEST_AUTH_HEADER_PATTERN);
-const RESERVED_HEADER = new RegExp(RESERVED_AUTH_HEADER_PATTERN);
-
-/** A header a source may send its secret in: a custom x- header that no proxy or log touches. */
-export const isSecretHeaderAllowed = (header: string): boolean =>
-  CUSTOM_HEADER.test(header) && !RESERVED_HEADER.test(header.toLowerCase());
+/** A header a source may send its secret in: the contracts' rule, shared with the admin page. */
+export const isSecretHeaderAllowed = isAllowedSecretHeader;
 
 /**
  * Why a source whose secret matched is still refused, or null when it may act: revoked, expired

@@ -32,6 +32,8 @@ const ORPHAN: IngestionSource = {
   ...SOURCE,
   id: '22222222-3333-4444-8555-666666666666',
   name: 'Old cuffs',
+  // Made before the header rule too.
+  auth_header: 'cookie',
   organization_id: null,
   recent_rejections: [],
 };
@@ -85,6 +87,8 @@ describe('integrations', { timeout: 20_000 }, () => {
     const table = await screen.findByRole('table', { name: IngestionTexts.integrationsTitle });
     const row = within(table).getByText('Old cuffs').closest('tr')!;
     expect(within(row).getByText(IngestionTexts.noOrganization)).toBeTruthy();
+    expect(within(row).getByText(IngestionTexts.headerNotAllowed)).toBeTruthy();
+    expect(within(table).getAllByText(IngestionTexts.headerNotAllowed)).toHaveLength(1);
     const assign = within(row).getByRole('button', { name: IngestionTexts.assignOrganization });
     expect(assign.hasAttribute('disabled')).toBe(true);
     await user.click(within(row).getByLabelText(IngestionTexts.organization));

@@ -17,6 +17,7 @@ import {
   FHIR_READ_KEY_DEFAULT_DAYS,
   IngestionTexts,
   Validation,
+  isAllowedSecretHeader,
   formRule,
   formSchema,
   isBlankOrMatches,
@@ -146,7 +147,15 @@ function SourceRow({
         )}
       </TableCell>
       <TableCell sx={{ fontFamily: 'monospace' }}>{source.id}</TableCell>
-      <TableCell>{source.auth_header ?? 'Authorization: Bearer'}</TableCell>
+      <TableCell>
+        {source.auth_header ?? 'Authorization: Bearer'}
+        {/* Made before the rule: the portal refuses it, and says why here. */}
+        {source.auth_header !== null && !source.revoked_at && !isAllowedSecretHeader(source.auth_header) && (
+          <Alert severity="warning" sx={{ mt: 1 }}>
+            {IngestionTexts.headerNotAllowed}
+          </Alert>
+        )}
+      </TableCell>
       <TableCell>
         {source.expires_at === null ? (
           IngestionTexts.noExpiry
