@@ -104,3 +104,47 @@ BEGIN
 END;
 $$;
 REVOKE EXECUTE ON FUNCTION rpm_grant_runtime_role(name) FROM PUBLIC;
+
+-- A reading parked in the unmatched list moves to the patient a device is assigned to only when
+-- the source that sent it is of that patient's organization (or no source sent it): a device
+-- cloud of one organization never writes into another's patients by way of the unmatched list.
+-- Same function as 0950 otherwise.
+CREATE OR REPLACE FUNCTION devices_track_assignment() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  previous_end timestamptz;
+  since        timestamptz;
+  patient_org  integer;
+BEGIN
+  IF TG_OP = 'UPDATE' AND OLD.patient_id IS NOT NULL THEN
+    UPDATE device_assignments SET assigned_to = now() WHERE device_id = NEW.id AND assigned_to IS NULL;
+  END IF;
+  IF NEW.patient_id IS NULL THEN
+    RETURN NULL;
+  END IF;
+  SELECT organization_id INTO patient_org FROM patients WHERE id = NEW.patient_id;
+  SELECT max(assigned_to) INTO previous_end FROM device_assignments WHERE device_id = NEW.id;
+  SELECT LEAST(now(), min(u.measured_at)) INTO since
+    FROM unmatched_readings u
+    LEFT JOIN ingestion_sources s ON s.id = u.source_id
+   WHERE lower(btrim(u.device_identifier)) = lower(btrim(NEW.device_id))
+     AND (previous_end IS NULL OR u.measured_at >= previous_end)
+     AND (u.source_id IS NULL OR s.organization_id = patient_org);
+  since := COALESCE(since, now());
+  INSERT INTO device_assignments (device_id, patient_id, assigned_from) VALUES (NEW.id, NEW.patient_id, since);
+  WITH moved AS (
+    DELETE FROM unmatched_readings u
+     WHERE lower(btrim(u.device_identifier)) = lower(btrim(NEW.device_id))
+       AND u.measured_at >= since AND (u.systolic IS NOT NULL OR u.kind = 'heart_rate')
+       AND (u.source_id IS NULL
+            OR EXISTS (SELECT 1 FROM ingestion_sources s WHERE s.id = u.source_id AND s.organization_id = patient_org))
+    RETURNING u.*
+  )
+  INSERT INTO vitals (patient_id, device_id, source, created_at, measurement_index, kind, systolic, diastolic, pulse,
+                      irregular_heartbeat, source_id, received_at)
+  SELECT NEW.patient_id, NEW.id, NEW.device_id, m.measured_at, m.measurement_index, m.kind, m.systolic, m.diastolic,
+         m.pulse, m.irregular_heartbeat, m.source_id, m.received_at
+    FROM moved m
+  ON CONFLICT DO NOTHING;
+  RETURN NULL;
+END;
+$$;

@@ -606,4 +606,29 @@ describe('sources belong to one organization', () => {
       (await send(bp('HWI-A', minutesAgo(730), 128, 84), { sourceId: made.id, secret: rotated.body.secret })).status,
     ).toBe(200);
   });
+
+  it("a reading another organization's source left unmatched never moves to this organization's patient", async () => {
+    const cloudOfB = (
+      await admin.post<IngestionSourceWithSecret>('/api/integrations', {
+        name: 'Cloud of B',
+        kind: 'tenovi',
+        organization_id: otherOrgId,
+      })
+    ).body;
+    await server.db.pool.query(
+      `INSERT INTO unmatched_readings (device_identifier, measured_at, measurement_index, systolic, diastolic, source_id)
+       VALUES ('HWI-ORG', now() - interval '2 hours', 1, 151, 91, $1), ('HWI-ORG', now() - interval '1 hour', 2, 121, 79, $2)`,
+      [cloudOfB.id, source.id],
+    );
+    await server.db.pool.query(`INSERT INTO devices (device_id, model, patient_id) VALUES ('HWI-ORG', 'BPM', $1)`, [
+      patientA,
+    ]);
+    const moved = await server.db.pool.query(
+      `SELECT v.systolic FROM vitals v JOIN devices d ON d.id = v.device_id WHERE d.device_id = 'HWI-ORG'`,
+    );
+    expect(moved.rows).toEqual([{ systolic: 121 }]);
+    expect(
+      await count(`unmatched_readings WHERE device_identifier = 'HWI-ORG' AND source_id = $1`, [cloudOfB.id]),
+    ).toBe(1);
+  });
 });
