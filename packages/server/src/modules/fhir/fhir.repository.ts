@@ -96,26 +96,13 @@ export async function attributedPatients(
   return rows.map((r) => r.patient_id);
 }
 
-/**
- * For each entry, the organization of the patient who had the device at that time and of the
- * named subject (null when there is none): what a source's organization is checked against.
- */
-export async function entryOrganizations(
-  db: Queryable,
-  items: { device: string; at: Date; subject: number | null }[],
-): Promise<{ device_organization_id: number | null; subject_organization_id: number | null }[]> {
-  if (items.length === 0) return [];
-  // A list of (device, time, subject) triples in order has no query-builder form: unnest WITH ORDINALITY.
-  const { rows } = await sql<{ device_organization_id: number | null; subject_organization_id: number | null }>`
-    SELECT (SELECT p.organization_id FROM devices d JOIN device_assignments a ON a.device_id = d.id
-              JOIN patients p ON p.id = a.patient_id
-             WHERE lower(btrim(d.device_id)) = lower(btrim(i.device)) AND a.assigned_from <= i.at
-               AND (a.assigned_to IS NULL OR a.assigned_to > i.at)
-             ORDER BY a.assigned_from DESC LIMIT 1) AS device_organization_id,
-           (SELECT s.organization_id FROM patients s WHERE s.id = i.subject) AS subject_organization_id
-      FROM unnest(${items.map((i) => i.device)}::text[], ${items.map((i) => i.at)}::timestamptz[],
-                  ${items.map((i) => i.subject)}::int[])
-           WITH ORDINALITY AS i(device, at, subject, ord)
-     ORDER BY i.ord`.execute(kysely(db));
-  return rows;
+/** The organization of each of these patients (unknown ids are left out). */
+export async function patientOrganizations(db: Queryable, ids: number[]): Promise<Map<number, number>> {
+  if (ids.length === 0) return new Map();
+  const rows = await kysely(db)
+    .selectFrom('patients')
+    .select(['id', 'organization_id'])
+    .where('id', 'in', ids)
+    .execute();
+  return new Map(rows.map((r) => [r.id, r.organization_id]));
 }

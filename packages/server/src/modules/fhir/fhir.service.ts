@@ -30,6 +30,7 @@ import {
   storeAudited,
   type AuthenticatedSource,
 } from '../ingestion/ingest.service.ts';
+import { deviceOrganizations } from '../ingestion/device-organizations.repository.ts';
 import { insertRejection } from '../ingestion/ingestion-sources.repository.ts';
 import { storeLonePulse, type IncomingReading, type ReadingOutcome } from '../ingestion/readings.repository.ts';
 import { measurementKey, ReadingRejected } from '../ingestion/reading-rules.ts';
@@ -38,9 +39,9 @@ import { parseObservation, type ParsedObservation } from './fhir-observation.ts'
 import {
   attributedPatients,
   devicesByIdentifier,
-  entryOrganizations,
   findPatient,
   findVital,
+  patientOrganizations,
   searchVitals,
 } from './fhir.repository.ts';
 
@@ -338,24 +339,25 @@ async function keepToOrganization(
   at: (i: number) => string,
 ): Promise<void> {
   const accepted = checked.flatMap((c, i) => (c.ok ? [{ i, parsed: c.parsed }] : []));
-  const orgs = await entryOrganizations(
+  const reading = (p: ParsedObservation) => (p.kind === 'reading' ? p.reading : p.pulse);
+  const deviceOrgs = await deviceOrganizations(
     db,
-    accepted.map(({ parsed }) => {
-      const r = parsed.kind === 'reading' ? parsed.reading : parsed.pulse;
-      return { device: r.deviceIdentifier, at: r.measuredAt, subject: parsed.subjectPatientId };
-    }),
+    accepted.map(({ parsed }) => ({ device: reading(parsed).deviceIdentifier, at: reading(parsed).measuredAt })),
+  );
+  const subjectOrgs = await patientOrganizations(
+    db,
+    accepted.flatMap(({ parsed }) => (parsed.subjectPatientId !== null ? [parsed.subjectPatientId] : [])),
   );
   const refused: number[] = [];
   accepted.forEach(({ i, parsed }, k) => {
-    const o = orgs[k]!;
-    const outside = [o.device_organization_id, o.subject_organization_id].some(
+    const subjectOrg = parsed.subjectPatientId !== null ? subjectOrgs.get(parsed.subjectPatientId) : undefined;
+    const outside = [deviceOrgs[k] ?? null, subjectOrg ?? null].some(
       (org) => org !== null && !maySendForOrganization(source, org),
     );
     if (!outside) return;
-    const r = parsed.kind === 'reading' ? parsed.reading : parsed.pulse;
     checked[i] = {
       ok: false,
-      error: new OtherOrganization(`${at(i)}${IngestionErrors.otherOrganization}`, r.deviceIdentifier),
+      error: new OtherOrganization(`${at(i)}${IngestionErrors.otherOrganization}`, reading(parsed).deviceIdentifier),
     };
     refused.push(i);
   });

@@ -3,9 +3,15 @@ import type pg from 'pg';
 import { withTransaction, type Queryable } from '../../db/pool.ts';
 import type { RequestContext } from '../../plugins/context.ts';
 import { HttpError } from '../../plugins/errors.ts';
-import { maySendReadings, sourceRefusal, type SourcePrincipal } from '../../policies/ingestion.ts';
+import {
+  maySendForOrganization,
+  maySendReadings,
+  sourceRefusal,
+  type SourcePrincipal,
+} from '../../policies/ingestion.ts';
 import { evaluateStoredReadings } from '../alerts/alerts.service.ts';
 import { audit } from '../audit/audit.service.ts';
+import { deviceOrganizations } from './device-organizations.repository.ts';
 import { findSource, insertRejection, type SourceRow } from './ingestion-sources.repository.ts';
 import {
   storeLonePulse,
@@ -210,22 +216,39 @@ export async function ingestTenovi(
     if (err instanceof ReadingRejected) throw await rejectReading(db, ctx, source, action, err);
     throw err;
   }
+  // A pulse completes a stored reading and a battery level changes a device: only for devices of
+  // the source's organization (or nobody's). The readings themselves are kept to it by the
+  // storing statement.
+  const owners = await deviceOrganizations(db, [
+    ...batch.pulses.map((p) => ({ device: p.deviceIdentifier, at: p.measuredAt })),
+    ...batch.batteries.map((b) => ({ device: b.deviceIdentifier, at: b.at })),
+  ]);
+  const ours = (k: number) =>
+    owners[k] === null || owners[k] === undefined || maySendForOrganization(source, owners[k]);
+  const pulses = batch.pulses.filter((_, k) => ours(k));
+  const batteries = batch.batteries.filter((_, k) => ours(batch.pulses.length + k));
+  const otherOrganization = batch.pulses.length + batch.batteries.length - pulses.length - batteries.length;
   return withTransaction(db, async (tx) => {
     let merged = 0;
     let pending = 0;
-    for (const p of batch.pulses) {
+    for (const p of pulses) {
       if (await storeLonePulse(tx, source.id, p)) merged++;
       else pending++;
     }
     let batteryUpdates = 0;
-    for (const b of batch.batteries) if (await updateBattery(tx, b.deviceIdentifier, b.level, b.at)) batteryUpdates++;
+    for (const b of batteries) if (await updateBattery(tx, b.deviceIdentifier, b.level, b.at)) batteryUpdates++;
     const outcomes = await storeAudited(
       tx,
       ctx,
       source,
       action,
       batch.readings,
-      { received: batch.received, battery_updates: batteryUpdates, pulses_waiting: pending },
+      {
+        received: batch.received,
+        battery_updates: batteryUpdates,
+        pulses_waiting: pending,
+        ...(otherOrganization > 0 ? { other_organization: otherOrganization } : {}),
+      },
       merged,
     );
     return countOutcomes(batch.received, outcomes, batteryUpdates, merged);

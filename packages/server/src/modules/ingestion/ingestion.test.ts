@@ -631,4 +631,39 @@ describe('sources belong to one organization', () => {
       await count(`unmatched_readings WHERE device_identifier = 'HWI-ORG' AND source_id = $1`, [cloudOfB.id]),
     ).toBe(1);
   });
+
+  it("another organization's device cloud cannot add a pulse to this organization's reading nor change its battery", async () => {
+    const cloudOfB = (
+      await admin.post<IngestionSourceWithSecret>('/api/integrations', {
+        name: 'Other cloud',
+        kind: 'tenovi',
+        organization_id: otherOrgId,
+      })
+    ).body;
+    const t = minutesAgo(800);
+    expect((await send(bp('HWI-A', t, 133, 83))).body.stored).toBe(1);
+    const battery = async () =>
+      (await server.db.pool.query(`SELECT battery_level FROM devices WHERE device_id = 'HWI-A'`)).rows[0].battery_level;
+    const before = await battery();
+    const res = await send(
+      [
+        pulse('HWI-A', t, 99),
+        { metric: 'battery_percentage', hwi_device_id: 'HWI-A', value_1: 3, timestamp: minutesAgo(0) },
+      ],
+      { sourceId: cloudOfB.id, secret: cloudOfB.secret },
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.battery_updates).toBe(0);
+    expect(await battery()).toBe(before);
+    const reading = await server.db.pool.query(
+      `SELECT pulse FROM vitals WHERE patient_id = $1 AND created_at = $2 AND kind = 'blood_pressure'`,
+      [patientA, t],
+    );
+    expect(reading.rows).toEqual([{ pulse: null }]);
+    const record = await server.db.pool.query(
+      `SELECT details FROM audit_logs WHERE action = 'ingest.tenovi' AND resource_id = $1 ORDER BY id DESC LIMIT 1`,
+      [cloudOfB.id],
+    );
+    expect(record.rows[0].details).toMatchObject({ organization_id: otherOrgId, other_organization: 2 });
+  });
 });
