@@ -45,6 +45,7 @@ beforeAll(async () => {
   const made = await callApi<IngestionSourceWithSecret>(portal, adminCookie, 'POST', '/api/integrations', {
     name: 'Tenovi alerts',
     kind: 'tenovi',
+    organization_id: orgId,
   });
   expect(made.status).toBe(201);
   source = made.body;

@@ -26,6 +26,29 @@ export const FHIR_WRITE_RATE_LIMIT_PER_MINUTE = 3_000;
 export const INGESTION_REJECTIONS_KEPT = 20;
 /** Where a Tenovi source sends its secret unless the admin names another header. */
 export const DEFAULT_INGEST_AUTH_HEADER = 'x-rpm-ingest-secret';
+/**
+ * A source's secret header is a custom `x-` header: a standard one (cookie, authorization, host,
+ * forwarding headers) is read by proxies and the portal itself, and would carry or leak the secret
+ * elsewhere. The database holds new sources to the same rule (migration 0951).
+ */
+export const INGEST_AUTH_HEADER_PATTERN = '^[Xx]-[A-Za-z0-9-]{1,62}$';
+/**
+ * x- headers that proxies set or rewrite (forwarding, client address), that the portal logs or
+ * reads itself (request id, CSRF flag) or that cloud front ends use: never a secret's header.
+ * Matched against the lower-cased name.
+ */
+export const RESERVED_AUTH_HEADER_PATTERN =
+  '^x-(forwarded|real-ip|client-ip|request-id|requested-with|correlation-id|amz|amzn|csrf|xsrf|http-method|original)';
+/**
+ * Static FHIR read keys expire (until SMART Backend Services replaces them): they hand out patient
+ * data, so a forgotten key stops working by itself. Rotating a read key renews it for as long again.
+ */
+export const FHIR_READ_KEY_DEFAULT_DAYS = 90;
+export const FHIR_READ_KEY_MAX_DAYS = 365;
+/** A header a source may send its secret in: a custom x- header that no proxy or log touches. */
+export const isAllowedSecretHeader = (header: string): boolean =>
+  new RegExp(INGEST_AUTH_HEADER_PATTERN).test(header) &&
+  !new RegExp(RESERVED_AUTH_HEADER_PATTERN).test(header.toLowerCase());
 /** The vitals `source` of a reading typed in by staff. */
 export const MANUAL_SOURCE = 'manual';
 
@@ -37,8 +60,12 @@ export const CreateIngestionSourceBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' }),
     kind: IngestionSourceKind,
-    auth_header: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9-]{1,64}$' })),
+    /** The one organization whose devices and patients the source writes and reads for. */
+    organization_id: Type.Integer({ minimum: 1 }),
+    auth_header: Type.Optional(Type.String({ pattern: INGEST_AUTH_HEADER_PATTERN })),
     can_read: Type.Optional(Type.Boolean()),
+    /** Days a FHIR read key works; only for read keys, FHIR_READ_KEY_DEFAULT_DAYS when left out. */
+    expires_in_days: Type.Optional(Type.Integer({ minimum: 1, maximum: FHIR_READ_KEY_MAX_DAYS })),
   },
   { additionalProperties: false },
 );
@@ -57,6 +84,10 @@ export const IngestionSource = Type.Object({
   kind: IngestionSourceKind,
   auth_header: Type.Union([Type.String(), Type.Null()]),
   can_read: Type.Boolean(),
+  /** Null only for a source made before sources had one: refused until an admin assigns one. */
+  organization_id: Type.Union([Type.Integer(), Type.Null()]),
+  /** When the key stops working (FHIR read keys); null: no expiry. */
+  expires_at: Type.Union([Timestamp, Type.Null()]),
   created_at: Timestamp,
   rotated_at: Type.Union([Timestamp, Type.Null()]),
   revoked_at: Type.Union([Timestamp, Type.Null()]),
@@ -70,6 +101,13 @@ export type IngestionSourceWithSecret = Static<typeof IngestionSourceWithSecret>
 
 export const IngestionSourcesResponse = Type.Array(IngestionSource);
 export type IngestionSourcesResponse = Static<typeof IngestionSourcesResponse>;
+
+/** PUT /api/integrations/{id}/organization: for a source made before sources had one. */
+export const AssignSourceOrganizationBody = Type.Object(
+  { organization_id: Type.Integer({ minimum: 1 }) },
+  { additionalProperties: false },
+);
+export type AssignSourceOrganizationBody = Static<typeof AssignSourceOrganizationBody>;
 
 export const SourceIdParam = Type.Object({ id: Type.String({ format: 'uuid' }) }, { additionalProperties: false });
 export const IngestSourceParam = Type.Object(
@@ -150,6 +188,14 @@ export const IngestionErrors = {
   battery: (field: string) => `${field} must be between 0 and 100 percent`,
   sourceKind: 'this source may not send to this endpoint',
   sourceExists: 'Ingestion source not found',
+  sourceOrganizationUnknown: 'organization_id must name an existing organization',
+  /** Assigning is for sources made before sources had one; moving a source is a new source. */
+  sourceOrganizationSet: 'this source already belongs to an organization; create a new source for another one',
+  authHeaderReserved:
+    'auth_header must not be a header that proxies or the portal set or log (x-forwarded-*, x-request-id and the like)',
+  readKeyExpiry: `expires_in_days is only for FHIR read keys, between 1 and ${FHIR_READ_KEY_MAX_DAYS}`,
+  /** A FHIR entry about a patient of another organization than the source's. */
+  otherOrganization: "the device's or subject's patient is not of this source's organization",
   /** A /fhir path this server does not serve (FHIR version, resource type or operation). */
   fhirUnknownPath: (path: string) => `${path} is not served by this FHIR R4 server; see /fhir/R4/metadata`,
   fhirMethod: (method: string, allowed: string) => `${method} is not allowed here; allowed: ${allowed}`,
@@ -187,4 +233,17 @@ export const IngestionTexts = {
   sourceCreated: 'Source created',
   secretRotated: 'Secret rotated',
   sourceRevoked: 'Source revoked',
+  organization: 'Organization',
+  expiresInDays: 'Expires in (days)',
+  expires: 'Expires',
+  noExpiry: 'Never',
+  expired: 'Expired',
+  noOrganization: 'No organization: this source is refused until you assign one.',
+  assignOrganization: 'Assign Organization',
+  assign: 'Assign',
+  assignConfirmTitle: 'Assign this source to an organization?',
+  assignConfirm: (source: string, organization: string) =>
+    `${source} will write and read the devices and patients of ${organization} only. This cannot be changed later.`,
+  organizationAssigned: 'Organization assigned',
+  headerNotAllowed: 'Its secret header is not a custom x- header: this source is refused. Create a new source.',
 } as const;

@@ -86,8 +86,9 @@ try {
     const id = crypto.randomUUID();
     const secret = newSourceSecret(id);
     await pool.query(
-      `INSERT INTO ingestion_sources (id, name, kind, auth_header, secret_hash) VALUES ($1, $2, $3, $4, $5)`,
-      [id, `bench ${kind}`, kind, kind === 'tenovi' ? DEFAULT_INGEST_AUTH_HEADER : null, hashSecret(secret)],
+      `INSERT INTO ingestion_sources (id, name, kind, auth_header, secret_hash, organization_id)
+       VALUES ($1, $2, $3, $4, $5, $6)`,
+      [id, `bench ${kind}`, kind, kind === 'tenovi' ? DEFAULT_INGEST_AUTH_HEADER : null, hashSecret(secret), org],
     );
     return { id, secret };
   };

@@ -5,7 +5,8 @@
  * answers an authenticated caller without writing an audit record for that request.
  */
 import { randomBytes } from 'node:crypto';
-import { ALERT_THRESHOLD_KEYS } from '@rpm/contracts';
+import type { Bundle } from '@medplum/fhirtypes';
+import { ALERT_THRESHOLD_KEYS, DEFAULT_INGEST_AUTH_HEADER, type IngestionSourceWithSecret } from '@rpm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiClient,
@@ -75,9 +76,21 @@ const TABLE: Row[] = [
   { method: 'GET', route: '/api/health/live', path: () => '/api/health/live', expect: everyone(200) },
   { method: 'GET', route: '/api/health/ready', path: () => '/api/health/ready', expect: everyone(200) },
   { method: 'GET', route: '/api/docs/json', path: () => '/api/docs/json', expect: everyone(200) },
-  { method: 'POST', route: '/api/token', path: () => '/api/token', body: () => ({ token: 'x'.repeat(40) }), expect: everyone(401) },
+  {
+    method: 'POST',
+    route: '/api/token',
+    path: () => '/api/token',
+    body: () => ({ token: 'x'.repeat(40) }),
+    expect: everyone(401),
+  },
   { method: 'GET', route: '/api/me', path: () => '/api/me', expect: signedIn(200) },
-  { method: 'POST', route: '/api/me/mfa', path: () => '/api/me/mfa', body: () => ({ enabled: false }), expect: signedIn(200) },
+  {
+    method: 'POST',
+    route: '/api/me/mfa',
+    path: () => '/api/me/mfa',
+    body: () => ({ enabled: false }),
+    expect: signedIn(200),
+  },
   { method: 'GET', route: '/api/roles', path: () => '/api/roles', expect: adminOnly(200) },
   { method: 'GET', route: '/api/organizations', path: () => '/api/organizations', expect: signedIn(200) },
   {
@@ -112,15 +125,43 @@ const TABLE: Row[] = [
     method: 'POST',
     route: '/api/integrations',
     path: () => '/api/integrations',
-    body: () => ({ name: unique('Matrix source'), kind: 'tenovi' }),
+    body: (f) => ({ name: unique('Matrix source'), kind: 'tenovi', organization_id: f.orgA }),
     expect: adminOnly(201),
   },
-  { method: 'POST', route: '/api/integrations/:id/rotate', path: () => `/api/integrations/${NO_SOURCE}/rotate`, expect: adminOnly(404) },
-  { method: 'DELETE', route: '/api/integrations/:id', path: () => `/api/integrations/${NO_SOURCE}`, expect: adminOnly(404) },
+  {
+    method: 'PUT',
+    route: '/api/integrations/:id/organization',
+    path: () => `/api/integrations/${NO_SOURCE}/organization`,
+    body: (f) => ({ organization_id: f.orgA }),
+    expect: adminOnly(404),
+  },
+  {
+    method: 'POST',
+    route: '/api/integrations/:id/rotate',
+    path: () => `/api/integrations/${NO_SOURCE}/rotate`,
+    expect: adminOnly(404),
+  },
+  {
+    method: 'DELETE',
+    route: '/api/integrations/:id',
+    path: () => `/api/integrations/${NO_SOURCE}`,
+    expect: adminOnly(404),
+  },
   { method: 'GET', route: '/api/unmatched-readings', path: () => '/api/unmatched-readings', expect: adminOnly(200) },
   { method: 'GET', route: '/fhir/R4/metadata', path: () => '/fhir/R4/metadata', expect: everyone(200) },
-  { method: 'GET', route: '/fhir/R4/Patient/:id', path: (f) => `/fhir/R4/Patient/${f.patientA}`, expect: patientOfA(200), patientData: true },
-  { method: 'GET', route: '/fhir/R4/Observation/:id', path: () => '/fhir/R4/Observation/999999', expect: signedIn(404) },
+  {
+    method: 'GET',
+    route: '/fhir/R4/Patient/:id',
+    path: (f) => `/fhir/R4/Patient/${f.patientA}`,
+    expect: patientOfA(200),
+    patientData: true,
+  },
+  {
+    method: 'GET',
+    route: '/fhir/R4/Observation/:id',
+    path: () => '/fhir/R4/Observation/999999',
+    expect: signedIn(404),
+  },
   {
     method: 'GET',
     route: '/fhir/R4/Observation',
@@ -133,7 +174,13 @@ const TABLE: Row[] = [
   { method: 'POST', route: '/fhir/R4/Observation', path: () => '/fhir/R4/Observation', expect: everyone(401) },
   { method: 'POST', route: '/fhir/R4', path: () => '/fhir/R4', expect: everyone(401) },
   // Device clouds authenticate with the source's secret; a portal session is never enough.
-  { method: 'POST', route: '/api/ingest/tenovi/:sourceId', path: () => `/api/ingest/tenovi/${NO_SOURCE}`, body: () => [], expect: everyone(401) },
+  {
+    method: 'POST',
+    route: '/api/ingest/tenovi/:sourceId',
+    path: () => `/api/ingest/tenovi/${NO_SOURCE}`,
+    body: () => [],
+    expect: everyone(401),
+  },
   {
     method: 'POST',
     route: '/api/devices',
@@ -150,7 +197,13 @@ const TABLE: Row[] = [
     expect: signedIn(201, { providerB: 403 }),
     patientData: true,
   },
-  { method: 'GET', route: '/api/patients/:id', path: (f) => `/api/patients/${f.patientA}`, expect: patientOfA(200), patientData: true },
+  {
+    method: 'GET',
+    route: '/api/patients/:id',
+    path: (f) => `/api/patients/${f.patientA}`,
+    expect: patientOfA(200),
+    patientData: true,
+  },
   {
     method: 'PUT',
     route: '/api/patients/:id',
@@ -218,7 +271,13 @@ const TABLE: Row[] = [
     expect: patientOfA(201),
     patientData: true,
   },
-  { method: 'GET', route: '/api/billing', path: () => '/api/billing?month=2026-10', expect: signedIn(200), patientData: true },
+  {
+    method: 'GET',
+    route: '/api/billing',
+    path: () => '/api/billing?month=2026-10',
+    expect: signedIn(200),
+    patientData: true,
+  },
   {
     method: 'GET',
     route: '/api/billing/export.csv',
@@ -226,7 +285,12 @@ const TABLE: Row[] = [
     expect: signedIn(200),
     patientData: true,
   },
-  { method: 'POST', route: '/api/billing/:month/close', path: () => '/api/billing/2020-01/close', expect: adminOnly(200) },
+  {
+    method: 'POST',
+    route: '/api/billing/:month/close',
+    path: () => '/api/billing/2020-01/close',
+    expect: adminOnly(200),
+  },
   {
     method: 'GET',
     route: '/api/patients/:id/billing',
@@ -276,11 +340,35 @@ const TABLE: Row[] = [
   { method: 'GET', route: '/api/db/tables', path: () => '/api/db/tables', expect: adminOnly(200) },
   { method: 'GET', route: '/api/db/schema/:table', path: () => '/api/db/schema/patients', expect: adminOnly(200) },
   { method: 'GET', route: '/api/db/sample/:table', path: () => '/api/db/sample/patients', expect: adminOnly(200) },
-  { method: 'GET', route: '/api/alerts', path: () => '/api/alerts?status=open', expect: signedIn(200), patientData: true },
-  { method: 'GET', route: '/api/alerts', path: (f) => `/api/alerts?patient_id=${f.patientA}`, expect: patientOfA(200), patientData: true },
+  {
+    method: 'GET',
+    route: '/api/alerts',
+    path: () => '/api/alerts?status=open',
+    expect: signedIn(200),
+    patientData: true,
+  },
+  {
+    method: 'GET',
+    route: '/api/alerts',
+    path: (f) => `/api/alerts?patient_id=${f.patientA}`,
+    expect: patientOfA(200),
+    patientData: true,
+  },
   { method: 'GET', route: '/api/alerts/summary', path: () => '/api/alerts/summary', expect: signedIn(200) },
-  { method: 'GET', route: '/api/alerts/stream', path: () => '/api/alerts/stream?max_seconds=0', expect: signedIn(200), patientData: true },
-  { method: 'POST', route: '/api/alerts/:id/acknowledge', path: (f) => `/api/alerts/${f.alertA}/acknowledge`, expect: patientOfA(200), patientData: true },
+  {
+    method: 'GET',
+    route: '/api/alerts/stream',
+    path: () => '/api/alerts/stream?max_seconds=0',
+    expect: signedIn(200),
+    patientData: true,
+  },
+  {
+    method: 'POST',
+    route: '/api/alerts/:id/acknowledge',
+    path: (f) => `/api/alerts/${f.alertA}/acknowledge`,
+    expect: patientOfA(200),
+    patientData: true,
+  },
   {
     method: 'POST',
     route: '/api/alerts/:id/resolve',
@@ -290,7 +378,13 @@ const TABLE: Row[] = [
     expect: signedIn(200, { providerB: 404, admin: 409 }),
     patientData: true,
   },
-  { method: 'GET', route: '/api/patients/:id/thresholds', path: (f) => `/api/patients/${f.patientA}/thresholds`, expect: patientOfA(200), patientData: true },
+  {
+    method: 'GET',
+    route: '/api/patients/:id/thresholds',
+    path: (f) => `/api/patients/${f.patientA}/thresholds`,
+    expect: patientOfA(200),
+    patientData: true,
+  },
   {
     method: 'PUT',
     route: '/api/patients/:id/thresholds',
@@ -299,8 +393,19 @@ const TABLE: Row[] = [
     expect: patientOfA(200),
     patientData: true,
   },
-  { method: 'GET', route: '/api/patients/:id/alert-marks', path: (f) => `/api/patients/${f.patientA}/alert-marks`, expect: patientOfA(200), patientData: true },
-  { method: 'GET', route: '/api/organizations/:id/alert-settings', path: (f) => `/api/organizations/${f.orgA}/alert-settings`, expect: signedIn(200, { providerB: 404 }) },
+  {
+    method: 'GET',
+    route: '/api/patients/:id/alert-marks',
+    path: (f) => `/api/patients/${f.patientA}/alert-marks`,
+    expect: patientOfA(200),
+    patientData: true,
+  },
+  {
+    method: 'GET',
+    route: '/api/organizations/:id/alert-settings',
+    path: (f) => `/api/organizations/${f.orgA}/alert-settings`,
+    expect: signedIn(200, { providerB: 404 }),
+  },
   {
     method: 'PUT',
     route: '/api/organizations/:id/alert-settings',
@@ -328,12 +433,12 @@ beforeAll(async () => {
     idle: await createStaff(server, { role: 'admin', organizationId: orgA.id }),
   };
   clients.none = apiClient(server);
-  for (const p of ['providerA', 'providerB', 'admin', 'disabled', 'idle'] as const) clients[p] = await signIn(server, staff[p]);
+  for (const p of ['providerA', 'providerB', 'admin', 'disabled', 'idle'] as const)
+    clients[p] = await signIn(server, staff[p]);
   await server.db.pool.query(`UPDATE users SET status = 'disabled' WHERE id = $1`, [staff.disabled.id]);
-  await server.db.pool.query(
-    `UPDATE sessions SET last_seen_at = now() - interval '16 minutes' WHERE user_id = $1`,
-    [staff.idle.id],
-  );
+  await server.db.pool.query(`UPDATE sessions SET last_seen_at = now() - interval '16 minutes' WHERE user_id = $1`, [
+    staff.idle.id,
+  ]);
 
   const patient = await server.db.pool.query<{ id: number }>(
     `INSERT INTO patients (first_name, last_name, organization_id) VALUES ('Alice', 'Able', $1) RETURNING id`,
@@ -352,7 +457,12 @@ beforeAll(async () => {
      VALUES ($1, $2, 'bp_high', 'high', 1, now(), now(), '{"systolic":150,"diastolic":95}') RETURNING id`,
     [patient.rows[0]!.id, orgA.id],
   );
-  fixtures = { orgA: orgA.id, patientA: patient.rows[0]!.id, targetUser: target.body.user.id, alertA: alert.rows[0]!.id };
+  fixtures = {
+    orgA: orgA.id,
+    patientA: patient.rows[0]!.id,
+    targetUser: target.body.user.id,
+    alertA: alert.rows[0]!.id,
+  };
 });
 afterAll(async () => server?.close());
 
@@ -392,5 +502,236 @@ describe('access matrix', () => {
     expect(unaudited).toEqual([]);
     expect(checked).toBe(TABLE.length * PRINCIPALS.length);
     console.log(`access matrix: ${TABLE.length} routes × ${PRINCIPALS.length} principals = ${checked} checks`);
+  });
+});
+
+/**
+ * The machine doors: every route a device cloud or an EHR calls, tried with a key of the
+ * patient's organization, of another organization, an expired one and a revoked one. Each call
+ * must answer as listed and leave an audit record naming the source.
+ */
+const MACHINE_CALLERS = ['sameOrg', 'otherOrg', 'expired', 'revoked'] as const;
+type MachineCaller = (typeof MACHINE_CALLERS)[number];
+type KeyKind = 'tenovi' | 'write' | 'read';
+
+interface MachineFixtures {
+  patientA: number;
+  vitalA: number;
+}
+
+interface MachineRow {
+  method: 'GET' | 'POST';
+  route: string;
+  key: KeyKind;
+  path: (f: MachineFixtures, source: IngestionSourceWithSecret) => string;
+  /** `n` makes each call's measurement a new one (its own time). */
+  body?: (n: number) => unknown;
+  expect: Record<MachineCaller, number>;
+  /** A batch answers 200 and says per entry what happened to it. */
+  entryStatus?: Partial<Record<MachineCaller, string>>;
+}
+
+const MACHINE_DEVICE = 'MATRIX-CUFF-1';
+const at = (n: number) => new Date(Date.now() - (60 + n) * 60_000).toISOString();
+const observation = (n: number) => ({
+  resourceType: 'Observation',
+  status: 'final',
+  category: [
+    { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/observation-category', code: 'vital-signs' }] },
+  ],
+  code: { coding: [{ system: 'http://loinc.org', code: '85354-9' }] },
+  effectiveDateTime: at(n),
+  device: { identifier: { value: MACHINE_DEVICE } },
+  component: [
+    {
+      code: { coding: [{ system: 'http://loinc.org', code: '8480-6' }] },
+      valueQuantity: { value: 128, unit: 'mmHg', system: 'http://unitsofmeasure.org', code: 'mm[Hg]' },
+    },
+    {
+      code: { coding: [{ system: 'http://loinc.org', code: '8462-4' }] },
+      valueQuantity: { value: 82, unit: 'mmHg', system: 'http://unitsofmeasure.org', code: 'mm[Hg]' },
+    },
+  ],
+});
+/** Live keys answer; expired and revoked keys are refused at the door. */
+const keyed = (same: number, other: number): Record<MachineCaller, number> => ({
+  sameOrg: same,
+  otherOrg: other,
+  expired: 401,
+  revoked: 401,
+});
+
+const MACHINE_TABLE: MachineRow[] = [
+  {
+    method: 'POST',
+    route: '/api/ingest/tenovi/:sourceId',
+    key: 'tenovi',
+    path: (_f, s) => `/api/ingest/tenovi/${s.id}`,
+    body: (n) => [
+      {
+        metric: 'blood_pressure',
+        hwi_device_id: MACHINE_DEVICE,
+        value_1: 126,
+        value_2: 81,
+        timestamp: at(n),
+        filter_params: { measurement_index: n },
+      },
+    ],
+    // Another organization's cloud is answered like any sender (the reading is kept off A's
+    // patient by the storing statement); its audit record names its own organization.
+    expect: keyed(200, 200),
+  },
+  {
+    method: 'GET',
+    route: '/fhir/R4/Patient/:id',
+    key: 'read',
+    path: (f) => `/fhir/R4/Patient/${f.patientA}`,
+    expect: keyed(200, 404),
+  },
+  {
+    method: 'GET',
+    route: '/fhir/R4/Observation/:id',
+    key: 'read',
+    path: (f) => `/fhir/R4/Observation/${f.vitalA}`,
+    expect: keyed(200, 404),
+  },
+  {
+    method: 'GET',
+    route: '/fhir/R4/Observation',
+    key: 'read',
+    path: (f) => `/fhir/R4/Observation?patient=${f.patientA}`,
+    expect: keyed(200, 404),
+  },
+  // A search answers 200 with what the key may see: nothing of another organization.
+  {
+    method: 'GET',
+    route: '/fhir/R4/Device',
+    key: 'read',
+    path: () => `/fhir/R4/Device?identifier=${MACHINE_DEVICE}`,
+    expect: keyed(200, 200),
+  },
+  {
+    method: 'POST',
+    route: '/fhir/R4/Observation',
+    key: 'write',
+    path: () => '/fhir/R4/Observation',
+    body: observation,
+    expect: keyed(201, 403),
+  },
+  {
+    method: 'POST',
+    route: '/fhir/R4',
+    key: 'write',
+    path: () => '/fhir/R4',
+    body: (n) => ({
+      resourceType: 'Bundle',
+      type: 'batch',
+      entry: [{ resource: observation(n), request: { method: 'POST', url: 'Observation' } }],
+    }),
+    expect: keyed(200, 200),
+    entryStatus: { sameOrg: '201 Created', otherOrg: '403 Forbidden' },
+  },
+];
+
+describe('access matrix of the machine doors', () => {
+  const keys = {} as Record<KeyKind, Record<MachineCaller, IngestionSourceWithSecret>>;
+  let machine: MachineFixtures;
+
+  beforeAll(async () => {
+    const orgB = (
+      await server.db.pool.query<{ id: number }>(`SELECT id FROM organizations WHERE name = 'Matrix Org B'`)
+    ).rows[0]!.id;
+    const admin = await signIn(server, await createStaff(server, { role: 'admin', organizationId: fixtures.orgA }));
+    await server.db.pool.query(`INSERT INTO devices (device_id, model, patient_id) VALUES ($1, 'BPM', $2)`, [
+      MACHINE_DEVICE,
+      fixtures.patientA,
+    ]);
+    await server.db.pool.query(
+      `UPDATE device_assignments SET assigned_from = now() - interval '30 days'
+        WHERE device_id = (SELECT id FROM devices WHERE device_id = $1)`,
+      [MACHINE_DEVICE],
+    );
+    const vital = await server.db.pool.query<{ id: number }>(
+      `INSERT INTO vitals (patient_id, created_at, systolic, diastolic, pulse) VALUES ($1, now() - interval '2 days', 120, 80, 70) RETURNING id`,
+      [fixtures.patientA],
+    );
+    machine = { patientA: fixtures.patientA, vitalA: vital.rows[0]!.id };
+    const bodyOf = (kind: KeyKind, organizationId: number) =>
+      kind === 'tenovi'
+        ? { name: unique('Matrix cloud'), kind: 'tenovi', organization_id: organizationId }
+        : { name: unique('Matrix EHR'), kind: 'fhir', can_read: kind === 'read', organization_id: organizationId };
+    for (const kind of ['tenovi', 'write', 'read'] as const) {
+      const made = {} as Record<MachineCaller, IngestionSourceWithSecret>;
+      for (const caller of MACHINE_CALLERS) {
+        const res = await admin.post<IngestionSourceWithSecret>(
+          '/api/integrations',
+          bodyOf(kind, caller === 'otherOrg' ? orgB : fixtures.orgA),
+        );
+        expect(res.status).toBe(201);
+        made[caller] = res.body;
+      }
+      await server.db.ownerPool.query(
+        `UPDATE ingestion_sources SET expires_at = now() - interval '1 second' WHERE id = $1`,
+        [made.expired.id],
+      );
+      expect((await admin.request('DELETE', `/api/integrations/${made.revoked.id}`)).status).toBe(200);
+      keys[kind] = made;
+    }
+  });
+
+  it('tries every machine route with a key of the same organization, another, an expired and a revoked one', async () => {
+    const machineRoutes = new Set(
+      server.app.apiRoutes
+        .filter((r) => r.url.startsWith('/fhir/') || r.url.startsWith('/api/ingest/'))
+        .filter((r) => r.url !== '/fhir/R4/metadata')
+        .map((r) => `${r.method} ${r.url}`),
+    );
+    expect([...machineRoutes].sort()).toEqual([...new Set(MACHINE_TABLE.map((r) => `${r.method} ${r.route}`))].sort());
+
+    const differences: string[] = [];
+    const unaudited: string[] = [];
+    let n = 0;
+    for (const row of MACHINE_TABLE) {
+      for (const caller of MACHINE_CALLERS) {
+        const source = keys[row.key][caller];
+        const headers: Record<string, string> =
+          row.key === 'tenovi'
+            ? { [DEFAULT_INGEST_AUTH_HEADER]: source.secret }
+            : { authorization: `Bearer ${source.secret}`, accept: 'application/fhir+json' };
+        const body = row.body?.(n++);
+        if (body !== undefined)
+          headers['content-type'] = row.key === 'tenovi' ? 'application/json' : 'application/fhir+json';
+        const res = await server.app.inject({
+          method: row.method,
+          url: row.path(machine, source),
+          headers,
+          ...(body !== undefined ? { payload: JSON.stringify(body) } : {}),
+        });
+        const label = `${row.method} ${row.route} with a ${row.key} key (${caller})`;
+        if (res.statusCode !== row.expect[caller]) {
+          differences.push(`${label}: expected ${row.expect[caller]}, got ${res.statusCode} ${res.body.slice(0, 160)}`);
+        }
+        const entry = row.entryStatus?.[caller];
+        if (entry !== undefined) {
+          const got = (res.json() as Bundle).entry?.[0]?.response?.status;
+          if (got !== entry) differences.push(`${label}: expected entry ${entry}, got ${got}`);
+        }
+        const { rowCount } = await server.db.pool.query(
+          `SELECT 1 FROM audit_logs WHERE request_id = $1 AND (resource_id = $2 OR details->>'source_id' = $2)`,
+          [res.headers['x-request-id'], source.id],
+        );
+        if (!rowCount) unaudited.push(`${label} (${res.statusCode})`);
+      }
+    }
+    expect(differences).toEqual([]);
+    expect(unaudited).toEqual([]);
+    // The other organization's webhook call is recorded under its own organization.
+    const tenoviOther = await server.db.pool.query(
+      `SELECT details->>'organization_id' AS org FROM audit_logs
+        WHERE action = 'ingest.tenovi' AND resource_id = $1 AND outcome = 'success'`,
+      [keys.tenovi.otherOrg.id],
+    );
+    expect(tenoviOther.rows).toHaveLength(1);
+    expect(tenoviOther.rows[0].org).not.toBe(String(fixtures.orgA));
   });
 });

@@ -1,3 +1,4 @@
+import { isAllowedSecretHeader } from '@rpm/contracts';
 import type { Actor } from '../plugins/context.ts';
 import { mayAccessPatient, patientListScope } from './patients.ts';
 
@@ -7,6 +8,33 @@ export interface SourcePrincipal {
   kind: 'tenovi' | 'fhir';
   canRead: boolean;
   revoked: boolean;
+  /** The one organization the source writes and reads for. */
+  organizationId: number;
+}
+
+/** A source as stored, before its secret is trusted: what decides whether it may sign in at all. */
+export interface StoredSource {
+  kind: SourcePrincipal['kind'];
+  authHeader: string | null;
+  revokedAt: Date | null;
+  expiresAt: Date | null;
+  organizationId: number | null;
+}
+
+/** A header a source may send its secret in: the contracts' rule, shared with the admin page. */
+export const isSecretHeaderAllowed = isAllowedSecretHeader;
+
+/**
+ * Why a source whose secret matched is still refused, or null when it may act: revoked, expired
+ * (`expires_at <= now`), made before sources had an organization and not yet given one (it would
+ * reach every organization), or sending its secret in a standard header (made before the rule).
+ */
+export function sourceRefusal(source: StoredSource, now: Date): string | null {
+  if (source.revokedAt) return 'source revoked';
+  if (source.expiresAt && source.expiresAt.getTime() <= now.getTime()) return 'source expired';
+  if (source.organizationId === null) return 'source without organization';
+  if (source.kind === 'tenovi' && !isSecretHeaderAllowed(source.authHeader ?? '')) return 'secret header not allowed';
+  return null;
 }
 
 /** Who reads patient data through FHIR: a signed-in staff member or an EHR with a read key. */
@@ -23,15 +51,27 @@ export const maySendReadings = (source: SourcePrincipal, endpoint: SourcePrincip
   !source.revoked && source.kind === endpoint;
 
 /**
+ * A source writes only for the devices and patients of its own organization: a reading whose
+ * patient (by device assignment or FHIR subject) is of another organization is refused, never
+ * stored there.
+ */
+export const maySendForOrganization = (source: SourcePrincipal, patientOrganizationId: number): boolean =>
+  !source.revoked && source.organizationId === patientOrganizationId;
+
+/** Whether a reader may use FHIR reads at all: staff always (then per patient), a source with a read key. */
+export const mayReadViaFhir = (reader: FhirReader): boolean =>
+  reader.kind === 'staff' || (!reader.source.revoked && reader.source.kind === 'fhir' && reader.source.canRead);
+
+/**
  * FHIR reads follow the patient API's rule for staff (admins every organization, a provider
- * only their own); a FHIR source reads only with a read key and is not tied to an organization.
+ * only their own); a FHIR source reads only with a read key, and only its own organization.
  */
 export function mayReadPatientViaFhir(reader: FhirReader, patientOrganizationId: number): boolean {
-  if (reader.kind === 'source') return !reader.source.revoked && reader.source.kind === 'fhir' && reader.source.canRead;
+  if (reader.kind === 'source') return mayReadViaFhir(reader) && reader.source.organizationId === patientOrganizationId;
   return mayAccessPatient(reader.actor, { organization_id: patientOrganizationId });
 }
 
-/** The organization a staff reader is limited to in searches; null means every organization. */
+/** The organization a reader is limited to in searches; null means every organization (admins). */
 export function fhirOrganizationScope(reader: FhirReader): number | null {
-  return reader.kind === 'source' ? null : patientListScope(reader.actor);
+  return reader.kind === 'source' ? reader.source.organizationId : patientListScope(reader.actor);
 }

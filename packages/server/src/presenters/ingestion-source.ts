@@ -9,6 +9,8 @@ export function presentSource(row: SourceRow, rejections: RejectionRow[]): Inges
     kind: row.kind,
     auth_header: row.auth_header,
     can_read: row.can_read,
+    organization_id: row.organization_id,
+    expires_at: row.expires_at?.toISOString() ?? null,
     created_at: row.created_at.toISOString(),
     rotated_at: row.rotated_at?.toISOString() ?? null,
     revoked_at: row.revoked_at?.toISOString() ?? null,

@@ -95,3 +95,14 @@ export async function attributedPatients(
      ORDER BY i.ord`.execute(kysely(db));
   return rows.map((r) => r.patient_id);
 }
+
+/** The organization of each of these patients (unknown ids are left out). */
+export async function patientOrganizations(db: Queryable, ids: number[]): Promise<Map<number, number>> {
+  if (ids.length === 0) return new Map();
+  const rows = await kysely(db)
+    .selectFrom('patients')
+    .select(['id', 'organization_id'])
+    .where('id', 'in', ids)
+    .execute();
+  return new Map(rows.map((r) => [r.id, r.organization_id]));
+}

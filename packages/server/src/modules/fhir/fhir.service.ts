@@ -7,6 +7,8 @@ import { HttpError } from '../../plugins/errors.ts';
 import {
   fhirOrganizationScope,
   mayReadPatientViaFhir,
+  mayReadViaFhir,
+  maySendForOrganization,
   maySendReadings,
   type FhirReader,
 } from '../../policies/ingestion.ts';
@@ -28,12 +30,20 @@ import {
   storeAudited,
   type AuthenticatedSource,
 } from '../ingestion/ingest.service.ts';
+import { deviceOrganizations } from '../ingestion/device-organizations.repository.ts';
 import { insertRejection } from '../ingestion/ingestion-sources.repository.ts';
 import { storeLonePulse, type IncomingReading, type ReadingOutcome } from '../ingestion/readings.repository.ts';
 import { measurementKey, ReadingRejected } from '../ingestion/reading-rules.ts';
 import { sourceIdOfSecret } from '../ingestion/source-secret.ts';
 import { parseObservation, type ParsedObservation } from './fhir-observation.ts';
-import { attributedPatients, devicesByIdentifier, findPatient, findVital, searchVitals } from './fhir.repository.ts';
+import {
+  attributedPatients,
+  devicesByIdentifier,
+  findPatient,
+  findVital,
+  patientOrganizations,
+  searchVitals,
+} from './fhir.repository.ts';
 
 /** An error a FHIR route answers as an OperationOutcome. */
 export class FhirError extends HttpError {
@@ -73,7 +83,7 @@ async function reader(
   if (!source) throw new FhirError(401, 'login', IngestionErrors.credentials);
   const who: FhirReader = { kind: 'source', source };
   // A read with a write-only key is refused like a patient of another organization: nothing to learn.
-  if (!mayReadPatientViaFhir(who, 0)) {
+  if (!mayReadViaFhir(who)) {
     throw await refuseSource(db, ctx, source, action, 'no read scope', kindRefused());
   }
   return who;
@@ -94,7 +104,9 @@ async function writer(
 }
 
 const sourceDetails = (r: FhirReader) =>
-  r.kind === 'source' ? { via: 'fhir', source_id: r.source.id } : { via: 'fhir' };
+  r.kind === 'source'
+    ? { via: 'fhir', source_id: r.source.id, organization_id: r.source.organizationId }
+    : { via: 'fhir' };
 
 /**
  * A read refused or of something that does not exist: both answer the same 404, so ids of other
@@ -308,6 +320,58 @@ async function check(db: Queryable, resources: { resource: unknown; at: string }
   return checked;
 }
 
+/** An entry about a patient of another organization than the writing source's: refused, 403. */
+class OtherOrganization extends ReadingRejected {}
+
+const refusalStatus = (error: ReadingRejected) => (error instanceof OtherOrganization ? 403 : 400);
+
+/**
+ * Refuses, in place, each accepted entry whose device (at its time) or subject belongs to a patient
+ * of another organization than the source's: nothing is stored for it, not even as a lone pulse,
+ * and the call gets one `denied` record naming the source and the entries.
+ */
+async function keepToOrganization(
+  db: Queryable,
+  ctx: RequestContext,
+  source: AuthenticatedSource,
+  action: string,
+  checked: Checked[],
+  at: (i: number) => string,
+): Promise<void> {
+  const accepted = checked.flatMap((c, i) => (c.ok ? [{ i, parsed: c.parsed }] : []));
+  const reading = (p: ParsedObservation) => (p.kind === 'reading' ? p.reading : p.pulse);
+  const deviceOrgs = await deviceOrganizations(
+    db,
+    accepted.map(({ parsed }) => ({ device: reading(parsed).deviceIdentifier, at: reading(parsed).measuredAt })),
+  );
+  const subjectOrgs = await patientOrganizations(
+    db,
+    accepted.flatMap(({ parsed }) => (parsed.subjectPatientId !== null ? [parsed.subjectPatientId] : [])),
+  );
+  const refused: number[] = [];
+  accepted.forEach(({ i, parsed }, k) => {
+    const subjectOrg = parsed.subjectPatientId !== null ? subjectOrgs.get(parsed.subjectPatientId) : undefined;
+    const outside = [deviceOrgs[k] ?? null, subjectOrg ?? null].some(
+      (org) => org !== null && !maySendForOrganization(source, org),
+    );
+    if (!outside) return;
+    checked[i] = {
+      ok: false,
+      error: new OtherOrganization(`${at(i)}${IngestionErrors.otherOrganization}`, reading(parsed).deviceIdentifier),
+    };
+    refused.push(i);
+  });
+  if (refused.length === 0) return;
+  await audit(db, ctx, {
+    action,
+    outcome: 'denied',
+    resourceType: 'ingestion_source',
+    resourceId: source.id,
+    reason: 'patient of another organization',
+    details: { organization_id: source.organizationId, entries: refused },
+  });
+}
+
 interface Stored {
   outcomes: (ReadingOutcome | { status: 'pulse'; merged: boolean } | null)[];
 }
@@ -403,10 +467,13 @@ export async function createObservation(
 ): Promise<FhirAnswer> {
   const action = 'fhir.observation.create';
   const source = await writer(db, ctx, authorization, action);
-  const [checked] = await check(db, [{ resource: body, at: '' }]);
+  const all = await check(db, [{ resource: body, at: '' }]);
+  await keepToOrganization(db, ctx, source, action, all, () => '');
+  const [checked] = all;
   if (!checked!.ok) {
     await rejectReading(db, ctx, source, action, checked!.error);
-    throw new FhirError(400, 'invalid', checked!.error.message);
+    const status = refusalStatus(checked!.error);
+    throw new FhirError(status, status === 403 ? 'security' : 'invalid', checked!.error.message);
   }
   const { outcomes } = await withTransaction(db, (tx) => store(tx, ctx, source, action, [checked!]));
   const o = outcomes[0]!;
@@ -460,10 +527,12 @@ export async function processBundle(
     if (r.unsupported)
       checked[i] = { ok: false, error: new ReadingRejected(`${r.at}request must be POST Observation`) };
   });
+  await keepToOrganization(db, ctx, source, action, checked, (i) => resources[i]!.at);
   const refused = checked.flatMap((c, i) => (c.ok ? [] : [{ i, error: c.error }]));
   if (bundle.type === 'transaction' && refused.length > 0) {
     await rejectReading(db, ctx, source, action, refused[0]!.error);
-    throw new FhirError(400, 'invalid', refused[0]!.error.message);
+    const status = refusalStatus(refused[0]!.error);
+    throw new FhirError(status, status === 403 ? 'security' : 'invalid', refused[0]!.error.message);
   }
   const { outcomes } = await withTransaction(db, async (tx) => {
     // Only the first refusals are worth keeping: the list shows the newest few anyway.
@@ -478,7 +547,9 @@ export async function processBundle(
   const responseEntries: BundleEntry[] = checked.map((c, i) =>
     c.ok
       ? entryResponse(outcomes[i]!)
-      : { response: { status: '400 Bad Request', outcome: operationOutcome('error', 'invalid', c.error.message) } },
+      : refusalStatus(c.error) === 403
+        ? { response: { status: '403 Forbidden', outcome: operationOutcome('error', 'security', c.error.message) } }
+        : { response: { status: '400 Bad Request', outcome: operationOutcome('error', 'invalid', c.error.message) } },
   );
   return {
     status: 200,

@@ -4,6 +4,8 @@ import {
   ApiErrors,
   FHIR_READ_RATE_LIMIT_PER_MINUTE,
   FHIR_WRITE_RATE_LIMIT_PER_MINUTE,
+  FHIR_READ_KEY_DEFAULT_DAYS,
+  FHIR_READ_KEY_MAX_DAYS,
   IngestionErrors,
   type IngestionSourceWithSecret,
 } from '@rpm/contracts';
@@ -23,6 +25,8 @@ const PHD_EXAMPLE = JSON.parse(
 ) as Observation;
 
 let server: TestServer;
+let orgId: number;
+let otherOrgId: number;
 let admin: ApiClient;
 let provider: ApiClient;
 let otherProvider: ApiClient;
@@ -95,6 +99,8 @@ beforeAll(async () => {
   server = await startTestServer();
   const org = await createOrganization(server);
   const other = await createOrganization(server);
+  orgId = org.id;
+  otherOrgId = other.id;
   admin = await signInNewStaff(server, 'admin', org.id);
   provider = await signInNewStaff(server, 'provider', org.id);
   otherProvider = await signInNewStaff(server, 'provider', other.id);
@@ -109,11 +115,28 @@ beforeAll(async () => {
     [patientId, otherPatientId],
   );
   await server.db.pool.query(`UPDATE device_assignments SET assigned_from = '2025-01-01'`);
-  writeKey = (await admin.post<IngestionSourceWithSecret>('/api/integrations', { name: 'EHR in', kind: 'fhir' })).body;
-  readKey = (
-    await admin.post<IngestionSourceWithSecret>('/api/integrations', { name: 'EHR out', kind: 'fhir', can_read: true })
+  writeKey = (
+    await admin.post<IngestionSourceWithSecret>('/api/integrations', {
+      name: 'EHR in',
+      kind: 'fhir',
+      organization_id: org.id,
+    })
   ).body;
-  tenovi = (await admin.post<IngestionSourceWithSecret>('/api/integrations', { name: 'Cuffs', kind: 'tenovi' })).body;
+  readKey = (
+    await admin.post<IngestionSourceWithSecret>('/api/integrations', {
+      name: 'EHR out',
+      kind: 'fhir',
+      can_read: true,
+      organization_id: org.id,
+    })
+  ).body;
+  tenovi = (
+    await admin.post<IngestionSourceWithSecret>('/api/integrations', {
+      name: 'Cuffs',
+      kind: 'tenovi',
+      organization_id: org.id,
+    })
+  ).body;
   // Compiling the whole R4 schema takes seconds: once, here, not inside a test's time limit.
   fhirSchemaErrors({ resourceType: 'Patient' });
 }, 300_000);
@@ -194,8 +217,13 @@ describe('FHIR R4 in', () => {
     const wrong = writeKey.secret.slice(0, -1) + (writeKey.secret.endsWith('A') ? 'B' : 'A');
     expect((await post('/fhir/R4/Observation', obs, wrong)).status).toBe(401);
     expect((await post('/fhir/R4/Observation', obs, tenovi.secret)).status).toBe(403);
-    const revoked = (await admin.post<IngestionSourceWithSecret>('/api/integrations', { name: 'Gone', kind: 'fhir' }))
-      .body;
+    const revoked = (
+      await admin.post<IngestionSourceWithSecret>('/api/integrations', {
+        name: 'Gone',
+        kind: 'fhir',
+        organization_id: orgId,
+      })
+    ).body;
     await admin.request('DELETE', `/api/integrations/${revoked.id}`);
     const res = await post<OperationOutcome>('/fhir/R4/Observation', obs, revoked.secret);
     expect(res.status).toBe(401);
@@ -278,6 +306,186 @@ describe('FHIR R4 in', () => {
     });
     expect(tooMany.status).toBe(413);
     expect((await post('/fhir/R4', { resourceType: 'Bundle', type: 'collection', entry: [entry] })).status).toBe(400);
+  });
+});
+
+describe('a FHIR key acts for its own organization', () => {
+  const DAY = 24 * 60 * 60 * 1000;
+  const lastAudit = async (action: string) =>
+    (
+      await server.db.pool.query(
+        `SELECT outcome, reason, resource_id, details FROM audit_logs WHERE action = $1 ORDER BY id DESC LIMIT 1`,
+        [action],
+      )
+    ).rows[0];
+  const vitalsOf = async (patient: number) =>
+    (
+      await server.db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM vitals WHERE patient_id = $1', [
+        patient,
+      ])
+    ).rows[0]!.n;
+
+  it("a FHIR read key made for organization A cannot read organization B's Patient", async () => {
+    const theirs = await fhir<OperationOutcome>('GET', `/fhir/R4/Patient/${otherPatientId}`, {
+      secret: readKey.secret,
+    });
+    const missing = await fhir<OperationOutcome>('GET', '/fhir/R4/Patient/999999', { secret: readKey.secret });
+    expect(theirs.status).toBe(404);
+    // The same answer as for a patient that does not exist: ids of B cannot be probed.
+    expect(theirs.body.issue).toEqual(missing.body.issue);
+    const records = await server.db.pool.query(
+      `SELECT outcome, resource_id, details FROM audit_logs WHERE action = 'fhir.patient.read' ORDER BY id DESC LIMIT 2`,
+    );
+    expect(records.rows[1]).toMatchObject({
+      outcome: 'denied',
+      resource_id: String(otherPatientId),
+      details: { source_id: readKey.id, organization_id: orgId },
+    });
+  });
+
+  it("a FHIR read key made for organization A cannot search B's Observations nor read one by id", async () => {
+    const vital = await server.db.pool.query<{ id: number }>(
+      `INSERT INTO vitals (patient_id, created_at, systolic, diastolic, pulse) VALUES ($1, now() - interval '3 hours', 131, 85, 71) RETURNING id`,
+      [otherPatientId],
+    );
+    const search = await fhir('GET', `/fhir/R4/Observation?patient=${otherPatientId}`, { secret: readKey.secret });
+    expect(search.status).toBe(404);
+    expect(await lastAudit('fhir.observation.search')).toMatchObject({
+      outcome: 'denied',
+      details: { source_id: readKey.id },
+    });
+    expect((await fhir('GET', `/fhir/R4/Observation/${vital.rows[0]!.id}`, { secret: readKey.secret })).status).toBe(
+      404,
+    );
+    expect(await lastAudit('fhir.observation.read')).toMatchObject({
+      outcome: 'denied',
+      details: { source_id: readKey.id },
+    });
+    // B's provider still reads them: the refusal is about the key's organization.
+    expect(
+      (await fhir('GET', `/fhir/R4/Observation?patient=${otherPatientId}`, { cookie: otherProvider.cookie })).status,
+    ).toBe(200);
+  });
+
+  it("a FHIR read key made for organization A does not find B's patient through a Device", async () => {
+    const theirs = await fhir<Bundle>('GET', '/fhir/R4/Device?identifier=OTHER-9', { secret: readKey.secret });
+    expect(theirs.status).toBe(200);
+    expect(theirs.body.entry ?? []).toEqual([]);
+    const mine = await fhir<Bundle>('GET', '/fhir/R4/Device?identifier=FHIR-1', { secret: readKey.secret });
+    expect(mine.body.entry).toHaveLength(1);
+  });
+
+  it("a FHIR write key cannot create an Observation for B's patient, alone or in a batch", async () => {
+    const before = await vitalsOf(otherPatientId);
+    const byDevice = await post<OperationOutcome>(
+      '/fhir/R4/Observation',
+      bpObservation('OTHER-9', minutesAgo(400), 140, 90),
+    );
+    expect(byDevice.status).toBe(403);
+    expect(byDevice.body.issue[0]).toMatchObject({ code: 'security', diagnostics: IngestionErrors.otherOrganization });
+    const bySubject = await post<OperationOutcome>(
+      '/fhir/R4/Observation',
+      bpObservation('NOBODY-7', minutesAgo(401), 140, 90, { subject: { reference: `Patient/${otherPatientId}` } }),
+    );
+    expect(bySubject.status).toBe(403);
+    expect(await lastAudit('fhir.observation.create')).toMatchObject({ outcome: 'failure', resource_id: writeKey.id });
+    const denied = await server.db.pool.query(
+      `SELECT resource_id, details FROM audit_logs WHERE action = 'fhir.observation.create' AND outcome = 'denied' ORDER BY id DESC LIMIT 1`,
+    );
+    expect(denied.rows[0]).toMatchObject({ resource_id: writeKey.id, details: { organization_id: orgId } });
+
+    const entry = (resource: unknown) => ({ resource, request: { method: 'POST', url: 'Observation' } });
+    const batch = await post<Bundle>('/fhir/R4', {
+      resourceType: 'Bundle',
+      type: 'batch',
+      entry: [
+        entry(bpObservation('FHIR-1', minutesAgo(402), 124, 80)),
+        entry(bpObservation('OTHER-9', minutesAgo(402), 150, 95)),
+      ],
+    });
+    expect(batch.status).toBe(200);
+    expect(batch.body.entry?.map((e) => e.response?.status)).toEqual(['201 Created', '403 Forbidden']);
+    expect(await lastAudit('fhir.bundle')).toMatchObject({ resource_id: writeKey.id });
+    const transaction = await post<OperationOutcome>('/fhir/R4', {
+      resourceType: 'Bundle',
+      type: 'transaction',
+      entry: [
+        entry(bpObservation('FHIR-1', minutesAgo(403), 124, 80)),
+        entry(bpObservation('OTHER-9', minutesAgo(403), 150, 95)),
+      ],
+    });
+    expect(transaction.status).toBe(403);
+    expect(await vitalsOf(otherPatientId)).toBe(before);
+    // A lone heart rate for B's device is not added to B's readings either.
+    const pulseOnly = await post('/fhir/R4/Observation', {
+      resourceType: 'Observation',
+      status: 'final',
+      category: [
+        { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/observation-category', code: 'vital-signs' }] },
+      ],
+      code: { coding: [{ system: 'http://loinc.org', code: '8867-4' }] },
+      effectiveDateTime: minutesAgo(400),
+      device: { identifier: { value: 'OTHER-9' } },
+      valueQuantity: { value: 70, unit: '/min', system: 'http://unitsofmeasure.org', code: '/min' },
+    });
+    expect(pulseOnly.status).toBe(403);
+
+    // B's own write key writes for B.
+    const keyOfB = (
+      await admin.post<IngestionSourceWithSecret>('/api/integrations', {
+        name: 'EHR of B',
+        kind: 'fhir',
+        organization_id: otherOrgId,
+      })
+    ).body;
+    expect(
+      (await post('/fhir/R4/Observation', bpObservation('OTHER-9', minutesAgo(404), 141, 91), keyOfB.secret)).status,
+    ).toBe(201);
+    expect(await vitalsOf(otherPatientId)).toBe(before + 1);
+  });
+
+  it('a read key expires after 90 days unless told otherwise, and at most after 365', async () => {
+    const expires = Date.parse(readKey.expires_at!);
+    expect(Math.abs(expires - (Date.now() + FHIR_READ_KEY_DEFAULT_DAYS * DAY))).toBeLessThan(60_000);
+    expect(writeKey.expires_at).toBeNull();
+    const tooLong = await admin.post('/api/integrations', {
+      name: 'Forever',
+      kind: 'fhir',
+      can_read: true,
+      organization_id: orgId,
+      expires_in_days: FHIR_READ_KEY_MAX_DAYS + 1,
+    });
+    expect(tooLong.status).toBe(400);
+  });
+
+  it('an expired read key is refused; rotating it renews it for as long again', async () => {
+    const key = (
+      await admin.post<IngestionSourceWithSecret>('/api/integrations', {
+        name: 'Short read key',
+        kind: 'fhir',
+        can_read: true,
+        organization_id: orgId,
+        expires_in_days: 2,
+      })
+    ).body;
+    expect(Math.abs(Date.parse(key.expires_at!) - (Date.now() + 2 * DAY))).toBeLessThan(60_000);
+    expect((await fhir('GET', `/fhir/R4/Patient/${patientId}`, { secret: key.secret })).status).toBe(200);
+    await server.db.ownerPool.query(
+      `UPDATE ingestion_sources SET expires_at = now() - interval '1 second', created_at = now() - interval '2 days' WHERE id = $1`,
+      [key.id],
+    );
+    const refused = await fhir<OperationOutcome>('GET', `/fhir/R4/Patient/${patientId}`, { secret: key.secret });
+    expect(refused.status).toBe(401);
+    expect(await lastAudit('fhir.patient.read')).toMatchObject({
+      outcome: 'failure',
+      resource_id: key.id,
+      reason: 'source expired',
+    });
+    const rotated = await admin.post<IngestionSourceWithSecret>(`/api/integrations/${key.id}/rotate`);
+    expect(rotated.status).toBe(200);
+    // Two days, as it was given: the span from its creation to its expiry.
+    expect(Math.abs(Date.parse(rotated.body.expires_at!) - (Date.now() + 2 * DAY - 1000))).toBeLessThan(60_000);
+    expect((await fhir('GET', `/fhir/R4/Patient/${patientId}`, { secret: rotated.body.secret })).status).toBe(200);
   });
 });
 

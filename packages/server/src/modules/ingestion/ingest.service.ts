@@ -3,9 +3,15 @@ import type pg from 'pg';
 import { withTransaction, type Queryable } from '../../db/pool.ts';
 import type { RequestContext } from '../../plugins/context.ts';
 import { HttpError } from '../../plugins/errors.ts';
-import { maySendReadings, type SourcePrincipal } from '../../policies/ingestion.ts';
+import {
+  maySendForOrganization,
+  maySendReadings,
+  sourceRefusal,
+  type SourcePrincipal,
+} from '../../policies/ingestion.ts';
 import { evaluateStoredReadings } from '../alerts/alerts.service.ts';
 import { audit } from '../audit/audit.service.ts';
+import { deviceOrganizations } from './device-organizations.repository.ts';
 import { findSource, insertRejection, type SourceRow } from './ingestion-sources.repository.ts';
 import {
   storeLonePulse,
@@ -22,11 +28,12 @@ import { parseTenovi } from './tenovi.ts';
 const NO_HASH = Buffer.alloc(32);
 
 /** A source whose secret was checked, with what the policies need to know of it. */
-export type AuthenticatedSource = SourcePrincipal & { name: string; organizationId: number | null };
+export type AuthenticatedSource = SourcePrincipal & { name: string };
 
 /**
  * Finds the source and checks the presented secret in constant time. Every refusal is the same
- * 401 (unknown source, wrong, missing or revoked secret) and is audited as a failed sign-in.
+ * 401 (unknown source, wrong or missing secret, and a source the policy refuses: revoked,
+ * expired, without an organization) and is audited as a failed sign-in with the source and why.
  * `sourceId` is null when the secret itself names its source (FHIR Bearer tokens). A caller that
  * had to read the source already (for its header name) passes it as `known`, saving a query.
  */
@@ -42,13 +49,27 @@ export async function authenticateSource(
   const row = known !== undefined ? known : id ? await findSource(db, id) : null;
   const matches =
     secretMatches(presented ?? '', row?.secret_hash ?? NO_HASH) && presented !== undefined && row !== null;
-  if (!row || !matches || row.revoked_at) {
+  const refusal =
+    row && matches
+      ? sourceRefusal(
+          {
+            kind: row.kind,
+            authHeader: row.auth_header,
+            revokedAt: row.revoked_at,
+            expiresAt: row.expires_at,
+            organizationId: row.organization_id,
+          },
+          new Date(),
+        )
+      : null;
+  // The policy refuses a source without an organization; the second test tells the compiler so.
+  if (!row || !matches || refusal || row.organization_id === null) {
     await audit(db, ctx, {
       action,
       outcome: 'failure',
       resourceType: 'ingestion_source',
       resourceId: id,
-      reason: !row ? 'unknown source' : !presented ? 'no secret' : !matches ? 'wrong secret' : 'source revoked',
+      reason: !row ? 'unknown source' : !presented ? 'no secret' : !matches ? 'wrong secret' : (refusal ?? 'refused'),
     });
     return null;
   }
@@ -56,7 +77,7 @@ export async function authenticateSource(
     id: row.id,
     kind: row.kind,
     canRead: row.can_read,
-    revoked: row.revoked_at !== null,
+    revoked: false,
     name: row.name,
     organizationId: row.organization_id,
   };
@@ -130,9 +151,12 @@ export async function storeAudited(
   source: AuthenticatedSource,
   action: string,
   readings: IncomingReading[],
-  details: Record<string, unknown>,
+  callDetails: Record<string, unknown>,
   duplicatesBefore = 0,
 ): Promise<ReadingOutcome[]> {
+  // The organization the source writes for goes with every record: readings of a device whose
+  // patient is of another organization are not this source's to store.
+  const details = { ...callDetails, organization_id: source.organizationId };
   const entry = {
     action,
     resourceType: 'ingestion_source',
@@ -192,22 +216,39 @@ export async function ingestTenovi(
     if (err instanceof ReadingRejected) throw await rejectReading(db, ctx, source, action, err);
     throw err;
   }
+  // A pulse completes a stored reading and a battery level changes a device: only for devices of
+  // the source's organization (or nobody's). The readings themselves are kept to it by the
+  // storing statement.
+  const owners = await deviceOrganizations(db, [
+    ...batch.pulses.map((p) => ({ device: p.deviceIdentifier, at: p.measuredAt })),
+    ...batch.batteries.map((b) => ({ device: b.deviceIdentifier, at: b.at })),
+  ]);
+  const ours = (k: number) =>
+    owners[k] === null || owners[k] === undefined || maySendForOrganization(source, owners[k]);
+  const pulses = batch.pulses.filter((_, k) => ours(k));
+  const batteries = batch.batteries.filter((_, k) => ours(batch.pulses.length + k));
+  const otherOrganization = batch.pulses.length + batch.batteries.length - pulses.length - batteries.length;
   return withTransaction(db, async (tx) => {
     let merged = 0;
     let pending = 0;
-    for (const p of batch.pulses) {
+    for (const p of pulses) {
       if (await storeLonePulse(tx, source.id, p)) merged++;
       else pending++;
     }
     let batteryUpdates = 0;
-    for (const b of batch.batteries) if (await updateBattery(tx, b.deviceIdentifier, b.level, b.at)) batteryUpdates++;
+    for (const b of batteries) if (await updateBattery(tx, b.deviceIdentifier, b.level, b.at)) batteryUpdates++;
     const outcomes = await storeAudited(
       tx,
       ctx,
       source,
       action,
       batch.readings,
-      { received: batch.received, battery_updates: batteryUpdates, pulses_waiting: pending },
+      {
+        received: batch.received,
+        battery_updates: batteryUpdates,
+        pulses_waiting: pending,
+        ...(otherOrganization > 0 ? { other_organization: otherOrganization } : {}),
+      },
       merged,
     );
     return countOutcomes(batch.received, outcomes, batteryUpdates, merged);

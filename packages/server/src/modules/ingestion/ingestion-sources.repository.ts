@@ -43,6 +43,10 @@ const COLUMNS = [
 // The table's CHECK constraint holds `kind` to the contract's values.
 type Narrowed = { kind: IngestionSourceKind };
 
+/**
+ * Through the migration's function: the runtime role may not write a secret hash itself (0951).
+ * Answers the stored row.
+ */
 export async function insertSource(
   db: Queryable,
   s: {
@@ -53,21 +57,18 @@ export async function insertSource(
     canRead: boolean;
     secretHash: Buffer;
     createdBy: number;
+    organizationId: number;
+    expiresAt: Date | null;
   },
 ): Promise<SourceRow> {
+  await sql`SELECT rpm_create_ingestion_source(${s.id}::uuid, ${s.name}::text, ${s.kind}::text, ${s.authHeader}::text,
+              ${s.canRead}::boolean, ${s.secretHash}::bytea, ${s.createdBy}::integer, ${s.organizationId}::integer,
+              ${s.expiresAt}::timestamptz)`.execute(kysely(db));
   return kysely(db)
-    .insertInto('ingestion_sources')
-    .values({
-      id: s.id,
-      name: s.name,
-      kind: s.kind,
-      auth_header: s.authHeader,
-      can_read: s.canRead,
-      secret_hash: s.secretHash,
-      created_by: s.createdBy,
-    })
-    .returning(COLUMNS)
+    .selectFrom('ingestion_sources')
+    .select(COLUMNS)
     .$narrowType<Narrowed>()
+    .where('id', '=', s.id)
     .executeTakeFirstOrThrow();
 }
 
@@ -93,12 +94,43 @@ export async function findSource(db: Queryable, id: string): Promise<SourceRow |
   return (await runPrepared(db, 'ingest_find_source', query))[0] ?? null;
 }
 
-/** A new secret for a live source; null when the source is unknown or revoked. */
-export async function replaceSecret(db: Queryable, id: string, secretHash: Buffer): Promise<SourceRow | null> {
+/**
+ * A new secret for a live source, through the migration's function (the runtime role may not
+ * write a secret hash itself); a read key's expiry is renewed. Null when the source is unknown or
+ * revoked.
+ */
+export async function replaceSecret(
+  db: Queryable,
+  id: string,
+  secretHash: Buffer,
+  readKeyDefaultDays: number,
+): Promise<SourceRow | null> {
+  const { rows } = await sql<{ rotated: boolean }>`
+    SELECT rpm_rotate_ingestion_source(${id}::uuid, ${secretHash}::bytea, ${readKeyDefaultDays}::integer) AS rotated`.execute(
+    kysely(db),
+  );
+  if (!rows[0]?.rotated) return null;
+  return (
+    (await kysely(db)
+      .selectFrom('ingestion_sources')
+      .select(COLUMNS)
+      .$narrowType<Narrowed>()
+      .where('id', '=', id)
+      .executeTakeFirst()) ?? null
+  );
+}
+
+/**
+ * Gives a source made before sources had an organization its organization, once: a source that
+ * has one keeps it (moving a key to other patients is a new source). Null when the source is
+ * unknown, revoked or has an organization already.
+ */
+export async function assignOrganization(db: Queryable, id: string, organizationId: number): Promise<SourceRow | null> {
   const row = await kysely(db)
     .updateTable('ingestion_sources')
-    .set({ secret_hash: secretHash, rotated_at: sql<Date>`now()` })
+    .set({ organization_id: organizationId })
     .where('id', '=', id)
+    .where('organization_id', 'is', null)
     .where('revoked_at', 'is', null)
     .returning(COLUMNS)
     .$narrowType<Narrowed>()

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   DEFAULT_INGEST_AUTH_HEADER,
+  FHIR_READ_KEY_DEFAULT_DAYS,
   IngestionErrors,
   type CreateIngestionSourceBody,
   type IngestionSource,
@@ -9,12 +10,15 @@ import {
 import type pg from 'pg';
 import type { Queryable } from '../../db/pool.ts';
 import { authorize } from '../../kernel/access.ts';
-import { AuditedRefusal, auditedTransaction } from '../../kernel/audited-transaction.ts';
+import { AuditedRefusal, auditedTransaction, failure } from '../../kernel/audited-transaction.ts';
 import type { SignedInContext } from '../../plugins/context.ts';
-import { mayManageIngestionSources } from '../../policies/ingestion.ts';
+import { isSecretHeaderAllowed, mayManageIngestionSources } from '../../policies/ingestion.ts';
 import { presentSource, presentSourceWithSecret } from '../../presenters/ingestion-source.ts';
 import { audit } from '../audit/audit.service.ts';
+import { organizationExists } from '../organizations/organizations.repository.ts';
 import {
+  assignOrganization,
+  findSource,
   insertSource,
   listSources,
   recentRejections,
@@ -56,8 +60,34 @@ export async function createSource(
   ctx: SignedInContext,
   body: CreateIngestionSourceBody,
 ): Promise<IngestionSourceWithSecret> {
+  const action = 'integration.create';
   return auditedTransaction(db, ctx, async (tx) => {
-    authorizeSourceAdmin(ctx, 'integration.create');
+    authorizeSourceAdmin(ctx, action);
+    const canRead = body.kind === 'fhir' && body.can_read === true;
+    if (body.expires_in_days !== undefined && !canRead) {
+      throw failure(400, IngestionErrors.readKeyExpiry, {
+        action,
+        resourceType: 'ingestion_source',
+        reason: 'expiry of a write key',
+      });
+    }
+    // The schema holds it to x- headers; the policy also keeps out those proxies and logs touch.
+    const authHeader = body.kind === 'tenovi' ? (body.auth_header ?? DEFAULT_INGEST_AUTH_HEADER).toLowerCase() : null;
+    if (authHeader !== null && !isSecretHeaderAllowed(authHeader)) {
+      throw failure(400, IngestionErrors.authHeaderReserved, {
+        action,
+        resourceType: 'ingestion_source',
+        reason: 'reserved secret header',
+      });
+    }
+    if (!(await organizationExists(tx, body.organization_id))) {
+      throw failure(400, IngestionErrors.sourceOrganizationUnknown, {
+        action,
+        resourceType: 'ingestion_source',
+        reason: 'unknown organization',
+        details: { organization_id: body.organization_id },
+      });
+    }
     const id = randomUUID();
     const secret = newSourceSecret(id);
     const created = await insertSource(tx, {
@@ -65,21 +95,31 @@ export async function createSource(
       name: body.name.trim(),
       kind: body.kind,
       // FHIR callers use the standard Authorization: Bearer header.
-      authHeader: body.kind === 'tenovi' ? (body.auth_header ?? DEFAULT_INGEST_AUTH_HEADER).toLowerCase() : null,
-      canRead: body.kind === 'fhir' && body.can_read === true,
+      authHeader,
+      canRead,
       secretHash: hashSecret(secret),
       createdBy: ctx.actor.id,
+      organizationId: body.organization_id,
+      // Only read keys hand out patient data, so only they expire by themselves.
+      expiresAt: canRead ? daysFromNow(body.expires_in_days ?? FHIR_READ_KEY_DEFAULT_DAYS) : null,
     });
     await audit(tx, ctx, {
-      action: 'integration.create',
+      action,
       outcome: 'success',
       resourceType: 'ingestion_source',
       resourceId: id,
-      details: { kind: created.kind, can_read: created.can_read },
+      details: {
+        kind: created.kind,
+        can_read: created.can_read,
+        organization_id: created.organization_id,
+        expires_at: created.expires_at?.toISOString() ?? null,
+      },
     });
     return presentSourceWithSecret(created, secret);
   });
 }
+
+const daysFromNow = (days: number) => new Date(Date.now() + days * 24 * 60 * 60 * 1000);
 
 /**
  * One change to one source, with its record: a source that the change cannot apply to (unknown,
@@ -89,10 +129,18 @@ function changeSource(
   db: pg.Pool,
   ctx: SignedInContext,
   id: string,
-  change: { action: string; missing: string; apply: (tx: Queryable) => Promise<SourceRow | null> },
+  change: {
+    action: string;
+    missing: string;
+    apply: (tx: Queryable) => Promise<SourceRow | null>;
+    details?: (row: SourceRow) => Record<string, unknown>;
+    /** Checks before the change; throws an AuditedRefusal. */
+    check?: (tx: Queryable) => Promise<void>;
+  },
 ): Promise<SourceRow> {
   return auditedTransaction(db, ctx, async (tx) => {
     authorizeSourceAdmin(ctx, change.action);
+    await change.check?.(tx);
     const row = await change.apply(tx);
     if (!row) {
       throw new AuditedRefusal(404, IngestionErrors.sourceExists, {
@@ -108,6 +156,7 @@ function changeSource(
       outcome: 'success',
       resourceType: 'ingestion_source',
       resourceId: id,
+      details: change.details?.(row) ?? null,
     });
     return row;
   });
@@ -118,7 +167,8 @@ export async function rotateSource(db: pg.Pool, ctx: SignedInContext, id: string
   const row = await changeSource(db, ctx, id, {
     action: 'integration.rotate',
     missing: 'no such live source',
-    apply: (tx) => replaceSecret(tx, id, hashSecret(secret)),
+    apply: (tx) => replaceSecret(tx, id, hashSecret(secret), FHIR_READ_KEY_DEFAULT_DAYS),
+    details: (row) => ({ expires_at: row.expires_at?.toISOString() ?? null }),
   });
   return presentSourceWithSecret(row, secret);
 }
@@ -128,6 +178,47 @@ export async function revokeIngestionSource(db: pg.Pool, ctx: SignedInContext, i
     action: 'integration.revoke',
     missing: 'no such source',
     apply: (tx) => revokeSource(tx, id),
+  });
+  return presentSource(row, []);
+}
+
+/**
+ * Gives a source made before sources had an organization its organization. It decides which
+ * patients the key reaches, so it is done once: a source that has one keeps it.
+ */
+export async function assignSourceOrganization(
+  db: pg.Pool,
+  ctx: SignedInContext,
+  id: string,
+  organizationId: number,
+): Promise<IngestionSource> {
+  const action = 'integration.assign_organization';
+  const row = await changeSource(db, ctx, id, {
+    action,
+    missing: 'no such live source',
+    check: async (tx) => {
+      const source = await findSource(tx, id);
+      if (source && !source.revoked_at && source.organization_id !== null) {
+        throw failure(409, IngestionErrors.sourceOrganizationSet, {
+          action,
+          resourceType: 'ingestion_source',
+          resourceId: id,
+          reason: 'source has an organization',
+          details: { organization_id: source.organization_id },
+        });
+      }
+      if (!(await organizationExists(tx, organizationId))) {
+        throw failure(400, IngestionErrors.sourceOrganizationUnknown, {
+          action,
+          resourceType: 'ingestion_source',
+          resourceId: id,
+          reason: 'unknown organization',
+          details: { organization_id: organizationId },
+        });
+      }
+    },
+    apply: (tx) => assignOrganization(tx, id, organizationId),
+    details: (r) => ({ organization_id: r.organization_id }),
   });
   return presentSource(row, []);
 }

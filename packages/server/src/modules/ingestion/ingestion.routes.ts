@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
+  AssignSourceOrganizationBody,
   CreateIngestionSourceBody,
   ErrorBody,
   INGESTION_BODY_LIMIT_BYTES,
@@ -17,7 +18,13 @@ import { contextOf, signedInContextOf } from '../../plugins/context.ts';
 import { sourceRateLimit } from '../../plugins/rate-limit.ts';
 import type { ModuleDeps } from '../module-deps.ts';
 import { ingestTenovi } from './ingest.service.ts';
-import { createSource, getSources, revokeIngestionSource, rotateSource } from './ingestion-sources.service.ts';
+import {
+  assignSourceOrganization,
+  createSource,
+  getSources,
+  revokeIngestionSource,
+  rotateSource,
+} from './ingestion-sources.service.ts';
 import { listUnmatched } from './unmatched.service.ts';
 
 /** Ingestion sources (admins), the Tenovi webhook (device clouds, by secret) and unmatched readings. */
@@ -43,6 +50,20 @@ export const ingestionRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app
       schema: { tags, params: SourceIdParam, response: { 200: IngestionSourceWithSecret, 404: ErrorBody } },
     },
     async (request) => rotateSource(db, signedInContextOf(request), request.params.id),
+  );
+  app.put(
+    '/api/integrations/:id/organization',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags,
+        params: SourceIdParam,
+        body: AssignSourceOrganizationBody,
+        response: { 200: IngestionSource, 400: ErrorBody, 404: ErrorBody, 409: ErrorBody },
+      },
+    },
+    async (request) =>
+      assignSourceOrganization(db, signedInContextOf(request), request.params.id, request.body.organization_id),
   );
   app.delete(
     '/api/integrations/:id',

@@ -22,6 +22,8 @@ import {
 } from '../../../test/app.ts';
 
 let server: TestServer;
+let orgId: number;
+let otherOrgId: number;
 let admin: ApiClient;
 let provider: ApiClient;
 let source: IngestionSourceWithSecret;
@@ -78,6 +80,8 @@ const readingsOf = async (patientId: number) =>
 beforeAll(async () => {
   server = await startTestServer();
   const org = await createOrganization(server);
+  orgId = org.id;
+  otherOrgId = (await createOrganization(server)).id;
   admin = await signInNewStaff(server, 'admin', org.id);
   provider = await signInNewStaff(server, 'provider', org.id);
   const p = await server.db.pool.query<{ id: number }>(
@@ -94,6 +98,7 @@ beforeAll(async () => {
   const res = await admin.post<IngestionSourceWithSecret>('/api/integrations', {
     name: 'Tenovi cloud',
     kind: 'tenovi',
+    organization_id: orgId,
   });
   expect(res.status).toBe(201);
   source = res.body;
@@ -125,9 +130,15 @@ describe('ingestion sources', () => {
 
   it('refuses providers and unknown kinds', async () => {
     expect((await provider.get('/api/integrations')).status).toBe(403);
-    expect((await provider.post('/api/integrations', { name: 'x', kind: 'tenovi' })).status).toBe(403);
-    expect((await admin.post('/api/integrations', { name: 'x', kind: 'hl7v2' })).status).toBe(400);
-    expect((await admin.post('/api/integrations', { name: ' ', kind: 'tenovi' })).status).toBe(400);
+    expect(
+      (await provider.post('/api/integrations', { name: 'x', kind: 'tenovi', organization_id: orgId })).status,
+    ).toBe(403);
+    expect((await admin.post('/api/integrations', { name: 'x', kind: 'hl7v2', organization_id: orgId })).status).toBe(
+      400,
+    );
+    expect((await admin.post('/api/integrations', { name: ' ', kind: 'tenovi', organization_id: orgId })).status).toBe(
+      400,
+    );
   });
 
   it('rotates: the old secret stops working, the new one works; revoked sources answer 401', async () => {
@@ -136,6 +147,7 @@ describe('ingestion sources', () => {
         name: 'Rotating',
         kind: 'tenovi',
         auth_header: 'X-Clinic-Key',
+        organization_id: orgId,
       })
     ).body;
     expect(created.auth_header).toBe('x-clinic-key');
@@ -408,5 +420,250 @@ describe('POST /api/ingest/tenovi/{sourceId}', () => {
     const res = await send(bp(' hwi-a ', minutesAgo(8), 122, 81));
     expect(res.body.stored).toBe(1);
     expect(AdminErrors.deviceExists).toBeTruthy();
+  });
+});
+
+describe('sources belong to one organization', () => {
+  const lastAudit = async (action: string, resourceId: string | null = null) =>
+    (
+      await server.db.pool.query(
+        `SELECT outcome, reason, details FROM audit_logs WHERE action = $1
+            AND ($2::text IS NULL OR resource_id = $2) ORDER BY id DESC LIMIT 1`,
+        [action, resourceId],
+      )
+    ).rows[0];
+
+  it('a source is made for one existing organization, named in its audit record', async () => {
+    expect(source.organization_id).toBe(orgId);
+    expect(source.expires_at).toBeNull();
+    expect((await lastAudit('integration.create', source.id)).details).toMatchObject({ organization_id: orgId });
+    expect((await admin.post('/api/integrations', { name: 'No org', kind: 'tenovi' })).status).toBe(400);
+    const unknown = await admin.post<{ message: string }>('/api/integrations', {
+      name: 'Nowhere',
+      kind: 'tenovi',
+      organization_id: 999_999,
+    });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.message).toBe(IngestionErrors.sourceOrganizationUnknown);
+    expect(await lastAudit('integration.create')).toMatchObject({ outcome: 'failure', reason: 'unknown organization' });
+    // Expiry is for read keys: a device cloud's key has no patient data to hand out.
+    const expiring = await admin.post<{ message: string }>('/api/integrations', {
+      name: 'Expiring cuffs',
+      kind: 'tenovi',
+      organization_id: orgId,
+      expires_in_days: 30,
+    });
+    expect(expiring.status).toBe(400);
+    expect(expiring.body.message).toBe(IngestionErrors.readKeyExpiry);
+  });
+
+  it('a secret header may not be named cookie, authorization, host or any standard header', async () => {
+    for (const header of [
+      'cookie',
+      'Cookie',
+      'authorization',
+      'host',
+      'x-forwarded-for',
+      'X-Request-Id',
+      'x-',
+      'X-' + 'a'.repeat(63),
+    ]) {
+      const res = await admin.post('/api/integrations', {
+        name: `Header ${header}`,
+        kind: 'tenovi',
+        organization_id: orgId,
+        auth_header: header,
+      });
+      expect(res.status, header).toBe(400);
+    }
+    const custom = await admin.post<IngestionSourceWithSecret>('/api/integrations', {
+      name: 'Custom header',
+      kind: 'tenovi',
+      organization_id: orgId,
+      auth_header: 'X-Cuff-Key-2',
+    });
+    expect(custom.status).toBe(201);
+    // The database holds new sources to the same rule, whatever path inserts them.
+    await expect(
+      server.db.ownerPool.query(
+        `INSERT INTO ingestion_sources (name, kind, auth_header, secret_hash, organization_id)
+         VALUES ('Sneaky', 'tenovi', 'cookie', decode(repeat('00', 32), 'hex'), $1)`,
+        [orgId],
+      ),
+    ).rejects.toThrow(/ingestion_sources_auth_header_custom/);
+  });
+
+  it('a source without an organization is refused until an admin assigns one, once', async () => {
+    const made = (
+      await admin.post<IngestionSourceWithSecret>('/api/integrations', {
+        name: 'Made before organizations',
+        kind: 'tenovi',
+        organization_id: orgId,
+      })
+    ).body;
+    // As migration 0950 leaves a source made before, when there were several organizations.
+    await server.db.ownerPool.query(
+      `ALTER TABLE ingestion_sources DROP CONSTRAINT ingestion_sources_organization_required`,
+    );
+    await server.db.ownerPool.query(`UPDATE ingestion_sources SET organization_id = NULL WHERE id = $1`, [made.id]);
+    await server.db.ownerPool.query(
+      `ALTER TABLE ingestion_sources ADD CONSTRAINT ingestion_sources_organization_required
+         CHECK (organization_id IS NOT NULL OR revoked_at IS NOT NULL) NOT VALID`,
+    );
+    const body = bp('HWI-A', minutesAgo(700), 125, 82);
+    const refused = await send(body, { sourceId: made.id, secret: made.secret });
+    expect(refused.status).toBe(401);
+    expect(await lastAudit('ingest.tenovi', made.id)).toMatchObject({
+      outcome: 'failure',
+      reason: 'source without organization',
+    });
+    const listed = (await admin.get<IngestionSource[]>('/api/integrations')).body.find((s) => s.id === made.id)!;
+    expect(listed.organization_id).toBeNull();
+
+    expect(
+      (await provider.request('PUT', `/api/integrations/${made.id}/organization`, { body: { organization_id: orgId } }))
+        .status,
+    ).toBe(403);
+    const unknown = await admin.request('PUT', `/api/integrations/${made.id}/organization`, {
+      body: { organization_id: 999_999 },
+    });
+    expect(unknown.status).toBe(400);
+    const assigned = await admin.request<IngestionSource>('PUT', `/api/integrations/${made.id}/organization`, {
+      body: { organization_id: orgId },
+    });
+    expect(assigned.status).toBe(200);
+    expect(assigned.body.organization_id).toBe(orgId);
+    expect(await lastAudit('integration.assign_organization', made.id)).toMatchObject({
+      outcome: 'success',
+      details: { organization_id: orgId },
+    });
+    expect((await send(body, { sourceId: made.id, secret: made.secret })).status).toBe(200);
+    // Moving a key to another organization's patients is a new source, not a reassignment.
+    const moved = await admin.request<{ message: string }>('PUT', `/api/integrations/${made.id}/organization`, {
+      body: { organization_id: otherOrgId },
+    });
+    expect(moved.status).toBe(409);
+    expect(moved.body.message).toBe(IngestionErrors.sourceOrganizationSet);
+    expect(
+      (
+        await admin.request('PUT', `/api/integrations/00000000-0000-4000-8000-000000000000/organization`, {
+          body: { organization_id: orgId },
+        })
+      ).status,
+    ).toBe(404);
+  });
+
+  it('an expired source is refused, and audited with its id and why', async () => {
+    const made = (
+      await admin.post<IngestionSourceWithSecret>('/api/integrations', {
+        name: 'Expiring',
+        kind: 'tenovi',
+        organization_id: orgId,
+      })
+    ).body;
+    await server.db.ownerPool.query(
+      `UPDATE ingestion_sources SET expires_at = now() - interval '1 second' WHERE id = $1`,
+      [made.id],
+    );
+    expect((await send(bp('HWI-A', minutesAgo(710), 126, 82), { sourceId: made.id, secret: made.secret })).status).toBe(
+      401,
+    );
+    expect(await lastAudit('ingest.tenovi', made.id)).toMatchObject({ outcome: 'failure', reason: 'source expired' });
+  });
+
+  it("the webhook's audit record names the organization the source writes for", async () => {
+    const res = await send(bp('HWI-A', minutesAgo(720), 127, 83));
+    expect(res.status).toBe(200);
+    expect((await lastAudit('ingest.tenovi', source.id)).details).toMatchObject({ organization_id: orgId });
+  });
+
+  it('the runtime role cannot replace a source secret hash, nor insert a source, and rotation still works', async () => {
+    const made = (
+      await admin.post<IngestionSourceWithSecret>('/api/integrations', {
+        name: 'Guarded',
+        kind: 'tenovi',
+        organization_id: orgId,
+      })
+    ).body;
+    const hash = "decode(repeat('ab', 32), 'hex')";
+    await expect(
+      server.db.pool.query(`UPDATE ingestion_sources SET secret_hash = ${hash} WHERE id = $1`, [made.id]),
+    ).rejects.toThrow(/permission denied/);
+    await expect(
+      server.db.pool.query(
+        `INSERT INTO ingestion_sources (name, kind, auth_header, secret_hash, organization_id)
+         VALUES ('Planted', 'tenovi', 'x-planted', ${hash}, $1)`,
+        [orgId],
+      ),
+    ).rejects.toThrow(/permission denied/);
+    // The function checks what it is given: no short hash, no revoked source.
+    await expect(
+      server.db.pool.query(`SELECT rpm_rotate_ingestion_source($1, '\\x00'::bytea, 90)`, [made.id]),
+    ).rejects.toThrow(/32-byte/);
+    const rotated = await admin.post<IngestionSourceWithSecret>(`/api/integrations/${made.id}/rotate`);
+    expect(rotated.status).toBe(200);
+    expect(
+      (await send(bp('HWI-A', minutesAgo(730), 128, 84), { sourceId: made.id, secret: rotated.body.secret })).status,
+    ).toBe(200);
+  });
+
+  it("a reading another organization's source left unmatched never moves to this organization's patient", async () => {
+    const cloudOfB = (
+      await admin.post<IngestionSourceWithSecret>('/api/integrations', {
+        name: 'Cloud of B',
+        kind: 'tenovi',
+        organization_id: otherOrgId,
+      })
+    ).body;
+    await server.db.pool.query(
+      `INSERT INTO unmatched_readings (device_identifier, measured_at, measurement_index, systolic, diastolic, source_id)
+       VALUES ('HWI-ORG', now() - interval '2 hours', 1, 151, 91, $1), ('HWI-ORG', now() - interval '1 hour', 2, 121, 79, $2)`,
+      [cloudOfB.id, source.id],
+    );
+    await server.db.pool.query(`INSERT INTO devices (device_id, model, patient_id) VALUES ('HWI-ORG', 'BPM', $1)`, [
+      patientA,
+    ]);
+    const moved = await server.db.pool.query(
+      `SELECT v.systolic FROM vitals v JOIN devices d ON d.id = v.device_id WHERE d.device_id = 'HWI-ORG'`,
+    );
+    expect(moved.rows).toEqual([{ systolic: 121 }]);
+    expect(
+      await count(`unmatched_readings WHERE device_identifier = 'HWI-ORG' AND source_id = $1`, [cloudOfB.id]),
+    ).toBe(1);
+  });
+
+  it("another organization's device cloud cannot add a pulse to this organization's reading nor change its battery", async () => {
+    const cloudOfB = (
+      await admin.post<IngestionSourceWithSecret>('/api/integrations', {
+        name: 'Other cloud',
+        kind: 'tenovi',
+        organization_id: otherOrgId,
+      })
+    ).body;
+    const t = minutesAgo(800);
+    expect((await send(bp('HWI-A', t, 133, 83))).body.stored).toBe(1);
+    const battery = async () =>
+      (await server.db.pool.query(`SELECT battery_level FROM devices WHERE device_id = 'HWI-A'`)).rows[0].battery_level;
+    const before = await battery();
+    const res = await send(
+      [
+        pulse('HWI-A', t, 99),
+        { metric: 'battery_percentage', hwi_device_id: 'HWI-A', value_1: 3, timestamp: minutesAgo(0) },
+      ],
+      { sourceId: cloudOfB.id, secret: cloudOfB.secret },
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.battery_updates).toBe(0);
+    expect(await battery()).toBe(before);
+    const reading = await server.db.pool.query(
+      `SELECT pulse FROM vitals WHERE patient_id = $1 AND created_at = $2 AND kind = 'blood_pressure'`,
+      [patientA, t],
+    );
+    expect(reading.rows).toEqual([{ pulse: null }]);
+    const record = await server.db.pool.query(
+      `SELECT details FROM audit_logs WHERE action = 'ingest.tenovi' AND resource_id = $1 ORDER BY id DESC LIMIT 1`,
+      [cloudOfB.id],
+    );
+    expect(record.rows[0].details).toMatchObject({ organization_id: otherOrgId, other_organization: 2 });
   });
 });

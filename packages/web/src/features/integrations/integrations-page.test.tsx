@@ -1,4 +1,4 @@
-import { IngestionTexts, type IngestionSource } from '@rpm/contracts';
+import { IngestionTexts, Validation, type IngestionSource } from '@rpm/contracts';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
@@ -13,6 +13,8 @@ const SOURCE: IngestionSource = {
   kind: 'tenovi',
   auth_header: 'x-rpm-ingest-secret',
   can_read: false,
+  organization_id: 1,
+  expires_at: null,
   created_at: '2026-01-01T00:00:00.000Z',
   rotated_at: null,
   revoked_at: null,
@@ -21,9 +23,30 @@ const SOURCE: IngestionSource = {
   ],
 };
 
+const ORGANIZATIONS = [
+  { id: 1, name: 'North Clinic' },
+  { id: 2, name: 'South Clinic' },
+];
+/** A source made before sources had an organization: refused until an admin assigns one. */
+const ORPHAN: IngestionSource = {
+  ...SOURCE,
+  id: '22222222-3333-4444-8555-666666666666',
+  name: 'Old cuffs',
+  // Made before the header rule too.
+  auth_header: 'cookie',
+  organization_id: null,
+  recent_rejections: [],
+};
+
 let created: unknown = null;
+let assigned: unknown = null;
 const server = setupTestServer(
-  http.get('/api/integrations', () => HttpResponse.json([SOURCE])),
+  http.get('/api/integrations', () => HttpResponse.json([SOURCE, ORPHAN])),
+  http.get('/api/organizations', () => HttpResponse.json(ORGANIZATIONS)),
+  http.put('/api/integrations/:id/organization', async ({ request, params }) => {
+    assigned = { id: params.id, ...((await request.json()) as object) };
+    return HttpResponse.json({ ...ORPHAN, organization_id: 2 });
+  }),
   http.post('/api/integrations', async ({ request }) => {
     created = await request.json();
     return HttpResponse.json(
@@ -33,6 +56,9 @@ const server = setupTestServer(
         name: 'EHR',
         kind: 'fhir',
         auth_header: null,
+        can_read: true,
+        organization_id: 2,
+        expires_at: '2026-04-01T00:00:00.000Z',
         secret: 'rpms_new_secret',
       },
       { status: 201 },
@@ -51,6 +77,36 @@ describe('integrations', { timeout: 20_000 }, () => {
     const table = await screen.findByRole('table', { name: IngestionTexts.integrationsTitle });
     expect(within(table).getByText('Tenovi cloud')).toBeTruthy();
     expect(within(table).getByText(/CUFF-9: value_1 must be between 40 and 300 mmHg/)).toBeTruthy();
+    expect(within(table).getByText('North Clinic')).toBeTruthy();
+    expect(within(table).getAllByText(IngestionTexts.noExpiry)).toHaveLength(2);
+  });
+
+  it('shows a notice on a source without an organization, and assigns one only after confirmation', async () => {
+    const user = userEvent.setup();
+    renderPage(<IntegrationsPage />);
+    const table = await screen.findByRole('table', { name: IngestionTexts.integrationsTitle });
+    const row = within(table).getByText('Old cuffs').closest('tr')!;
+    expect(within(row).getByText(IngestionTexts.noOrganization)).toBeTruthy();
+    expect(within(row).getByText(IngestionTexts.headerNotAllowed)).toBeTruthy();
+    expect(within(table).getAllByText(IngestionTexts.headerNotAllowed)).toHaveLength(1);
+    const assign = within(row).getByRole('button', { name: IngestionTexts.assignOrganization });
+    expect(assign.hasAttribute('disabled')).toBe(true);
+    await user.click(within(row).getByLabelText(IngestionTexts.organization));
+    await user.click(await screen.findByRole('option', { name: 'South Clinic' }));
+    await user.click(assign);
+    const dialog = await screen.findByRole('dialog', { name: IngestionTexts.assignConfirmTitle });
+    expect(within(dialog).getByText(IngestionTexts.assignConfirm('Old cuffs', 'South Clinic'))).toBeTruthy();
+    // Cancel first: nothing is sent.
+    await user.click(within(dialog).getByRole('button', { name: /cancel/i }));
+    expect(assigned).toBeNull();
+    await user.click(assign);
+    await user.click(
+      within(await screen.findByRole('dialog', { name: IngestionTexts.assignConfirmTitle })).getByRole('button', {
+        name: IngestionTexts.assign,
+      }),
+    );
+    expect(await screen.findByText(IngestionTexts.organizationAssigned)).toBeTruthy();
+    expect(assigned).toEqual({ id: ORPHAN.id, organization_id: 2 });
   });
 
   it('creates a FHIR source with a read key and shows its secret once; rotating shows the new one', async () => {
@@ -61,10 +117,21 @@ describe('integrations', { timeout: 20_000 }, () => {
     await user.click(screen.getByLabelText(IngestionTexts.sourceKind));
     await user.click(await screen.findByRole('option', { name: 'FHIR' }));
     await user.click(screen.getByLabelText(IngestionTexts.canRead));
+    // The organization is required: without it nothing is sent.
+    await user.click(screen.getByRole('button', { name: IngestionTexts.createSource }));
+    expect(await screen.findByText(Validation.organizationRequired)).toBeTruthy();
+    expect(created).toBeNull();
+    const form = screen.getByRole('form', { name: IngestionTexts.createSource });
+    await user.click(within(form).getByLabelText(new RegExp(IngestionTexts.organization)));
+    await user.click(await screen.findByRole('option', { name: 'South Clinic' }));
+    await user.type(screen.getByLabelText(IngestionTexts.expiresInDays), '30');
     await user.click(screen.getByRole('button', { name: IngestionTexts.createSource }));
     expect((await screen.findByTestId('source-secret')).textContent).toBe('rpms_new_secret');
-    expect(created).toEqual({ name: 'EHR', kind: 'fhir', can_read: true });
-    await user.click(screen.getByRole('button', { name: IngestionTexts.rotate }));
+    expect(created).toEqual({ name: 'EHR', kind: 'fhir', organization_id: 2, can_read: true, expires_in_days: 30 });
+    const tenovi = within(screen.getByRole('table', { name: IngestionTexts.integrationsTitle }))
+      .getByText('Tenovi cloud')
+      .closest('tr')!;
+    await user.click(within(tenovi).getByRole('button', { name: IngestionTexts.rotate }));
     expect((await screen.findByText('rpms_rotated_secret')).getAttribute('data-testid')).toBe('source-secret');
   });
 });
