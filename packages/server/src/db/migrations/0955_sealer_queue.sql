@@ -19,7 +19,7 @@ CREATE FUNCTION audit_unsealed_take_sealed(ids bigint[]) RETURNS integer
 $$;
 REVOKE EXECUTE ON FUNCTION audit_unsealed_take_sealed(bigint[]) FROM PUBLIC;
 
--- Same function as 0912, with two lines changed: no DELETE on audit_unsealed, and EXECUTE on the
+-- Same function as 0951, with two lines changed: no DELETE on audit_unsealed, and EXECUTE on the
 -- function above.
 CREATE OR REPLACE FUNCTION rpm_grant_runtime_role(r name) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
@@ -37,12 +37,18 @@ BEGIN
       -- The sealer takes records off its queue only through audit_unsealed_take_sealed().
       WHEN t.nspname = 'public' AND t.relname = 'audit_unsealed' THEN 'SELECT, INSERT'
       WHEN t.nspname = 'public' AND t.relname IN ('audit_chain_sha256_legacy', 'schema_migrations') THEN 'SELECT'
+      WHEN t.nspname = 'public' AND t.relname = 'ingestion_sources' THEN 'SELECT'
       WHEN t.nspname = 'pgboss' AND t.relname = 'version' THEN 'SELECT, UPDATE'
       ELSE 'SELECT, INSERT, UPDATE, DELETE'
     END;
+    -- Revoking the table's privileges revokes its columns' too.
     EXECUTE format('REVOKE ALL ON TABLE %I.%I FROM %I', t.nspname, t.relname, r);
     EXECUTE format('GRANT %s ON TABLE %I.%I TO %I', privileges, t.nspname, t.relname, r);
   END LOOP;
+  -- Sources: revoking and assigning an organization; their secrets only through the 0951 functions.
+  EXECUTE format('GRANT UPDATE (revoked_at, organization_id) ON TABLE public.ingestion_sources TO %I', r);
+  EXECUTE format('GRANT EXECUTE ON FUNCTION rpm_create_ingestion_source(uuid, text, text, text, boolean, bytea, '
+                 'integer, integer, timestamptz), rpm_rotate_ingestion_source(uuid, bytea, integer) TO %I', r);
   EXECUTE format('GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public, identity TO %I', r);
   -- The DB inspector reads with SET LOCAL ROLE rpm_inspector, and keeps that role's column grants
   -- up to date through a function that runs with its owner's rights.
