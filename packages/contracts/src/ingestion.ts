@@ -191,6 +191,8 @@ export const IngestionErrors = {
   sourceOrganizationUnknown: 'organization_id must name an existing organization',
   /** Assigning is for sources made before sources had one; moving a source is a new source. */
   sourceOrganizationSet: 'this source already belongs to an organization; create a new source for another one',
+  sourceHeaderRetired:
+    'this source sends its secret in a header that is no longer allowed; create a new source instead',
   authHeaderReserved:
     'auth_header must not be a header that proxies or the portal set or log (x-forwarded-*, x-request-id and the like)',
   readKeyExpiry: `expires_in_days is only for FHIR read keys, between 1 and ${FHIR_READ_KEY_MAX_DAYS}`,

@@ -207,6 +207,16 @@ export async function assignSourceOrganization(
           details: { organization_id: source.organization_id },
         });
       }
+      // Such a source stays refused whatever its organization (the table's check says so too):
+      // a clear conflict instead of a failed update.
+      if (source && !source.revoked_at && source.kind === 'tenovi' && !isSecretHeaderAllowed(source.auth_header ?? '')) {
+        throw failure(409, IngestionErrors.sourceHeaderRetired, {
+          action,
+          resourceType: 'ingestion_source',
+          resourceId: id,
+          reason: 'secret header not allowed',
+        });
+      }
       if (!(await organizationExists(tx, organizationId))) {
         throw failure(400, IngestionErrors.sourceOrganizationUnknown, {
           action,

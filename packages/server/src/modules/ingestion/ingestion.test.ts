@@ -553,6 +553,44 @@ describe('sources belong to one organization', () => {
     ).toBe(404);
   });
 
+  it('assigning an organization to an old source whose secret header is no longer allowed is a clear 409, not a 500', async () => {
+    const made = (
+      await admin.post<IngestionSourceWithSecret>('/api/integrations', {
+        name: 'Old cookie header',
+        kind: 'tenovi',
+        organization_id: orgId,
+      })
+    ).body;
+    // As a source made before the x- rule and before organizations: the owner repairs around the checks.
+    await server.db.ownerPool.query(
+      `ALTER TABLE ingestion_sources DROP CONSTRAINT ingestion_sources_organization_required,
+                                     DROP CONSTRAINT ingestion_sources_auth_header_custom`,
+    );
+    await server.db.ownerPool.query(
+      `UPDATE ingestion_sources SET organization_id = NULL, auth_header = 'cookie' WHERE id = $1`,
+      [made.id],
+    );
+    await server.db.ownerPool.query(
+      `ALTER TABLE ingestion_sources
+         ADD CONSTRAINT ingestion_sources_organization_required
+           CHECK (organization_id IS NOT NULL OR revoked_at IS NOT NULL) NOT VALID,
+         ADD CONSTRAINT ingestion_sources_auth_header_custom
+           CHECK (auth_header IS NULL OR revoked_at IS NOT NULL
+                  OR (auth_header ~ '^x-[a-z0-9-]{1,62}$'
+                      AND auth_header !~ '^x-(forwarded|real-ip|client-ip|request-id|requested-with|correlation-id|amz|amzn|csrf|xsrf|http-method|original)'))
+           NOT VALID`,
+    );
+    const refused = await admin.request<{ message: string }>('PUT', `/api/integrations/${made.id}/organization`, {
+      body: { organization_id: orgId },
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe(IngestionErrors.sourceHeaderRetired);
+    expect(await lastAudit('integration.assign_organization', made.id)).toMatchObject({
+      outcome: 'failure',
+      reason: 'secret header not allowed',
+    });
+  });
+
   it('an expired source is refused, and audited with its id and why', async () => {
     const made = (
       await admin.post<IngestionSourceWithSecret>('/api/integrations', {
