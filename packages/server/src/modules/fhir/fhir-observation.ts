@@ -7,7 +7,6 @@ import {
   ReadingLimits,
   type FhirObservationInput as CheckedObservation,
 } from '@rpm/contracts';
-import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import {
   LOINC,
@@ -35,12 +34,19 @@ export interface ObservationRules {
 
 const checkObservation = Compile(FhirObservationInput);
 
+/** Longest element name echoed back: an unknown key is the sender's text, and may be a megabyte of it. */
+const NAME_ECHO_MAX = 64;
+
 /** A validator's path (`/component/0/code`) as a FHIR expression (`component[0].code`). */
 export function fhirPath(at: string, instancePath: string): string {
   const parts = instancePath.split('/').slice(1);
   let out = at.replace(/\.$/, '');
-  for (const p of parts)
-    out += /^\d+$/.test(p) ? `[${p}]` : `${out ? '.' : ''}${p.replace(/~1/g, '/').replace(/~0/g, '~')}`;
+  for (const p of parts) {
+    const name = p.replace(/~1/g, '/').replace(/~0/g, '~');
+    out += /^\d+$/.test(p)
+      ? `[${p}]`
+      : `${out ? '.' : ''}${name.length > NAME_ECHO_MAX ? `${name.slice(0, NAME_ECHO_MAX)}…` : name}`;
+  }
   return out || 'Observation';
 }
 
@@ -89,8 +95,6 @@ export function checked<T>(
     schemaProblem(validator.Errors(value), at) ?? FhirErrors.invalid(fhirPath(at, ''), 'invalid'),
   );
 }
-
-export const compiled = (schema: TSchema) => Compile(schema);
 
 type Coded = { coding?: { system?: string; code?: string }[] } | undefined;
 const hasLoinc = (c: Coded, code: string) => (c?.coding ?? []).some((x) => x.system === LOINC && x.code === code);

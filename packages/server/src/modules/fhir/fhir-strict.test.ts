@@ -139,6 +139,13 @@ describe('strict FHIR input', () => {
       expect(res.body.resourceType).toBe('OperationOutcome');
       expect(diagnostics(res.body), field).toMatch(new RegExp(`^${field.replace(/[[\].]/g, '\\$&')}(:| )`));
     }
+    // An unknown element is named, but a megabyte-long name is not echoed back whole.
+    const longKey = await post<OperationOutcome>(
+      '/fhir/R4/Observation',
+      bp('S-1', fresh(), 120, 80, { ['x'.repeat(5000)]: 1 }),
+    );
+    expect(longKey.status).toBe(400);
+    expect(diagnostics(longKey.body)).toBe(FhirErrors.unknownElement(`${'x'.repeat(64)}…`));
     for (const hostile of ['null', '[]', '"x"', '42', '{"resourceType":"Observation","status":null}']) {
       expect((await post('/fhir/R4/Observation', hostile)).status, hostile).toBe(400);
     }

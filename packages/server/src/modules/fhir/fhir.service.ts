@@ -8,6 +8,7 @@ import {
   parseFhirDateTime,
 } from '@rpm/contracts';
 import type pg from 'pg';
+import { Compile } from 'typebox/compile';
 import { withTransaction, type Queryable } from '../../db/pool.ts';
 import type { RequestContext } from '../../plugins/context.ts';
 import { HttpError } from '../../plugins/errors.ts';
@@ -39,7 +40,7 @@ import { insertRejection } from '../ingestion/ingestion-sources.repository.ts';
 import type { IncomingReading, ReadingOutcome } from '../ingestion/readings.repository.ts';
 import { measurementKey, ReadingRejected } from '../ingestion/reading-rules.ts';
 import { sourceIdOfSecret } from '../ingestion/source-secret.ts';
-import { checked, compiled, parseObservation, type ParsedObservation } from './fhir-observation.ts';
+import { checked, parseObservation, type ParsedObservation } from './fhir-observation.ts';
 import {
   attributedPatients,
   devicesByIdentifier,
@@ -295,8 +296,8 @@ export async function searchDevices(
 /** A parsed entry, or why it was refused. */
 type Checked = { ok: true; parsed: ParsedObservation } | { ok: false; error: ReadingRejected };
 
-const checkEntry = compiled(FhirBundleEntryInput);
-const checkBundle = compiled(FhirBundleInput);
+const checkEntry = Compile(FhirBundleEntryInput);
+const checkBundle = Compile(FhirBundleInput);
 
 /** Runs a check; a refusal of the input becomes the entry's refusal, anything else stays a fault. */
 function attempt(run: () => ParsedObservation): Checked {
