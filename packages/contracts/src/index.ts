@@ -10,6 +10,7 @@ export * from './admin.ts';
 export * from './audit.ts';
 export * from './identity.ts';
 export * from './ingestion.ts';
+export * from './fhir.ts';
 export * from './rules.ts';
 export * from './alerts.ts';
 export * from './billing.ts';

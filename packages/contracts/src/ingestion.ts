@@ -8,10 +8,15 @@ export const ReadingLimits = {
   pulse: { min: 20, max: 300 },
   /** Device clocks drift; a reading further ahead than this is refused. */
   futureToleranceMinutes: 10,
+  /** A reading measured longer ago than this is refused: a stale backlog, or a device clock reset. */
+  maxAgeDays: 90,
+  /** No remote monitoring device measured before this year: an earlier time is a clock reset. */
+  earliestYear: 2000,
 } as const;
 
 export const INGESTION_BODY_LIMIT_BYTES = 1024 * 1024;
-export const FHIR_BUNDLE_MAX_ENTRIES = 1000;
+/** Measurements one FHIR request may carry (413 above): a day of a large clinic's readings in a few calls. */
+export const FHIR_BUNDLE_MAX_ENTRIES = 500;
 /**
  * Webhook calls per minute, counted per source and sending address (per address when the call
  * names no source): 200 a second, room for a vendor cloud's bursts, each call one measurement
@@ -20,7 +25,7 @@ export const FHIR_BUNDLE_MAX_ENTRIES = 1000;
 export const INGEST_RATE_LIMIT_PER_MINUTE = 12_000;
 /** FHIR reads per minute and route, per read key and address (per address for staff sessions). */
 export const FHIR_READ_RATE_LIMIT_PER_MINUTE = 3_000;
-/** FHIR writes per minute and route, per source and address: a Bundle carries up to 1,000 readings. */
+/** FHIR writes per minute and route, per source and address: a Bundle carries up to 500 readings. */
 export const FHIR_WRITE_RATE_LIMIT_PER_MINUTE = 3_000;
 /** Rejections kept per source for the admin page. */
 export const INGESTION_REJECTIONS_KEPT = 20;

@@ -67,8 +67,9 @@ export type Patient = Static<typeof Patient>;
 
 export const Vital = Type.Object({
   created_at: Timestamp,
-  systolic: Type.Integer(),
-  diastolic: Type.Integer(),
+  /** Null on a heart rate measured alone (no blood pressure). */
+  systolic: Type.Union([Type.Integer(), Type.Null()]),
+  diastolic: Type.Union([Type.Integer(), Type.Null()]),
   pulse: Type.Union([Type.Integer(), Type.Null()]),
   /** The device id the reading came from, or 'manual' for one typed in by staff. */
   source: Type.String(),
@@ -312,6 +313,8 @@ export type VitalSeries = Static<typeof VitalSeries>;
 /** Texts of the patient screens beyond the spec's own (column heads, field labels, states). */
 export const PatientTexts = {
   listTitle: 'Patients',
+  /** A value the reading does not have (no blood pressure on a heart rate measured alone). */
+  noValue: '—',
   firstName: 'First name',
   middleName: 'Middle name',
   lastName: 'Last name',

@@ -1,6 +1,7 @@
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ReadingLimits } from '@rpm/contracts';
 
 /** Repository root, so that `./.data/` means the same place whichever workspace npm runs us from. */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -35,6 +36,8 @@ export interface Config {
   /** Send the session cookie with the Secure flag (on by default when PUBLIC_URL is https). */
   secureCookies: boolean;
   rateLimitPerMinute: number;
+  /** READING_MAX_AGE_DAYS: readings measured longer ago are refused (a clinic importing a backlog may raise it). */
+  readingMaxAgeDays: number;
   /** The runtime role's connection to an external database; derived from DATABASE_URL when unset. */
   databaseRuntimeUrl: string | undefined;
   /** AUDIT_HMAC_KEY: the audit chain's key; unset, a key file in dataDir. */
@@ -197,6 +200,7 @@ export function loadConfig(env: Env = process.env): Config {
     timeouts: timeoutsOf(intIn('REQUEST_TIMEOUT_MS', DEFAULT_REQUEST_TIMEOUT_MS, 1000, 600_000)),
     secureCookies: bool('SECURE_COOKIES', publicUrl.startsWith('https://')),
     rateLimitPerMinute: intIn('RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
+    readingMaxAgeDays: intIn('READING_MAX_AGE_DAYS', ReadingLimits.maxAgeDays, 1, 36_500),
     databaseRuntimeUrl,
     auditHmacKey,
     masterKey,

@@ -19,13 +19,19 @@ export const LOINC_HEART_RATE = '8867-4';
 /** The system of the portal's device ids in Device.identifier and Observation.device.identifier. */
 export const DEVICE_ID_SYSTEM = 'urn:rpm-portal:device-id';
 export const FHIR_VERSION = '4.0.1';
+/** The R4 vital-signs profiles each kind conforms to. */
+export const PROFILE_BP = 'http://hl7.org/fhir/StructureDefinition/bp';
+export const PROFILE_HEART_RATE = 'http://hl7.org/fhir/StructureDefinition/heartrate';
+const DATA_ABSENT = 'http://terminology.hl7.org/CodeSystem/data-absent-reason';
 
 export interface VitalRow {
   id: number;
   patient_id: number;
   created_at: Date;
-  systolic: number;
-  diastolic: number;
+  /** A blood-pressure reading (with its pulse, when measured) or a heart rate alone. */
+  kind: 'blood_pressure' | 'heart_rate';
+  systolic: number | null;
+  diastolic: number | null;
   pulse: number | null;
   source: string;
 }
@@ -62,8 +68,33 @@ const vitalSigns = [
 
 const quantity = (value: number, unit: string, code: string) => ({ value, unit, system: UCUM, code });
 
-/** A reading as the FHIR R4 vital-signs blood-pressure panel, with the heart rate as a component. */
+const heartRateCode = { coding: [{ system: LOINC, code: LOINC_HEART_RATE, display: 'Heart rate' }] };
+const beatsPerMinute = (pulse: number) => quantity(pulse, 'beats/minute', '/min');
+
+/**
+ * A reading as an R4 vital-signs Observation of its kind: the blood-pressure panel (the heart
+ * rate measured with it as a component), or a heart rate alone.
+ */
 export function presentObservation(v: VitalRow): Observation {
+  const common = {
+    resourceType: 'Observation' as const,
+    id: String(v.id),
+    status: 'final' as const,
+    category: vitalSigns,
+    subject: { reference: `Patient/${v.patient_id}` },
+    effectiveDateTime: v.created_at.toISOString(),
+    ...(v.source === MANUAL_SOURCE ? {} : { device: { identifier: { system: DEVICE_ID_SYSTEM, value: v.source } } }),
+  };
+  if (v.kind === 'heart_rate' || v.systolic === null || v.diastolic === null) {
+    return {
+      ...common,
+      meta: { profile: [PROFILE_HEART_RATE] },
+      code: heartRateCode,
+      ...(v.pulse !== null
+        ? { valueQuantity: beatsPerMinute(v.pulse) }
+        : { dataAbsentReason: { coding: [{ system: DATA_ABSENT, code: 'unknown' }] } }),
+    };
+  }
   const component: ObservationComponent[] = [
     {
       code: { coding: [{ system: LOINC, code: LOINC_SYSTOLIC, display: 'Systolic blood pressure' }] },
@@ -74,23 +105,13 @@ export function presentObservation(v: VitalRow): Observation {
       valueQuantity: quantity(v.diastolic, 'mmHg', 'mm[Hg]'),
     },
   ];
-  if (v.pulse !== null) {
-    component.push({
-      code: { coding: [{ system: LOINC, code: LOINC_HEART_RATE, display: 'Heart rate' }] },
-      valueQuantity: quantity(v.pulse, 'beats/minute', '/min'),
-    });
-  }
+  if (v.pulse !== null) component.push({ code: heartRateCode, valueQuantity: beatsPerMinute(v.pulse) });
   return {
-    resourceType: 'Observation',
-    id: String(v.id),
-    status: 'final',
-    category: vitalSigns,
+    ...common,
+    meta: { profile: [PROFILE_BP] },
     code: {
       coding: [{ system: LOINC, code: LOINC_BP_PANEL, display: 'Blood pressure panel with all children optional' }],
     },
-    subject: { reference: `Patient/${v.patient_id}` },
-    effectiveDateTime: v.created_at.toISOString(),
-    ...(v.source === MANUAL_SOURCE ? {} : { device: { identifier: { system: DEVICE_ID_SYSTEM, value: v.source } } }),
     component,
   };
 }

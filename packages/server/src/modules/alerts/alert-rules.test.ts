@@ -38,3 +38,12 @@ describe('alert rules at their boundaries (ACC/AHA defaults)', () => {
     expect(brokenRules(reading(135, 70), D)).toEqual([]);
   });
 });
+
+describe('a heart rate measured alone', () => {
+  it('is checked by the pulse rules only: no pressure is not a low pressure', () => {
+    const heartRate = (pulse: number) => ({ systolic: null, diastolic: null, pulse, irregular: null });
+    expect(brokenRules(heartRate(D.pulse_high + 1), D)).toEqual(['pulse_high']);
+    expect(brokenRules(heartRate(D.pulse_low - 1), D)).toEqual(['pulse_low']);
+    expect(brokenRules(heartRate(70), D)).toEqual([]);
+  });
+});

@@ -8,8 +8,9 @@ import {
 
 /** One stored reading, as the rules see it. */
 export interface CheckedReading {
-  systolic: number;
-  diastolic: number;
+  /** Null on a heart rate measured alone: the blood-pressure rules do not apply to it. */
+  systolic: number | null;
+  diastolic: number | null;
   pulse: number | null;
   irregular: boolean | null;
 }
@@ -31,9 +32,13 @@ export function effectiveThresholds(organization: Overrides | null, patient: Ove
  */
 export function brokenRules(r: CheckedReading, t: AlertThresholdValues): AlertRule[] {
   const rules: AlertRule[] = [];
-  if (r.systolic > t.crisis_systolic || r.diastolic > t.crisis_diastolic) rules.push('bp_crisis');
-  else if (r.systolic >= t.high_systolic || r.diastolic >= t.high_diastolic) rules.push('bp_high');
-  if (r.systolic < t.low_systolic || r.diastolic < t.low_diastolic) rules.push('bp_low');
+  const { systolic, diastolic } = r;
+  // Compared as numbers only: a missing pressure (null) would compare as 0 and read as low.
+  if (systolic !== null && diastolic !== null) {
+    if (systolic > t.crisis_systolic || diastolic > t.crisis_diastolic) rules.push('bp_crisis');
+    else if (systolic >= t.high_systolic || diastolic >= t.high_diastolic) rules.push('bp_high');
+    if (systolic < t.low_systolic || diastolic < t.low_diastolic) rules.push('bp_low');
+  }
   if (r.pulse !== null && r.pulse < t.pulse_low) rules.push('pulse_low');
   if (r.pulse !== null && r.pulse > t.pulse_high) rules.push('pulse_high');
   if (r.irregular === true) rules.push('irregular_heartbeat');

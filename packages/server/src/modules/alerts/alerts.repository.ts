@@ -47,8 +47,8 @@ export interface ReadingToCheck {
   patient_id: number;
   organization_id: number;
   measured_at: Date;
-  systolic: number;
-  diastolic: number;
+  systolic: number | null;
+  diastolic: number | null;
   pulse: number | null;
   irregular: boolean | null;
   organization: Overrides | null;

@@ -73,8 +73,8 @@ export async function evaluateStoredReadings(tx: Queryable, vitalIds: number[]):
           severityRank: ALERT_SEVERITY_RANK[severity],
           at: r.measured_at,
           values: {
-            systolic: r.systolic,
-            diastolic: r.diastolic,
+            ...(r.systolic !== null ? { systolic: r.systolic } : {}),
+            ...(r.diastolic !== null ? { diastolic: r.diastolic } : {}),
             pulse: r.pulse,
             ...(r.irregular === true ? { irregular_heartbeat: true } : {}),
             measured_at: r.measured_at.toISOString(),

@@ -1,5 +1,13 @@
-import type { Observation, Quantity } from '@medplum/fhirtypes';
-import { IngestionErrors } from '@rpm/contracts';
+import {
+  FHIR_STORED_STATUSES,
+  FhirErrors,
+  FhirObservationInput,
+  IngestionErrors,
+  parseFhirDateTime,
+  ReadingLimits,
+  type FhirObservationInput as CheckedObservation,
+} from '@rpm/contracts';
+import { Compile } from 'typebox/compile';
 import {
   LOINC,
   LOINC_BP_PANEL,
@@ -8,66 +16,170 @@ import {
   LOINC_SYSTOLIC,
   UCUM,
 } from '../../presenters/fhir.ts';
-import type { IncomingPulse, IncomingReading } from '../ingestion/readings.repository.ts';
-import { bloodPressure, measuredTime, pulseRate, ReadingRejected } from '../ingestion/reading-rules.ts';
+import type { IncomingReading } from '../ingestion/readings.repository.ts';
+import { bloodPressure, pulseRate, ReadingRejected } from '../ingestion/reading-rules.ts';
 
-export type ParsedObservation =
-  | { kind: 'reading'; reading: IncomingReading; subjectPatientId: number | null }
-  | { kind: 'pulse'; pulse: IncomingPulse; subjectPatientId: number | null };
+/** A checked Observation: the reading it carries and the patient its `subject` names, if any. */
+export interface ParsedObservation {
+  reading: IncomingReading;
+  subjectPatientId: number | null;
+}
 
-type Codeable = { coding?: { system?: string; code?: string }[] } | undefined;
-const hasLoinc = (c: Codeable, code: string) => (c?.coding ?? []).some((x) => x.system === LOINC && x.code === code);
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** What the checks need besides the body: where "local" is, and how old a reading may be. */
+export interface ObservationRules {
+  publicUrl: string;
+  maxAgeDays: number;
+  now?: number;
+}
+
+const checkObservation = Compile(FhirObservationInput);
+
+/** Longest element name echoed back: an unknown key is the sender's text, and may be a megabyte of it. */
+const NAME_ECHO_MAX = 64;
+
+/** A validator's path (`/component/0/code`) as a FHIR expression (`component[0].code`). */
+export function fhirPath(at: string, instancePath: string): string {
+  const parts = instancePath.split('/').slice(1);
+  let out = at.replace(/\.$/, '');
+  for (const p of parts) {
+    const name = p.replace(/~1/g, '/').replace(/~0/g, '~');
+    out += /^\d+$/.test(p)
+      ? `[${p}]`
+      : `${out ? '.' : ''}${name.length > NAME_ECHO_MAX ? `${name.slice(0, NAME_ECHO_MAX)}…` : name}`;
+  }
+  return out || 'Observation';
+}
+
+interface SchemaProblem {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+  message: string;
+}
+
+/**
+ * The first problem of a value against a schema, as one sentence naming the field: a missing
+ * element, an unknown one, a value outside its value set, or a wrong type.
+ */
+export function schemaProblem(problems: Iterable<SchemaProblem>, at: string): string | null {
+  const all = [...problems];
+  const first = all[0];
+  if (!first) return null;
+  const field = fhirPath(at, first.instancePath);
+  if (first.keyword === 'required') {
+    const missing = (first.params.requiredProperties as string[] | undefined)?.[0] ?? '';
+    return IngestionErrors.required(fhirPath(at, `${first.instancePath}/${missing}`));
+  }
+  if (first.keyword === 'boolean' || first.keyword === 'additionalProperties') {
+    const extra = all.find((p) => p.keyword === 'boolean');
+    return FhirErrors.unknownElement(extra ? fhirPath(at, extra.instancePath) : field);
+  }
+  if (first.keyword === 'const') {
+    // A value set (a union of constants): name every allowed code.
+    const allowed = all
+      .filter((p) => p.keyword === 'const' && p.instancePath === first.instancePath)
+      .map((p) => String(p.params.allowedValue));
+    return FhirErrors.invalid(field, `must be one of ${allowed.join(', ')}`);
+  }
+  return FhirErrors.invalid(field, first.message);
+}
+
+/** Checks `value` against a compiled schema; refuses naming the field. */
+export function checked<T>(
+  validator: { Check(v: unknown): boolean; Errors(v: unknown): Iterable<SchemaProblem> },
+  value: unknown,
+  at: string,
+): T {
+  if (validator.Check(value)) return value as T;
+  throw new ReadingRejected(
+    schemaProblem(validator.Errors(value), at) ?? FhirErrors.invalid(fhirPath(at, ''), 'invalid'),
+  );
+}
+
+type Coded = { coding?: { system?: string; code?: string }[] } | undefined;
+const hasLoinc = (c: Coded, code: string) => (c?.coding ?? []).some((x) => x.system === LOINC && x.code === code);
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** A value in the UCUM unit required: anything else would be a silent unit error in clinical data. */
-function valueIn(q: Quantity | undefined, field: string, ucum: string, device: string | null): unknown {
+function valueIn(q: CheckedObservation['valueQuantity'], field: string, ucum: string, device: string): number {
   if (!q) throw new ReadingRejected(IngestionErrors.required(`${field}.valueQuantity`), device);
   if (q.code !== ucum || (q.system !== undefined && q.system !== UCUM)) {
     throw new ReadingRejected(`${field}.valueQuantity must be in UCUM ${ucum}`, device);
   }
+  if (q.value === undefined)
+    throw new ReadingRejected(IngestionErrors.required(`${field}.valueQuantity.value`), device);
   return q.value;
 }
 
-/** The portal device id named by the Observation: device.identifier.value, or the id of a Device reference. */
-function deviceIdentifier(o: Observation, at: string): string {
+/**
+ * A reference to a resource of this server: `{type}/{id}` or this server's own absolute URL of
+ * it. Another server's resource with the same id is another resource, never ours.
+ */
+function localId(reference: string, type: 'Patient' | 'Device', publicUrl: string, idPattern: string): string | null {
+  const m = new RegExp(`^(?:${escapeRegExp(publicUrl)}/fhir/R4/)?${type}/(${idPattern})$`).exec(reference);
+  return m?.[1] ?? null;
+}
+
+/** The portal device id the Observation names: device.identifier.value, or the id of a local Device reference. */
+function deviceIdentifier(o: CheckedObservation, at: string, publicUrl: string): string {
   const d = o.device;
-  const fromIdentifier = d?.identifier?.value;
-  const fromReference =
-    typeof d?.reference === 'string' ? /^(?:.*\/)?Device\/([^/]+)$/.exec(d.reference)?.[1] : undefined;
-  const id = (fromIdentifier ?? fromReference ?? '').trim();
-  if (!id) throw new ReadingRejected(IngestionErrors.required(`${at}device`));
-  return id.slice(0, 100);
+  let id = d?.identifier?.value;
+  if (id === undefined && d?.reference !== undefined) {
+    id = localId(d.reference, 'Device', publicUrl, '[^/]+') ?? undefined;
+    if (id === undefined)
+      throw new ReadingRejected(FhirErrors.invalid(`${at}device.reference`, 'must be Device/{id} of this server'));
+  }
+  const trimmed = (id ?? '').trim();
+  if (!trimmed) throw new ReadingRejected(IngestionErrors.required(`${at}device`));
+  if (trimmed.length > 100)
+    throw new ReadingRejected(FhirErrors.invalid(`${at}device`, 'must be at most 100 characters'));
+  return trimmed;
+}
+
+/** The measurement time: a real calendar date-time with a zone, neither ancient nor stale nor ahead. */
+function effectiveTime(value: string, field: string, device: string, rules: ObservationRules): Date {
+  const range = parseFhirDateTime(value, true);
+  if (!range) throw new ReadingRejected(FhirErrors.dateTime(field), device);
+  const t = range.start;
+  const now = rules.now ?? Date.now();
+  if (t.getTime() > now + ReadingLimits.futureToleranceMinutes * 60_000)
+    throw new ReadingRejected(IngestionErrors.future(field), device);
+  if (t.getTime() < Date.UTC(ReadingLimits.earliestYear, 0, 1) || t.getTime() < now - rules.maxAgeDays * 86_400_000)
+    throw new ReadingRejected(FhirErrors.tooOld(field, rules.maxAgeDays, ReadingLimits.earliestYear), device);
+  return t;
 }
 
 /**
  * Reads a vital-signs Observation: the blood-pressure panel (85354-9 with 8480-6 and 8462-4 in
- * mm[Hg], optionally 8867-4) or a heart rate (8867-4 in /min). `at` prefixes field names (a
- * Bundle entry's path) so that a refusal points at the field.
+ * mm[Hg], optionally 8867-4) or a heart rate alone (8867-4 in /min). The whole body is checked
+ * against the input schema first, so the logic below reads only typed values. `at` prefixes
+ * field names (a Bundle entry's path) so that a refusal points at the field.
  */
-export function parseObservation(resource: unknown, at = ''): ParsedObservation {
-  if (!isObject(resource) || resource.resourceType !== 'Observation') {
-    throw new ReadingRejected(`${at}resourceType must be Observation`);
-  }
-  const o = resource as unknown as Observation;
-  if (!o.status) throw new ReadingRejected(IngestionErrors.required(`${at}status`));
-  if (o.status === 'entered-in-error' || o.status === 'cancelled')
-    throw new ReadingRejected(`${at}status must not be ${o.status}`);
-  const device = deviceIdentifier(o, at);
-  const measuredAt = measuredTime(o.effectiveDateTime, `${at}effectiveDateTime`, device);
+export function parseObservation(resource: unknown, at: string, rules: ObservationRules): ParsedObservation {
+  const o = checked<CheckedObservation>(checkObservation, resource, at);
+  if (!FHIR_STORED_STATUSES.includes(o.status))
+    throw new ReadingRejected(FhirErrors.statusNotStored(`${at}status`, o.status));
+  const device = deviceIdentifier(o, at, rules.publicUrl);
+  const measuredAt = effectiveTime(o.effectiveDateTime, `${at}effectiveDateTime`, device, rules);
   let subjectPatientId: number | null = null;
   if (o.subject !== undefined) {
-    const m = /^(?:.*\/)?Patient\/(\d{1,9})$/.exec(o.subject.reference ?? '');
-    if (!m) throw new ReadingRejected(`${at}subject.reference must be Patient/{id} of a portal patient`, device);
-    subjectPatientId = Number(m[1]);
+    const field = `${at}subject`;
+    const id =
+      o.subject.reference !== undefined && (o.subject.type === undefined || o.subject.type === 'Patient')
+        ? localId(o.subject.reference, 'Patient', rules.publicUrl, '[1-9]\\d{0,8}')
+        : null;
+    if (id === null) throw new ReadingRejected(FhirErrors.subjectNotLocal(`${field}.reference`), device);
+    subjectPatientId = Number(id);
   }
-  const components = Array.isArray(o.component) ? o.component : [];
-  const componentValue = (code: string) => components.find((c) => hasLoinc(c.code, code));
-  const heartRate = (field: string, q: Quantity | undefined) =>
+  const components = o.component ?? [];
+  const component = (code: string) => components.find((c) => hasLoinc(c.code, code));
+  const heartRate = (field: string, q: CheckedObservation['valueQuantity']) =>
     pulseRate(valueIn(q, field, '/min', device), `${field}.valueQuantity.value`, device);
+  const reading = { deviceIdentifier: device, measuredAt, index: 0, irregular: null };
 
   if (hasLoinc(o.code, LOINC_BP_PANEL)) {
-    const s = componentValue(LOINC_SYSTOLIC);
-    const d = componentValue(LOINC_DIASTOLIC);
+    const s = component(LOINC_SYSTOLIC);
+    const d = component(LOINC_DIASTOLIC);
     const sField = `${at}component[${LOINC_SYSTOLIC}]`;
     const dField = `${at}component[${LOINC_DIASTOLIC}]`;
     if (!s) throw new ReadingRejected(IngestionErrors.required(sField), device);
@@ -75,25 +187,17 @@ export function parseObservation(resource: unknown, at = ''): ParsedObservation 
     const pressure = bloodPressure(
       valueIn(s.valueQuantity, sField, 'mm[Hg]', device),
       valueIn(d.valueQuantity, dField, 'mm[Hg]', device),
-      {
-        systolic: `${sField}.valueQuantity.value`,
-        diastolic: `${dField}.valueQuantity.value`,
-      },
+      { systolic: `${sField}.valueQuantity.value`, diastolic: `${dField}.valueQuantity.value` },
       device,
     );
-    const hr = componentValue(LOINC_HEART_RATE);
+    const hr = component(LOINC_HEART_RATE);
     const pulse = hr ? heartRate(`${at}component[${LOINC_HEART_RATE}]`, hr.valueQuantity) : null;
-    return {
-      kind: 'reading',
-      reading: { deviceIdentifier: device, measuredAt, index: 0, kind: 'blood_pressure', ...pressure, pulse, irregular: null },
-      subjectPatientId,
-    };
+    return { reading: { ...reading, kind: 'blood_pressure', ...pressure, pulse }, subjectPatientId };
   }
   if (hasLoinc(o.code, LOINC_HEART_RATE)) {
     const pulse = heartRate(at ? at.replace(/\.$/, '') : 'Observation', o.valueQuantity);
     return {
-      kind: 'pulse',
-      pulse: { deviceIdentifier: device, measuredAt, index: 0, pulse, irregular: null },
+      reading: { ...reading, kind: 'heart_rate', systolic: null, diastolic: null, pulse },
       subjectPatientId,
     };
   }

@@ -28,6 +28,7 @@ export async function findVital(db: Queryable, id: number): Promise<(VitalRow & 
       'v.id',
       'v.patient_id',
       'v.created_at',
+      'v.kind',
       'v.systolic',
       'v.diastolic',
       'v.pulse',
@@ -35,26 +36,38 @@ export async function findVital(db: Queryable, id: number): Promise<(VitalRow & 
       'p.organization_id',
     ])
     .where('v.id', '=', id)
-    // Heart rates on their own are not served as Observations yet: only blood-pressure panels.
-    .where('v.kind', '=', 'blood_pressure')
-    .$narrowType<{ systolic: number; diastolic: number }>()
+    // The table's CHECK constraint holds kind to these values.
+    .$narrowType<{ kind: VitalRow['kind'] }>()
     .executeTakeFirst();
   return row ?? null;
 }
 
-/** Newest first within [from, to), `limit` rows after skipping `offset`: an index range scan per page. */
+/** A FHIR date search condition: inside [start, end), or with `outside`, not inside it. */
+export interface DateCondition {
+  start: Date | null;
+  end: Date | null;
+  outside: boolean;
+}
+
+/** Newest first within every date condition, `limit` rows after skipping `offset`: an index range scan per page. */
 export async function searchVitals(
   db: Queryable,
-  q: { patientId: number; from: Date | null; to: Date | null; limit: number; offset: number },
+  q: { patientId: number; dates: DateCondition[]; limit: number; offset: number },
 ): Promise<VitalRow[]> {
   let query = kysely(db)
     .selectFrom('vitals')
-    .select(['id', 'patient_id', 'created_at', 'systolic', 'diastolic', 'pulse', 'source'])
+    .select(['id', 'patient_id', 'created_at', 'kind', 'systolic', 'diastolic', 'pulse', 'source'])
     .where('patient_id', '=', q.patientId)
-    .where('kind', '=', 'blood_pressure')
-    .$narrowType<{ systolic: number; diastolic: number }>();
-  if (q.from) query = query.where('created_at', '>=', q.from);
-  if (q.to) query = query.where('created_at', '<', q.to);
+    .$narrowType<{ kind: VitalRow['kind'] }>();
+  for (const d of q.dates) {
+    const { start, end } = d;
+    if (d.outside && start && end) {
+      query = query.where((eb) => eb.or([eb('created_at', '<', start), eb('created_at', '>=', end)]));
+      continue;
+    }
+    if (start) query = query.where('created_at', '>=', start);
+    if (end) query = query.where('created_at', '<', end);
+  }
   return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(q.limit).offset(q.offset).execute();
 }
 

@@ -78,6 +78,7 @@ export const fhirRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, dep
 
 const fhirServer: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { db, config }) => {
   const base = config.publicUrl;
+  const rules = { publicUrl: base, maxAgeDays: config.readingMaxAgeDays };
   app.addContentTypeParser(
     'application/fhir+json',
     { parseAs: 'string', bodyLimit: INGESTION_BODY_LIMIT_BYTES },
@@ -165,12 +166,12 @@ const fhirServer: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { db, conf
     '/R4/Observation',
     { config: { access: 'machine', ...writes }, bodyLimit: INGESTION_BODY_LIMIT_BYTES, schema: { tags } },
     async (request, reply) =>
-      send(reply, await createObservation(db, contextOf(request), request.headers.authorization, request.body, base)),
+      send(reply, await createObservation(db, contextOf(request), request.headers.authorization, request.body, rules)),
   );
   app.post(
     '/R4',
     { config: { access: 'machine', ...writes }, bodyLimit: INGESTION_BODY_LIMIT_BYTES, schema: { tags } },
     async (request, reply) =>
-      send(reply, await processBundle(db, contextOf(request), request.headers.authorization, request.body)),
+      send(reply, await processBundle(db, contextOf(request), request.headers.authorization, request.body, rules)),
   );
 };

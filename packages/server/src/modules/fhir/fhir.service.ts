@@ -1,6 +1,14 @@
-import type { Bundle, BundleEntry, Resource } from '@medplum/fhirtypes';
-import { FHIR_BUNDLE_MAX_ENTRIES, IngestionErrors } from '@rpm/contracts';
+import type { BundleEntry, Resource } from '@medplum/fhirtypes';
+import {
+  FHIR_BUNDLE_MAX_ENTRIES,
+  FhirBundleEntryInput,
+  FhirBundleInput,
+  FhirErrors,
+  IngestionErrors,
+  parseFhirDateTime,
+} from '@rpm/contracts';
 import type pg from 'pg';
+import { Compile } from 'typebox/compile';
 import { withTransaction, type Queryable } from '../../db/pool.ts';
 import type { RequestContext } from '../../plugins/context.ts';
 import { HttpError } from '../../plugins/errors.ts';
@@ -32,10 +40,10 @@ import {
 } from '../ingestion/ingest.service.ts';
 import { deviceOrganizations } from '../ingestion/device-organizations.repository.ts';
 import { insertRejection } from '../ingestion/ingestion-sources.repository.ts';
-import { storeLonePulse, type IncomingReading, type ReadingOutcome } from '../ingestion/readings.repository.ts';
+import type { IncomingReading, ReadingOutcome } from '../ingestion/readings.repository.ts';
 import { measurementKey, ReadingRejected } from '../ingestion/reading-rules.ts';
 import { sourceIdOfSecret } from '../ingestion/source-secret.ts';
-import { parseObservation, type ParsedObservation } from './fhir-observation.ts';
+import { checked, parseObservation, type ParsedObservation } from './fhir-observation.ts';
 import {
   attributedPatients,
   devicesByIdentifier,
@@ -43,6 +51,7 @@ import {
   findVital,
   patientOrganizations,
   searchVitals,
+  type DateCondition,
 } from './fhir.repository.ts';
 
 /** An error a FHIR route answers as an OperationOutcome. */
@@ -184,17 +193,35 @@ export async function readObservation(
   return { status: 200, body: presentObservation(vital) };
 }
 
-/** A FHIR date or dateTime search value; a date alone means midnight UTC. */
-function searchInstant(value: string): Date {
-  const m = /^(ge|gt|le|lt|eq)?(\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?)$/.exec(value);
-  const t = m ? new Date(m[3] ? m[2]! : `${m[2]}T00:00:00Z`) : null;
-  if (!t || Number.isNaN(t.getTime()))
-    throw new FhirError(
-      400,
-      'invalid',
-      `date must be ge, gt, le or lt followed by a FHIR date or dateTime (got "${value.slice(0, 40)}")`,
-    );
-  return t;
+const SEARCH_DATE = /^(eq|ne|lt|le|gt|ge|sa|eb)?(.*)$/;
+
+/**
+ * A FHIR date search value as R4 reads it: the value stands for the whole range of its precision
+ * (`2026-10-05` is that day, `2026-10` that month, `…T10:00:00Z` that second), and the prefix
+ * compares the reading's instant with that range: eq inside it, ne outside it, lt / eb before
+ * its start, le before its end, gt / sa after its end, ge from its start. No prefix is eq.
+ */
+export function dateCondition(value: string): DateCondition {
+  const [, prefix = 'eq', rest = ''] = SEARCH_DATE.exec(value) ?? [];
+  const range = parseFhirDateTime(rest, false);
+  if (!range) throw new FhirError(400, 'invalid', FhirErrors.searchDate(value.slice(0, 40)));
+  const { start, end } = range;
+  switch (prefix) {
+    case 'ne':
+      return { start, end, outside: true };
+    case 'lt':
+    case 'eb':
+      return { start: null, end: start, outside: false };
+    case 'le':
+      return { start: null, end, outside: false };
+    case 'gt':
+    case 'sa':
+      return { start: end, end: null, outside: false };
+    case 'ge':
+      return { start, end: null, outside: false };
+    default:
+      return { start, end, outside: false };
+  }
 }
 
 export interface ObservationQuery {
@@ -216,20 +243,11 @@ export async function searchObservations(
   const m = /^(?:Patient\/)?(\d{1,9})$/.exec(q.patient ?? '');
   if (!m) throw new FhirError(400, 'required', 'patient is required: Patient/{id} or {id}');
   const patientId = Number(m[1]);
-  let from: Date | null = null;
-  let to: Date | null = null;
-  for (const d of [q.date ?? []].flat()) {
-    const t = searchInstant(d);
-    if (d.startsWith('ge') || d.startsWith('eq')) from = t;
-    else if (d.startsWith('gt')) from = new Date(t.getTime() + 1);
-    else if (d.startsWith('lt')) to = t;
-    else if (d.startsWith('le')) to = new Date(t.getTime() + 1);
-    else throw new FhirError(400, 'invalid', 'date needs a prefix: ge, gt, le or lt');
-  }
+  const dates = [q.date ?? []].flat().map(dateCondition);
   const count = q._count ?? 50;
   const offset = q._offset ?? 0;
   await readablePatient(db, ctx, who, patientId, action);
-  const rows = await searchVitals(db, { patientId, from, to, limit: count + 1, offset });
+  const rows = await searchVitals(db, { patientId, dates, limit: count + 1, offset });
   const params = new URLSearchParams({ patient: String(patientId) });
   for (const d of [q.date ?? []].flat()) params.append('date', d);
   params.set('_count', String(count));
@@ -284,40 +302,47 @@ export async function searchDevices(
 /** A parsed entry, or why it was refused. */
 type Checked = { ok: true; parsed: ParsedObservation } | { ok: false; error: ReadingRejected };
 
-/** Parses entries and checks each `subject` against the patient who had the device at that time. */
-async function check(db: Queryable, resources: { resource: unknown; at: string }[]): Promise<Checked[]> {
-  const checked: Checked[] = resources.map(({ resource, at }) => {
-    try {
-      return { ok: true, parsed: parseObservation(resource, at) };
-    } catch (err) {
-      if (err instanceof ReadingRejected) return { ok: false, error: err };
-      throw err;
-    }
-  });
+const checkEntry = Compile(FhirBundleEntryInput);
+const checkBundle = Compile(FhirBundleInput);
+
+/** Runs a check; a refusal of the input becomes the entry's refusal, anything else stays a fault. */
+function attempt(run: () => ParsedObservation): Checked {
+  try {
+    return { ok: true, parsed: run() };
+  } catch (err) {
+    if (err instanceof ReadingRejected) return { ok: false, error: err };
+    throw err;
+  }
+}
+
+/**
+ * Checks each `subject` against the patient who had the device at measurement time. A subject
+ * that cannot be confirmed (nobody had the device then) is refused rather than dropped: the
+ * sender said whose reading it is, and parking it unmatched would later file it under whoever
+ * gets the device, silently contradicting the sender.
+ */
+async function checkSubjects(db: Queryable, checked: Checked[], at: (i: number) => string): Promise<void> {
   const withSubject = checked.flatMap((c, i) => (c.ok && c.parsed.subjectPatientId !== null ? [i] : []));
   const owners = await attributedPatients(
     db,
     withSubject.map((i) => {
-      const p = (checked[i] as { parsed: ParsedObservation }).parsed;
-      const r = p.kind === 'reading' ? p.reading : p.pulse;
+      const r = (checked[i] as { parsed: ParsedObservation }).parsed.reading;
       return { device: r.deviceIdentifier, at: r.measuredAt };
     }),
   );
   withSubject.forEach((i, k) => {
     const c = checked[i] as { ok: true; parsed: ParsedObservation };
-    const owner = owners[k];
-    if (owner !== null && owner !== undefined && owner !== c.parsed.subjectPatientId) {
-      const r = c.parsed.kind === 'reading' ? c.parsed.reading : c.parsed.pulse;
-      checked[i] = {
-        ok: false,
-        error: new ReadingRejected(
-          `${resources[i]!.at}subject must be the patient who had the device at effectiveDateTime`,
-          r.deviceIdentifier,
-        ),
-      };
-    }
+    const owner = owners[k] ?? null;
+    if (owner === c.parsed.subjectPatientId) return;
+    const field = `${at(i)}subject`;
+    checked[i] = {
+      ok: false,
+      error: new ReadingRejected(
+        owner === null ? FhirErrors.subjectUnverifiable(field) : FhirErrors.subjectMismatch(field),
+        c.parsed.reading.deviceIdentifier,
+      ),
+    };
   });
-  return checked;
 }
 
 /** An entry about a patient of another organization than the writing source's: refused, 403. */
@@ -339,7 +364,7 @@ async function keepToOrganization(
   at: (i: number) => string,
 ): Promise<void> {
   const accepted = checked.flatMap((c, i) => (c.ok ? [{ i, parsed: c.parsed }] : []));
-  const reading = (p: ParsedObservation) => (p.kind === 'reading' ? p.reading : p.pulse);
+  const reading = (p: ParsedObservation) => p.reading;
   const deviceOrgs = await deviceOrganizations(
     db,
     accepted.map(({ parsed }) => ({ device: reading(parsed).deviceIdentifier, at: reading(parsed).measuredAt })),
@@ -372,61 +397,78 @@ async function keepToOrganization(
   });
 }
 
-interface Stored {
-  outcomes: (ReadingOutcome | { status: 'pulse'; merged: boolean } | null)[];
-}
+type EntryOutcome = ReadingOutcome | { status: 'merged'; into: ReadingOutcome };
 
-/** Stores the accepted entries in one transaction with the call's audit record; duplicates within the request count once. */
+/**
+ * Stores the accepted entries in one transaction with the call's audit record. Duplicates
+ * within the request count once; a heart rate with the same device and time as a blood-pressure
+ * panel of the request is that reading's pulse, any other heart rate a reading of its own.
+ */
 async function store(
   tx: Queryable,
   ctx: RequestContext,
   source: AuthenticatedSource,
   action: string,
   checked: Checked[],
-): Promise<Stored> {
+): Promise<(EntryOutcome | null)[]> {
   const readings: IncomingReading[] = [];
   const readingOf = new Map<number, number>();
+  const mergedInto = new Map<number, number>();
   const firstByKey = new Map<string, number>();
-  const outcomes: Stored['outcomes'] = checked.map(() => null);
-  for (const [i, c] of checked.entries()) {
-    if (!c.ok) continue;
-    if (c.parsed.kind === 'pulse') {
-      outcomes[i] = { status: 'pulse', merged: await storeLonePulse(tx, source.id, c.parsed.pulse) };
-      continue;
-    }
-    const r = c.parsed.reading;
+  const add = (i: number, r: IncomingReading) => {
     const key = measurementKey(r.deviceIdentifier, r.measuredAt, r.kind);
     const first = firstByKey.get(key);
-    if (first !== undefined) {
-      readingOf.set(i, first);
-      continue;
-    }
+    if (first !== undefined) return readingOf.set(i, first);
     firstByKey.set(key, readings.length);
     readingOf.set(i, readings.length);
-    readings.push(r);
+    readings.push({ ...r });
+  };
+  // Panels first, so that a heart rate finds its panel wherever it stands in the Bundle.
+  for (const [i, c] of checked.entries())
+    if (c.ok && c.parsed.reading.kind === 'blood_pressure') add(i, c.parsed.reading);
+  for (const [i, c] of checked.entries()) {
+    if (!c.ok || c.parsed.reading.kind !== 'heart_rate') continue;
+    const r = c.parsed.reading;
+    const panel = firstByKey.get(measurementKey(r.deviceIdentifier, r.measuredAt, 'blood_pressure'));
+    if (panel === undefined) {
+      add(i, r);
+      continue;
+    }
+    const target = readings[panel]!;
+    target.pulse ??= r.pulse;
+    mergedInto.set(i, panel);
   }
-  const entryCount = checked.length;
   const results = await storeAudited(
     tx,
     ctx,
     source,
     action,
     readings,
-    { entries: entryCount, refused: checked.filter((c) => !c.ok).length },
-    entryCount - readings.length,
+    { entries: checked.length, refused: checked.filter((c) => !c.ok).length },
+    checked.filter((c) => c.ok).length - readings.length,
   );
+  const outcomes: (EntryOutcome | null)[] = checked.map(() => null);
   const claimed = new Set<number>();
-  for (const [i, k] of readingOf) {
+  for (const [i, k] of [...readingOf].sort(([a], [b]) => a - b)) {
     const o = results[k]!;
-    // The second copy of a measurement in one request is a duplicate of the first.
-    outcomes[i] =
-      claimed.has(k) && o.status === 'stored' ? { status: 'duplicate', vitalId: o.vitalId, patientId: o.patientId } : o;
+    // The second copy of a measurement in one request is a duplicate of the first (stored or
+    // kept unmatched once: answering 201 or 202 twice would claim a row that does not exist).
+    outcomes[i] = !claimed.has(k)
+      ? o
+      : o.status === 'stored'
+        ? { status: 'duplicate', vitalId: o.vitalId, patientId: o.patientId }
+        : o.status === 'unmatched'
+          ? { status: 'duplicate', vitalId: null, patientId: null }
+          : o;
     claimed.add(k);
   }
-  return { outcomes };
+  for (const [i, k] of mergedInto) outcomes[i] = { status: 'merged', into: results[k]! };
+  return outcomes;
 }
 
-function entryResponse(o: Stored['outcomes'][number]): BundleEntry {
+const vitalOf = (o: ReadingOutcome) => (o.status === 'unmatched' ? null : o.vitalId);
+
+function entryResponse(o: EntryOutcome | null): BundleEntry {
   if (!o) return {};
   if (o.status === 'stored') return { response: { status: '201 Created', location: `Observation/${o.vitalId}` } };
   if (o.status === 'duplicate')
@@ -443,19 +485,26 @@ function entryResponse(o: Stored['outcomes'][number]): BundleEntry {
       },
     };
   }
+  const into = vitalOf(o.into);
   return {
     response: {
       status: '200 OK',
-      outcome: operationOutcome(
-        'information',
-        'informational',
-        o.merged
-          ? 'Heart rate added to its blood-pressure reading'
-          : 'Heart rate kept until its blood-pressure reading arrives',
-      ),
+      ...(into ? { location: `Observation/${into}` } : {}),
+      outcome: operationOutcome('information', 'informational', 'Heart rate added to its blood-pressure reading'),
     },
   };
 }
+
+/** What the checks of an Observation need from the server's configuration. */
+export interface WriteRules {
+  publicUrl: string;
+  maxAgeDays: number;
+}
+
+const refusedEntry = (error: ReadingRejected): BundleEntry =>
+  refusalStatus(error) === 403
+    ? { response: { status: '403 Forbidden', outcome: operationOutcome('error', 'security', error.message) } }
+    : { response: { status: '400 Bad Request', outcome: operationOutcome('error', 'invalid', error.message) } };
 
 /** POST /fhir/R4/Observation */
 export async function createObservation(
@@ -463,34 +512,38 @@ export async function createObservation(
   ctx: RequestContext,
   authorization: string | undefined,
   body: unknown,
-  baseUrl: string,
+  rules: WriteRules,
 ): Promise<FhirAnswer> {
   const action = 'fhir.observation.create';
   const source = await writer(db, ctx, authorization, action);
-  const all = await check(db, [{ resource: body, at: '' }]);
-  await keepToOrganization(db, ctx, source, action, all, () => '');
-  const [checked] = all;
-  if (!checked!.ok) {
-    await rejectReading(db, ctx, source, action, checked!.error);
-    const status = refusalStatus(checked!.error);
-    throw new FhirError(status, status === 403 ? 'security' : 'invalid', checked!.error.message);
+  const checked = [attempt(() => parseObservation(body, '', rules))];
+  // The organization first: a subject check's answer would tell whether another organization's
+  // patient has the device.
+  await keepToOrganization(db, ctx, source, action, checked, () => '');
+  await checkSubjects(db, checked, () => '');
+  const c = checked[0]!;
+  if (!c.ok) {
+    await rejectReading(db, ctx, source, action, c.error);
+    const status = refusalStatus(c.error);
+    throw new FhirError(status, status === 403 ? 'security' : 'invalid', c.error.message);
   }
-  const { outcomes } = await withTransaction(db, (tx) => store(tx, ctx, source, action, [checked!]));
-  const o = outcomes[0]!;
-  if (o.status === 'stored' || (o.status === 'duplicate' && o.vitalId)) {
-    const vital = await findVital(db, o.vitalId!);
+  const [o] = await withTransaction(db, (tx) => store(tx, ctx, source, action, checked));
+  if (o && o.status !== 'merged' && o.status !== 'unmatched' && o.vitalId) {
+    const vital = await findVital(db, o.vitalId);
     return {
       status: o.status === 'stored' ? 201 : 200,
-      location: `${baseUrl}/fhir/R4/Observation/${o.vitalId}`,
+      location: `${rules.publicUrl}/fhir/R4/Observation/${o.vitalId}`,
       body: presentObservation(vital!),
     };
   }
-  const response = entryResponse(o).response!;
+  const response = entryResponse(o ?? null).response;
   return {
-    status: o.status === 'unmatched' ? 202 : 200,
-    body: response.outcome ?? operationOutcome('information', 'informational', 'Already stored'),
+    status: o?.status === 'unmatched' ? 202 : 200,
+    body: response?.outcome ?? operationOutcome('information', 'informational', 'Already stored'),
   };
 }
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** POST /fhir/R4: a batch (each entry on its own) or a transaction (all or nothing) of Observations. */
 export async function processBundle(
@@ -498,43 +551,55 @@ export async function processBundle(
   ctx: RequestContext,
   authorization: string | undefined,
   body: unknown,
+  rules: WriteRules,
 ): Promise<FhirAnswer> {
   const action = 'fhir.bundle';
   const source = await writer(db, ctx, authorization, action);
-  const bundle = body as Bundle;
   const refuse = async (message: string, code: IssueCode = 'invalid', status = 400) => {
     await rejectReading(db, ctx, source, action, new ReadingRejected(message));
     return new FhirError(status, code, message);
   };
-  if (typeof body !== 'object' || body === null || bundle.resourceType !== 'Bundle')
-    throw await refuse('resourceType must be Bundle');
-  if (bundle.type !== 'batch' && bundle.type !== 'transaction')
+  // Counted before anything else is read: a huge Bundle costs nothing more than this.
+  if (isRecord(body) && Array.isArray(body.entry) && body.entry.length > FHIR_BUNDLE_MAX_ENTRIES)
+    throw await refuse(FhirErrors.bundleSize(FHIR_BUNDLE_MAX_ENTRIES), 'too-costly', 413);
+  if (!isRecord(body) || body.resourceType !== 'Bundle') throw await refuse('resourceType must be Bundle');
+  if (body.type !== 'batch' && body.type !== 'transaction')
     throw await refuse('type must be batch or transaction', 'not-supported');
+  let bundle: FhirBundleInput;
+  try {
+    bundle = checked<FhirBundleInput>(checkBundle, body, 'Bundle.');
+  } catch (err) {
+    if (err instanceof ReadingRejected) throw await refuse(err.message);
+    throw err;
+  }
   const entries = bundle.entry ?? [];
-  if (!Array.isArray(entries)) throw await refuse('entry must be an array');
-  if (entries.length > FHIR_BUNDLE_MAX_ENTRIES)
-    throw await refuse(`entry must hold at most ${FHIR_BUNDLE_MAX_ENTRIES} entries`, 'too-costly', 413);
-  const resources = entries.map((e, i) => {
-    const at = `entry[${i}].resource.`;
-    const request = (e as BundleEntry | null)?.request;
-    if (request?.method !== 'POST' || !/^(?:Observation)\/?$/.test(request.url ?? '')) {
-      return { resource: { resourceType: 'not-supported' }, at, unsupported: true };
-    }
-    return { resource: (e as BundleEntry).resource, at, unsupported: false };
-  });
-  const checked = await check(db, resources);
-  resources.forEach((r, i) => {
-    if (r.unsupported)
-      checked[i] = { ok: false, error: new ReadingRejected(`${r.at}request must be POST Observation`) };
-  });
-  await keepToOrganization(db, ctx, source, action, checked, (i) => resources[i]!.at);
-  const refused = checked.flatMap((c, i) => (c.ok ? [] : [{ i, error: c.error }]));
+  const at = (i: number) => `entry[${i}].resource.`;
+  const results = entries.map((e, i) =>
+    attempt(() => {
+      const entryAt = `entry[${i}].`;
+      const request: unknown = isRecord(e) ? e.request : undefined;
+      if (!checkEntry.Check(e)) {
+        const problem = [...checkEntry.Errors(e)][0];
+        // Anything but a create of an Observation is an interaction this endpoint does not do.
+        if (
+          isRecord(e) &&
+          (problem?.instancePath.startsWith('/request') || (problem?.keyword === 'required' && !request))
+        )
+          throw new ReadingRejected(`${entryAt}request must be POST Observation`);
+        checked<FhirBundleEntryInput>(checkEntry, e, entryAt);
+      }
+      return parseObservation((e as FhirBundleEntryInput).resource, at(i), rules);
+    }),
+  );
+  await keepToOrganization(db, ctx, source, action, results, at);
+  await checkSubjects(db, results, at);
+  const refused = results.flatMap((c, i) => (c.ok ? [] : [{ i, error: c.error }]));
   if (bundle.type === 'transaction' && refused.length > 0) {
     await rejectReading(db, ctx, source, action, refused[0]!.error);
     const status = refusalStatus(refused[0]!.error);
     throw new FhirError(status, status === 403 ? 'security' : 'invalid', refused[0]!.error.message);
   }
-  const { outcomes } = await withTransaction(db, async (tx) => {
+  const outcomes = await withTransaction(db, async (tx) => {
     // Only the first refusals are worth keeping: the list shows the newest few anyway.
     for (const r of refused.slice(0, 5))
       await insertRejection(tx, {
@@ -542,14 +607,10 @@ export async function processBundle(
         reason: r.error.message,
         deviceIdentifier: r.error.deviceIdentifier,
       });
-    return store(tx, ctx, source, action, checked);
+    return store(tx, ctx, source, action, results);
   });
-  const responseEntries: BundleEntry[] = checked.map((c, i) =>
-    c.ok
-      ? entryResponse(outcomes[i]!)
-      : refusalStatus(c.error) === 403
-        ? { response: { status: '403 Forbidden', outcome: operationOutcome('error', 'security', c.error.message) } }
-        : { response: { status: '400 Bad Request', outcome: operationOutcome('error', 'invalid', c.error.message) } },
+  const responseEntries: BundleEntry[] = results.map((c, i) =>
+    c.ok ? entryResponse(outcomes[i]!) : refusedEntry(c.error),
   );
   return {
     status: 200,

@@ -14,8 +14,9 @@ import {
 
 export interface VitalRow {
   created_at: Date;
-  systolic: number;
-  diastolic: number;
+  /** Null on a heart rate measured alone. */
+  systolic: number | null;
+  diastolic: number | null;
   pulse: number | null;
   source: string;
 }
@@ -141,7 +142,7 @@ export async function readScopedVitalPage(
     visible: first.visible,
     // A patient without readings (or out of scope) is one row with no page columns.
     rows: rows.flatMap((r) =>
-      r.created_at === null || r.systolic === null || r.diastolic === null || r.source === null
+      r.created_at === null || r.source === null
         ? []
         : [{ created_at: r.created_at, systolic: r.systolic, diastolic: r.diastolic, pulse: r.pulse, source: r.source }],
     ),

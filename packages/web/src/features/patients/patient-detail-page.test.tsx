@@ -171,6 +171,26 @@ describe('patient detail', { timeout: 20_000 }, () => {
     );
   });
 
+  it('shows a heart rate measured alone with no pressures and no reading mark', async () => {
+    server.use(
+      http.get('/api/patients/4/vitals', () =>
+        HttpResponse.json({
+          items: [
+            { created_at: '2026-01-10T12:00:00.000Z', systolic: null, diastolic: null, pulse: 131, source: 'HR-1' },
+            { created_at: '2026-01-09T12:00:00.000Z', systolic: 141, diastolic: 91, pulse: 70, source: 'manual' },
+          ],
+          total: 2,
+        }),
+      ),
+    );
+    renderDetailPage();
+    const vitals = await screen.findByRole('table', { name: PatientTexts.vitals });
+    const rows = within(vitals).getAllByRole('row').slice(1);
+    expect(rows.map((r) => r.getAttribute('data-level'))).toEqual(['normal', 'high']);
+    const cells = within(rows[0]!).getAllByRole('cell').map((c) => c.textContent);
+    expect(cells.slice(1)).toEqual([PatientTexts.noValue, PatientTexts.noValue, '131', 'HR-1']);
+  });
+
   it('shows vitals and note times in the chosen timezone', async () => {
     localStorage.setItem(TIMEZONE_STORAGE_KEY, 'Asia/Tokyo');
     renderDetailPage();

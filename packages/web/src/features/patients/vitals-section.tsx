@@ -77,15 +77,17 @@ function VitalsTable({ patientId }: { patientId: number }) {
           <ReadingLegend />
           <DataTable label={PatientTexts.vitals} columns={vitalsColumns} contained={false}>
             {items.map((v, i) => {
-              const level = readingLevel(v.systolic, v.diastolic);
+              // A heart rate alone has no pressure to grade.
+              const level =
+                v.systolic !== null && v.diastolic !== null ? readingLevel(v.systolic, v.diastolic) : 'normal';
               return (
                 <TableRow key={`${v.created_at}-${i}`} data-level={level} sx={rowStyle(level)}>
                   <TableCell sx={{ whiteSpace: 'nowrap' }}>
                     <span>{formatTimestamp(v.created_at, timezone)}</span>
                     {level !== 'normal' && <LevelMark level={level} />}
                   </TableCell>
-                  <TableCell>{v.systolic}</TableCell>
-                  <TableCell>{v.diastolic}</TableCell>
+                  <TableCell>{v.systolic ?? PatientTexts.noValue}</TableCell>
+                  <TableCell>{v.diastolic ?? PatientTexts.noValue}</TableCell>
                   <TableCell>{v.pulse ?? Labels.notAvailable}</TableCell>
                   <TableCell>{v.source}</TableCell>
                 </TableRow>
