@@ -1,6 +1,6 @@
-import { BillingCsvColumns, type BillingRow } from '@rpm/contracts';
+import { BillingCsvColumns, type BillingRow, type BillingTimeEntry } from '@rpm/contracts';
 import type { PatientMonthResult } from '../modules/billing/billing-rules.ts';
-import type { BillingInputRow, BillingPatientDetails } from '../modules/billing/billing.repository.ts';
+import type { BillingInputRow, BillingPatientDetails, TimeEntryRow } from '../modules/billing/billing.repository.ts';
 
 export const presentBillingRow = (input: BillingInputRow, result: PatientMonthResult): BillingRow => ({
   patient_id: input.patient_id,
@@ -13,6 +13,15 @@ export const presentBillingRow = (input: BillingInputRow, result: PatientMonthRe
   interactive: input.interactive,
   codes: result.codes,
   missing: result.missing,
+});
+
+export const presentTimeEntry = (e: TimeEntryRow): BillingTimeEntry => ({
+  id: e.id,
+  date: e.date,
+  duration_minutes: e.duration_minutes,
+  interactive: e.interactive,
+  notes: e.notes,
+  logged_by: e.logged_by,
 });
 
 /**
