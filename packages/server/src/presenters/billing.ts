@@ -27,8 +27,11 @@ export const presentTimeEntry = (e: TimeEntryRow): BillingTimeEntry => ({
 /**
  * A spreadsheet runs a cell starting with =, +, - or @ (and tab or carriage return, which some
  * read past) as a formula: such a cell is prefixed with an apostrophe so it stays text (OWASP).
+ * Spreadsheets also skip leading spaces before a formula and read the full-width forms
+ * (＝ ＋ － ＠, which East Asian input methods type) as the ASCII ones, so those start a formula too.
  */
-export const escapeCsvCell = (value: string): string => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
+const FORMULA_START = /^[\s\u3000]*[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
+export const escapeCsvCell = (value: string): string => (FORMULA_START.test(value) ? `'${value}` : value);
 
 /** The export's records: a header, then one line per patient and code earned. */
 export function billingCsvRecords(rows: readonly BillingRow[], details: readonly BillingPatientDetails[]): string[][] {
