@@ -13,3 +13,4 @@ export * from './ingestion.ts';
 export * from './rules.ts';
 export * from './alerts.ts';
 export * from './billing.ts';
+export * from './unmatched.ts';
