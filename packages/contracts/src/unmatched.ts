@@ -32,7 +32,7 @@ export const UnmatchedTexts = {
   attachConfirm: (n: number) =>
     `Attach ${n} reading${n === 1 ? '' : 's'} to this patient? They become the patient's readings and count for billing.`,
   patientId: 'Patient ID',
-  select: 'Select reading',
-  selectAll: 'Select all readings',
+  select: 'Select',
+  selectReading: (device: string, time: string) => `Select reading of ${device} at ${time}`,
   attached: (n: number) => `${n} reading${n === 1 ? '' : 's'} attached`,
 } as const;
