@@ -118,6 +118,14 @@ const TABLE: Row[] = [
   { method: 'POST', route: '/api/integrations/:id/rotate', path: () => `/api/integrations/${NO_SOURCE}/rotate`, expect: adminOnly(404) },
   { method: 'DELETE', route: '/api/integrations/:id', path: () => `/api/integrations/${NO_SOURCE}`, expect: adminOnly(404) },
   { method: 'GET', route: '/api/unmatched-readings', path: () => '/api/unmatched-readings', expect: adminOnly(200) },
+  {
+    method: 'POST',
+    route: '/api/unmatched-readings/attach',
+    path: () => '/api/unmatched-readings/attach',
+    // No such reading: an admin is answered the conflict, everyone else never gets that far.
+    body: (f) => ({ reading_ids: [999_999_999], patient_id: f.patientA }),
+    expect: adminOnly(409),
+  },
   { method: 'GET', route: '/fhir/R4/metadata', path: () => '/fhir/R4/metadata', expect: everyone(200) },
   { method: 'GET', route: '/fhir/R4/Patient/:id', path: (f) => `/fhir/R4/Patient/${f.patientA}`, expect: patientOfA(200), patientData: true },
   { method: 'GET', route: '/fhir/R4/Observation/:id', path: () => '/fhir/R4/Observation/999999', expect: signedIn(404) },
