@@ -325,3 +325,19 @@ export async function monthSnapshot<L, C, E>(
     .execute();
   return rows.map((r) => ({ ...r, line: r.line as L, claim: r.claim as C, evidence: r.evidence as E }));
 }
+
+/**
+ * For each (patient, measured time): whether it falls in a closed month of the patient's
+ * organization's calendar. One statement for a whole batch, so ingestion can reject those readings
+ * one by one instead of having the database refuse the batch's single insert.
+ */
+export async function inClosedMonths(db: Queryable, readings: readonly { patientId: number; at: string }[]): Promise<boolean[]> {
+  if (readings.length === 0) return [];
+  const result = await sql<{ closed: boolean }>`
+    SELECT COALESCE(rpm_closed_month_at(r.at, o.time_zone), false) AS closed
+      FROM unnest(${readings.map((r) => r.patientId)}::int[], ${readings.map((r) => r.at)}::timestamptz[]) WITH ORDINALITY AS r(patient_id, at, n)
+      LEFT JOIN patients p ON p.id = r.patient_id
+      LEFT JOIN organizations o ON o.id = p.organization_id
+     ORDER BY r.n`.execute(kysely(db));
+  return result.rows.map((r) => r.closed);
+}

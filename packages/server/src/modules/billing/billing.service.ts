@@ -21,6 +21,7 @@ import {
   billingInputs,
   billingPatientDetails,
   findClosedMonth,
+  inClosedMonths,
   insertClosedMonth,
   insertMonthSnapshot,
   isDateInClosedMonth,
@@ -193,6 +194,14 @@ function groupByPatient<T extends { patient_id: number }>(rows: T[]): Map<number
 
 /** Whether tracking time dated `date` falls in a month submitted for billing (the tracking service refuses it). */
 export const isBillingMonthClosed = (tx: Queryable, date: string): Promise<boolean> => isDateInClosedMonth(tx, date);
+
+/**
+ * Which of these readings (patient, measured time) fall in a closed month, in the patient's
+ * organization's time zone: ingestion rejects those (BillingErrors.monthClosed) rather than let the
+ * database refuse the whole batch with CLOSED_MONTH_SQLSTATE.
+ */
+export const readingsInClosedMonths = (tx: Queryable, readings: readonly { patientId: number; at: string }[]): Promise<boolean[]> =>
+  inClosedMonths(tx, readings);
 
 /** The current calendar month in a time zone, 'YYYY-MM'. */
 function currentMonth(timeZone: string): string {

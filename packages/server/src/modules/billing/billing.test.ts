@@ -14,6 +14,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, createOrganization, signInNewStaff, type ApiClient, type TestServer, startTestServer } from '../../../test/app.ts';
 import { lastAuditOf } from '../../../test/patient-fixtures.ts';
+import { readingsInClosedMonths } from './billing.service.ts';
 
 let server: TestServer;
 let admin: ApiClient;
@@ -314,6 +315,16 @@ describe('a closed month stays as it was closed', () => {
     const october = `SELECT id FROM vitals WHERE patient_id = $1 AND created_at = '2026-10-01T16:00:00Z'`;
     expect(await codeOf(`UPDATE vitals SET created_at = '2026-11-02T16:00:00Z' WHERE id = (${october})`, [ids.full])).toBe(CLOSED_MONTH_SQLSTATE);
     expect(await codeOf(`DELETE FROM vitals WHERE id = (${october})`, [ids.full])).toBe(CLOSED_MONTH_SQLSTATE);
+  });
+
+  it('tells ingestion which readings of a batch fall in a closed month, in the organization time zone', async () => {
+    const answer = await readingsInClosedMonths(server.db.pool, [
+      { patientId: ids.full!, at: '2026-10-15T12:00:00Z' },
+      { patientId: ids.full!, at: '2026-11-01T02:00:00Z' },
+      { patientId: ids.full!, at: '2026-11-01T05:00:00Z' },
+      { patientId: ids.other!, at: '2026-12-01T12:00:00Z' },
+    ]);
+    expect(answer).toEqual([true, true, false, false]);
   });
 
   it('the runtime role cannot delete a close', async () => {
