@@ -11,6 +11,7 @@ import { auditedTransaction, failure } from '../../kernel/audited-transaction.ts
 import { findPatientScope } from '../../kernel/patient-scope.repository.ts';
 import type { SignedInContext } from '../../plugins/context.ts';
 import { mayReviewUnmatchedReadings } from '../../policies/ingestion.ts';
+import { mayAttachSourceReadings } from '../../policies/unmatched-readings.ts';
 import { presentUnmatched } from '../../presenters/unmatched-reading.ts';
 import { audit } from '../audit/audit.service.ts';
 import { lockAttachable, moveToPatient, pageUnmatched } from './unmatched.repository.ts';
@@ -59,7 +60,7 @@ export async function attachUnmatched(db: pg.Pool, ctx: SignedInContext, body: A
     if (!patient) throw refuse(404, UnmatchedErrors.patientUnknown, 'unknown patient');
     const rows = await lockAttachable(tx, ids, body.patient_id);
     if (rows.length !== ids.length) throw refuse(409, UnmatchedErrors.notUnmatched, 'readings no longer unmatched');
-    if (rows.some((r) => r.source_organization_id !== null && r.source_organization_id !== patient.organization_id)) {
+    if (!rows.every((r) => mayAttachSourceReadings(r.source_organization_id, patient.organization_id))) {
       throw refuse(409, UnmatchedErrors.otherOrganization, "another organization's source");
     }
     if (rows.some((r) => r.in_closed_month)) throw refuse(409, BillingErrors.monthClosed, 'month closed for billing');
