@@ -1,8 +1,16 @@
-import { randomBytes } from 'node:crypto';
-import { BillingErrors, UnmatchedErrors, billingClosePath, unmatchedAttachPath, type AttachUnmatchedResult } from '@rpm/contracts';
+import { randomBytes, randomUUID } from 'node:crypto';
+import {
+  BillingErrors,
+  DEFAULT_INGEST_AUTH_HEADER,
+  UnmatchedErrors,
+  billingClosePath,
+  unmatchedAttachPath,
+  type AttachUnmatchedResult,
+} from '@rpm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrganization, signInNewStaff, startTestServer, type ApiClient, type TestServer } from '../../../test/app.ts';
 import { lastAuditOf } from '../../../test/patient-fixtures.ts';
+import { hashSecret, newSourceSecret } from './source-secret.ts';
 
 let server: TestServer;
 let admin: ApiClient;
@@ -129,5 +137,37 @@ describe('attaching unmatched readings on purpose', () => {
     const again = await attach(admin, [early!]);
     expect(again.status).toBe(409);
     expect(again.body.message).toBe(UnmatchedErrors.notUnmatched);
+  });
+});
+
+describe('a back-dated webhook reading', () => {
+  it('of an assigned device, measured in a closed month, is refused with the closed-month conflict and not stored', async () => {
+    const id = randomUUID();
+    const secret = newSourceSecret(id);
+    await server.db.pool.query(
+      `INSERT INTO ingestion_sources (id, name, kind, auth_header, secret_hash, organization_id) VALUES ($1, 'Cuffs', 'tenovi', $2, $3, $4)`,
+      [id, DEFAULT_INGEST_AUTH_HEADER, hashSecret(secret), orgA],
+    );
+    const patientId = await addPatient(orgA, '2026-08-01T15:00:00Z');
+    await registerAndAssign('WEBHOOK-CUFF', patientId);
+    await server.db.pool.query(
+      `UPDATE device_assignments a SET assigned_from = '2026-08-01T15:00:00Z' FROM devices d WHERE d.id = a.device_id AND d.device_id = 'WEBHOOK-CUFF'`,
+    );
+    const res = await server.app.inject({
+      method: 'POST',
+      url: `/api/ingest/tenovi/${id}`,
+      headers: { 'content-type': 'application/json', [DEFAULT_INGEST_AUTH_HEADER]: secret },
+      payload: JSON.stringify({
+        metric: 'blood_pressure',
+        hwi_device_id: 'WEBHOOK-CUFF',
+        value_1: 131,
+        value_2: 85,
+        timestamp: '2026-09-20T16:00:00Z',
+        filter_params: { measurement_index: 0 },
+      }),
+    });
+    expect(res.statusCode).toBe(409);
+    expect((res.json() as { message: string }).message).toBe(BillingErrors.monthClosed);
+    expect(await readingTimesOf(patientId)).toEqual([]);
   });
 });
