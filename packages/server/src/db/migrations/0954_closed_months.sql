@@ -57,6 +57,21 @@ CREATE TRIGGER billing_closed_months_keep BEFORE UPDATE OR DELETE ON billing_clo
 CREATE TRIGGER billing_month_snapshots_keep BEFORE UPDATE OR DELETE ON billing_month_snapshots
   FOR EACH ROW EXECUTE FUNCTION billing_closed_months_keep();
 
+-- A snapshot is written with its close, in the same transaction, and never added to later.
+CREATE FUNCTION billing_month_snapshots_with_close() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF NOT rpm_may_change_closed_months(TG_RELID) AND NOT EXISTS (
+    SELECT 1 FROM billing_closed_months c
+     WHERE c.month = NEW.month AND c.xmin::text::bigint = txid_current() % 4294967296
+  ) THEN
+    PERFORM rpm_refuse_closed_month('a snapshot line added after the close', NEW.month);
+  END IF;
+  RETURN NEW;
+END;
+$$;
+CREATE TRIGGER billing_month_snapshots_with_close BEFORE INSERT ON billing_month_snapshots
+  FOR EACH ROW EXECUTE FUNCTION billing_month_snapshots_with_close();
+
 -- Tracking entries carry their day already (the organization's day, chosen when logged); a few
 -- rows per request, so a row trigger is cheap.
 CREATE FUNCTION tracking_sessions_keep_closed_months() RETURNS trigger LANGUAGE plpgsql AS $$

@@ -331,6 +331,13 @@ describe('a closed month stays as it was closed', () => {
     expect(await codeOf(`DELETE FROM billing_closed_months WHERE month = '2026-10-01'`)).toBe(CLOSED_MONTH_SQLSTATE);
     expect(await codeOf(`UPDATE billing_closed_months SET month = '2026-08-01' WHERE month = '2026-10-01'`)).toBe(CLOSED_MONTH_SQLSTATE);
     expect(await codeOf(`DELETE FROM billing_month_snapshots WHERE month = '2026-10-01'`)).toBe(CLOSED_MONTH_SQLSTATE);
+    expect(
+      await codeOf(
+        `INSERT INTO billing_month_snapshots (month, patient_id, organization_id, enrolled, position, line, claim, evidence)
+         SELECT month, $1, organization_id, true, -1, line, claim, evidence FROM billing_month_snapshots WHERE month = '2026-10-01' LIMIT 1`,
+        [ids.notEnrolled],
+      ),
+    ).toBe(CLOSED_MONTH_SQLSTATE);
     expect((await report(providerA, 'month=2026-10')).body.closed).toBe(true);
   });
 
