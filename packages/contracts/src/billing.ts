@@ -29,6 +29,13 @@ export const MANAGEMENT_MINUTES_EXTRA = 20;
 /** Days are counted in the organization's time zone; a new organization starts with this one. */
 export const DEFAULT_ORGANIZATION_TIME_ZONE = 'America/New_York';
 
+/**
+ * The SQLSTATE the database raises when the portal's role changes what a closed month was billed
+ * from (tracking time, readings, enrollment, the close itself; migration 0954). The server answers
+ * it with 409 and BillingErrors.monthClosed; an ingestion batch counts such a reading as rejected.
+ */
+export const CLOSED_MONTH_SQLSTATE = 'RPM01';
+
 export const BillingMonth = Type.String({ pattern: '^\\d{4}-(0[1-9]|1[0-2])$' });
 
 export const BillingQuery = Type.Object(

@@ -14,3 +14,4 @@ export * from './fhir.ts';
 export * from './rules.ts';
 export * from './alerts.ts';
 export * from './billing.ts';
+export * from './unmatched.ts';

@@ -464,7 +464,7 @@ export const BillingTexts = {
 } as const;
 
 export const BillingErrors = {
-  monthClosed: 'This month is closed for billing: tracking time dated in it cannot be added or changed',
+  monthClosed: 'This month is closed for billing: tracking time, readings and enrollment dated in it cannot be added or changed',
   alreadyClosed: 'This month is already closed',
   futureMonth: 'A month that has not ended cannot be closed',
   unknownTimeZone: 'Unknown time zone',

@@ -148,6 +148,14 @@ const TABLE: Row[] = [
     expect: adminOnly(404),
   },
   { method: 'GET', route: '/api/unmatched-readings', path: () => '/api/unmatched-readings', expect: adminOnly(200) },
+  {
+    method: 'POST',
+    route: '/api/unmatched-readings/attach',
+    path: () => '/api/unmatched-readings/attach',
+    // No such reading: an admin is answered the conflict, everyone else never gets that far.
+    body: (f) => ({ reading_ids: [999_999_999], patient_id: f.patientA }),
+    expect: adminOnly(409),
+  },
   { method: 'GET', route: '/fhir/R4/metadata', path: () => '/fhir/R4/metadata', expect: everyone(200) },
   {
     method: 'GET',

@@ -259,8 +259,10 @@ async function main() {
               [id, providers[o]![j % 2]!, NOTES[(n + j) % NOTES.length], 5 + j * 20],
             );
             await tx.query(
+              // Dated in the clinic's day, as the portal dates tracking time.
               `INSERT INTO tracking_sessions (patient_id, user_id, date, duration_minutes, notes)
-               VALUES ($1, $2, (now() - $3 * interval '1 day')::date, $4, $5)`,
+               SELECT $1, $2, ((now() - $3 * interval '1 day') AT TIME ZONE o.time_zone)::date, $4, $5
+                 FROM patients p JOIN organizations o ON o.id = p.organization_id WHERE p.id = $1`,
               [id, providers[o]![j % 2]!, 5 + j * 20, 10 + Math.floor(r() * 30), j === 0 ? 'Monthly review of readings' : null],
             );
           }

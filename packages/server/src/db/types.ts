@@ -115,6 +115,17 @@ export interface BillingClosedMonths {
   month: string;
 }
 
+export interface BillingMonthSnapshots {
+  claim: Json;
+  enrolled: boolean;
+  evidence: Json;
+  line: Json;
+  month: string;
+  organization_id: number;
+  patient_id: number;
+  position: number;
+}
+
 export interface DeviceAssignments {
   assigned_from: Timestamp;
   assigned_to: Timestamp | null;
@@ -483,6 +494,7 @@ export interface DB {
   audit_logs: AuditLogs;
   audit_unsealed: AuditUnsealed;
   billing_closed_months: BillingClosedMonths;
+  billing_month_snapshots: BillingMonthSnapshots;
   device_assignments: DeviceAssignments;
   devices: Devices;
   "identity.attempts": IdentityAttempts;

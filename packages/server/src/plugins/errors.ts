@@ -1,4 +1,4 @@
-import { ApiErrors } from '@rpm/contracts';
+import { ApiErrors, BillingErrors, CLOSED_MONTH_SQLSTATE } from '@rpm/contracts';
 import type { FastifyError, FastifyInstance } from 'fastify';
 
 /** An error a service throws on purpose: its status and message are safe to show the caller. */
@@ -15,6 +15,10 @@ export const badRequest = (message: string = ApiErrors.badRequest) => new HttpEr
 export const forbidden = (message: string = ApiErrors.forbidden) => new HttpError(403, message);
 export const notFound = (message: string = ApiErrors.notFound) => new HttpError(404, message);
 export const conflict = (message: string) => new HttpError(409, message);
+
+/** Whether the database refused a change to a month closed for billing (migration 0954's triggers). */
+export const isClosedMonthRefusal = (err: unknown): boolean =>
+  typeof err === 'object' && err !== null && (err as { code?: unknown }).code === CLOSED_MONTH_SQLSTATE;
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Bad Request',
@@ -38,10 +42,13 @@ const STATUS_TEXT: Record<number, string> = {
  */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const status = error instanceof HttpError ? error.statusCode : (error.statusCode ?? 500);
+    // The services check a closed month first; the database's triggers are the backstop for any
+    // path that did not, and their refusal is the caller's conflict, not the server's failure.
+    const closedMonth = isClosedMonthRefusal(error);
+    const status = closedMonth ? 409 : error instanceof HttpError ? error.statusCode : (error.statusCode ?? 500);
     const clientError = status >= 400 && status < 500;
     if (!clientError) request.log.error({ err: error }, 'request failed');
-    let message = clientError ? error.message : ApiErrors.internal;
+    let message = closedMonth ? BillingErrors.monthClosed : clientError ? error.message : ApiErrors.internal;
     if (error.validation) message = `Invalid request: ${error.message}`;
     if (status === 429) message = ApiErrors.rateLimited;
     void reply.status(clientError ? status : 500).send({

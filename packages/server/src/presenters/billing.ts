@@ -1,6 +1,6 @@
-import { BillingCsvColumns, type BillingRow } from '@rpm/contracts';
+import { BillingCsvColumns, type BillingRow, type BillingTimeEntry } from '@rpm/contracts';
 import type { PatientMonthResult } from '../modules/billing/billing-rules.ts';
-import type { BillingInputRow, BillingPatientDetails } from '../modules/billing/billing.repository.ts';
+import type { BillingInputRow, BillingPatientDetails, TimeEntryRow } from '../modules/billing/billing.repository.ts';
 
 export const presentBillingRow = (input: BillingInputRow, result: PatientMonthResult): BillingRow => ({
   patient_id: input.patient_id,
@@ -15,11 +15,23 @@ export const presentBillingRow = (input: BillingInputRow, result: PatientMonthRe
   missing: result.missing,
 });
 
+export const presentTimeEntry = (e: TimeEntryRow): BillingTimeEntry => ({
+  id: e.id,
+  date: e.date,
+  duration_minutes: e.duration_minutes,
+  interactive: e.interactive,
+  notes: e.notes,
+  logged_by: e.logged_by,
+});
+
 /**
  * A spreadsheet runs a cell starting with =, +, - or @ (and tab or carriage return, which some
  * read past) as a formula: such a cell is prefixed with an apostrophe so it stays text (OWASP).
+ * Spreadsheets also skip leading spaces before a formula and read the full-width forms
+ * (＝ ＋ － ＠, which East Asian input methods type) as the ASCII ones, so those start a formula too.
  */
-export const escapeCsvCell = (value: string): string => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
+const FORMULA_START = /^[\s\u3000]*[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
+export const escapeCsvCell = (value: string): string => (FORMULA_START.test(value) ? `'${value}` : value);
 
 /** The export's records: a header, then one line per patient and code earned. */
 export function billingCsvRecords(rows: readonly BillingRow[], details: readonly BillingPatientDetails[]): string[][] {

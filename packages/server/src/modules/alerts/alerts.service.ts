@@ -3,8 +3,8 @@ import {
   ALERT_THRESHOLD_KEYS,
   AlertErrors,
   ApiErrors,
+  BillingErrors,
   DEFAULT_STALE_DAYS,
-  TRACKING_MAX_MINUTES,
   type AlertListQuery,
   type AlertPage,
   type AlertSettings,
@@ -24,7 +24,8 @@ import { presentAlert, presentThresholdSet } from '../../presenters/alerts.ts';
 import { audit } from '../audit/audit.service.ts';
 import { insertNote } from '../notes/notes.repository.ts';
 import { sessionKeyOf, sessionTimeLeft } from '../sessions/sessions.service.ts';
-import { insertTrackingEntry, lockedMinutesOnDay } from '../tracking/tracking.repository.ts';
+import { insertTrackingEntry, organizationToday } from '../tracking/tracking.repository.ts';
+import { trackingDayRefusal } from '../tracking/tracking.service.ts';
 import { brokenRules, effectiveThresholds, severityOf } from './alert-rules.ts';
 import type { StreamSession } from './alerts.stream.ts';
 import {
@@ -237,15 +238,18 @@ export async function resolve(deps: { db: pg.Pool }, ctx: SignedInContext, id: n
     });
     let trackingId: number | null = null;
     if (body.minutes !== undefined) {
-      const date = new Date().toISOString().slice(0, 10);
-      const already = await lockedMinutesOnDay(tx, alert.patient_id, date);
-      if (already + body.minutes > TRACKING_MAX_MINUTES) {
-        throw new AuditedRefusal(400, AlertErrors.minutesDayFull, {
+      // The clinic's day, as for every tracking entry: in UTC the evening's work in New York
+      // would count for tomorrow, and at a month's end for the next month.
+      const date = await organizationToday(tx, alert.patient_id);
+      const refusal = await trackingDayRefusal(tx, alert.patient_id, date, body.minutes);
+      if (refusal) {
+        const closed = refusal === 'month closed';
+        throw new AuditedRefusal(closed ? 409 : 400, closed ? BillingErrors.monthClosed : AlertErrors.minutesDayFull, {
           action,
           outcome: 'failure',
           resourceType: 'alert',
           resourceId: id,
-          reason: 'over 1440 minutes in a day',
+          reason: closed ? 'month closed for billing' : 'over 1440 minutes in a day',
         });
       }
       const session = await insertTrackingEntry(tx, alert.patient_id, ctx.actor.id, {

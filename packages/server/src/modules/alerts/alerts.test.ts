@@ -1,4 +1,4 @@
-import { AlertTexts, type Alert, type AlertPage, type AlertSettings, type AlertSummary, type PatientThresholds } from '@rpm/contracts';
+import { AlertTexts, BillingErrors, type Alert, type AlertPage, type AlertSettings, type AlertSummary, type PatientThresholds } from '@rpm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createOrganization,
@@ -221,6 +221,49 @@ describe('the worklist', () => {
     expect(open).toHaveLength(1);
     expect(open[0]!.id).not.toBe(alert!.id);
     expect(open[0]!.count).toBe(1);
+  });
+
+  it('minutes from resolving an alert are dated in the organization time zone', async () => {
+    // A zone whose day differs from UTC's right now: +14 h from 10:00 UTC on, -11 h before.
+    const timeZone = new Date().getUTCHours() >= 10 ? 'Pacific/Kiritimati' : 'Pacific/Pago_Pago';
+    const clinic = (await createOrganization(server)).id;
+    await server.db.pool.query('UPDATE organizations SET time_zone = $1 WHERE id = $2', [timeZone, clinic]);
+    const patientId = await newPatient(clinic);
+    await addReading(patientId, 185, 95, 70, admin);
+    const [alert] = await alertsOf(patientId, admin);
+    const res = await admin.post<Alert>(`/api/alerts/${alert!.id}/resolve`, { note: 'Reviewed.', minutes: 7 });
+    expect(res.status).toBe(200);
+    const { rows } = await server.db.pool.query<{ date: string }>('SELECT date FROM tracking_sessions WHERE patient_id = $1', [patientId]);
+    const clinicToday = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+    expect(clinicToday).not.toBe(new Date().toISOString().slice(0, 10));
+    expect(rows.map((r) => r.date)).toEqual([clinicToday]);
+  });
+
+  it('refuses minutes from resolving an alert in a closed month, and leaves the alert open', async () => {
+    const patientId = await newPatient();
+    await addReading(patientId, 185, 95);
+    const [alert] = await alertsOf(patientId);
+    // The clinic's current month, closed by hand (an admin closes by UTC's calendar, so the
+    // clinic's last evening of a month can fall after its close); taken back as the owner after.
+    const { rows } = await server.db.ownerPool.query<{ month: string }>(
+      `INSERT INTO billing_closed_months (month)
+       SELECT date_trunc('month', now() AT TIME ZONE time_zone)::date FROM organizations WHERE id = $1
+       RETURNING to_char(month, 'YYYY-MM-DD') AS month`,
+      [orgId],
+    );
+    try {
+      const res = await provider.post<{ message: string }>(`/api/alerts/${alert!.id}/resolve`, { note: 'Called.', minutes: 5 });
+      expect(res.status).toBe(409);
+      expect(res.body.message).toBe(BillingErrors.monthClosed);
+      expect(await lastAuditOf(server, 'alert.resolve')).toMatchObject({ outcome: 'failure', resource_id: String(alert!.id) });
+      expect((await alertsOf(patientId)).map((a) => a.id)).toEqual([alert!.id]);
+      const { rows: entries } = await server.db.pool.query('SELECT 1 FROM tracking_sessions WHERE patient_id = $1', [patientId]);
+      expect(entries).toEqual([]);
+      // Without minutes the alert still resolves: only tracking time is frozen.
+      expect((await provider.post(`/api/alerts/${alert!.id}/resolve`, { note: 'Called.' })).status).toBe(200);
+    } finally {
+      await server.db.ownerPool.query('DELETE FROM billing_closed_months WHERE month = $1', [rows[0]!.month]);
+    }
   });
 
   it('refuses a blank note', async () => {

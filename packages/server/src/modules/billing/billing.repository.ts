@@ -16,6 +16,8 @@ export interface BillingInputRow {
   period_days: Record<string, number> | null;
   minutes: number;
   interactive: boolean;
+  enrolled: boolean;
+  time_zone: string;
 }
 
 /**
@@ -33,6 +35,8 @@ export interface BillingInputsScope {
   monthEnd: string;
   organizationId: number | null;
   patientId?: number;
+  /** Every patient, enrolled or not (a month's snapshot keeps each patient's page as it was). */
+  everyPatient?: boolean;
 }
 
 /**
@@ -47,6 +51,7 @@ export interface BillingInputsScope {
 export function billingInputsQuery(opts: BillingInputsScope) {
   const { monthStart, monthEnd, organizationId } = opts;
   const patientId = opts.patientId ?? null;
+  const everyPatient = opts.everyPatient ?? false;
   // A constant, written into the SQL so the planner can match the partial index's predicate.
   const device = sql`v.source <> ${sql.lit(MANUAL_SOURCE)}`;
   const period = sql.lit(BILLING_PERIOD_DAYS);
@@ -54,12 +59,12 @@ export function billingInputsQuery(opts: BillingInputsScope) {
   const midnight = (day: ReturnType<typeof sql>) => sql`((${day})::timestamp AT TIME ZONE f.time_zone)`;
   return sql<BillingInputRow>`
     WITH pts AS (
-      SELECT p.id, p.organization_id, p.first_name, p.last_name, o.time_zone,
+      SELECT p.id, p.organization_id, p.first_name, p.last_name, p.enrolled_rpm, o.time_zone,
              (now() AT TIME ZONE o.time_zone)::date AS today,
              ((${monthEnd}::date + 1)::timestamp AT TIME ZONE o.time_zone) AS upto
         FROM patients p JOIN organizations o ON o.id = p.organization_id
        -- One patient's page shows the progress even before enrollment; the report lists the enrolled.
-       WHERE (p.enrolled_rpm OR ${patientId}::int IS NOT NULL)
+       WHERE (p.enrolled_rpm OR ${patientId}::int IS NOT NULL OR ${everyPatient}::boolean)
          AND (${organizationId}::int IS NULL OR p.organization_id = ${organizationId}::int)
          AND (${patientId}::int IS NULL OR p.id = ${patientId}::int)
     ),
@@ -120,7 +125,9 @@ export function billingInputsQuery(opts: BillingInputsScope) {
            s.setup_period,
            pp.period_days,
            COALESCE(m.minutes, 0) AS minutes,
-           COALESCE(m.interactive, false) AS interactive
+           COALESCE(m.interactive, false) AS interactive,
+           f.enrolled_rpm AS enrolled,
+           f.time_zone
       FROM f
       LEFT JOIN setup s ON s.patient_id = f.id
       LEFT JOIN per_patient pp ON pp.patient_id = f.id
@@ -209,25 +216,27 @@ export async function patientTimeZone(db: Queryable, patientId: number): Promise
   return row.time_zone;
 }
 
-/** Days of the month with device readings, and how many, in the organization's time zone. */
+/** Days of the month with device readings, and how many, in each patient's organization's time zone. */
 export async function readingDays(
   db: Queryable,
-  patientId: number,
-  timeZone: string,
   monthStart: string,
   monthEnd: string,
-): Promise<{ day: string; readings: number }[]> {
-  const result = await sql<{ day: string; readings: number }>`
-    SELECT to_char((created_at AT TIME ZONE ${timeZone})::date, 'YYYY-MM-DD') AS day, count(*)::int AS readings
-      FROM vitals
-     WHERE patient_id = ${patientId} AND source <> ${MANUAL_SOURCE}
-       AND created_at >= (${monthStart}::date::timestamp AT TIME ZONE ${timeZone})
-       AND created_at < ((${monthEnd}::date + 1)::timestamp AT TIME ZONE ${timeZone})
-     GROUP BY 1 ORDER BY 1`.execute(kysely(db));
+  patientId: number | null,
+): Promise<{ patient_id: number; day: string; readings: number }[]> {
+  const result = await sql<{ patient_id: number; day: string; readings: number }>`
+    SELECT v.patient_id, to_char((v.created_at AT TIME ZONE o.time_zone)::date, 'YYYY-MM-DD') AS day, count(*)::int AS readings
+      FROM vitals v
+      JOIN patients p ON p.id = v.patient_id
+      JOIN organizations o ON o.id = p.organization_id
+     WHERE (${patientId}::int IS NULL OR v.patient_id = ${patientId}::int) AND v.source <> ${sql.lit(MANUAL_SOURCE)}
+       AND v.created_at >= (${monthStart}::date::timestamp AT TIME ZONE o.time_zone)
+       AND v.created_at < ((${monthEnd}::date + 1)::timestamp AT TIME ZONE o.time_zone)
+     GROUP BY 1, 2 ORDER BY 1, 2`.execute(kysely(db));
   return result.rows;
 }
 
 export interface TimeEntryRow {
+  patient_id: number;
   id: number;
   date: string;
   duration_minutes: number;
@@ -236,17 +245,18 @@ export interface TimeEntryRow {
   logged_by: string | null;
 }
 
-/** Every tracking entry of the month with who logged it (name, else e-mail), oldest first. */
+/** Every tracking entry of the month (of one patient, or of all) with who logged it (name, else e-mail), oldest first. */
 export async function monthTimeEntries(
   db: Queryable,
-  patientId: number,
   monthStart: string,
   monthEnd: string,
+  patientId: number | null,
 ): Promise<TimeEntryRow[]> {
   return kysely(db)
     .selectFrom('tracking_sessions as t')
     .leftJoin('users as u', 'u.id', 't.user_id')
     .select([
+      't.patient_id',
       't.id',
       't.date',
       't.duration_minutes',
@@ -254,10 +264,80 @@ export async function monthTimeEntries(
       't.notes',
       sql<string | null>`COALESCE(NULLIF(btrim(concat_ws(' ', u.first_name, u.last_name)), ''), u.email)`.as('logged_by'),
     ])
-    .where('t.patient_id', '=', patientId)
+    .$if(patientId !== null, (q) => q.where('t.patient_id', '=', patientId ?? 0))
     .where('t.date', '>=', monthStart)
     .where('t.date', '<=', monthEnd)
+    .orderBy('t.patient_id')
     .orderBy('t.date')
     .orderBy('t.id')
     .execute();
+}
+
+/** One patient's line of a closed month, as it was when the month was closed. */
+export interface SnapshotRow<Line, Claim, Evidence> {
+  patient_id: number;
+  organization_id: number;
+  enrolled: boolean;
+  position: number;
+  line: Line;
+  claim: Claim;
+  evidence: Evidence;
+}
+
+// Rows per INSERT: 8 parameters each, far below PostgreSQL's 65,535.
+const SNAPSHOT_CHUNK = 1000;
+
+export async function insertMonthSnapshot<L, C, E>(db: Queryable, monthStart: string, rows: SnapshotRow<L, C, E>[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += SNAPSHOT_CHUNK) {
+    await kysely(db)
+      .insertInto('billing_month_snapshots')
+      .values(
+        rows.slice(i, i + SNAPSHOT_CHUNK).map((r) => ({
+          month: monthStart,
+          patient_id: r.patient_id,
+          organization_id: r.organization_id,
+          enrolled: r.enrolled,
+          position: r.position,
+          line: JSON.stringify(r.line),
+          claim: JSON.stringify(r.claim),
+          evidence: JSON.stringify(r.evidence),
+        })),
+      )
+      .execute();
+  }
+}
+
+/** A closed month's lines in the report's order: the enrolled patients in scope, or one patient. */
+export async function monthSnapshot<L, C, E>(
+  db: Queryable,
+  monthStart: string,
+  scope: { organizationId: number | null; patientId?: number },
+): Promise<SnapshotRow<L, C, E>[]> {
+  const { organizationId, patientId } = scope;
+  const rows = await kysely(db)
+    .selectFrom('billing_month_snapshots')
+    .select(['patient_id', 'organization_id', 'enrolled', 'position', 'line', 'claim', 'evidence'])
+    .where('month', '=', monthStart)
+    .$if(patientId === undefined, (q) => q.where('enrolled', '=', true))
+    .$if(patientId !== undefined, (q) => q.where('patient_id', '=', patientId ?? 0))
+    .$if(organizationId !== null, (q) => q.where('organization_id', '=', organizationId ?? 0))
+    .orderBy('position')
+    .execute();
+  return rows.map((r) => ({ ...r, line: r.line as L, claim: r.claim as C, evidence: r.evidence as E }));
+}
+
+/**
+ * For each (patient, measured time): whether it falls in a closed month of the patient's
+ * organization's calendar. One statement for a whole batch, so ingestion can reject those readings
+ * one by one instead of having the database refuse the batch's single insert.
+ */
+export async function inClosedMonths(db: Queryable, readings: readonly { patientId: number; at: string }[]): Promise<boolean[]> {
+  if (readings.length === 0) return [];
+  const result = await sql<{ closed: boolean }>`
+    SELECT COALESCE(rpm_closed_month_at(r.at, o.time_zone), false) AS closed
+      FROM unnest(${readings.map((r) => r.patientId)}::int[], ${readings.map((r) => r.at)}::timestamptz[]) WITH ORDINALITY AS r(patient_id, at, n)
+      LEFT JOIN patients p ON p.id = r.patient_id
+      LEFT JOIN organizations o ON o.id = p.organization_id
+     ORDER BY r.n`.execute(kysely(db));
+  return result.rows.map((r) => r.closed);
 }

@@ -1,6 +1,7 @@
 import {
   BillingCsvColumns,
   BillingErrors,
+  CLOSED_MONTH_SQLSTATE,
   billingClosePath,
   billingExportPath,
   organizationSettingsPath,
@@ -13,6 +14,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, createOrganization, signInNewStaff, type ApiClient, type TestServer, startTestServer } from '../../../test/app.ts';
 import { lastAuditOf } from '../../../test/patient-fixtures.ts';
+import { readingsInClosedMonths } from './billing.service.ts';
 
 let server: TestServer;
 let admin: ApiClient;
@@ -220,7 +222,7 @@ describe('closing a month', () => {
     expect((await admin.post(billingClosePath('2026-09'))).status).toBe(409);
 
     const refused = await providerA.post<{ message: string }>(`/api/patients/${ids.full}/sessions`, { date: '2026-09-30', duration_minutes: 5 });
-    expect(refused.status).toBe(400);
+    expect(refused.status).toBe(409);
     expect(refused.body.message).toBe(BillingErrors.monthClosed);
     expect(await lastAuditOf(server, 'tracking.create')).toMatchObject({ outcome: 'failure' });
     const { rows } = await server.db.pool.query(`SELECT count(*)::int AS n FROM tracking_sessions WHERE date = '2026-09-30'`);
@@ -256,5 +258,125 @@ describe("one patient's month", () => {
   it('lists the interactive mark with tracking entries', async () => {
     const list = await providerA.get<{ items: { interactive: boolean }[] }>(`/api/patients/${ids.full}/sessions`);
     expect(list.body.items.map((i) => i.interactive)).toEqual([true, false]);
+  });
+});
+
+describe('a closed month stays as it was closed', () => {
+  const csvOf = async (query: string) => (await providerA.request('GET', `${billingExportPath}?${query}`)).body as unknown as string;
+  const evidenceOf = async (key: string) => (await providerA.get<PatientBilling>(`${patientBillingPath(ids[key]!)}?month=2026-10`)).body;
+  /** The database's refusal code of a statement run as the portal's runtime role. */
+  const codeOf = async (statement: string, params: unknown[] = []) =>
+    server.db.pool.query(statement, params).then(
+      () => 'accepted',
+      (err: { code?: string }) => err.code,
+    );
+  let closedCsv: string;
+  let closedReport: BillingReport;
+  let closedEvidence: PatientBilling;
+
+  beforeAll(async () => {
+    expect((await admin.post(billingClosePath('2026-10'))).status).toBe(200);
+    closedCsv = await csvOf('month=2026-10');
+    closedReport = (await report(providerA, 'month=2026-10')).body;
+    closedEvidence = await evidenceOf('full');
+    expect(closedReport.closed).toBe(true);
+    expect(closedCsv).toContain('Ada Full');
+  });
+
+  it('un-enrolling a patient does not remove a line from the closed month CSV', async () => {
+    // Enrollment is the patient's current state; November's day is open, so the portal may change it.
+    await server.db.pool.query('UPDATE patients SET enrolled_rpm = false WHERE id = $1', [ids.full]);
+    try {
+      expect(await csvOf('month=2026-10')).toBe(closedCsv);
+      expect((await report(providerA, 'month=2026-10')).body).toEqual(closedReport);
+    } finally {
+      await server.db.pool.query('UPDATE patients SET enrolled_rpm = true WHERE id = $1', [ids.full]);
+    }
+  });
+
+  it('a back-dated webhook reading does not change the closed month evidence', async () => {
+    // As the owner, the one role that may still write into a closed month (a repair by hand).
+    await server.db.ownerPool.query(
+      `INSERT INTO vitals (patient_id, source, created_at, systolic, diastolic) VALUES ($1, 'CUFF-1', '2026-10-25T16:00:00Z', 120, 80)`,
+      [ids.full],
+    );
+    expect(await evidenceOf('full')).toEqual(closedEvidence);
+    expect(closedEvidence.reading_days).toHaveLength(18);
+    expect((await report(providerA, 'month=2026-10')).body).toEqual(closedReport);
+    expect(await csvOf('month=2026-10')).toBe(closedCsv);
+  });
+
+  it('the runtime role cannot insert, move or delete a reading of a closed month', async () => {
+    const insert = `INSERT INTO vitals (patient_id, source, created_at, systolic, diastolic) VALUES ($1, 'CUFF-1', $2, 120, 80)`;
+    expect(await codeOf(insert, [ids.full, '2026-10-26T16:00:00Z'])).toBe(CLOSED_MONTH_SQLSTATE);
+    // Month membership is the organization's: 02:00 UTC on November 1 is October 31 in New York.
+    expect(await codeOf(insert, [ids.full, '2026-11-01T02:00:00Z'])).toBe(CLOSED_MONTH_SQLSTATE);
+    expect(await codeOf(insert, [ids.full, '2026-11-01T05:00:00Z'])).toBe('accepted');
+    const october = `SELECT id FROM vitals WHERE patient_id = $1 AND created_at = '2026-10-01T16:00:00Z'`;
+    expect(await codeOf(`UPDATE vitals SET created_at = '2026-11-02T16:00:00Z' WHERE id = (${october})`, [ids.full])).toBe(CLOSED_MONTH_SQLSTATE);
+    expect(await codeOf(`DELETE FROM vitals WHERE id = (${october})`, [ids.full])).toBe(CLOSED_MONTH_SQLSTATE);
+  });
+
+  it('tells ingestion which readings of a batch fall in a closed month, in the organization time zone', async () => {
+    const answer = await readingsInClosedMonths(server.db.pool, [
+      { patientId: ids.full!, at: '2026-10-15T12:00:00Z' },
+      { patientId: ids.full!, at: '2026-11-01T02:00:00Z' },
+      { patientId: ids.full!, at: '2026-11-01T05:00:00Z' },
+      { patientId: ids.other!, at: '2026-12-01T12:00:00Z' },
+    ]);
+    expect(answer).toEqual([true, true, false, false]);
+  });
+
+  it('the runtime role cannot delete a close', async () => {
+    expect(await codeOf(`DELETE FROM billing_closed_months WHERE month = '2026-10-01'`)).toBe(CLOSED_MONTH_SQLSTATE);
+    expect(await codeOf(`UPDATE billing_closed_months SET month = '2026-08-01' WHERE month = '2026-10-01'`)).toBe(CLOSED_MONTH_SQLSTATE);
+    expect(await codeOf(`DELETE FROM billing_month_snapshots WHERE month = '2026-10-01'`)).toBe(CLOSED_MONTH_SQLSTATE);
+    expect(
+      await codeOf(
+        `INSERT INTO billing_month_snapshots (month, patient_id, organization_id, enrolled, position, line, claim, evidence)
+         SELECT month, $1, organization_id, true, -1, line, claim, evidence FROM billing_month_snapshots WHERE month = '2026-10-01' LIMIT 1`,
+        [ids.notEnrolled],
+      ),
+    ).toBe(CLOSED_MONTH_SQLSTATE);
+    expect((await report(providerA, 'month=2026-10')).body.closed).toBe(true);
+  });
+
+  it('the runtime role cannot update a closed month tracking row', async () => {
+    const entry = `SELECT id FROM tracking_sessions WHERE patient_id = $1 AND date = '2026-10-03'`;
+    expect(await codeOf(`UPDATE tracking_sessions SET duration_minutes = 60 WHERE id = (${entry})`, [ids.full])).toBe(CLOSED_MONTH_SQLSTATE);
+    expect(await codeOf(`UPDATE tracking_sessions SET date = '2026-11-03' WHERE id = (${entry})`, [ids.full])).toBe(CLOSED_MONTH_SQLSTATE);
+    expect(await codeOf(`DELETE FROM tracking_sessions WHERE id = (${entry})`, [ids.full])).toBe(CLOSED_MONTH_SQLSTATE);
+    expect(
+      await codeOf(`INSERT INTO tracking_sessions (patient_id, date, duration_minutes) VALUES ($1, '2026-10-30', 5)`, [ids.full]),
+    ).toBe(CLOSED_MONTH_SQLSTATE);
+    // The owner may still repair a row.
+    await server.db.ownerPool.query(`UPDATE tracking_sessions SET notes = 'repaired' WHERE id = (${entry})`, [ids.full]);
+  });
+
+  it('answers a change the database refuses with the closed-month conflict, not a server error', async () => {
+    const res = await providerA.post<{ message: string }>(`/api/patients/${ids.full}/vitals`, {
+      measured_at: '2026-10-27T16:00:00Z',
+      systolic: 120,
+      diastolic: 80,
+    });
+    expect(res.status).toBe(409);
+    expect(res.body.message).toBe(BillingErrors.monthClosed);
+  });
+
+  it("refuses an enrollment change while the organization's day is in a closed month", async () => {
+    // The month of today in New York, closed by hand as an administrator would in the hours after a
+    // UTC close; the close is taken back afterwards as the owner.
+    const { rows } = await server.db.ownerPool.query<{ month: string }>(
+      `INSERT INTO billing_closed_months (month) VALUES (date_trunc('month', now() AT TIME ZONE 'America/New_York')::date)
+       RETURNING to_char(month, 'YYYY-MM-DD') AS month`,
+    );
+    try {
+      expect(await codeOf('UPDATE patients SET enrolled_rpm = false WHERE id = $1', [ids.full])).toBe(CLOSED_MONTH_SQLSTATE);
+      expect(await codeOf(`UPDATE patients SET enrollment_status = 'Paused' WHERE id = $1`, [ids.full])).toBe(CLOSED_MONTH_SQLSTATE);
+      // Other fields of the patient stay editable.
+      expect(await codeOf(`UPDATE patients SET middle_name = 'Q' WHERE id = $1`, [ids.full])).toBe('accepted');
+    } finally {
+      await server.db.ownerPool.query('DELETE FROM billing_closed_months WHERE month = $1', [rows[0]!.month]);
+    }
   });
 });

@@ -13,6 +13,9 @@ import {
   PageQuery,
   SourceIdParam,
   UnmatchedReadingsResponse,
+  AttachUnmatchedBody,
+  AttachUnmatchedResult,
+  unmatchedAttachPath,
 } from '@rpm/contracts';
 import { contextOf, signedInContextOf } from '../../plugins/context.ts';
 import { sourceRateLimit } from '../../plugins/rate-limit.ts';
@@ -25,7 +28,7 @@ import {
   revokeIngestionSource,
   rotateSource,
 } from './ingestion-sources.service.ts';
-import { listUnmatched } from './unmatched.service.ts';
+import { attachUnmatched, listUnmatched } from './unmatched.service.ts';
 
 /** Ingestion sources (admins), the Tenovi webhook (device clouds, by secret) and unmatched readings. */
 export const ingestionRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { db }) => {
@@ -82,6 +85,18 @@ export const ingestionRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app
     },
     async (request) =>
       listUnmatched(db, signedInContextOf(request), request.query.limit ?? 50, request.query.offset ?? 0),
+  );
+  app.post(
+    unmatchedAttachPath,
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags: ['devices'],
+        body: AttachUnmatchedBody,
+        response: { 200: AttachUnmatchedResult, 404: ErrorBody, 409: ErrorBody },
+      },
+    },
+    async (request) => attachUnmatched(db, signedInContextOf(request), request.body),
   );
 
   // The body is read as any JSON: the service checks each measurement itself so that a refusal

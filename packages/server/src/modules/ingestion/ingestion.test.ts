@@ -85,7 +85,9 @@ beforeAll(async () => {
   admin = await signInNewStaff(server, 'admin', org.id);
   provider = await signInNewStaff(server, 'provider', org.id);
   const p = await server.db.pool.query<{ id: number }>(
-    `INSERT INTO patients (first_name, last_name, organization_id) VALUES ('Ida', 'Ingest', $1), ('Moe', 'Moved', $1) RETURNING id`,
+    // Patients of a while ago: an assignment never reaches back before a patient was created.
+    `INSERT INTO patients (first_name, last_name, organization_id, created_at)
+     VALUES ('Ida', 'Ingest', $1, now() - interval '30 days'), ('Moe', 'Moved', $1, now() - interval '30 days') RETURNING id`,
     [org.id],
   );
   [patientA, patientB] = p.rows.map((r) => r.id) as [number, number];

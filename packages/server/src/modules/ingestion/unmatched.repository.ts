@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/pool.ts';
+import { sql } from 'kysely';
 import { kysely } from '../../db/kysely.ts';
 
 export interface UnmatchedRow {
@@ -37,4 +38,45 @@ export async function pageUnmatched(
       .executeTakeFirst(),
   ]);
   return { rows, total: Number(count?.n ?? 0) };
+}
+
+/** An unmatched reading as attaching it sees it: its source's organization and its month's close. */
+export interface AttachableRow {
+  id: number;
+  source_organization_id: number | null;
+  in_closed_month: boolean;
+}
+
+/**
+ * The requested readings that are still unmatched (a lone pulse waiting for its pressure is not
+ * one), locked so that two admins attaching at once do not both move them. Month membership is
+ * the patient's organization's time zone.
+ */
+export async function lockAttachable(db: Queryable, ids: number[], patientId: number): Promise<AttachableRow[]> {
+  const result = await sql<AttachableRow>`
+    SELECT u.id::int AS id, s.organization_id AS source_organization_id,
+           rpm_closed_month_at(u.measured_at, o.time_zone) AS in_closed_month
+      FROM unmatched_readings u
+      LEFT JOIN ingestion_sources s ON s.id = u.source_id
+      CROSS JOIN patients p JOIN organizations o ON o.id = p.organization_id
+     WHERE u.id = ANY (${ids}::bigint[]) AND p.id = ${patientId}
+       AND (u.systolic IS NOT NULL OR u.kind = 'heart_rate')
+       FOR UPDATE OF u`.execute(kysely(db));
+  return result.rows;
+}
+
+/** Moves the readings to the patient, with the registered device of that identifier if there is one. */
+export async function moveToPatient(db: Queryable, ids: number[], patientId: number): Promise<number> {
+  const result = await sql`
+    WITH moved AS (
+      DELETE FROM unmatched_readings u WHERE u.id = ANY (${ids}::bigint[]) RETURNING u.*
+    )
+    INSERT INTO vitals (patient_id, device_id, source, created_at, measurement_index, kind, systolic, diastolic, pulse,
+                        irregular_heartbeat, source_id, received_at)
+    SELECT ${patientId}, d.id, m.device_identifier, m.measured_at, m.measurement_index, m.kind, m.systolic, m.diastolic,
+           m.pulse, m.irregular_heartbeat, m.source_id, m.received_at
+      FROM moved m
+      LEFT JOIN devices d ON lower(btrim(d.device_id)) = lower(btrim(m.device_identifier))
+    ON CONFLICT DO NOTHING`.execute(kysely(db));
+  return Number(result.numAffectedRows ?? 0);
 }

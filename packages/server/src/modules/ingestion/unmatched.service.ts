@@ -1,12 +1,20 @@
-import type { UnmatchedReadingsResponse } from '@rpm/contracts';
+import {
+  BillingErrors,
+  UnmatchedErrors,
+  type AttachUnmatchedBody,
+  type AttachUnmatchedResult,
+  type UnmatchedReadingsResponse,
+} from '@rpm/contracts';
 import type pg from 'pg';
 import { authorize } from '../../kernel/access.ts';
-import { auditedTransaction } from '../../kernel/audited-transaction.ts';
+import { auditedTransaction, failure } from '../../kernel/audited-transaction.ts';
+import { findPatientScope } from '../../kernel/patient-scope.repository.ts';
 import type { SignedInContext } from '../../plugins/context.ts';
 import { mayReviewUnmatchedReadings } from '../../policies/ingestion.ts';
+import { mayAttachSourceReadings } from '../../policies/unmatched-readings.ts';
 import { presentUnmatched } from '../../presenters/unmatched-reading.ts';
 import { audit } from '../audit/audit.service.ts';
-import { pageUnmatched } from './unmatched.repository.ts';
+import { lockAttachable, moveToPatient, pageUnmatched } from './unmatched.repository.ts';
 
 export async function listUnmatched(
   db: pg.Pool,
@@ -28,5 +36,42 @@ export async function listUnmatched(
       details: { limit, offset, count: rows.length },
     });
     return { items: rows.map(presentUnmatched), total };
+  });
+}
+
+/**
+ * POST /api/unmatched-readings/attach: an admin gives chosen unmatched readings to a patient, for
+ * what an assignment deliberately does not reach (readings from before the patient was created).
+ * Never into a closed month, and never readings another organization's source sent.
+ */
+export async function attachUnmatched(db: pg.Pool, ctx: SignedInContext, body: AttachUnmatchedBody): Promise<AttachUnmatchedResult> {
+  const action = 'unmatched.attach';
+  const ids = body.reading_ids;
+  return auditedTransaction(db, ctx, async (tx) => {
+    authorize(mayReviewUnmatchedReadings(ctx.actor), {
+      action,
+      resourceType: 'unmatched_reading',
+      reason: 'admin role required',
+      details: { patient_id: body.patient_id },
+    });
+    const refuse = (status: number, message: string, reason: string) =>
+      failure(status, message, { action, resourceType: 'patient', resourceId: body.patient_id, reason, details: { reading_ids: ids } });
+    const patient = await findPatientScope(tx, body.patient_id, true);
+    if (!patient) throw refuse(404, UnmatchedErrors.patientUnknown, 'unknown patient');
+    const rows = await lockAttachable(tx, ids, body.patient_id);
+    if (rows.length !== ids.length) throw refuse(409, UnmatchedErrors.notUnmatched, 'readings no longer unmatched');
+    if (!rows.every((r) => mayAttachSourceReadings(r.source_organization_id, patient.organization_id))) {
+      throw refuse(409, UnmatchedErrors.otherOrganization, "another organization's source");
+    }
+    if (rows.some((r) => r.in_closed_month)) throw refuse(409, BillingErrors.monthClosed, 'month closed for billing');
+    const attached = await moveToPatient(tx, ids, body.patient_id);
+    await audit(tx, ctx, {
+      action,
+      outcome: 'success',
+      resourceType: 'patient',
+      resourceId: body.patient_id,
+      details: { reading_ids: ids, attached },
+    });
+    return { attached };
   });
 }

@@ -80,3 +80,14 @@ export async function lockedMinutesOnDay(db: Queryable, patientId: number, date:
     .executeTakeFirstOrThrow();
   return row.minutes;
 }
+
+/** Today in the patient's organization's time zone, 'YYYY-MM-DD': the day minutes logged now count for. */
+export async function organizationToday(db: Queryable, patientId: number): Promise<string> {
+  const row = await kysely(db)
+    .selectFrom('patients as p')
+    .innerJoin('organizations as o', 'o.id', 'p.organization_id')
+    .select(sql<string>`to_char((now() AT TIME ZONE o.time_zone)::date, 'YYYY-MM-DD')`.as('today'))
+    .where('p.id', '=', patientId)
+    .executeTakeFirstOrThrow();
+  return row.today;
+}

@@ -9,6 +9,7 @@ import {
   type TrackingSessionPage as TrackingEntryPage,
 } from '@rpm/contracts';
 import type pg from 'pg';
+import type { Queryable } from '../../db/pool.ts';
 import type { SignedInContext } from '../../plugins/context.ts';
 import { audit } from '../audit/audit.service.ts';
 import { requirePatientAccess } from '../../kernel/access.ts';
@@ -23,6 +24,23 @@ import {
   monthTotals,
   pageTrackingEntries,
 } from './tracking.repository.ts';
+
+/**
+ * Why `minutes` cannot be added for the patient on `date`, or null: the day's month is closed for
+ * billing, or the day would exceed 24 hours. Locks the patient's row, so concurrent entries are
+ * counted one after the other. Every writer of tracking time asks this (the entry form, resolving
+ * an alert); the database refuses a closed month anyway (migration 0954).
+ */
+export async function trackingDayRefusal(
+  tx: Queryable,
+  patientId: number,
+  date: string,
+  minutes: number,
+): Promise<'month closed' | 'day full' | null> {
+  if (await isBillingMonthClosed(tx, date)) return 'month closed';
+  const already = await lockedMinutesOnDay(tx, patientId, date);
+  return already + minutes > TRACKING_MAX_MINUTES ? 'day full' : null;
+}
 
 /** One page of a patient's tracking entries, with the total and the minutes of recent months. */
 export async function listTrackingEntries(
@@ -56,14 +74,13 @@ export async function addTrackingEntry(
   return auditedTransaction(deps.db, ctx, async (tx) => {
     const action = 'tracking.create';
     await requirePatientAccess(tx, ctx, patientId, action);
-    const refuse = (message: string, reason: string) => failure(400, message, { action, resourceType: 'patient', resourceId: patientId, reason });
+    const refuse = (message: string, reason: string, status = 400) =>
+      failure(status, message, { action, resourceType: 'patient', resourceId: patientId, reason });
     if (input.date < EARLIEST_DATE) throw refuse(PatientErrors.trackingDateTooOld, 'tracking date before 1900');
     if (input.date > latestToday()) throw refuse(PatientErrors.trackingDateInFuture, 'tracking date in the future');
-    if (await isBillingMonthClosed(tx, input.date)) throw refuse(BillingErrors.monthClosed, 'month closed for billing');
-    const already = await lockedMinutesOnDay(tx, patientId, input.date);
-    if (already + input.duration_minutes > TRACKING_MAX_MINUTES) {
-      throw refuse(PatientErrors.trackingDayFull, 'over 1440 minutes in a day');
-    }
+    const refusal = await trackingDayRefusal(tx, patientId, input.date, input.duration_minutes);
+    if (refusal === 'month closed') throw refuse(BillingErrors.monthClosed, 'month closed for billing', 409);
+    if (refusal === 'day full') throw refuse(PatientErrors.trackingDayFull, 'over 1440 minutes in a day');
     const notes = input.notes?.trim() ? input.notes : null;
     const entry = presentTrackingEntry(
       await insertTrackingEntry(tx, patientId, ctx.actor.id, {

@@ -1,0 +1,38 @@
+import { Type, type Static } from 'typebox';
+
+/** At most this many unmatched readings are attached in one request (one page of the list is 50). */
+export const UNMATCHED_ATTACH_MAX = 500;
+
+/** An admin attaches chosen unmatched readings to a patient, on purpose and audited. */
+export const AttachUnmatchedBody = Type.Object(
+  {
+    reading_ids: Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: UNMATCHED_ATTACH_MAX, uniqueItems: true }),
+    patient_id: Type.Integer({ minimum: 1 }),
+  },
+  { additionalProperties: false },
+);
+export type AttachUnmatchedBody = Static<typeof AttachUnmatchedBody>;
+
+export const AttachUnmatchedResult = Type.Object({ attached: Type.Integer() });
+export type AttachUnmatchedResult = Static<typeof AttachUnmatchedResult>;
+
+export const unmatchedAttachPath = '/api/unmatched-readings/attach';
+
+/** Why attaching unmatched readings was refused (the 4xx `message`). */
+export const UnmatchedErrors = {
+  patientUnknown: 'Patient does not exist',
+  notUnmatched: 'Some of these readings are no longer unmatched; reload the list',
+  otherOrganization: "Some of these readings came through another organization's source than the patient's",
+} as const;
+
+/** Texts of attaching readings on the Unmatched Readings page. */
+export const UnmatchedTexts = {
+  attach: 'Attach to Patient',
+  attachTitle: 'Attach readings to a patient',
+  attachConfirm: (n: number) =>
+    `Attach ${n} reading${n === 1 ? '' : 's'} to this patient? They become the patient's readings and count for billing.`,
+  patientId: 'Patient ID',
+  select: 'Select',
+  selectReading: (device: string, time: string) => `Select reading of ${device} at ${time}`,
+  attached: (n: number) => `${n} reading${n === 1 ? '' : 's'} attached`,
+} as const;

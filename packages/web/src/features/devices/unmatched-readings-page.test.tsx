@@ -1,0 +1,55 @@
+import { UnmatchedTexts, unmatchedAttachPath } from '@rpm/contracts';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { renderPage } from '../../lib/testing/render-page.tsx';
+import { setupTestServer } from '../../lib/testing/test-server.ts';
+import UnmatchedReadingsPage from './unmatched-readings-page.tsx';
+
+let bodies: unknown[] = [];
+const reading = (id: number, device: string, at: string) => ({
+  id,
+  device_id: device,
+  measured_at: at,
+  systolic: 128,
+  diastolic: 84,
+  pulse: 70,
+  received_at: at,
+});
+const server = setupTestServer(
+  http.get('/api/unmatched-readings', () =>
+    HttpResponse.json({ items: [reading(11, 'LOANER-1', '2026-10-21T16:00:00Z'), reading(12, 'LOANER-2', '2026-10-22T16:00:00Z')], total: 2 }),
+  ),
+  http.post(unmatchedAttachPath, async ({ request }) => {
+    bodies.push(await request.json());
+    return HttpResponse.json({ attached: 1 });
+  }),
+);
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => {
+  server.resetHandlers();
+  bodies = [];
+});
+afterAll(() => server.close());
+
+describe('unmatched readings', () => {
+  it('attaches the chosen readings to a patient only after a confirmation', async () => {
+    const user = userEvent.setup();
+    renderPage(<UnmatchedReadingsPage />);
+    const attach = await screen.findByRole('button', { name: UnmatchedTexts.attach });
+    expect(attach).toBeDisabled();
+    const [first] = screen.getAllByRole('checkbox', { name: /LOANER-1/ });
+    await user.click(first!);
+    await user.type(screen.getByLabelText(UnmatchedTexts.patientId), '7');
+    expect(attach).toBeEnabled();
+    await user.click(attach);
+
+    const dialog = await screen.findByRole('dialog', { name: UnmatchedTexts.attachTitle });
+    expect(dialog).toHaveTextContent(UnmatchedTexts.attachConfirm(1));
+    expect(bodies).toEqual([]);
+    await user.click(within(dialog).getByRole('button', { name: UnmatchedTexts.attach }));
+    expect(await screen.findByText(UnmatchedTexts.attached(1))).toBeInTheDocument();
+    expect(bodies).toEqual([{ reading_ids: [11], patient_id: 7 }]);
+  });
+});
