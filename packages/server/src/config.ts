@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { ReadingLimits, UNMATCHED_QUOTA_PER_SOURCE, UNMATCHED_RETENTION_DAYS } from '@rpm/contracts';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -41,6 +42,17 @@ export interface Config {
   auditHmacKey: Buffer | undefined;
   /** PORTAL_MASTER_KEY: encrypts the user pool's keys; unset, a key file in dataDir. */
   masterKey: Buffer | undefined;
+  /** How much device data the portal takes in and keeps. */
+  ingestion: IngestionLimits;
+}
+
+export interface IngestionLimits {
+  /** READING_MAX_AGE_DAYS: device-cloud readings measured longer ago are refused. */
+  readingMaxAgeDays: number;
+  /** UNMATCHED_QUOTA_PER_SOURCE: unmatched readings one source may have waiting. */
+  unmatchedQuota: number;
+  /** UNMATCHED_RETENTION_DAYS: unmatched readings received longer ago are deleted. */
+  unmatchedRetentionDays: number;
 }
 
 export interface ServerTimeouts {
@@ -200,6 +212,11 @@ export function loadConfig(env: Env = process.env): Config {
     databaseRuntimeUrl,
     auditHmacKey,
     masterKey,
+    ingestion: {
+      readingMaxAgeDays: intIn('READING_MAX_AGE_DAYS', ReadingLimits.maxAgeDays, 1, 3650),
+      unmatchedQuota: intIn('UNMATCHED_QUOTA_PER_SOURCE', UNMATCHED_QUOTA_PER_SOURCE, 0, 10_000_000),
+      unmatchedRetentionDays: intIn('UNMATCHED_RETENTION_DAYS', UNMATCHED_RETENTION_DAYS, 1, 3650),
+    },
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

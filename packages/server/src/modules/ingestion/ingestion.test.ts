@@ -27,6 +27,7 @@ let provider: ApiClient;
 let source: IngestionSourceWithSecret;
 let patientA: number;
 let patientB: number;
+let orgId: number;
 
 const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
 const bp = (device: string, timestamp: string, systolic: number, diastolic: number, index = 0) => ({
@@ -78,6 +79,7 @@ const readingsOf = async (patientId: number) =>
 beforeAll(async () => {
   server = await startTestServer();
   const org = await createOrganization(server);
+  orgId = org.id;
   admin = await signInNewStaff(server, 'admin', org.id);
   provider = await signInNewStaff(server, 'provider', org.id);
   const p = await server.db.pool.query<{ id: number }>(
@@ -97,6 +99,8 @@ beforeAll(async () => {
   });
   expect(res.status).toBe(201);
   source = res.body;
+  // A source acts for one organization (migration 0950); choosing it is the sources' page's part.
+  await server.db.pool.query(`UPDATE ingestion_sources SET organization_id = $1`, [org.id]);
 });
 afterAll(async () => server?.close());
 
@@ -139,6 +143,7 @@ describe('ingestion sources', () => {
       })
     ).body;
     expect(created.auth_header).toBe('x-clinic-key');
+    await server.db.pool.query(`UPDATE ingestion_sources SET organization_id = $1 WHERE id = $2`, [orgId, created.id]);
     const body = bp('HWI-B', minutesAgo(500), 120, 80);
     expect((await send(body, { sourceId: created.id, secret: created.secret, header: 'x-clinic-key' })).status).toBe(
       200,
@@ -187,7 +192,7 @@ describe('POST /api/ingest/tenovi/{sourceId}', () => {
       },
     ]);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ received: 3, stored: 1, duplicates: 0, unmatched: 0, battery_updates: 0 });
+    expect(res.body).toEqual({ received: 3, stored: 1, duplicates: 0, unmatched: 0, battery_updates: 0, rejected: 0 });
     expect(await readingsOf(patientA)).toEqual([
       { systolic: 142, diastolic: 91, pulse: 77, source: 'HWI-A', irregular_heartbeat: true },
     ]);
