@@ -19,6 +19,9 @@ const SOURCE: IngestionSource = {
   recent_rejections: [
     { reason: 'value_1 must be between 40 and 300 mmHg', device_id: 'CUFF-9', created_at: '2026-01-02T00:00:00.000Z' },
   ],
+  unmatched_count: 12,
+  unmatched_quota: 10_000,
+  unmatched_retention_days: 30,
 };
 
 let created: unknown = null;
@@ -51,6 +54,7 @@ describe('integrations', { timeout: 20_000 }, () => {
     const table = await screen.findByRole('table', { name: IngestionTexts.integrationsTitle });
     expect(within(table).getByText('Tenovi cloud')).toBeTruthy();
     expect(within(table).getByText(/CUFF-9: value_1 must be between 40 and 300 mmHg/)).toBeTruthy();
+    expect(within(table).getByText(IngestionTexts.unmatchedQuotaUse(12, 10_000))).toBeTruthy();
   });
 
   it('creates a FHIR source with a read key and shows its secret once; rotating shows the new one', async () => {

@@ -32,6 +32,7 @@ import { useCreateSource } from '../../api/integrations/create-ingestion-source.
 import { useIngestionSources } from '../../api/integrations/get-ingestion-sources.ts';
 import { useRevokeSource } from '../../api/integrations/revoke-ingestion-source.ts';
 import { useRotateSource } from '../../api/integrations/rotate-ingestion-source.ts';
+import { UnmatchedQuota } from './unmatched-quota.tsx';
 
 interface NewSource {
   name: string;
@@ -55,6 +56,7 @@ const COLUMNS = [
   'ID',
   IngestionTexts.authHeader,
   IngestionTexts.recentRejections,
+  IngestionTexts.unmatchedQuotaHeader,
   '',
 ];
 
@@ -124,6 +126,9 @@ function SourceRow({
                 {r.reason}
               </Typography>
             ))}
+      </TableCell>
+      <TableCell>
+        <UnmatchedQuota source={source} />
       </TableCell>
       <TableCell>
         {!source.revoked_at && (
