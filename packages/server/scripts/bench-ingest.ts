@@ -86,8 +86,8 @@ try {
     const id = crypto.randomUUID();
     const secret = newSourceSecret(id);
     await pool.query(
-      `INSERT INTO ingestion_sources (id, name, kind, auth_header, secret_hash) VALUES ($1, $2, $3, $4, $5)`,
-      [id, `bench ${kind}`, kind, kind === 'tenovi' ? DEFAULT_INGEST_AUTH_HEADER : null, hashSecret(secret)],
+      `INSERT INTO ingestion_sources (id, name, kind, auth_header, secret_hash, organization_id) VALUES ($1, $2, $3, $4, $5, $6)`,
+      [id, `bench ${kind}`, kind, kind === 'tenovi' ? DEFAULT_INGEST_AUTH_HEADER : null, hashSecret(secret), org],
     );
     return { id, secret };
   };
@@ -100,7 +100,8 @@ try {
 
   // Every request a new measurement (distinct device, time and index), as a fleet of cuffs sends.
   let n = 0;
-  const start = Date.now() - 300 * 86_400_000;
+  // Within READING_MAX_AGE_DAYS (90 by default): one second apart, a run stays inside 60 days.
+  const start = Date.now() - 60 * 86_400_000;
   const measurement = () => {
     n++;
     const timestamp = new Date(start + n * 1000).toISOString();
