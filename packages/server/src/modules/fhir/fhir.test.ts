@@ -114,6 +114,7 @@ beforeAll(async () => {
     await admin.post<IngestionSourceWithSecret>('/api/integrations', { name: 'EHR out', kind: 'fhir', can_read: true })
   ).body;
   tenovi = (await admin.post<IngestionSourceWithSecret>('/api/integrations', { name: 'Cuffs', kind: 'tenovi' })).body;
+  await server.db.pool.query(`UPDATE ingestion_sources SET organization_id = $1`, [org.id]); // a source writes for its organization only
   // Compiling the whole R4 schema takes seconds: once, here, not inside a test's time limit.
   fhirSchemaErrors({ resourceType: 'Patient' });
 }, 300_000);
