@@ -108,7 +108,15 @@ export const IngestSourceParam = Type.Object(
 
 /** A number as JSON sends it, or as a strictly decimal string (no hex, exponent or spaces). */
 export const DECIMAL_STRING_PATTERN = '^-?\\d+(\\.\\d+)?$';
-const VendorNumber = Type.Union([Type.Number(), Type.String({ pattern: DECIMAL_STRING_PATTERN, maxLength: 32 })]);
+/**
+ * Tenovi's measurement records type their values as strings; a value a metric does not use may
+ * come empty (a pulse's value_2). Empty passes the schema; the metric's rule says if it is missing.
+ */
+const VendorNumber = Type.Union([
+  Type.Number(),
+  Type.String({ pattern: DECIMAL_STRING_PATTERN, maxLength: 32 }),
+  Type.Literal(''),
+]);
 /** ISO-8601 with seconds optional and a zone; whether it is a real calendar date is checked after. */
 export const ZONED_DATE_TIME_PATTERN =
   '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|z|[+-]\\d{2}:?\\d{2})$';

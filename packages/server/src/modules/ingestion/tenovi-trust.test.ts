@@ -173,6 +173,10 @@ describe('strict input', () => {
     expect(stored.rows).toEqual([{ systolic: 128, diastolic: 82, irregular_heartbeat: false }]);
     for (const flag of [0, 1, true, '0', '1'])
       expect((await send(irregular('TRUST-A', minutesAgo(70), flag))).status).toBe(200);
+    // Tenovi's records type values as strings: a pulse's unused value_2 may come empty.
+    expect((await send({ ...pulse('TRUST-A', minutesAgo(71), '64'), value_2: '' })).status).toBe(200);
+    expect((await send(bp('TRUST-A', minutesAgo(72), '120', ''))).body.message).toBe(IngestionErrors.required('value_2'));
+    expect((await send(irregular('TRUST-A', minutesAgo(73), ''))).body.message).toBe(IngestionErrors.irregular('value_1'));
   });
 
   it('reads the age limit from READING_MAX_AGE_DAYS', async () => {
