@@ -9,6 +9,8 @@ export const UNMATCHED_RETENTION_QUEUE = 'ingestion-unmatched-retention';
 
 export interface IngestionJobs {
   boss: PgBoss;
+  /** Queues one retention run now; several instances asking for the same key queue one. */
+  requestRetention(runKey: string): Promise<string | null>;
   stop(): Promise<void>;
 }
 
@@ -40,5 +42,9 @@ export async function startIngestionJobs(deps: {
       deps.log.info({ result }, 'unmatched-readings retention done');
     },
   );
-  return { boss, stop: () => boss.stop({ graceful: true, wait: true, timeout: 5_000, close: false }) };
+  return {
+    boss,
+    requestRetention: (runKey) => boss.send(UNMATCHED_RETENTION_QUEUE, {}, { singletonKey: runKey, singletonHours: 1 }),
+    stop: () => boss.stop({ graceful: true, wait: true, timeout: 5_000, close: false }),
+  };
 }
