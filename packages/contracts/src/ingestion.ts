@@ -148,8 +148,6 @@ export const TenoviMeasurement = Type.Object({
   ),
 });
 export type TenoviMeasurement = Static<typeof TenoviMeasurement>;
-/** The webhook body: one measurement or an array of up to INGEST_MAX_MEASUREMENTS. */
-export const TenoviBody = Type.Union([TenoviMeasurement, Type.Array(TenoviMeasurement, { minItems: 1 })]);
 
 export const IngestResult = Type.Object({
   received: Type.Integer(),

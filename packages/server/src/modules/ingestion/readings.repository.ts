@@ -4,7 +4,6 @@ import type { Queryable } from '../../db/pool.ts';
 import { kysely } from '../../db/kysely.ts';
 import type { AuditEntry } from '../audit/audit.repository.ts';
 
-
 /** What a stored reading measured: blood pressure (with its pulse) or a heart rate on its own. */
 export type ReadingKind = 'blood_pressure' | 'heart_rate';
 
@@ -203,8 +202,9 @@ function auditStep(a: StoreAudit, received: number) {
 /**
  * The readings of nobody (for this source) it may park: those already parked (a retry, a
  * completed pulse) always, new ones while the source's unmatched quota has room, in input order.
- * Two calls at once may both see the same room: the quota is soft by at most one call's
- * readings, which is the price of not serializing every source's calls on a lock.
+ * Calls running at once each see the same room: the quota may be overshot by the readings of
+ * those calls (at most INGEST_MAX_MEASUREMENTS each), the price of not serializing a source's
+ * calls on a lock.
  */
 function admittedSteps(sourceId: string | null, quota: number | null) {
   return sql`room AS (
