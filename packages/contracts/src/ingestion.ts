@@ -8,11 +8,32 @@ export const ReadingLimits = {
   pulse: { min: 20, max: 300 },
   /** Device clocks drift; a reading further ahead than this is refused. */
   futureToleranceMinutes: 10,
-  /** A reading measured longer ago than this is refused: a stale backlog, or a device clock reset. */
+  /** A device cloud's backlog older than this is refused (configurable: READING_MAX_AGE_DAYS). */
   maxAgeDays: 90,
-  /** No remote monitoring device measured before this year: an earlier time is a clock reset. */
+  /** No home device measured before this year: an earlier date is a clock or sender error. */
   earliestYear: 2000,
 } as const;
+
+/**
+ * Measurements in one webhook call: Tenovi posts one, or a few with "post as array"; more is not
+ * a device's backlog but a flood held in one transaction. Above it the call is answered 413.
+ */
+export const INGEST_MAX_MEASUREMENTS = 500;
+/**
+ * Unmatched readings (unknown or unassigned devices) kept per source: beyond it new ones are
+ * refused, counted as `rejected` in the answer and recorded as a rejection; readings for known
+ * patients are still stored. Configurable: UNMATCHED_QUOTA_PER_SOURCE.
+ */
+export const UNMATCHED_QUOTA_PER_SOURCE = 10_000;
+/** Days an unmatched reading is kept after it was received (configurable: UNMATCHED_RETENTION_DAYS). */
+export const UNMATCHED_RETENTION_DAYS = 30;
+/** When the retention job runs: daily at 03:17 UTC, away from the hour marks other jobs use. */
+export const UNMATCHED_RETENTION_CRON = '17 3 * * *';
+/**
+ * A reading measured longer ago than this still opens or counts on its alert, but sends no
+ * critical e-mail: a backlog is reviewed on the worklist, not paged as if it were happening now.
+ */
+export const LATE_READING_HOURS = 24;
 
 export const INGESTION_BODY_LIMIT_BYTES = 1024 * 1024;
 /** Measurements one FHIR request may carry (413 above): a day of a large clinic's readings in a few calls. */
@@ -97,6 +118,10 @@ export const IngestionSource = Type.Object({
   rotated_at: Type.Union([Timestamp, Type.Null()]),
   revoked_at: Type.Union([Timestamp, Type.Null()]),
   recent_rejections: Type.Array(IngestionRejection),
+  /** Unmatched readings this source has waiting, against its quota; kept `unmatched_retention_days`. */
+  unmatched_count: Type.Integer(),
+  unmatched_quota: Type.Integer(),
+  unmatched_retention_days: Type.Integer(),
 });
 export type IngestionSource = Static<typeof IngestionSource>;
 
@@ -120,21 +145,46 @@ export const IngestSourceParam = Type.Object(
   { additionalProperties: false },
 );
 
+/** A number as JSON sends it, or as a strictly decimal string (no hex, exponent or spaces). */
+export const DECIMAL_STRING_PATTERN = '^-?\\d+(\\.\\d+)?$';
+/**
+ * Tenovi's measurement records type their values as strings; a value a metric does not use may
+ * come empty (a pulse's value_2). Empty passes the schema; the metric's rule says if it is missing.
+ */
+const VendorNumber = Type.Union([
+  Type.Number(),
+  Type.String({ pattern: DECIMAL_STRING_PATTERN, maxLength: 32 }),
+  Type.Literal(''),
+]);
+/** ISO-8601 with seconds optional and a zone; whether it is a real calendar date is checked after. */
+export const ZONED_DATE_TIME_PATTERN =
+  '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|z|[+-]\\d{2}:?\\d{2})$';
+export const TENOVI_DEVICE_ID_MAX_LENGTH = 100;
+export const TENOVI_METRICS = ['blood_pressure', 'pulse', 'irregular_heartbeat', 'battery_percentage'] as const;
+
 /**
  * One Tenovi HWI measurement, as the vendor posts it (one object, or an array of them with its
- * "post as array" option). Documented here for the simulator and OpenAPI; the ingestion service
- * checks each field itself so that a refusal names the field and the rule.
+ * "post as array" option). Every field is checked against this schema before any rule runs;
+ * other fields Tenovi adds are ignored, never read. `value_1` may be a boolean only for
+ * irregular_heartbeat (checked with the rules, which also name the field).
  */
 export const TenoviMeasurement = Type.Object({
-  metric: Type.String(),
-  device_name: Type.Optional(Type.String()),
-  hwi_device_id: Type.String(),
-  sensor_code: Type.Optional(Type.String()),
-  value_1: Type.Optional(Type.Union([Type.Number(), Type.String(), Type.Null()])),
-  value_2: Type.Optional(Type.Union([Type.Number(), Type.String(), Type.Null()])),
-  timestamp: Type.String(),
-  created: Type.Optional(Type.String()),
-  filter_params: Type.Optional(Type.Object({ measurement_index: Type.Optional(Type.Integer()) })),
+  metric: Type.Enum(TENOVI_METRICS),
+  device_name: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
+  hwi_device_id: Type.String({ minLength: 1, maxLength: TENOVI_DEVICE_ID_MAX_LENGTH, pattern: '\\S' }),
+  sensor_code: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
+  value_1: Type.Optional(Type.Union([VendorNumber, Type.Boolean(), Type.Null()])),
+  value_2: Type.Optional(Type.Union([VendorNumber, Type.Null()])),
+  timestamp: Type.String({ pattern: ZONED_DATE_TIME_PATTERN, maxLength: 40 }),
+  created: Type.Optional(Type.Union([Type.String({ maxLength: 40 }), Type.Null()])),
+  filter_params: Type.Optional(
+    Type.Union([
+      Type.Object({
+        measurement_index: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 2_147_483_647 }), Type.Null()])),
+      }),
+      Type.Null(),
+    ]),
+  ),
 });
 export type TenoviMeasurement = Static<typeof TenoviMeasurement>;
 
@@ -144,6 +194,8 @@ export const IngestResult = Type.Object({
   duplicates: Type.Integer(),
   unmatched: Type.Integer(),
   battery_updates: Type.Integer(),
+  /** Unmatched readings refused because the source's unmatched quota is full. */
+  rejected: Type.Integer(),
 });
 export type IngestResult = Static<typeof IngestResult>;
 
@@ -191,6 +243,17 @@ export const IngestionErrors = {
     `${field} must not be more than ${ReadingLimits.futureToleranceMinutes} minutes in the future`,
   metric: (field: string) => `${field} must be one of blood_pressure, pulse, irregular_heartbeat, battery_percentage`,
   battery: (field: string) => `${field} must be between 0 and 100 percent`,
+  /** A date-time that does not exist (31 September, hour 24) is refused, never rolled over. */
+  calendar: (field: string) => `${field} must be a real calendar date and time`,
+  tooOld: (field: string, days: number) => `${field} must not be more than ${days} days ago`,
+  beforeEarliest: (field: string) => `${field} must not be before ${ReadingLimits.earliestYear}`,
+  tooLong: (field: string, max: number) => `${field} must be at most ${max} characters`,
+  notText: (field: string) => `${field} must be text`,
+  notObject: (field: string) => `${field} must be an object`,
+  irregular: (field: string) => `${field} must be 0, 1, true or false`,
+  tooMany: `body must hold at most ${INGEST_MAX_MEASUREMENTS} measurements`,
+  unmatchedQuota: (quota: number) =>
+    `unmatched quota of ${quota} readings is full: readings of unknown or unassigned devices are refused until they are assigned or expire`,
   sourceKind: 'this source may not send to this endpoint',
   sourceExists: 'Ingestion source not found',
   sourceOrganizationUnknown: 'organization_id must name an existing organization',
@@ -227,6 +290,10 @@ export const IngestionTexts = {
   unmatchedTitle: 'Unmatched Readings',
   unmatchedCount: (n: number) => `${n} unmatched reading${n === 1 ? '' : 's'}`,
   noUnmatched: 'No unmatched readings.',
+  unmatchedQuotaHeader: 'Unmatched',
+  unmatchedQuotaUse: (count: number, quota: number) => `${count.toLocaleString('en-US')} of ${quota.toLocaleString('en-US')}`,
+  unmatchedRetention: (days: number) => `kept ${days} days`,
+  unmatchedQuotaFull: 'Quota full: new unmatched readings are refused',
   battery: 'Battery',
   addReading: 'Add Reading',
   measuredAt: 'Measured at',

@@ -101,7 +101,8 @@ try {
 
   // Every request a new measurement (distinct device, time and index), as a fleet of cuffs sends.
   let n = 0;
-  const start = Date.now() - 300 * 86_400_000;
+  // Within READING_MAX_AGE_DAYS (90 by default): one second apart, a run stays inside 60 days.
+  const start = Date.now() - 60 * 86_400_000;
   const measurement = () => {
     n++;
     const timestamp = new Date(start + n * 1000).toISOString();

@@ -1,3 +1,4 @@
+import { ReadingLimits, UNMATCHED_QUOTA_PER_SOURCE, UNMATCHED_RETENTION_DAYS } from '@rpm/contracts';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.ts';
 
@@ -28,8 +29,22 @@ describe('loadConfig', () => {
     [{ TRUST_PROXY: '0.0.0.0/0' }, /TRUST_PROXY must be a number of proxies or a comma-separated list/],
     [{ TRUST_PROXY: '10.0.0.1, proxy.internal' }, /bad: "proxy.internal"/],
     [{ REQUEST_TIMEOUT_MS: '10' }, /REQUEST_TIMEOUT_MS must be a whole number from 1000 to 600000/],
+    [{ READING_MAX_AGE_DAYS: '0' }, /READING_MAX_AGE_DAYS must be a whole number from 1 to 3650/],
+    [{ UNMATCHED_QUOTA_PER_SOURCE: '1e4' }, /UNMATCHED_QUOTA_PER_SOURCE must be a whole number/],
+    [{ UNMATCHED_RETENTION_DAYS: '-1' }, /UNMATCHED_RETENTION_DAYS must be a whole number from 1 to 3650/],
   ])('refuses %o with a clear message', (env, message) => {
     expect(() => loadConfig(env)).toThrowError(message);
+  });
+
+  it('bounds device data: reading age, unmatched quota and retention, from the contracts unless set', () => {
+    expect(loadConfig({}).ingestion).toEqual({
+      readingMaxAgeDays: ReadingLimits.maxAgeDays,
+      unmatchedQuota: UNMATCHED_QUOTA_PER_SOURCE,
+      unmatchedRetentionDays: UNMATCHED_RETENTION_DAYS,
+    });
+    expect(
+      loadConfig({ READING_MAX_AGE_DAYS: '14', UNMATCHED_QUOTA_PER_SOURCE: '500', UNMATCHED_RETENTION_DAYS: '7' }).ingestion,
+    ).toEqual({ readingMaxAgeDays: 14, unmatchedQuota: 500, unmatchedRetentionDays: 7 });
   });
 
   it('reports every problem at once', () => {

@@ -1,7 +1,7 @@
 import net from 'node:net';
+import { ReadingLimits, UNMATCHED_QUOTA_PER_SOURCE, UNMATCHED_RETENTION_DAYS } from '@rpm/contracts';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ReadingLimits } from '@rpm/contracts';
 
 /** Repository root, so that `./.data/` means the same place whichever workspace npm runs us from. */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -36,14 +36,26 @@ export interface Config {
   /** Send the session cookie with the Secure flag (on by default when PUBLIC_URL is https). */
   secureCookies: boolean;
   rateLimitPerMinute: number;
-  /** READING_MAX_AGE_DAYS: readings measured longer ago are refused (a clinic importing a backlog may raise it). */
-  readingMaxAgeDays: number;
   /** The runtime role's connection to an external database; derived from DATABASE_URL when unset. */
   databaseRuntimeUrl: string | undefined;
   /** AUDIT_HMAC_KEY: the audit chain's key; unset, a key file in dataDir. */
   auditHmacKey: Buffer | undefined;
   /** PORTAL_MASTER_KEY: encrypts the user pool's keys; unset, a key file in dataDir. */
   masterKey: Buffer | undefined;
+  /** How much device data the portal takes in and keeps. */
+  ingestion: IngestionLimits;
+}
+
+export interface IngestionLimits {
+  /**
+   * READING_MAX_AGE_DAYS: readings measured longer ago are refused, from device clouds and FHIR
+   * alike (a clinic importing a backlog may raise it).
+   */
+  readingMaxAgeDays: number;
+  /** UNMATCHED_QUOTA_PER_SOURCE: unmatched readings one source may have waiting. */
+  unmatchedQuota: number;
+  /** UNMATCHED_RETENTION_DAYS: unmatched readings received longer ago are deleted. */
+  unmatchedRetentionDays: number;
 }
 
 export interface ServerTimeouts {
@@ -200,10 +212,14 @@ export function loadConfig(env: Env = process.env): Config {
     timeouts: timeoutsOf(intIn('REQUEST_TIMEOUT_MS', DEFAULT_REQUEST_TIMEOUT_MS, 1000, 600_000)),
     secureCookies: bool('SECURE_COOKIES', publicUrl.startsWith('https://')),
     rateLimitPerMinute: intIn('RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
-    readingMaxAgeDays: intIn('READING_MAX_AGE_DAYS', ReadingLimits.maxAgeDays, 1, 36_500),
     databaseRuntimeUrl,
     auditHmacKey,
     masterKey,
+    ingestion: {
+      readingMaxAgeDays: intIn('READING_MAX_AGE_DAYS', ReadingLimits.maxAgeDays, 1, 3650),
+      unmatchedQuota: intIn('UNMATCHED_QUOTA_PER_SOURCE', UNMATCHED_QUOTA_PER_SOURCE, 0, 10_000_000),
+      unmatchedRetentionDays: intIn('UNMATCHED_RETENTION_DAYS', UNMATCHED_RETENTION_DAYS, 1, 3650),
+    },
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -7,6 +7,7 @@ import {
   type AlertStatus,
   type AlertThresholdOverrides,
   type AlertValues,
+  LATE_READING_HOURS,
 } from '@rpm/contracts';
 import { sql } from 'kysely';
 import type { Queryable } from '../../db/pool.ts';
@@ -405,7 +406,9 @@ export async function raiseOrRefreshStale(
 
 /**
  * Claims the e-mail of critical alerts not yet sent: one instance wins each (the others find
- * notified_at already set), and answers to whom it goes.
+ * notified_at already set), and answers to whom it goes. An alert whose newest reading was
+ * measured more than LATE_READING_HOURS ago (a device cloud's backlog) is not paged: it waits on
+ * the worklist, and is e-mailed only if a recent reading counts on it later.
  */
 export async function claimCriticalNotifications(
   db: Queryable,
@@ -415,7 +418,7 @@ export async function claimCriticalNotifications(
     UPDATE alerts a SET notified_at = now()
       FROM patients p JOIN users u ON u.id = p.primary_provider_id
      WHERE p.id = a.patient_id AND a.severity = 'critical' AND a.notified_at IS NULL AND a.status <> 'resolved'
-       AND u.status = 'active'
+       AND u.status = 'active' AND a.last_at >= now() - make_interval(hours => ${LATE_READING_HOURS}::int)
        AND (${ids}::int8[] IS NULL OR a.id = ANY(${ids}::int8[]))
      RETURNING a.id, u.email`.execute(kysely(db));
   return rows;

@@ -242,8 +242,8 @@ describe('strict FHIR input', () => {
     expect(leap.body.effectiveDateTime).toBe(inLimit.toISOString());
     expect(await rows()).toEqual({ ...before, vitals: before.vitals + 2 });
     // The limit is a setting of its own.
-    expect(loadConfig({ READING_MAX_AGE_DAYS: '400' }).readingMaxAgeDays).toBe(400);
-    expect(loadConfig({}).readingMaxAgeDays).toBe(ReadingLimits.maxAgeDays);
+    expect(loadConfig({ READING_MAX_AGE_DAYS: '400' }).ingestion.readingMaxAgeDays).toBe(400);
+    expect(loadConfig({}).ingestion.readingMaxAgeDays).toBe(ReadingLimits.maxAgeDays);
   });
 
   it('valueQuantity.value must be a JSON number: "0x80" and " 1.2e2 " are refused, not read as 128 and 120', async () => {

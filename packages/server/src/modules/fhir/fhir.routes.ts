@@ -78,7 +78,7 @@ export const fhirRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, dep
 
 const fhirServer: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { db, config }) => {
   const base = config.publicUrl;
-  const rules = { publicUrl: base, maxAgeDays: config.readingMaxAgeDays };
+  const rules = { publicUrl: base, maxAgeDays: config.ingestion.readingMaxAgeDays };
   app.addContentTypeParser(
     'application/fhir+json',
     { parseAs: 'string', bodyLimit: INGESTION_BODY_LIMIT_BYTES },

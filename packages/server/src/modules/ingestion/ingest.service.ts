@@ -13,12 +13,14 @@ import { evaluateStoredReadings } from '../alerts/alerts.service.ts';
 import { audit } from '../audit/audit.service.ts';
 import { deviceOrganizations } from './device-organizations.repository.ts';
 import { findSource, insertRejection, type SourceRow } from './ingestion-sources.repository.ts';
+import type { IngestionLimits } from '../../config.ts';
 import {
-  storeLonePulse,
+  storeLonePulses,
   storeReadings,
-  updateBattery,
+  updateBatteries,
   type IncomingReading,
   type ReadingOutcome,
+  type StoreOutcome,
 } from './readings.repository.ts';
 import { ReadingRejected } from './reading-rules.ts';
 import { secretMatches, sourceIdOfSecret } from './source-secret.ts';
@@ -120,15 +122,16 @@ export async function rejectReading(
       details: err.deviceIdentifier ? { device_id: err.deviceIdentifier } : null,
     });
   });
-  return new HttpError(400, err.message);
+  return new HttpError(err.status, err.message);
 }
 
 /** Counts for the answer and the audit record: never the readings themselves. */
 export function countOutcomes(
   received: number,
-  outcomes: ReadingOutcome[],
+  outcomes: StoreOutcome[],
   batteryUpdates: number,
   pulsesMerged = 0,
+  pulsesRejected = 0,
 ): IngestResult {
   return {
     received,
@@ -136,6 +139,7 @@ export function countOutcomes(
     duplicates: outcomes.filter((o) => o.status === 'duplicate').length + pulsesMerged,
     unmatched: outcomes.filter((o) => o.status === 'unmatched').length,
     battery_updates: batteryUpdates,
+    rejected: outcomes.filter((o) => o.status === 'rejected').length + pulsesRejected,
   };
 }
 
@@ -143,7 +147,8 @@ export function countOutcomes(
  * Stores readings, writes the call's audit record and checks the alert rules, in the caller's
  * transaction. The record holds `details` plus the counts (`stored`, `duplicates`, counting
  * `duplicatesBefore` merged away by the caller, `unmatched`) and the patients who got readings;
- * the storing statement writes it too, so a call costs a round trip less.
+ * the storing statement writes it too, so a call costs a round trip less. Readings go only to
+ * patients of the source's organization; without a quota nothing is ever refused.
  */
 export async function storeAudited(
   tx: Queryable,
@@ -154,6 +159,22 @@ export async function storeAudited(
   callDetails: Record<string, unknown>,
   duplicatesBefore = 0,
 ): Promise<ReadingOutcome[]> {
+  const outcomes = await storeWithin(tx, ctx, source, action, readings, callDetails, duplicatesBefore, null);
+  // No quota, so no reading was refused for it.
+  return outcomes.flatMap((o) => (o.status === 'rejected' ? [] : [o]));
+}
+
+/** storeAudited with the source's unmatched quota (null: none): beyond it readings are `rejected`. */
+async function storeWithin(
+  tx: Queryable,
+  ctx: RequestContext,
+  source: AuthenticatedSource,
+  action: string,
+  readings: IncomingReading[],
+  callDetails: Record<string, unknown>,
+  duplicatesBefore: number,
+  unmatchedQuota: number | null,
+): Promise<StoreOutcome[]> {
   // The organization the source writes for goes with every record: readings of a device whose
   // patient is of another organization are not this source's to store.
   const details = { ...callDetails, organization_id: source.organizationId };
@@ -173,11 +194,12 @@ export async function storeAudited(
       outcome: 'success',
       resourceType: entry.resourceType,
       resourceId: source.id,
-      details: { ...details, stored: 0, duplicates: duplicatesBefore, unmatched: 0, patient_ids: [] },
+      details: { ...details, stored: 0, duplicates: duplicatesBefore, unmatched: 0, rejected: 0, patient_ids: [] },
     });
     return [];
   }
-  const outcomes = await storeReadings(tx, source.id, readings, { entry, details, duplicatesBefore });
+  const sender = { sourceId: source.id, organizationId: source.organizationId, unmatchedQuota };
+  const outcomes = await storeReadings(tx, sender, readings, { entry, details, duplicatesBefore });
   await evaluateStoredReadings(
     tx,
     outcomes.flatMap((o) => (o.status === 'stored' ? [o.vitalId] : [])),
@@ -185,13 +207,18 @@ export async function storeAudited(
   return outcomes;
 }
 
-/** POST /api/ingest/tenovi/{sourceId}: a Tenovi HWI webhook, authenticated by the source's header. */
+/**
+ * POST /api/ingest/tenovi/{sourceId}: a Tenovi HWI webhook, authenticated by the source's header.
+ * Every statement is set-based (lone pulses, battery levels, readings: one each), so a call costs
+ * the same few round trips whatever its number of measurements (at most INGEST_MAX_MEASUREMENTS).
+ */
 export async function ingestTenovi(
   db: pg.Pool,
   ctx: RequestContext,
   sourceId: string,
   headers: Record<string, string | string[] | undefined>,
   body: unknown,
+  limits: IngestionLimits,
 ): Promise<IngestResult> {
   const action = 'ingest.tenovi';
   const row = await findSource(db, sourceId);
@@ -211,33 +238,16 @@ export async function ingestTenovi(
   }
   let batch;
   try {
-    batch = parseTenovi(body);
+    batch = parseTenovi(body, { maxAgeDays: limits.readingMaxAgeDays });
   } catch (err) {
     if (err instanceof ReadingRejected) throw await rejectReading(db, ctx, source, action, err);
     throw err;
   }
-  // A pulse completes a stored reading and a battery level changes a device: only for devices of
-  // the source's organization (or nobody's). The readings themselves are kept to it by the
-  // storing statement.
-  const owners = await deviceOrganizations(db, [
-    ...batch.pulses.map((p) => ({ device: p.deviceIdentifier, at: p.measuredAt })),
-    ...batch.batteries.map((b) => ({ device: b.deviceIdentifier, at: b.at })),
-  ]);
-  const ours = (k: number) =>
-    owners[k] === null || owners[k] === undefined || maySendForOrganization(source, owners[k]);
-  const pulses = batch.pulses.filter((_, k) => ours(k));
-  const batteries = batch.batteries.filter((_, k) => ours(batch.pulses.length + k));
-  const otherOrganization = batch.pulses.length + batch.batteries.length - pulses.length - batteries.length;
+  const sender = { sourceId: source.id, organizationId: source.organizationId, unmatchedQuota: limits.unmatchedQuota };
   return withTransaction(db, async (tx) => {
-    let merged = 0;
-    let pending = 0;
-    for (const p of pulses) {
-      if (await storeLonePulse(tx, source.id, p)) merged++;
-      else pending++;
-    }
-    let batteryUpdates = 0;
-    for (const b of batteries) if (await updateBattery(tx, b.deviceIdentifier, b.level, b.at)) batteryUpdates++;
-    const outcomes = await storeAudited(
+    const pulses = await storeLonePulses(tx, sender, batch.pulses);
+    const batteryUpdates = await updateBatteries(tx, source.organizationId, batch.batteries);
+    const outcomes = await storeWithin(
       tx,
       ctx,
       source,
@@ -246,11 +256,25 @@ export async function ingestTenovi(
       {
         received: batch.received,
         battery_updates: batteryUpdates,
-        pulses_waiting: pending,
-        ...(otherOrganization > 0 ? { other_organization: otherOrganization } : {}),
+        pulses_waiting: pulses.waiting,
+        pulses_rejected: pulses.rejected.length,
       },
-      merged,
+      pulses.merged,
+      limits.unmatchedQuota,
     );
-    return countOutcomes(batch.received, outcomes, batteryUpdates, merged);
+    // Readings refused for the quota are told in the answer and on the integrations page, like
+    // any other refusal; the rest of the call is stored.
+    const refused = [
+      ...outcomes.flatMap((o) => (o.status === 'rejected' ? [o.deviceIdentifier] : [])),
+      ...pulses.rejected,
+    ];
+    if (refused.length > 0) {
+      await insertRejection(tx, {
+        sourceId: source.id,
+        reason: IngestionErrors.unmatchedQuota(limits.unmatchedQuota),
+        deviceIdentifier: refused[0]!,
+      });
+    }
+    return countOutcomes(batch.received, outcomes, batteryUpdates, pulses.merged, pulses.rejected.length);
   });
 }

@@ -6,6 +6,8 @@ import {
   type CreateIngestionSourceBody,
   type IngestionSource,
   type IngestionSourceWithSecret,
+  UNMATCHED_QUOTA_PER_SOURCE,
+  UNMATCHED_RETENTION_DAYS,
 } from '@rpm/contracts';
 import type pg from 'pg';
 import type { Queryable } from '../../db/pool.ts';
@@ -27,6 +29,8 @@ import {
   type SourceRow,
 } from './ingestion-sources.repository.ts';
 import { hashSecret, newSourceSecret } from './source-secret.ts';
+import { unmatchedCountsBySource } from './unmatched.repository.ts';
+import type { IngestionLimits } from '../../config.ts';
 
 /** The access call every source method starts with; a refusal is recorded by auditedTransaction. */
 const authorizeSourceAdmin = (ctx: SignedInContext, action: string) =>
@@ -36,7 +40,11 @@ const authorizeSourceAdmin = (ctx: SignedInContext, action: string) =>
     reason: 'admin role required',
   });
 
-export async function getSources(db: pg.Pool, ctx: SignedInContext): Promise<IngestionSource[]> {
+export async function getSources(
+  db: pg.Pool,
+  ctx: SignedInContext,
+  limits?: Pick<IngestionLimits, 'unmatchedQuota' | 'unmatchedRetentionDays'>,
+): Promise<IngestionSource[]> {
   return auditedTransaction(db, ctx, async (tx) => {
     authorizeSourceAdmin(ctx, 'integration.list');
     const rows = await listSources(tx);
@@ -50,7 +58,10 @@ export async function getSources(db: pg.Pool, ctx: SignedInContext): Promise<Ing
       resourceType: 'ingestion_source',
       details: { count: rows.length },
     });
-    return rows.map((r) => presentSource(r, rejections));
+    const unmatched = await unmatchedCountsBySource(tx);
+    const quota = limits?.unmatchedQuota ?? UNMATCHED_QUOTA_PER_SOURCE;
+    const retentionDays = limits?.unmatchedRetentionDays ?? UNMATCHED_RETENTION_DAYS;
+    return rows.map((r) => presentSource(r, rejections, { count: unmatched.get(r.id) ?? 0, quota, retentionDays }));
   });
 }
 

@@ -21,6 +21,7 @@ import { contextOf, signedInContextOf } from '../../plugins/context.ts';
 import { sourceRateLimit } from '../../plugins/rate-limit.ts';
 import type { ModuleDeps } from '../module-deps.ts';
 import { ingestTenovi } from './ingest.service.ts';
+import { startIngestionJobs } from './ingestion.jobs.ts';
 import {
   assignSourceOrganization,
   createSource,
@@ -31,12 +32,14 @@ import {
 import { attachUnmatched, listUnmatched } from './unmatched.service.ts';
 
 /** Ingestion sources (admins), the Tenovi webhook (device clouds, by secret) and unmatched readings. */
-export const ingestionRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { db }) => {
+export const ingestionRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { db, config }) => {
   const tags = ['integrations'];
+  const jobs = await startIngestionJobs({ pool: db, log: app.log, retentionDays: config.ingestion.unmatchedRetentionDays });
+  app.addHook('onClose', async () => jobs.stop());
   app.get(
     '/api/integrations',
     { config: { access: 'admin' }, schema: { tags, response: { 200: IngestionSourcesResponse } } },
-    async (request) => getSources(db, signedInContextOf(request)),
+    async (request) => getSources(db, signedInContextOf(request), config.ingestion),
   );
   app.post(
     '/api/integrations',
@@ -99,8 +102,9 @@ export const ingestionRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app
     async (request) => attachUnmatched(db, signedInContextOf(request), request.body),
   );
 
-  // The body is read as any JSON: the service checks each measurement itself so that a refusal
-  // names the field and rule and is recorded in the source's recent rejections.
+  // The body is read as any JSON: the service checks each measurement against its schema
+  // (TenoviMeasurement) itself, so that a refusal names the field and rule and is recorded in
+  // the source's recent rejections, which a route-level 400 would not be.
   app.post(
     '/api/ingest/tenovi/:sourceId',
     {
@@ -117,9 +121,10 @@ export const ingestionRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app
       schema: {
         tags: ['ingestion'],
         params: IngestSourceParam,
-        response: { 200: IngestResult, 400: ErrorBody, 401: ErrorBody, 413: ErrorBody },
+        response: { 200: IngestResult, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 413: ErrorBody },
       },
     },
-    async (request) => ingestTenovi(db, contextOf(request), request.params.sourceId, request.headers, request.body),
+    async (request) =>
+      ingestTenovi(db, contextOf(request), request.params.sourceId, request.headers, request.body, config.ingestion),
   );
 };

@@ -104,6 +104,8 @@ beforeAll(async () => {
   });
   expect(res.status).toBe(201);
   source = res.body;
+  // A source acts for one organization (migration 0950); choosing it is the sources' page's part.
+  await server.db.pool.query(`UPDATE ingestion_sources SET organization_id = $1`, [org.id]);
 });
 afterAll(async () => server?.close());
 
@@ -153,6 +155,7 @@ describe('ingestion sources', () => {
       })
     ).body;
     expect(created.auth_header).toBe('x-clinic-key');
+    await server.db.pool.query(`UPDATE ingestion_sources SET organization_id = $1 WHERE id = $2`, [orgId, created.id]);
     const body = bp('HWI-B', minutesAgo(500), 120, 80);
     expect((await send(body, { sourceId: created.id, secret: created.secret, header: 'x-clinic-key' })).status).toBe(
       200,
@@ -201,7 +204,7 @@ describe('POST /api/ingest/tenovi/{sourceId}', () => {
       },
     ]);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ received: 3, stored: 1, duplicates: 0, unmatched: 0, battery_updates: 0 });
+    expect(res.body).toEqual({ received: 3, stored: 1, duplicates: 0, unmatched: 0, battery_updates: 0, rejected: 0 });
     expect(await readingsOf(patientA)).toEqual([
       { systolic: 142, diastolic: 91, pulse: 77, source: 'HWI-A', irregular_heartbeat: true },
     ]);

@@ -4,11 +4,6 @@ import type { Queryable } from '../../db/pool.ts';
 import { kysely } from '../../db/kysely.ts';
 import type { AuditEntry } from '../audit/audit.repository.ts';
 
-/** Device ids are matched as devices send them: case and surrounding spaces do not count. */
-const deviceKey = (v: string) => sql<string>`lower(btrim(${v}))`;
-/** The unmatched list's unique key (migration 0950), for ON CONFLICT. */
-const unmatchedKey = sql`(lower(btrim(device_identifier))), kind, measured_at`;
-
 /** What a stored reading measured: blood pressure (with its pulse) or a heart rate on its own. */
 export type ReadingKind = 'blood_pressure' | 'heart_rate';
 
@@ -41,9 +36,23 @@ export type ReadingOutcome =
   | { status: 'stored'; vitalId: number; patientId: number }
   | { status: 'duplicate'; vitalId: number | null; patientId: number | null }
   | { status: 'unmatched' };
+/** A reading for no patient of the source's organization, refused because the source's unmatched quota is full. */
+export type StoreOutcome = ReadingOutcome | { status: 'rejected'; deviceIdentifier: string };
+
+/**
+ * Who sends: the source (null for staff), its organization (a reading is attributed only to a
+ * patient of it) and its unmatched quota (null: none).
+ */
+export interface Sender {
+  sourceId: string | null;
+  organizationId: number | null;
+  unmatchedQuota: number | null;
+}
 
 interface OutcomeRow {
   ord: number;
+  ident: string;
+  admitted: boolean | null;
   patient_id: number | null;
   vital_id: number | null;
   existing_id: number | null;
@@ -72,11 +81,12 @@ export interface StoreAudit {
  */
 export async function storeReadings(
   db: Queryable,
-  sourceId: string | null,
+  sender: Sender,
   readings: IncomingReading[],
   audit?: StoreAudit,
-): Promise<ReadingOutcome[]> {
+): Promise<StoreOutcome[]> {
   if (readings.length === 0) return [];
+  const { sourceId, organizationId, unmatchedQuota } = sender;
   // Five steps in one round trip (resolve, store, park, pick up waiting pulses, answer), whose
   // data-modifying CTEs join each other's RETURNING rows: written as one statement, as it runs.
   const column = <T>(pick: (r: IncomingReading) => T) => readings.map(pick);
@@ -90,18 +100,23 @@ export async function storeReadings(
      resolved AS (
        SELECT i.ord, btrim(i.ident) AS ident, i.measured_at, i.idx, i.kind, i.systolic, i.diastolic,
               coalesce(i.pulse, pending.pulse) AS pulse, coalesce(i.irregular, pending.irregular_heartbeat) AS irregular,
-              d.id AS device_pk, d.device_id AS device_label, a.patient_id
+              d.id AS device_pk, d.device_id AS device_label,
+              -- A source writes for its own organization only: a device of another organization's
+              -- patient is, for this source, a device of nobody (parked, no alert there).
+              CASE WHEN a.organization_id = ${organizationId}::int THEN a.patient_id END AS patient_id
          FROM input i
          LEFT JOIN devices d ON lower(btrim(d.device_id)) = lower(btrim(i.ident))
          LEFT JOIN LATERAL (
-           SELECT patient_id FROM device_assignments a
+           SELECT a.patient_id, p.organization_id FROM device_assignments a JOIN patients p ON p.id = a.patient_id
             WHERE a.device_id = d.id AND a.assigned_from <= i.measured_at
               AND (a.assigned_to IS NULL OR a.assigned_to > i.measured_at)
             ORDER BY a.assigned_from DESC LIMIT 1) a ON true
          LEFT JOIN unmatched_readings pending
            ON lower(btrim(pending.device_identifier)) = lower(btrim(i.ident)) AND pending.measured_at = i.measured_at
           AND pending.kind = 'blood_pressure' AND i.kind = 'blood_pressure' AND pending.systolic IS NULL
+          AND pending.source_id IS NOT DISTINCT FROM ${sourceId}::uuid
      ),
+     ${admittedSteps(sourceId, unmatchedQuota)},
      stored AS (
        INSERT INTO vitals (patient_id, device_id, source, created_at, measurement_index, kind, systolic, diastolic, pulse,
                            irregular_heartbeat, source_id)
@@ -115,7 +130,7 @@ export async function storeReadings(
        INSERT INTO unmatched_readings AS u (device_identifier, measured_at, measurement_index, kind, systolic, diastolic,
                                             pulse, irregular_heartbeat, source_id)
        SELECT ident, measured_at, idx, kind, systolic, diastolic, pulse, irregular, ${sourceId}
-         FROM resolved WHERE patient_id IS NULL
+         FROM admitted
        ON CONFLICT ((lower(btrim(device_identifier))), kind, measured_at) DO UPDATE
          SET systolic = EXCLUDED.systolic, diastolic = EXCLUDED.diastolic, pulse = coalesce(u.pulse, EXCLUDED.pulse),
              irregular_heartbeat = coalesce(u.irregular_heartbeat, EXCLUDED.irregular_heartbeat)
@@ -125,11 +140,13 @@ export async function storeReadings(
      used_pending AS (
        DELETE FROM unmatched_readings u USING resolved r
         WHERE r.patient_id IS NOT NULL AND r.kind = 'blood_pressure' AND u.kind = 'blood_pressure'
-          AND u.systolic IS NULL
+          AND u.systolic IS NULL AND u.source_id IS NOT DISTINCT FROM ${sourceId}::uuid
           AND lower(btrim(u.device_identifier)) = lower(r.ident) AND u.measured_at = r.measured_at
      )${audit ? auditStep(audit, readings.length) : sql``}
-     SELECT r.ord::int, r.patient_id, s.id AS vital_id, existing.id AS existing_id, p.id AS unmatched_id
+     SELECT r.ord::int, r.ident, r.patient_id IS NOT NULL OR ad.ord IS NOT NULL AS admitted, r.patient_id,
+            s.id AS vital_id, existing.id AS existing_id, p.id AS unmatched_id
        FROM resolved r
+       LEFT JOIN admitted ad ON ad.ord = r.ord
        LEFT JOIN stored s ON s.device_id = r.device_pk AND s.kind = r.kind AND s.created_at = r.measured_at
        LEFT JOIN parked p ON p.ident_key = lower(r.ident) AND p.kind = r.kind AND p.measured_at = r.measured_at
        LEFT JOIN vitals existing ON s.id IS NULL AND r.patient_id IS NOT NULL AND existing.device_id = r.device_pk
@@ -138,7 +155,8 @@ export async function storeReadings(
   // Its text does not depend on the number of readings (they travel as arrays): prepared once
   // per connection, the server skips parsing and analysing it on every webhook call.
   const rows = await runPrepared(db, audit ? 'ingest_store_readings_audited' : 'ingest_store_readings', statement.compile(kysely(db)));
-  return rows.map((r): ReadingOutcome => {
+  return rows.map((r): StoreOutcome => {
+    if (!r.admitted) return { status: 'rejected', deviceIdentifier: r.ident };
     if (r.vital_id !== null && r.patient_id !== null)
       return { status: 'stored', vitalId: r.vital_id, patientId: r.patient_id };
     if (r.unmatched_id !== null) return { status: 'unmatched' };
@@ -172,64 +190,139 @@ function auditStep(a: StoreAudit, received: number) {
               ${JSON.stringify(a.details)}::jsonb || jsonb_build_object(
                 'stored', (SELECT count(*) FROM stored),
                 'unmatched', (SELECT count(*) FROM parked),
+                'rejected', (SELECT count(*) FROM resolved WHERE patient_id IS NULL) - (SELECT count(*) FROM admitted),
                 'duplicates', ${received + a.duplicatesBefore}::int - (SELECT count(*) FROM stored)
-                              - (SELECT count(*) FROM parked),
+                              - (SELECT count(*) FROM parked)
+                              - ((SELECT count(*) FROM resolved WHERE patient_id IS NULL) - (SELECT count(*) FROM admitted)),
                 'patient_ids', (SELECT coalesce(jsonb_agg(DISTINCT patient_id), '[]'::jsonb) FROM stored)),
               'success', ${e.userAgent ?? null}::text, ${e.requestId ?? null}::text
      )`;
 }
 
 /**
- * A pulse sent apart from its blood pressure: added to the stored reading, or to the parked
- * one, or kept waiting for its blood pressure. Answers whether it completed a reading.
+ * The readings of nobody (for this source) it may park: those already parked (a retry, a
+ * completed pulse) always, new ones while the source's unmatched quota has room, in input order.
+ * Calls running at once each see the same room: the quota may be overshot by the readings of
+ * those calls (at most INGEST_MAX_MEASUREMENTS each), the price of not serializing a source's
+ * calls on a lock.
  */
-export async function storeLonePulse(db: Queryable, sourceId: string | null, p: IncomingPulse): Promise<boolean> {
-  const k = kysely(db);
-  const onVital = await k
-    .updateTable('vitals as v')
-    .from('devices as d')
-    .set({
-      pulse: sql<number | null>`coalesce(v.pulse, ${p.pulse}::int2)`,
-      irregular_heartbeat: sql<boolean | null>`coalesce(v.irregular_heartbeat, ${p.irregular}::bool)`,
-    })
-    .whereRef('v.device_id', '=', 'd.id')
-    .where(sql<string>`lower(btrim(d.device_id))`, '=', deviceKey(p.deviceIdentifier))
-    .where('v.kind', '=', 'blood_pressure')
-    .where('v.created_at', '=', p.measuredAt)
-    .executeTakeFirst();
-  if (Number(onVital.numUpdatedRows) > 0) return true;
-  await k
-    .insertInto('unmatched_readings')
-    .values({
-      device_identifier: sql<string>`btrim(${p.deviceIdentifier})`,
-      measured_at: p.measuredAt,
-      measurement_index: p.index,
-      pulse: p.pulse,
-      irregular_heartbeat: p.irregular,
-      source_id: sourceId,
-    })
-    .onConflict((oc) =>
-      oc.expression(unmatchedKey).doUpdateSet({
-        pulse: sql<number | null>`coalesce(unmatched_readings.pulse, excluded.pulse)`,
-        irregular_heartbeat: sql<boolean | null>`coalesce(unmatched_readings.irregular_heartbeat, excluded.irregular_heartbeat)`,
-      }),
-    )
-    .execute();
-  return false;
+function admittedSteps(sourceId: string | null, quota: number | null) {
+  return sql`room AS (
+       SELECT CASE WHEN ${quota}::int IS NULL THEN NULL
+                   ELSE greatest(${quota}::int - (SELECT count(*) FROM unmatched_readings WHERE source_id = ${sourceId}::uuid), 0)
+              END AS n
+     ),
+     orphans AS (
+       SELECT r.*, EXISTS (SELECT 1 FROM unmatched_readings e
+                            WHERE lower(btrim(e.device_identifier)) = lower(r.ident) AND e.kind = r.kind
+                              AND e.measured_at = r.measured_at) AS known
+         FROM resolved r WHERE r.patient_id IS NULL
+     ),
+     admitted AS (
+       SELECT o.* FROM (SELECT o.*, row_number() OVER (PARTITION BY o.known ORDER BY o.ord) AS nth FROM orphans o) o, room
+        WHERE o.known OR room.n IS NULL OR o.nth <= room.n
+     )`;
 }
 
-/** Keeps the newest battery level a device reported; an older report never overwrites a newer one. */
-export async function updateBattery(
-  db: Queryable,
-  deviceIdentifier: string,
-  level: number,
-  at: Date,
-): Promise<boolean> {
-  const result = await kysely(db)
-    .updateTable('devices')
-    .set({ battery_level: level, battery_at: at })
-    .where(sql<string>`lower(btrim(device_id))`, '=', deviceKey(deviceIdentifier))
-    .where((eb) => eb.or([eb('battery_at', 'is', null), eb('battery_at', '<=', at)]))
+export interface PulseOutcomes {
+  /** Pulses added to their stored reading. */
+  merged: number;
+  /** Pulses parked, waiting for their blood pressure. */
+  waiting: number;
+  /** Devices (as sent) of pulses refused because the source's unmatched quota is full. */
+  rejected: string[];
+}
+
+interface PulseRow {
+  ord: number;
+  ident: string;
+  merged: boolean;
+  admitted: boolean;
+}
+
+/**
+ * Pulses sent apart from their blood pressure, in one statement whatever their number: each is
+ * added to its stored reading (of a patient of the sender's organization), or to the parked one,
+ * or kept waiting for its blood pressure while the source's unmatched quota has room.
+ * `pulses` must not repeat a measurement key (the caller merges them).
+ */
+export async function storeLonePulses(db: Queryable, sender: Sender, pulses: IncomingPulse[]): Promise<PulseOutcomes> {
+  if (pulses.length === 0) return { merged: 0, waiting: 0, rejected: [] };
+  const { sourceId, organizationId, unmatchedQuota } = sender;
+  const column = <T>(pick: (p: IncomingPulse) => T) => pulses.map(pick);
+  const statement = sql<PulseRow>`WITH input AS (
+       SELECT * FROM unnest(${column((p) => p.deviceIdentifier)}::text[], ${column((p) => p.measuredAt)}::timestamptz[],
+                            ${column((p) => p.index)}::int[], ${column((p) => p.pulse)}::int2[],
+                            ${column((p) => p.irregular)}::bool[])
+         WITH ORDINALITY AS i(ident, measured_at, idx, pulse, irregular, ord)
+     ),
+     on_vital AS (
+       UPDATE vitals v
+          SET pulse = coalesce(v.pulse, i.pulse), irregular_heartbeat = coalesce(v.irregular_heartbeat, i.irregular)
+         FROM input i, devices d, patients p
+        WHERE d.id = v.device_id AND lower(btrim(d.device_id)) = lower(btrim(i.ident)) AND v.kind = 'blood_pressure'
+          AND v.created_at = i.measured_at AND p.id = v.patient_id AND p.organization_id = ${organizationId}::int
+       RETURNING i.ord
+     ),
+     resolved AS (
+       SELECT i.ord, btrim(i.ident) AS ident, i.measured_at, i.idx, 'blood_pressure'::text AS kind, i.pulse, i.irregular,
+              NULL::int AS patient_id
+         FROM input i WHERE i.ord NOT IN (SELECT ord FROM on_vital)
+     ),
+     ${admittedSteps(sourceId, unmatchedQuota)},
+     parked AS (
+       INSERT INTO unmatched_readings AS u (device_identifier, measured_at, measurement_index, pulse, irregular_heartbeat,
+                                            source_id)
+       SELECT ident, measured_at, idx, pulse, irregular, ${sourceId} FROM admitted
+       ON CONFLICT ((lower(btrim(device_identifier))), kind, measured_at) DO UPDATE
+         SET pulse = coalesce(u.pulse, EXCLUDED.pulse),
+             irregular_heartbeat = coalesce(u.irregular_heartbeat, EXCLUDED.irregular_heartbeat)
+     )
+     SELECT i.ord::int, btrim(i.ident) AS ident, v.ord IS NOT NULL AS merged, v.ord IS NOT NULL OR a.ord IS NOT NULL AS admitted
+       FROM input i LEFT JOIN on_vital v ON v.ord = i.ord LEFT JOIN admitted a ON a.ord = i.ord`;
+  const rows = await runPrepared(db, 'ingest_store_lone_pulses', statement.compile(kysely(db)));
+  return {
+    merged: rows.filter((r) => r.merged).length,
+    waiting: rows.filter((r) => !r.merged && r.admitted).length,
+    rejected: rows.filter((r) => !r.admitted).map((r) => r.ident),
+  };
+}
+
+/** One pulse sent apart from its blood pressure (FHIR): answers whether it completed a reading. */
+export async function storeLonePulse(db: Queryable, sourceId: string | null, p: IncomingPulse): Promise<boolean> {
+  const organizationId = sourceId === null ? null : await organizationOfSource(db, sourceId);
+  return (await storeLonePulses(db, { sourceId, organizationId, unmatchedQuota: null }, [p])).merged > 0;
+}
+
+async function organizationOfSource(db: Queryable, sourceId: string): Promise<number | null> {
+  const row = await kysely(db)
+    .selectFrom('ingestion_sources')
+    .select('organization_id')
+    .where('id', '=', sourceId)
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  return row?.organization_id ?? null;
+}
+
+/**
+ * Keeps the newest battery level each device reported, in one statement: an older report never
+ * overwrites a newer one, and a source sets the level only of devices of its organization's
+ * patients or of nobody. `batteries` holds each device once. Answers how many devices changed.
+ */
+export async function updateBatteries(
+  db: Queryable,
+  organizationId: number | null,
+  batteries: { deviceIdentifier: string; level: number; at: Date }[],
+): Promise<number> {
+  if (batteries.length === 0) return 0;
+  const { rows } = await sql<{ n: number }>`WITH changed AS (
+       UPDATE devices d SET battery_level = b.level, battery_at = b.at
+         FROM unnest(${batteries.map((b) => b.deviceIdentifier)}::text[], ${batteries.map((b) => b.level)}::int2[],
+                     ${batteries.map((b) => b.at)}::timestamptz[]) AS b(ident, level, at)
+        WHERE lower(btrim(d.device_id)) = lower(btrim(b.ident)) AND (d.battery_at IS NULL OR d.battery_at <= b.at)
+          AND (d.patient_id IS NULL
+               OR EXISTS (SELECT 1 FROM patients p WHERE p.id = d.patient_id AND p.organization_id = ${organizationId}::int))
+       RETURNING d.id
+     )
+     SELECT count(*)::int AS n FROM changed`.execute(kysely(db));
+  return rows[0]?.n ?? 0;
 }

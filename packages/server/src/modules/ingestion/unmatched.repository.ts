@@ -80,3 +80,24 @@ export async function moveToPatient(db: Queryable, ids: number[], patientId: num
     ON CONFLICT DO NOTHING`.execute(kysely(db));
   return Number(result.numAffectedRows ?? 0);
 }
+
+/** Unmatched rows (pulses waiting for their pressure included) each source has, for its quota. */
+export async function unmatchedCountsBySource(db: Queryable): Promise<Map<string, number>> {
+  const rows = await kysely(db)
+    .selectFrom('unmatched_readings')
+    .select(['source_id', (eb) => eb.fn.countAll<string>().as('n')])
+    .where('source_id', 'is not', null)
+    .groupBy('source_id')
+    .execute();
+  return new Map(rows.map((r) => [r.source_id!, Number(r.n)]));
+}
+
+/** Deletes up to `batch` unmatched readings received before `before`; answers how many each source lost. */
+export async function deleteUnmatchedBefore(db: Queryable, before: Date, batch: number): Promise<Map<string | null, number>> {
+  const { rows } = await sql<{ source_id: string | null; n: number }>`WITH gone AS (
+       DELETE FROM unmatched_readings WHERE id IN (
+         SELECT id FROM unmatched_readings WHERE received_at < ${before} ORDER BY received_at LIMIT ${batch})
+       RETURNING source_id)
+     SELECT source_id, count(*)::int AS n FROM gone GROUP BY source_id`.execute(kysely(db));
+  return new Map(rows.map((r) => [r.source_id, r.n]));
+}

@@ -21,6 +21,9 @@ const SOURCE: IngestionSource = {
   recent_rejections: [
     { reason: 'value_1 must be between 40 and 300 mmHg', device_id: 'CUFF-9', created_at: '2026-01-02T00:00:00.000Z' },
   ],
+  unmatched_count: 12,
+  unmatched_quota: 10_000,
+  unmatched_retention_days: 30,
 };
 
 const ORGANIZATIONS = [
@@ -79,6 +82,7 @@ describe('integrations', { timeout: 20_000 }, () => {
     expect(within(table).getByText(/CUFF-9: value_1 must be between 40 and 300 mmHg/)).toBeTruthy();
     expect(within(table).getByText('North Clinic')).toBeTruthy();
     expect(within(table).getAllByText(IngestionTexts.noExpiry)).toHaveLength(2);
+    expect(within(table).getByText(IngestionTexts.unmatchedQuotaUse(12, 10_000))).toBeTruthy();
   });
 
   it('shows a notice on a source without an organization, and assigns one only after confirmation', async () => {

@@ -43,6 +43,7 @@ import { useOrganizations } from '../../api/organizations/get-organizations.ts';
 import { useIngestionSources } from '../../api/integrations/get-ingestion-sources.ts';
 import { useRevokeSource } from '../../api/integrations/revoke-ingestion-source.ts';
 import { useRotateSource } from '../../api/integrations/rotate-ingestion-source.ts';
+import { UnmatchedQuota } from './unmatched-quota.tsx';
 
 interface NewSource {
   name: string;
@@ -76,6 +77,7 @@ const COLUMNS = [
   IngestionTexts.authHeader,
   IngestionTexts.expires,
   IngestionTexts.recentRejections,
+  IngestionTexts.unmatchedQuotaHeader,
   '',
 ];
 
@@ -175,6 +177,9 @@ function SourceRow({
                 {r.reason}
               </Typography>
             ))}
+      </TableCell>
+      <TableCell>
+        <UnmatchedQuota source={source} />
       </TableCell>
       <TableCell>
         {!source.revoked_at && (
