@@ -269,8 +269,13 @@ beforeAll(async () => {
   const orgA = await createOrganization(server);
   const orgB = await createOrganization(server);
   const admin = await signInNewStaff(server, 'admin', orgA.id);
-  source = (await admin.post<IngestionSourceWithSecret>('/api/integrations', { name: 'Fuzz', kind: 'tenovi' })).body;
-  await server.db.pool.query(`UPDATE ingestion_sources SET organization_id = $1 WHERE id = $2`, [orgA.id, source.id]);
+  source = (
+    await admin.post<IngestionSourceWithSecret>('/api/integrations', {
+      name: 'Fuzz',
+      kind: 'tenovi',
+      organization_id: orgA.id,
+    })
+  ).body;
   await server.db.pool.query(
     `WITH p AS (INSERT INTO patients (first_name, last_name, organization_id)
                 VALUES ('F1', 'OrgA', $1), ('F2', 'OrgA', $1), ('F3', 'OrgA', $1), ('FB', 'OrgB', $2) RETURNING id, first_name)

@@ -517,8 +517,8 @@ export async function createObservation(
   const action = 'fhir.observation.create';
   const source = await writer(db, ctx, authorization, action);
   const checked = [attempt(() => parseObservation(body, '', rules))];
-  // The organization first: a subject check's answer would tell whether another organization's
-  // patient has the device.
+  // The organization first: an entry about another organization's patient, by its device or by
+  // its subject, is that refusal (403), whatever else is wrong with its subject.
   await keepToOrganization(db, ctx, source, action, checked, () => '');
   await checkSubjects(db, checked, () => '');
   const c = checked[0]!;

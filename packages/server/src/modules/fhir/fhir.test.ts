@@ -197,7 +197,7 @@ describe('FHIR R4 in', () => {
       ],
       [{ ...bpObservation('FHIR-1', minutesAgo(5), 120, 80), device: undefined }, IngestionErrors.required('device')],
       [
-        bpObservation('FHIR-1', minutesAgo(5), 120, 80, { subject: { reference: `Patient/${otherPatientId}` } }),
+        bpObservation('FHIR-1', minutesAgo(5), 120, 80, { subject: { reference: `Patient/${patientId + 1_000_000}` } }),
         'subject must be the patient who had the device at effectiveDateTime',
       ],
     ];

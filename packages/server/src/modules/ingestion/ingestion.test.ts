@@ -707,6 +707,7 @@ describe('sources belong to one organization', () => {
       `SELECT details FROM audit_logs WHERE action = 'ingest.tenovi' AND resource_id = $1 ORDER BY id DESC LIMIT 1`,
       [cloudOfB.id],
     );
-    expect(record.rows[0].details).toMatchObject({ organization_id: otherOrgId, other_organization: 2 });
+    // The pulse waits, as the other organization's own, for a blood pressure that never comes from it.
+    expect(record.rows[0].details).toMatchObject({ organization_id: otherOrgId, battery_updates: 0, pulses_waiting: 1 });
   });
 });

@@ -77,14 +77,14 @@ async function send(body: unknown, to: IngestionSourceWithSecret = source) {
 const count = async (from: string, params: unknown[] = []) =>
   (await server.db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${from}`, params)).rows[0]!.n;
 
-/** A Tenovi source of `organizationId` (set directly: choosing it is the sources page's part). */
+/** A Tenovi source of `organizationId`. */
 async function newSource(organizationId: number, name: string): Promise<IngestionSourceWithSecret> {
-  const res = await admin.post<IngestionSourceWithSecret>('/api/integrations', { name, kind: 'tenovi' });
+  const res = await admin.post<IngestionSourceWithSecret>('/api/integrations', {
+    name,
+    kind: 'tenovi',
+    organization_id: organizationId,
+  });
   expect(res.status).toBe(201);
-  await server.db.pool.query(`UPDATE ingestion_sources SET organization_id = $1 WHERE id = $2`, [
-    organizationId,
-    res.body.id,
-  ]);
   return res.body;
 }
 
@@ -218,7 +218,7 @@ describe('strict input', () => {
     try {
       const org = await createOrganization(strict);
       const a = await signInNewStaff(strict, 'admin', org.id);
-      const s = (await a.post<IngestionSourceWithSecret>('/api/integrations', { name: 'S', kind: 'tenovi' })).body;
+      const s = (await a.post<IngestionSourceWithSecret>('/api/integrations', { name: 'S', kind: 'tenovi', organization_id: org.id })).body;
       const res = await strict.app.inject({
         method: 'POST',
         url: `/api/ingest/tenovi/${s.id}`,

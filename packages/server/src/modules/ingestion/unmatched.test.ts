@@ -21,7 +21,8 @@ let sourceA: string;
 let sourceB: string;
 
 async function addSource(organizationId: number): Promise<string> {
-  const { rows } = await server.db.pool.query<{ id: string }>(
+  // As the owner: the runtime role makes sources only through the API's function (migration 0951).
+  const { rows } = await server.db.ownerPool.query<{ id: string }>(
     `INSERT INTO ingestion_sources (name, kind, secret_hash, organization_id) VALUES ('Cloud', 'tenovi', $1, $2) RETURNING id`,
     [randomBytes(32), organizationId],
   );
@@ -144,7 +145,7 @@ describe('a back-dated webhook reading', () => {
   it('of an assigned device, measured in a closed month, is refused with the closed-month conflict and not stored', async () => {
     const id = randomUUID();
     const secret = newSourceSecret(id);
-    await server.db.pool.query(
+    await server.db.ownerPool.query(
       `INSERT INTO ingestion_sources (id, name, kind, auth_header, secret_hash, organization_id) VALUES ($1, 'Cuffs', 'tenovi', $2, $3, $4)`,
       [id, DEFAULT_INGEST_AUTH_HEADER, hashSecret(secret), orgA],
     );
