@@ -1,17 +1,15 @@
-import { IngestionErrors, type IngestResult } from '@rpm/contracts';
+import { BillingErrors, IngestionErrors, type IngestResult } from '@rpm/contracts';
 import type pg from 'pg';
 import { withTransaction, type Queryable } from '../../db/pool.ts';
 import type { RequestContext } from '../../plugins/context.ts';
-import { HttpError } from '../../plugins/errors.ts';
+import { HttpError, isClosedMonthRefusal } from '../../plugins/errors.ts';
 import {
-  maySendForOrganization,
   maySendReadings,
   sourceRefusal,
   type SourcePrincipal,
 } from '../../policies/ingestion.ts';
 import { evaluateStoredReadings } from '../alerts/alerts.service.ts';
 import { audit } from '../audit/audit.service.ts';
-import { deviceOrganizations } from './device-organizations.repository.ts';
 import { findSource, insertRejection, type SourceRow } from './ingestion-sources.repository.ts';
 import type { IngestionLimits } from '../../config.ts';
 import {
@@ -244,37 +242,45 @@ export async function ingestTenovi(
     throw err;
   }
   const sender = { sourceId: source.id, organizationId: source.organizationId, unmatchedQuota: limits.unmatchedQuota };
-  return withTransaction(db, async (tx) => {
-    const pulses = await storeLonePulses(tx, sender, batch.pulses);
-    const batteryUpdates = await updateBatteries(tx, source.organizationId, batch.batteries);
-    const outcomes = await storeWithin(
-      tx,
-      ctx,
-      source,
-      action,
-      batch.readings,
-      {
-        received: batch.received,
-        battery_updates: batteryUpdates,
-        pulses_waiting: pulses.waiting,
-        pulses_rejected: pulses.rejected.length,
-      },
-      pulses.merged,
-      limits.unmatchedQuota,
-    );
-    // Readings refused for the quota are told in the answer and on the integrations page, like
-    // any other refusal; the rest of the call is stored.
-    const refused = [
-      ...outcomes.flatMap((o) => (o.status === 'rejected' ? [o.deviceIdentifier] : [])),
-      ...pulses.rejected,
-    ];
-    if (refused.length > 0) {
-      await insertRejection(tx, {
-        sourceId: source.id,
-        reason: IngestionErrors.unmatchedQuota(limits.unmatchedQuota),
-        deviceIdentifier: refused[0]!,
-      });
-    }
-    return countOutcomes(batch.received, outcomes, batteryUpdates, pulses.merged, pulses.rejected.length);
-  });
+  try {
+    return await withTransaction(db, async (tx) => {
+      const pulses = await storeLonePulses(tx, sender, batch.pulses);
+      const batteryUpdates = await updateBatteries(tx, source.organizationId, batch.batteries);
+      const outcomes = await storeWithin(
+        tx,
+        ctx,
+        source,
+        action,
+        batch.readings,
+        {
+          received: batch.received,
+          battery_updates: batteryUpdates,
+          pulses_waiting: pulses.waiting,
+          pulses_rejected: pulses.rejected.length,
+        },
+        pulses.merged,
+        limits.unmatchedQuota,
+      );
+      // Readings refused for the quota are told in the answer and on the integrations page, like
+      // any other refusal; the rest of the call is stored.
+      const refused = [
+        ...outcomes.flatMap((o) => (o.status === 'rejected' ? [o.deviceIdentifier] : [])),
+        ...pulses.rejected,
+      ];
+      if (refused.length > 0) {
+        await insertRejection(tx, {
+          sourceId: source.id,
+          reason: IngestionErrors.unmatchedQuota(limits.unmatchedQuota),
+          deviceIdentifier: refused[0]!,
+        });
+      }
+      return countOutcomes(batch.received, outcomes, batteryUpdates, pulses.merged, pulses.rejected.length);
+    });
+  } catch (err) {
+    // A reading dated in a month closed for billing: the database refused the whole call (nothing
+    // stored); it is told like any other refusal, on the source's page and in the audit trail.
+    if (isClosedMonthRefusal(err))
+      throw await rejectReading(db, ctx, source, action, new ReadingRejected(BillingErrors.monthClosed, null, 409));
+    throw err;
+  }
 }

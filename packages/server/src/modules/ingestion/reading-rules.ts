@@ -8,7 +8,7 @@ export class ReadingRejected extends Error {
   constructor(
     message: string,
     public readonly deviceIdentifier: string | null = null,
-    public readonly status: 400 | 413 = 400,
+    public readonly status: 400 | 409 | 413 = 400,
   ) {
     super(message);
     this.name = 'ReadingRejected';

@@ -170,5 +170,13 @@ describe('a back-dated webhook reading', () => {
     expect(res.statusCode).toBe(409);
     expect((res.json() as { message: string }).message).toBe(BillingErrors.monthClosed);
     expect(await readingTimesOf(patientId)).toEqual([]);
+    // Told like any other refusal: in the audit trail, with the source, and on its page.
+    const record = await server.db.pool.query(
+      `SELECT outcome, reason FROM audit_logs WHERE action = 'ingest.tenovi' AND resource_id = $1 ORDER BY id DESC LIMIT 1`,
+      [id],
+    );
+    expect(record.rows[0]).toEqual({ outcome: 'failure', reason: BillingErrors.monthClosed });
+    const rejections = await server.db.pool.query(`SELECT reason FROM ingestion_rejections WHERE source_id = $1`, [id]);
+    expect(rejections.rows).toEqual([{ reason: BillingErrors.monthClosed }]);
   });
 });
