@@ -1,5 +1,6 @@
 import type { BundleEntry, Resource } from '@medplum/fhirtypes';
 import {
+  BillingErrors,
   FHIR_BUNDLE_MAX_ENTRIES,
   FhirBundleEntryInput,
   FhirBundleInput,
@@ -31,6 +32,7 @@ import {
   type IssueCode,
 } from '../../presenters/fhir.ts';
 import { audit } from '../audit/audit.service.ts';
+import { readingsInClosedMonths } from '../billing/billing.service.ts';
 import {
   authenticateSource,
   refuseSource,
@@ -348,7 +350,33 @@ async function checkSubjects(db: Queryable, checked: Checked[], at: (i: number) 
 /** An entry about a patient of another organization than the writing source's: refused, 403. */
 class OtherOrganization extends ReadingRejected {}
 
-const refusalStatus = (error: ReadingRejected) => (error instanceof OtherOrganization ? 403 : 400);
+const refusalStatus = (error: ReadingRejected): 400 | 403 | 409 =>
+  error instanceof OtherOrganization ? 403 : error.status === 409 ? 409 : 400;
+
+/**
+ * Refuses, in place, each accepted entry that would go to a patient in a month closed for
+ * billing (409 per entry): the database refuses such a reading anyway, and would then fail the
+ * whole request instead of the one entry.
+ */
+async function keepOutOfClosedMonths(db: Queryable, checked: Checked[]): Promise<void> {
+  const accepted = checked.flatMap((c, i) => (c.ok ? [{ i, reading: c.parsed.reading }] : []));
+  if (accepted.length === 0) return;
+  const owners = await attributedPatients(
+    db,
+    accepted.map(({ reading }) => ({ device: reading.deviceIdentifier, at: reading.measuredAt })),
+  );
+  const owned = accepted.flatMap(({ i, reading }, k) =>
+    owners[k] != null ? [{ i, reading, patientId: owners[k] }] : [],
+  );
+  const closed = await readingsInClosedMonths(
+    db,
+    owned.map(({ patientId, reading }) => ({ patientId, at: reading.measuredAt.toISOString() })),
+  );
+  owned.forEach(({ i, reading }, k) => {
+    if (closed[k])
+      checked[i] = { ok: false, error: new ReadingRejected(BillingErrors.monthClosed, reading.deviceIdentifier, 409) };
+  });
+}
 
 /**
  * Refuses, in place, each accepted entry whose device (at its time) or subject belongs to a patient
@@ -501,10 +529,16 @@ export interface WriteRules {
   maxAgeDays: number;
 }
 
-const refusedEntry = (error: ReadingRejected): BundleEntry =>
-  refusalStatus(error) === 403
-    ? { response: { status: '403 Forbidden', outcome: operationOutcome('error', 'security', error.message) } }
-    : { response: { status: '400 Bad Request', outcome: operationOutcome('error', 'invalid', error.message) } };
+const REFUSAL_ANSWERS = {
+  400: { status: '400 Bad Request', code: 'invalid' },
+  403: { status: '403 Forbidden', code: 'security' },
+  409: { status: '409 Conflict', code: 'conflict' },
+} as const;
+
+const refusedEntry = (error: ReadingRejected): BundleEntry => {
+  const answer = REFUSAL_ANSWERS[refusalStatus(error)];
+  return { response: { status: answer.status, outcome: operationOutcome('error', answer.code, error.message) } };
+};
 
 /** POST /fhir/R4/Observation */
 export async function createObservation(
@@ -521,11 +555,12 @@ export async function createObservation(
   // its subject, is that refusal (403), whatever else is wrong with its subject.
   await keepToOrganization(db, ctx, source, action, checked, () => '');
   await checkSubjects(db, checked, () => '');
+  await keepOutOfClosedMonths(db, checked);
   const c = checked[0]!;
   if (!c.ok) {
     await rejectReading(db, ctx, source, action, c.error);
     const status = refusalStatus(c.error);
-    throw new FhirError(status, status === 403 ? 'security' : 'invalid', c.error.message);
+    throw new FhirError(status, REFUSAL_ANSWERS[status].code, c.error.message);
   }
   const [o] = await withTransaction(db, (tx) => store(tx, ctx, source, action, checked));
   if (o && o.status !== 'merged' && o.status !== 'unmatched' && o.vitalId) {
@@ -593,11 +628,12 @@ export async function processBundle(
   );
   await keepToOrganization(db, ctx, source, action, results, at);
   await checkSubjects(db, results, at);
+  await keepOutOfClosedMonths(db, results);
   const refused = results.flatMap((c, i) => (c.ok ? [] : [{ i, error: c.error }]));
   if (bundle.type === 'transaction' && refused.length > 0) {
     await rejectReading(db, ctx, source, action, refused[0]!.error);
     const status = refusalStatus(refused[0]!.error);
-    throw new FhirError(status, status === 403 ? 'security' : 'invalid', refused[0]!.error.message);
+    throw new FhirError(status, REFUSAL_ANSWERS[status].code, refused[0]!.error.message);
   }
   const outcomes = await withTransaction(db, async (tx) => {
     // Only the first refusals are worth keeping: the list shows the newest few anyway.
