@@ -74,7 +74,9 @@ describe('clinical alerts', () => {
       headers: { 'content-type': 'application/json', 'x-rpm-ingest-secret': source.secret },
       // The blood pressure and pulse only: the simulator adds an irregular-heartbeat flag to 3 % of
       // measurements at random, which would open a second (info) alert for this patient.
-      body: JSON.stringify(tenoviMeasurement(device, new Date(Date.now() - 60_000)).filter((m) => m.metric !== 'irregular_heartbeat')),
+      body: JSON.stringify(
+        tenoviMeasurement(device, new Date(Date.now() - 60_000)).filter((m) => m.metric !== 'irregular_heartbeat'),
+      ),
     });
     expect(res.status).toBe(200);
 

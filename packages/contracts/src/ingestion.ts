@@ -180,7 +180,9 @@ export const TenoviMeasurement = Type.Object({
   filter_params: Type.Optional(
     Type.Union([
       Type.Object({
-        measurement_index: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 2_147_483_647 }), Type.Null()])),
+        measurement_index: Type.Optional(
+          Type.Union([Type.Integer({ minimum: 0, maximum: 2_147_483_647 }), Type.Null()]),
+        ),
       }),
       Type.Null(),
     ]),
@@ -291,7 +293,8 @@ export const IngestionTexts = {
   unmatchedCount: (n: number) => `${n} unmatched reading${n === 1 ? '' : 's'}`,
   noUnmatched: 'No unmatched readings.',
   unmatchedQuotaHeader: 'Unmatched',
-  unmatchedQuotaUse: (count: number, quota: number) => `${count.toLocaleString('en-US')} of ${quota.toLocaleString('en-US')}`,
+  unmatchedQuotaUse: (count: number, quota: number) =>
+    `${count.toLocaleString('en-US')} of ${quota.toLocaleString('en-US')}`,
   unmatchedRetention: (days: number) => `kept ${days} days`,
   unmatchedQuotaFull: 'Quota full: new unmatched readings are refused',
   battery: 'Battery',

@@ -5,8 +5,7 @@ import { IngestionTexts } from './ingestion.ts';
 export const Validation = {
   email: 'Enter a valid email',
   passwordsMismatch: 'Passwords do not match',
-  passwordPolicy:
-    'Password must be at least 8 characters and include upper, lower, number, and special character.',
+  passwordPolicy: 'Password must be at least 8 characters and include upper, lower, number, and special character.',
   resetLinkInvalid: 'Reset link is invalid or has expired.',
   mfaCode: 'Enter a valid 6-digit code',
   insuranceType: 'Type is required',
@@ -226,7 +225,8 @@ export const AdminTexts = {
   requireMfaHelp: 'Users without MFA must set it up at their next sign-in.',
   failedToLoadOrganizations: 'Failed to load organizations',
   noOrganizations: 'No organizations yet.',
-  auditSnapshotNote: 'Newest first, as of when you opened this list: records written since then appear after Show newest.',
+  auditSnapshotNote:
+    'Newest first, as of when you opened this list: records written since then appear after Show newest.',
   auditShowNewest: 'Show newest',
 } as const;
 
@@ -457,14 +457,17 @@ export const BillingTexts = {
   no: 'No',
   interactiveCheckbox: 'Real-time interactive contact (live call or video)',
   timeZoneLabel: 'Time zone for billing days',
-  missingDeviceDays: (days: number, code: string) => `${days} more ${days === 1 ? 'day' : 'days'} of readings for ${code}`,
-  missingMinutes: (minutes: number, code: string) => `${minutes} more ${minutes === 1 ? 'minute' : 'minutes'} for ${code}`,
+  missingDeviceDays: (days: number, code: string) =>
+    `${days} more ${days === 1 ? 'day' : 'days'} of readings for ${code}`,
+  missingMinutes: (minutes: number, code: string) =>
+    `${minutes} more ${minutes === 1 ? 'minute' : 'minutes'} for ${code}`,
   missingInteractive: 'an interactive contact is needed',
   missingNoReadings: 'no device readings yet',
 } as const;
 
 export const BillingErrors = {
-  monthClosed: 'This month is closed for billing: tracking time, readings and enrollment dated in it cannot be added or changed',
+  monthClosed:
+    'This month is closed for billing: tracking time, readings and enrollment dated in it cannot be added or changed',
   alreadyClosed: 'This month is already closed',
   futureMonth: 'A month that has not ended cannot be closed',
   unknownTimeZone: 'Unknown time zone',

@@ -43,7 +43,11 @@ export const Device = Type.Object({
   battery_level: Type.Union([Type.Integer(), Type.Null()]),
   battery_at: Type.Union([Timestamp, Type.Null()]),
   patient: Type.Union([
-    Type.Object({ first_name: Type.String(), last_name: Type.String(), date_of_birth: Type.Union([IsoDate, Type.Null()]) }),
+    Type.Object({
+      first_name: Type.String(),
+      last_name: Type.String(),
+      date_of_birth: Type.Union([IsoDate, Type.Null()]),
+    }),
     Type.Null(),
   ]),
 });
@@ -260,7 +264,10 @@ export type VitalPage = Static<typeof VitalPage>;
 export const NotePage = PageOf(Note);
 export type NotePage = Static<typeof NotePage>;
 /** Minutes per calendar month (`YYYY-MM`), newest month first, for the months with entries. */
-export const TrackingMonthTotal = Type.Object({ month: Type.String({ pattern: '^\\d{4}-\\d{2}$' }), minutes: Type.Integer() });
+export const TrackingMonthTotal = Type.Object({
+  month: Type.String({ pattern: '^\\d{4}-\\d{2}$' }),
+  minutes: Type.Integer(),
+});
 export type TrackingMonthTotal = Static<typeof TrackingMonthTotal>;
 export const TRACKING_MONTH_TOTALS = 3;
 export const TrackingSessionPage = Type.Object({

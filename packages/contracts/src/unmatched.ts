@@ -6,7 +6,11 @@ export const UNMATCHED_ATTACH_MAX = 500;
 /** An admin attaches chosen unmatched readings to a patient, on purpose and audited. */
 export const AttachUnmatchedBody = Type.Object(
   {
-    reading_ids: Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: UNMATCHED_ATTACH_MAX, uniqueItems: true }),
+    reading_ids: Type.Array(Type.Integer({ minimum: 1 }), {
+      minItems: 1,
+      maxItems: UNMATCHED_ATTACH_MAX,
+      uniqueItems: true,
+    }),
     patient_id: Type.Integer({ minimum: 1 }),
   },
   { additionalProperties: false },

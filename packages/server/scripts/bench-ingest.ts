@@ -199,7 +199,8 @@ try {
     const answer = (await res.json()) as { entry?: { response?: { status?: string } }[] };
     times.push(performance.now() - t);
     const created = answer.entry?.filter((e) => e.response?.status === '201 Created').length ?? 0;
-    if (res.status !== 200 || created !== FHIR_BUNDLE_MAX_ENTRIES) throw new Error(`bundle ${b}: ${res.status}, ${created} created`);
+    if (res.status !== 200 || created !== FHIR_BUNDLE_MAX_ENTRIES)
+      throw new Error(`bundle ${b}: ${res.status}, ${created} created`);
   }
   times.sort((a, b) => a - b);
   const median = times[Math.floor(times.length / 2)]!;

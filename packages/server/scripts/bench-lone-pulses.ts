@@ -29,8 +29,8 @@ const { pool, drop } = await createBenchDatabase(10, { embedded: true });
 let close: (() => Promise<void>) | undefined;
 try {
   await runMigrations(pool);
-  const org = (await pool.query<{ id: number }>(`INSERT INTO organizations (name) VALUES ('Bench') RETURNING id`)).rows[0]!
-    .id;
+  const org = (await pool.query<{ id: number }>(`INSERT INTO organizations (name) VALUES ('Bench') RETURNING id`))
+    .rows[0]!.id;
   const patient = (
     await pool.query<{ id: number }>(
       `INSERT INTO patients (first_name, last_name, organization_id) VALUES ('P', 'Bench', $1) RETURNING id`,
@@ -64,7 +64,13 @@ try {
     // Minutes apart per run, seconds apart per pulse: all within the last day.
     const t0 = Date.now() - (r + 1) * 3_600_000;
     const at = (i: number) => new Date(t0 + i * 1000).toISOString();
-    const bp = (i: number) => ({ metric: 'blood_pressure', hwi_device_id: 'PULSE-1', value_1: 120, value_2: 80, timestamp: at(i) });
+    const bp = (i: number) => ({
+      metric: 'blood_pressure',
+      hwi_device_id: 'PULSE-1',
+      value_1: 120,
+      value_2: 80,
+      timestamp: at(i),
+    });
     // The first half of the pulses find their readings stored; the others wait.
     await post(Array.from({ length: PULSES / 2 }, (_, i) => bp(i)));
     const pulses = Array.from({ length: PULSES }, (_, i) => ({
@@ -78,7 +84,9 @@ try {
     times.push(performance.now() - t);
     console.log(`run ${r + 1}: ${times.at(-1)!.toFixed(0)} ms`);
   }
-  console.log(`${PULSES} lone pulses per call: median ${stats(times).median.toFixed(0)} ms; load average after: ${load()}`);
+  console.log(
+    `${PULSES} lone pulses per call: median ${stats(times).median.toFixed(0)} ms; load average after: ${load()}`,
+  );
 } finally {
   await close?.();
   await drop();

@@ -43,7 +43,8 @@ describe('loadConfig', () => {
       unmatchedRetentionDays: UNMATCHED_RETENTION_DAYS,
     });
     expect(
-      loadConfig({ READING_MAX_AGE_DAYS: '14', UNMATCHED_QUOTA_PER_SOURCE: '500', UNMATCHED_RETENTION_DAYS: '7' }).ingestion,
+      loadConfig({ READING_MAX_AGE_DAYS: '14', UNMATCHED_QUOTA_PER_SOURCE: '500', UNMATCHED_RETENTION_DAYS: '7' })
+        .ingestion,
     ).toEqual({ readingMaxAgeDays: 14, unmatchedQuota: 500, unmatchedRetentionDays: 7 });
   });
 

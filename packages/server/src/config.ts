@@ -122,7 +122,9 @@ export function loadConfig(env: Env = process.env): Config {
 
   const databaseRuntimeUrl = str('DATABASE_RUNTIME_URL');
   if (databaseRuntimeUrl !== undefined && (databaseUrl === undefined || !isPostgresUrl(databaseRuntimeUrl))) {
-    problems.push('DATABASE_RUNTIME_URL must look like postgres://user:password@host:5432/database, with DATABASE_URL set');
+    problems.push(
+      'DATABASE_RUNTIME_URL must look like postgres://user:password@host:5432/database, with DATABASE_URL set',
+    );
   }
 
   const key = (name: string): Buffer | undefined => {
@@ -280,15 +282,22 @@ function parseTrustProxy(raw: string | undefined, problems: string[]): Config['t
   if (/^\d+$/.test(raw)) {
     const hops = Number(raw);
     if (hops > MAX_TRUSTED_PROXY_HOPS) {
-      problems.push(`TRUST_PROXY must be a number of proxies from 0 to ${MAX_TRUSTED_PROXY_HOPS}, or proxy addresses (got "${raw}")`);
+      problems.push(
+        `TRUST_PROXY must be a number of proxies from 0 to ${MAX_TRUSTED_PROXY_HOPS}, or proxy addresses (got "${raw}")`,
+      );
       return false;
     }
     return hops;
   }
-  const entries = raw.split(',').map((e) => e.trim()).filter((e) => e !== '');
+  const entries = raw
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '');
   const bad = entries.filter((e) => !isAddressOrCidr(e));
   if (bad.length > 0 || entries.length === 0) {
-    problems.push(`TRUST_PROXY must be a number of proxies or a comma-separated list of IP addresses or CIDR ranges (bad: "${bad.join(', ') || raw}")`);
+    problems.push(
+      `TRUST_PROXY must be a number of proxies or a comma-separated list of IP addresses or CIDR ranges (bad: "${bad.join(', ') || raw}")`,
+    );
     return false;
   }
   return entries;

@@ -314,8 +314,13 @@ beforeAll(async () => {
     [patientId],
   );
   await server.db.pool.query(`UPDATE device_assignments SET assigned_from = '2000-01-01'`);
-  secret = (await admin.post<IngestionSourceWithSecret>('/api/integrations', { name: 'Fuzz in', kind: 'fhir', organization_id: org.id })).body
-    .secret;
+  secret = (
+    await admin.post<IngestionSourceWithSecret>('/api/integrations', {
+      name: 'Fuzz in',
+      kind: 'fhir',
+      organization_id: org.id,
+    })
+  ).body.secret;
 }, 300_000);
 afterAll(async () => server?.close());
 

@@ -36,15 +36,69 @@ const DAYS = 90;
 
 /** First names with the gender the demo patient gets, so that name and gender agree. */
 const FIRST: readonly (readonly [string, Gender])[] = [
-  ['James', 'male'], ['Mary', 'female'], ['Robert', 'male'], ['Patricia', 'female'], ['John', 'male'],
-  ['Jennifer', 'female'], ['Michael', 'male'], ['Linda', 'female'], ['David', 'male'], ['Elizabeth', 'female'],
-  ['William', 'male'], ['Barbara', 'female'], ['Richard', 'male'], ['Susan', 'female'], ['Joseph', 'male'],
-  ['Jessica', 'female'], ['Thomas', 'male'], ['Sarah', 'female'], ['Charles', 'male'], ['Karen', 'female'],
-  ['Daniel', 'male'], ['Nancy', 'female'], ['Matthew', 'male'], ['Lisa', 'female'], ['Anthony', 'male'],
+  ['James', 'male'],
+  ['Mary', 'female'],
+  ['Robert', 'male'],
+  ['Patricia', 'female'],
+  ['John', 'male'],
+  ['Jennifer', 'female'],
+  ['Michael', 'male'],
+  ['Linda', 'female'],
+  ['David', 'male'],
+  ['Elizabeth', 'female'],
+  ['William', 'male'],
+  ['Barbara', 'female'],
+  ['Richard', 'male'],
+  ['Susan', 'female'],
+  ['Joseph', 'male'],
+  ['Jessica', 'female'],
+  ['Thomas', 'male'],
+  ['Sarah', 'female'],
+  ['Charles', 'male'],
+  ['Karen', 'female'],
+  ['Daniel', 'male'],
+  ['Nancy', 'female'],
+  ['Matthew', 'male'],
+  ['Lisa', 'female'],
+  ['Anthony', 'male'],
 ];
-const LAST = ['Smith', 'Johnson', 'Williams', 'Brown', 'Jones', 'Garcia', 'Miller', 'Davis', 'Rodriguez', 'Martinez', 'Hernandez', 'Lopez', 'Gonzalez', 'Wilson', 'Anderson', 'Thomas', 'Taylor', 'Moore', 'Jackson', 'Martin', 'Lee', 'Perez', 'Thompson', 'White', 'Harris'];
+const LAST = [
+  'Smith',
+  'Johnson',
+  'Williams',
+  'Brown',
+  'Jones',
+  'Garcia',
+  'Miller',
+  'Davis',
+  'Rodriguez',
+  'Martinez',
+  'Hernandez',
+  'Lopez',
+  'Gonzalez',
+  'Wilson',
+  'Anderson',
+  'Thomas',
+  'Taylor',
+  'Moore',
+  'Jackson',
+  'Martin',
+  'Lee',
+  'Perez',
+  'Thompson',
+  'White',
+  'Harris',
+];
 // Mostly active, as a running programme is; '' leaves the status empty.
-const STATUSES: readonly (EnrollmentStatus | '')[] = ['Active', 'Active', 'Active', 'Paused', 'Discharged', 'Declined', ''];
+const STATUSES: readonly (EnrollmentStatus | '')[] = [
+  'Active',
+  'Active',
+  'Active',
+  'Paused',
+  'Discharged',
+  'Declined',
+  '',
+];
 const PRIVATE_PAYERS = ['Blue Cross', 'Aetna', 'UnitedHealthcare', 'Cigna', 'Humana'];
 const NOTES = [
   'Reviewed readings with the patient by phone; adherence to medication confirmed.',
@@ -113,7 +167,12 @@ async function main() {
     await bootstrapPortal(pool, { adminEmail: config.adminEmail, organizationName: config.defaultOrganizationName });
 
     const port = await freePort();
-    const seedConfig = loadConfig({ ...process.env, PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'warn' });
+    const seedConfig = loadConfig({
+      ...process.env,
+      PORT: String(port),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      LOG_LEVEL: 'warn',
+    });
     const identity = await createIdentity({
       settings: identitySettingsOf(seedConfig, { mail: false }),
       db: pool,
@@ -138,7 +197,14 @@ async function main() {
     }
 
     /** A staff member: pool account + portal row, unless the email is already a portal user. */
-    async function staff(email: string, role: 'admin' | 'provider', orgId: number, first: string, last: string, title: string | null) {
+    async function staff(
+      email: string,
+      role: 'admin' | 'provider',
+      orgId: number,
+      first: string,
+      last: string,
+      title: string | null,
+    ) {
       const existing = await pool.query<{ id: number }>('SELECT id FROM users WHERE lower(email) = lower($1)', [email]);
       if (existing.rows[0]) {
         say(`  ${role.padEnd(8)} ${email} (already there, password unchanged)`);
@@ -162,8 +228,22 @@ async function main() {
     for (const [i, orgId] of orgIds.entries()) {
       const slug = i === 0 ? 'northside' : 'lakeside';
       providers.push([
-        await staff(`dr.${slug}.a@example.com`, 'provider', orgId, i === 0 ? 'Grace' : 'Omar', i === 0 ? 'Hopper' : 'Khan', 'MD'),
-        await staff(`nurse.${slug}@example.com`, 'provider', orgId, i === 0 ? 'Florence' : 'Mary', i === 0 ? 'Nightingale' : 'Seacole', 'RN'),
+        await staff(
+          `dr.${slug}.a@example.com`,
+          'provider',
+          orgId,
+          i === 0 ? 'Grace' : 'Omar',
+          i === 0 ? 'Hopper' : 'Khan',
+          'MD',
+        ),
+        await staff(
+          `nurse.${slug}@example.com`,
+          'provider',
+          orgId,
+          i === 0 ? 'Florence' : 'Mary',
+          i === 0 ? 'Nightingale' : 'Seacole',
+          'RN',
+        ),
       ]);
     }
 
@@ -196,7 +276,16 @@ async function main() {
             `INSERT INTO patients (first_name, last_name, date_of_birth, gender, organization_id, primary_provider_id,
                enrolled_rpm, enrollment_status)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
-            [first, last, dob, gender, orgId, providers[o]![k % 2]!, status === 'Active' || status === 'Paused', status || null],
+            [
+              first,
+              last,
+              dob,
+              gender,
+              orgId,
+              providers[o]![k % 2]!,
+              status === 'Active' || status === 'Paused',
+              status || null,
+            ],
           );
           const id = rows[0]!.id;
           await tx.query(
@@ -217,7 +306,10 @@ async function main() {
             [deviceLabel, id],
           );
           // The device may exist from an earlier run whose patient was removed: give it to this one.
-          await tx.query(`UPDATE devices SET patient_id = $1 WHERE lower(device_id) = lower($2) AND patient_id IS NULL`, [id, deviceLabel]);
+          await tx.query(
+            `UPDATE devices SET patient_id = $1 WHERE lower(device_id) = lower($2) AND patient_id IS NULL`,
+            [id, deviceLabel],
+          );
           const device = await tx.query<{ id: number; device_id: string }>(
             `SELECT id, device_id FROM devices WHERE lower(device_id) = lower($1) AND patient_id = $2`,
             [deviceLabel, id],
@@ -251,7 +343,10 @@ async function main() {
             [id, device.rows[0]?.id ?? null, baseSys, baseDia, DAYS, device.rows[0]?.device_id ?? null],
           );
           // Seeded readings are checked like any other, so the demo worklist has its alerts.
-          await evaluateStoredReadings(tx, inserted.rows.map((v: { id: number }) => v.id));
+          await evaluateStoredReadings(
+            tx,
+            inserted.rows.map((v: { id: number }) => v.id),
+          );
           for (let j = 0; j < 1 + Math.floor(r() * 3); j++) {
             await tx.query(
               `INSERT INTO notes (patient_id, author_id, content, created_at)
@@ -263,7 +358,13 @@ async function main() {
               `INSERT INTO tracking_sessions (patient_id, user_id, date, duration_minutes, notes)
                SELECT $1, $2, ((now() - $3 * interval '1 day') AT TIME ZONE o.time_zone)::date, $4, $5
                  FROM patients p JOIN organizations o ON o.id = p.organization_id WHERE p.id = $1`,
-              [id, providers[o]![j % 2]!, 5 + j * 20, 10 + Math.floor(r() * 30), j === 0 ? 'Monthly review of readings' : null],
+              [
+                id,
+                providers[o]![j % 2]!,
+                5 + j * 20,
+                10 + Math.floor(r() * 30),
+                j === 0 ? 'Monthly review of readings' : null,
+              ],
             );
           }
           return inserted.rowCount ?? 0;
@@ -279,7 +380,9 @@ async function main() {
        VALUES ('seed.demo', 'success', 'patient', $1, 'demo data seeding')`,
       [JSON.stringify({ patients_created: created, vitals_created: vitalsCount })],
     );
-    say(`\nPatients: ${created} created (${2 * PATIENTS_PER_ORG - created} already there); ${vitalsCount} readings added.`);
+    say(
+      `\nPatients: ${created} created (${2 * PATIENTS_PER_ORG - created} already there); ${vitalsCount} readings added.`,
+    );
     say(`Organizations: ${ORGANIZATIONS.join(', ')}.`);
   } finally {
     await closeApp?.().catch(() => {});
@@ -289,4 +392,3 @@ async function main() {
 }
 
 main().catch((err: unknown) => fail(err instanceof Error ? err.message : String(err)));
-

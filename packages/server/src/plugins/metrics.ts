@@ -100,7 +100,10 @@ export function serveMetrics(app: FastifyInstance, metrics: Metrics, token: stri
       if (!expected) return reply.status(404).send({ statusCode: 404, error: 'Not Found', message: 'Not found' });
       const credentials = /^bearer +(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
       if (credentials === undefined || !timingSafeEqual(digest(credentials), expected)) {
-        return reply.status(401).header('www-authenticate', 'Bearer').send({ statusCode: 401, message: 'Unauthorized' });
+        return reply
+          .status(401)
+          .header('www-authenticate', 'Bearer')
+          .send({ statusCode: 401, message: 'Unauthorized' });
       }
       return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
     },

@@ -12,7 +12,11 @@ export interface UnmatchedUse {
   quota: number;
   retentionDays: number;
 }
-const NO_UNMATCHED: UnmatchedUse = { count: 0, quota: UNMATCHED_QUOTA_PER_SOURCE, retentionDays: UNMATCHED_RETENTION_DAYS };
+const NO_UNMATCHED: UnmatchedUse = {
+  count: 0,
+  quota: UNMATCHED_QUOTA_PER_SOURCE,
+  retentionDays: UNMATCHED_RETENTION_DAYS,
+};
 
 /** A source as admins see it: never its secret hash. */
 export function presentSource(row: SourceRow, rejections: RejectionRow[], unmatched = NO_UNMATCHED): IngestionSource {

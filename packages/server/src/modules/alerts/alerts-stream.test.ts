@@ -40,8 +40,19 @@ let admin: ApiClient;
 beforeAll(async () => {
   server = await startTestServer();
   const port = await freePort();
-  const config = loadConfig({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000' });
-  const app = await buildApp({ config, pool: server.db.pool, identity: server.identity, logger: false, auditHmacKey: testKeys.auditHmacKey });
+  const config = loadConfig({
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_MINUTE: '100000',
+  });
+  const app = await buildApp({
+    config,
+    pool: server.db.pool,
+    identity: server.identity,
+    logger: false,
+    auditHmacKey: testKeys.auditHmacKey,
+  });
   await app.listen({ port, host: '127.0.0.1' });
   second = { app, url: config.publicUrl };
   orgId = (await createOrganization(server)).id;
@@ -66,7 +77,10 @@ interface OpenStream {
 
 async function openStream(client: ApiClient, base = server.url, query = ''): Promise<OpenStream> {
   const controller = new AbortController();
-  const res = await fetch(`${base}/api/alerts/stream${query}`, { headers: { cookie: client.cookie! }, signal: controller.signal });
+  const res = await fetch(`${base}/api/alerts/stream${query}`, {
+    headers: { cookie: client.cookie! },
+    signal: controller.signal,
+  });
   expect(res.status).toBe(200);
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();
@@ -198,7 +212,10 @@ describe('an alerts stream ends with its session', () => {
     const watching = await openStream(watcher);
     const stream = await openStream(mine);
     // As a row changed behind the portal's back (no NOTIFY): only the stream's own check can see it.
-    await server.db.ownerPool.query(`UPDATE sessions SET revoked_at = now(), end_reason = 'logout' WHERE user_id = $1`, [staff.id]);
+    await server.db.ownerPool.query(
+      `UPDATE sessions SET revoked_at = now(), end_reason = 'logout' WHERE user_id = $1`,
+      [staff.id],
+    );
     await raiseCriticalAlert(watching);
     await expectEnded(stream, 'session');
     expect(heardAlert(stream)).toBe(false);
@@ -215,13 +232,19 @@ describe('an alerts stream keeps to the session limits', () => {
       `UPDATE sessions SET last_seen_at = now() - $2::bigint * interval '1 millisecond' WHERE user_id = $1 AND revoked_at IS NULL`,
       [staff.id, IDLE_TIMEOUT_MS - 2000],
     );
-    const before = await server.db.pool.query<{ last_seen_at: Date }>(`SELECT last_seen_at FROM sessions WHERE user_id = $1`, [staff.id]);
+    const before = await server.db.pool.query<{ last_seen_at: Date }>(
+      `SELECT last_seen_at FROM sessions WHERE user_id = $1`,
+      [staff.id],
+    );
     const started = Date.now();
     const stream = await openStream(mine, server.url, '?max_seconds=3600');
     await expectEnded(stream, 'session', 6000);
     expect(Date.now() - started).toBeLessThan(5000);
     // Opening the stream did not slide the idle window: the session is over.
-    const after = await server.db.pool.query<{ last_seen_at: Date }>(`SELECT last_seen_at FROM sessions WHERE user_id = $1`, [staff.id]);
+    const after = await server.db.pool.query<{ last_seen_at: Date }>(
+      `SELECT last_seen_at FROM sessions WHERE user_id = $1`,
+      [staff.id],
+    );
     expect(after.rows[0]!.last_seen_at).toEqual(before.rows[0]!.last_seen_at);
     expect(await meStatus(mine)).toBe(401);
   });

@@ -52,7 +52,9 @@ export function startAlertHub(deps: {
       const event: AlertEvent = { id: c.id, patient_id: c.patient_id, severity: c.severity, status: c.status };
       for (const l of listeners) if (streamHearsAlert(l.scope, c)) l.listener(event);
     }
-    deps.onChanges?.(changes).catch((err: Error) => deps.log.error({ error: err.message }, 'alert change handling failed'));
+    deps
+      .onChanges?.(changes)
+      .catch((err: Error) => deps.log.error({ error: err.message }, 'alert change handling failed'));
   };
 
   const connect = async () => {

@@ -256,7 +256,9 @@ export function worklistQuery(db: Queryable, f: AlertFilter, limit: number, offs
 }
 
 export async function countAlerts(db: Queryable, f: AlertFilter): Promise<number> {
-  const row = await filtered(db, f).select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
+  const row = await filtered(db, f)
+    .select(sql<number>`count(*)::int`.as('n'))
+    .executeTakeFirstOrThrow();
   return row.n;
 }
 
@@ -326,7 +328,10 @@ export async function savePatientOverrides(
     .execute();
 }
 
-export async function findOrganizationSettings(db: Queryable, organizationId: number): Promise<AlertSettingsBody | null> {
+export async function findOrganizationSettings(
+  db: Queryable,
+  organizationId: number,
+): Promise<AlertSettingsBody | null> {
   const row = await kysely(db)
     .selectFrom('alert_settings')
     .select([...OVERRIDE_COLUMNS, 'stale_days'])
@@ -336,7 +341,11 @@ export async function findOrganizationSettings(db: Queryable, organizationId: nu
 }
 
 export async function organizationExists(db: Queryable, organizationId: number): Promise<boolean> {
-  const row = await kysely(db).selectFrom('organizations').select('id').where('id', '=', organizationId).executeTakeFirst();
+  const row = await kysely(db)
+    .selectFrom('organizations')
+    .select('id')
+    .where('id', '=', organizationId)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
@@ -349,7 +358,9 @@ export async function saveOrganizationSettings(
   await kysely(db)
     .insertInto('alert_settings')
     .values({ organization_id: organizationId, updated_by: userId, ...values })
-    .onConflict((oc) => oc.column('organization_id').doUpdateSet({ ...values, updated_by: userId, updated_at: sql`now()` }))
+    .onConflict((oc) =>
+      oc.column('organization_id').doUpdateSet({ ...values, updated_by: userId, updated_at: sql`now()` }),
+    )
     .execute();
 }
 

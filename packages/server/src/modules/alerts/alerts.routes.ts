@@ -112,7 +112,10 @@ export const alertsRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, d
         'x-request-id': request.id,
       });
       res.write(`retry: 2000\n: connected\n\n`);
-      const stream = streams.open(res, { ...opened, maxSeconds: request.query.max_seconds ?? ALERT_STREAM_DEFAULT_SECONDS });
+      const stream = streams.open(res, {
+        ...opened,
+        maxSeconds: request.query.max_seconds ?? ALERT_STREAM_DEFAULT_SECONDS,
+      });
       request.raw.on('close', stream.end);
     },
   );

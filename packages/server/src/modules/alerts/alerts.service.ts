@@ -285,7 +285,11 @@ export async function resolve(deps: { db: pg.Pool }, ctx: SignedInContext, id: n
 const blankOverrides = (): AlertThresholdOverrides =>
   Object.fromEntries(ALERT_THRESHOLD_KEYS.map((k) => [k, null])) as AlertThresholdOverrides;
 
-export async function getPatientThresholds(deps: { db: pg.Pool }, ctx: SignedInContext, patientId: number): Promise<PatientThresholds> {
+export async function getPatientThresholds(
+  deps: { db: pg.Pool },
+  ctx: SignedInContext,
+  patientId: number,
+): Promise<PatientThresholds> {
   const action = 'alert.thresholds.read';
   return auditedTransaction(deps.db, ctx, async (tx) => {
     const patient = await requirePatientAccess(tx, ctx, patientId, action);
@@ -298,7 +302,11 @@ export async function getPatientThresholds(deps: { db: pg.Pool }, ctx: SignedInC
 async function thresholdsOf(tx: Queryable, patientId: number, organizationId: number): Promise<PatientThresholds> {
   const overrides = (await findPatientOverrides(tx, patientId)) ?? blankOverrides();
   const organization = await findOrganizationSettings(tx, organizationId);
-  return { patient_id: patientId, overrides, effective: presentThresholdSet(effectiveThresholds(organization, overrides)) };
+  return {
+    patient_id: patientId,
+    overrides,
+    effective: presentThresholdSet(effectiveThresholds(organization, overrides)),
+  };
 }
 
 export async function putPatientThresholds(
@@ -340,11 +348,18 @@ function settingsAnswer(organizationId: number, stored: AlertSettingsBody | null
   return {
     organization_id: organizationId,
     overrides,
-    effective: { ...presentThresholdSet(effectiveThresholds(overrides, null)), stale_days: overrides.stale_days ?? DEFAULT_STALE_DAYS },
+    effective: {
+      ...presentThresholdSet(effectiveThresholds(overrides, null)),
+      stale_days: overrides.stale_days ?? DEFAULT_STALE_DAYS,
+    },
   };
 }
 
-export async function getAlertSettings(deps: { db: pg.Pool }, ctx: SignedInContext, organizationId: number): Promise<AlertSettings> {
+export async function getAlertSettings(
+  deps: { db: pg.Pool },
+  ctx: SignedInContext,
+  organizationId: number,
+): Promise<AlertSettings> {
   const action = 'alert.settings.read';
   return auditedTransaction(deps.db, ctx, async (tx) => {
     authorize(mayReadAlertSettings(ctx.actor, organizationId), {
@@ -393,7 +408,13 @@ export async function getAlertMarks(deps: { db: pg.Pool }, ctx: SignedInContext,
   return auditedTransaction(deps.db, ctx, async (tx) => {
     await requirePatientAccess(tx, ctx, patientId, action);
     const t = await alertMarks(tx, patientId, days);
-    await audit(tx, ctx, { action, outcome: 'success', resourceType: 'patient', resourceId: patientId, details: { count: t.length } });
+    await audit(tx, ctx, {
+      action,
+      outcome: 'success',
+      resourceType: 'patient',
+      resourceId: patientId,
+      details: { count: t.length },
+    });
     return { t };
   });
 }

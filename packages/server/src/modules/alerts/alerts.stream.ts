@@ -20,7 +20,10 @@ export interface StreamSession {
 
 export interface AlertStreams {
   /** Serves one stream on a response whose headers are written; it ends by itself. */
-  open(res: ServerResponse, o: { scope: number | null; session: StreamSession; timeLeftMs: number; maxSeconds: number }): {
+  open(
+    res: ServerResponse,
+    o: { scope: number | null; session: StreamSession; timeLeftMs: number; maxSeconds: number },
+  ): {
     end(): void;
   };
   /** Ends every stream (the server is closing: browsers reconnect to another instance). */

@@ -1,4 +1,12 @@
-import { AlertTexts, BillingErrors, type Alert, type AlertPage, type AlertSettings, type AlertSummary, type PatientThresholds } from '@rpm/contracts';
+import {
+  AlertTexts,
+  BillingErrors,
+  type Alert,
+  type AlertPage,
+  type AlertSettings,
+  type AlertSummary,
+  type PatientThresholds,
+} from '@rpm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createOrganization,
@@ -34,7 +42,8 @@ afterAll(async () => server?.close());
 
 let seq = 0;
 async function newPatient(organizationId = orgId, enrolled = false): Promise<number> {
-  const staffId = (await server.db.pool.query<{ id: number }>('SELECT id FROM users WHERE email = $1', [providerEmail])).rows[0]!.id;
+  const staffId = (await server.db.pool.query<{ id: number }>('SELECT id FROM users WHERE email = $1', [providerEmail]))
+    .rows[0]!.id;
   const { rows } = await server.db.pool.query<{ id: number }>(
     `INSERT INTO patients (first_name, last_name, organization_id, primary_provider_id, enrolled_rpm)
      VALUES ($1, 'Alertson', $2, $3, $4) RETURNING id`,
@@ -44,7 +53,13 @@ async function newPatient(organizationId = orgId, enrolled = false): Promise<num
 }
 
 let minute = 0;
-async function addReading(patientId: number, systolic: number, diastolic: number, pulse: number | null = 70, as = provider) {
+async function addReading(
+  patientId: number,
+  systolic: number,
+  diastolic: number,
+  pulse: number | null = 70,
+  as = provider,
+) {
   const measured_at = new Date(Date.now() - 60_000 * (1000 - ++minute)).toISOString();
   const res = await as.post(`/api/patients/${patientId}/vitals`, { measured_at, systolic, diastolic, pulse });
   expect(res.status).toBe(201);
@@ -87,9 +102,16 @@ describe('evaluation of stored readings', () => {
     const last = await addReading(patientId, 162, 95, 88);
     const alerts = await alertsOf(patientId);
     expect(alerts).toHaveLength(1);
-    expect(alerts[0]).toMatchObject({ rule: 'bp_high', count: 3, last_values: { systolic: 162, diastolic: 95, pulse: 88 } });
+    expect(alerts[0]).toMatchObject({
+      rule: 'bp_high',
+      count: 3,
+      last_values: { systolic: 162, diastolic: 95, pulse: 88 },
+    });
     expect(alerts[0]!.last_at).toBe(last);
-    const { rows } = await server.db.pool.query('SELECT count(*)::int AS n FROM alert_readings ar JOIN alerts a ON a.id = ar.alert_id WHERE a.patient_id = $1', [patientId]);
+    const { rows } = await server.db.pool.query(
+      'SELECT count(*)::int AS n FROM alert_readings ar JOIN alerts a ON a.id = ar.alert_id WHERE a.patient_id = $1',
+      [patientId],
+    );
     expect(rows[0].n).toBe(3);
   });
 
@@ -140,7 +162,10 @@ describe('evaluation of stored readings', () => {
     const res = await admin.put<AlertSettings>(`/api/organizations/${org}/alert-settings`, body);
     expect(res.status).toBe(200);
     expect(res.body.effective).toMatchObject({ high_systolic: 150, stale_days: 5, crisis_systolic: 180 });
-    expect(await lastAuditOf(server, 'alert.settings.update')).toMatchObject({ outcome: 'success', resource_id: String(org) });
+    expect(await lastAuditOf(server, 'alert.settings.update')).toMatchObject({
+      outcome: 'success',
+      resource_id: String(org),
+    });
     const patientId = await newPatient(org);
     await addReading(patientId, 145, 80, 70, admin);
     expect(await alertsOf(patientId, admin)).toEqual([]);
@@ -169,7 +194,10 @@ describe('the worklist', () => {
     const other = await otherProvider.get<AlertPage>('/api/alerts?status=open&limit=100');
     expect(other.body.items.map((i) => i.id)).not.toContain(alertId);
     expect((await otherProvider.post(`/api/alerts/${alertId}/acknowledge`)).status).toBe(404);
-    expect(await lastAuditOf(server, 'alert.acknowledge')).toMatchObject({ outcome: 'denied', resource_id: String(alertId) });
+    expect(await lastAuditOf(server, 'alert.acknowledge')).toMatchObject({
+      outcome: 'denied',
+      resource_id: String(alertId),
+    });
     expect((await otherProvider.post(`/api/alerts/${alertId}/resolve`, { note: 'x' })).status).toBe(404);
     expect(await lastAuditOf(server, 'alert.resolve')).toMatchObject({ outcome: 'denied' });
     expect((await otherProvider.get(`/api/patients/${b}/thresholds`)).status).toBe(404);
@@ -186,7 +214,9 @@ describe('the worklist', () => {
     await addReading(a, 120, 80, 130);
     const critical = await provider.get<AlertPage>(`/api/alerts?severity=critical&patient_id=${a}`);
     expect(critical.body.items.map((i) => i.rule)).toEqual(['bp_crisis']);
-    const staffId = (await server.db.pool.query<{ id: number }>('SELECT id FROM users WHERE email = $1', [providerEmail])).rows[0]!.id;
+    const staffId = (
+      await server.db.pool.query<{ id: number }>('SELECT id FROM users WHERE email = $1', [providerEmail])
+    ).rows[0]!.id;
     const byProvider = await provider.get<AlertPage>(`/api/alerts?provider_id=${staffId}&limit=100`);
     expect(byProvider.body.items.every((i) => i.primary_provider_id === staffId)).toBe(true);
     expect(byProvider.body.items.some((i) => i.patient_id === a)).toBe(true);
@@ -201,19 +231,30 @@ describe('the worklist', () => {
     const ack = await provider.post<Alert>(`/api/alerts/${alert!.id}/acknowledge`);
     expect(ack.status).toBe(200);
     expect(ack.body.status).toBe('acknowledged');
-    expect(await lastAuditOf(server, 'alert.acknowledge')).toMatchObject({ outcome: 'success', resource_id: String(alert!.id) });
+    expect(await lastAuditOf(server, 'alert.acknowledge')).toMatchObject({
+      outcome: 'success',
+      resource_id: String(alert!.id),
+    });
     // Acknowledged is still open: another crisis reading counts on it.
     await addReading(patientId, 186, 95);
     expect((await alertsOf(patientId, provider, 'acknowledged'))[0]!.count).toBe(2);
 
-    const res = await provider.post<Alert>(`/api/alerts/${alert!.id}/resolve`, { note: 'Called the patient; medication taken late.', minutes: 5 });
+    const res = await provider.post<Alert>(`/api/alerts/${alert!.id}/resolve`, {
+      note: 'Called the patient; medication taken late.',
+      minutes: 5,
+    });
     expect(res.status).toBe(200);
     expect(res.body.status).toBe('resolved');
     const notes = await provider.get<{ items: { content: string }[] }>(`/api/patients/${patientId}/notes`);
     expect(notes.body.items[0]!.content).toBe('Called the patient; medication taken late.');
-    const tracking = await provider.get<{ items: { duration_minutes: number }[] }>(`/api/patients/${patientId}/sessions`);
+    const tracking = await provider.get<{ items: { duration_minutes: number }[] }>(
+      `/api/patients/${patientId}/sessions`,
+    );
     expect(tracking.body.items[0]!.duration_minutes).toBe(5);
-    expect(await lastAuditOf(server, 'alert.resolve')).toMatchObject({ outcome: 'success', resource_id: String(alert!.id) });
+    expect(await lastAuditOf(server, 'alert.resolve')).toMatchObject({
+      outcome: 'success',
+      resource_id: String(alert!.id),
+    });
     expect((await provider.post(`/api/alerts/${alert!.id}/resolve`, { note: 'again' })).status).toBe(409);
     // A new crisis after the resolution is a new alert.
     await addReading(patientId, 190, 95);
@@ -233,8 +274,16 @@ describe('the worklist', () => {
     const [alert] = await alertsOf(patientId, admin);
     const res = await admin.post<Alert>(`/api/alerts/${alert!.id}/resolve`, { note: 'Reviewed.', minutes: 7 });
     expect(res.status).toBe(200);
-    const { rows } = await server.db.pool.query<{ date: string }>('SELECT date FROM tracking_sessions WHERE patient_id = $1', [patientId]);
-    const clinicToday = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+    const { rows } = await server.db.pool.query<{ date: string }>(
+      'SELECT date FROM tracking_sessions WHERE patient_id = $1',
+      [patientId],
+    );
+    const clinicToday = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    }).format(new Date());
     expect(clinicToday).not.toBe(new Date().toISOString().slice(0, 10));
     expect(rows.map((r) => r.date)).toEqual([clinicToday]);
   });
@@ -252,12 +301,20 @@ describe('the worklist', () => {
       [orgId],
     );
     try {
-      const res = await provider.post<{ message: string }>(`/api/alerts/${alert!.id}/resolve`, { note: 'Called.', minutes: 5 });
+      const res = await provider.post<{ message: string }>(`/api/alerts/${alert!.id}/resolve`, {
+        note: 'Called.',
+        minutes: 5,
+      });
       expect(res.status).toBe(409);
       expect(res.body.message).toBe(BillingErrors.monthClosed);
-      expect(await lastAuditOf(server, 'alert.resolve')).toMatchObject({ outcome: 'failure', resource_id: String(alert!.id) });
+      expect(await lastAuditOf(server, 'alert.resolve')).toMatchObject({
+        outcome: 'failure',
+        resource_id: String(alert!.id),
+      });
       expect((await alertsOf(patientId)).map((a) => a.id)).toEqual([alert!.id]);
-      const { rows: entries } = await server.db.pool.query('SELECT 1 FROM tracking_sessions WHERE patient_id = $1', [patientId]);
+      const { rows: entries } = await server.db.pool.query('SELECT 1 FROM tracking_sessions WHERE patient_id = $1', [
+        patientId,
+      ]);
       expect(entries).toEqual([]);
       // Without minutes the alert still resolves: only tracking time is frozen.
       expect((await provider.post(`/api/alerts/${alert!.id}/resolve`, { note: 'Called.' })).status).toBe(200);
@@ -281,7 +338,12 @@ describe('notification and live events', () => {
     const [alert] = await alertsOf(patientId);
     let rows: { subject: string; body: string }[] = [];
     for (let i = 0; i < 50 && rows.length === 0; i++) {
-      rows = (await server.db.ownerPool.query(`SELECT subject, body FROM identity.outbox WHERE kind = 'critical-alert' AND lower(recipient) = lower($1) AND body LIKE $2`, [providerEmail, `%alert=${alert!.id}\n%`])).rows;
+      rows = (
+        await server.db.ownerPool.query(
+          `SELECT subject, body FROM identity.outbox WHERE kind = 'critical-alert' AND lower(recipient) = lower($1) AND body LIKE $2`,
+          [providerEmail, `%alert=${alert!.id}\n%`],
+        )
+      ).rows;
       if (!rows.length) await new Promise((r) => setTimeout(r, 100));
     }
     expect(rows).toHaveLength(1);
@@ -290,14 +352,20 @@ describe('notification and live events', () => {
     expect(rows[0]!.body).not.toContain('210');
     await addReading(patientId, 211, 125);
     await new Promise((r) => setTimeout(r, 300));
-    const again = await server.db.ownerPool.query(`SELECT 1 FROM identity.outbox WHERE kind = 'critical-alert' AND body LIKE $1`, [`%alert=${alert!.id}\n%`]);
+    const again = await server.db.ownerPool.query(
+      `SELECT 1 FROM identity.outbox WHERE kind = 'critical-alert' AND body LIKE $1`,
+      [`%alert=${alert!.id}\n%`],
+    );
     expect(again.rowCount).toBe(1);
   });
 
   it('streams an alert event to a signed-in user of the organization within seconds, not to another organization', async () => {
     const open = async (client: ApiClient) => {
       const controller = new AbortController();
-      const res = await fetch(`${server.url}/api/alerts/stream`, { headers: { cookie: client.cookie! }, signal: controller.signal });
+      const res = await fetch(`${server.url}/api/alerts/stream`, {
+        headers: { cookie: client.cookie! },
+        signal: controller.signal,
+      });
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toContain('text/event-stream');
       const reader = res.body!.getReader();
@@ -321,7 +389,8 @@ describe('notification and live events', () => {
     const patientId = await newPatient();
     const started = Date.now();
     await addReading(patientId, 195, 100);
-    while (!mine.text().includes('event: alert') && Date.now() - started < 5000) await new Promise((r) => setTimeout(r, 50));
+    while (!mine.text().includes('event: alert') && Date.now() - started < 5000)
+      await new Promise((r) => setTimeout(r, 50));
     expect(mine.text()).toContain('event: alert');
     const data = JSON.parse(mine.text().split('event: alert\ndata: ')[1]!.split('\n')[0]!);
     expect(data).toMatchObject({ patient_id: patientId, severity: 'critical', status: 'open' });
@@ -329,21 +398,30 @@ describe('notification and live events', () => {
     expect(theirs.text()).not.toContain(`"patient_id":${patientId}`);
     await mine.close();
     await theirs.close();
-    expect((await lastAuditOf(server, 'alert.stream'))).toMatchObject({ outcome: 'success' });
+    expect(await lastAuditOf(server, 'alert.stream')).toMatchObject({ outcome: 'success' });
   });
 });
 
 describe('stale data', () => {
   it('raises one alert for an RPM patient without recent readings, refreshes it, and ends it on a new reading', async () => {
     const patientId = await newPatient(orgId, true);
-    await server.db.ownerPool.query(`UPDATE patients SET created_at = now() - interval '10 days' WHERE id = $1`, [patientId]);
+    await server.db.ownerPool.query(`UPDATE patients SET created_at = now() - interval '10 days' WHERE id = $1`, [
+      patientId,
+    ]);
     const notEnrolled = await newPatient(orgId, false);
-    await server.db.ownerPool.query(`UPDATE patients SET created_at = now() - interval '10 days' WHERE id = $1`, [notEnrolled]);
+    await server.db.ownerPool.query(`UPDATE patients SET created_at = now() - interval '10 days' WHERE id = $1`, [
+      notEnrolled,
+    ]);
     await checkStaleData(server.db.pool);
     await checkStaleData(server.db.pool);
     const alerts = await alertsOf(patientId);
     expect(alerts).toHaveLength(1);
-    expect(alerts[0]).toMatchObject({ rule: 'stale_data', severity: 'info', count: 1, last_values: { days_without_reading: 10 } });
+    expect(alerts[0]).toMatchObject({
+      rule: 'stale_data',
+      severity: 'info',
+      count: 1,
+      last_values: { days_without_reading: 10 },
+    });
     expect(await alertsOf(notEnrolled)).toEqual([]);
     const summary = await provider.get<AlertSummary>('/api/alerts/summary');
     expect(summary.body.stale_patients).toBeGreaterThanOrEqual(1);

@@ -89,7 +89,9 @@ describe('audit chain: sealing', () => {
     await expect(db.pool.query(`DELETE FROM audit_unsealed WHERE log_id = $1`, [id])).rejects.toMatchObject({
       code: '42501',
     });
-    const taken = await db.pool.query<{ n: number }>(`SELECT audit_unsealed_take_sealed(ARRAY[$1]::bigint[]) AS n`, [id]);
+    const taken = await db.pool.query<{ n: number }>(`SELECT audit_unsealed_take_sealed(ARRAY[$1]::bigint[]) AS n`, [
+      id,
+    ]);
     expect(taken.rows[0]!.n).toBe(0);
     expect((await db.pool.query(`SELECT 1 FROM audit_unsealed WHERE log_id = $1`, [id])).rowCount).toBe(1);
     // The sealer, as the same role, still links it and takes it off the queue.

@@ -45,7 +45,9 @@ export function auditRecordValues(e: AuditEntry): AuditInsertValues {
 type AuditRecordParams = Omit<AuditInsertValues, 'details'>;
 
 /** The parameter names of a record inside another statement (see auditRecordSelection). */
-export const AUDIT_RECORD_PARAM_KEYS = Object.keys(prefixedAuditRecordParams({ action: '', outcome: 'success' })) as (keyof PrefixedAuditRecordParams)[];
+export const AUDIT_RECORD_PARAM_KEYS = Object.keys(
+  prefixedAuditRecordParams({ action: '', outcome: 'success' }),
+) as (keyof PrefixedAuditRecordParams)[];
 
 /** `AuditRecordParams` under the names a statement binds them by (no clash with its own). */
 export type PrefixedAuditRecordParams = { [K in keyof AuditRecordParams as `audit_${K}`]: AuditRecordParams[K] };
@@ -115,7 +117,6 @@ export interface AuditInsertValues {
   user_agent: string | null;
   request_id: string | null;
 }
-
 
 const insertQuery = (db: Queryable, v: AuditInsertValues) => kysely(db).insertInto('audit_logs').values(v);
 
@@ -268,7 +269,9 @@ export async function appendLinks(
   // The runtime role may not delete from the queue (0955): the owner's function removes only the
   // entries of records linked by now (the inserts above) or gone.
   if (done.length > 0) {
-    await k.selectNoFrom((eb) => eb.fn<number>('audit_unsealed_take_sealed', [sql`${done}::bigint[]`]).as('taken')).execute();
+    await k
+      .selectNoFrom((eb) => eb.fn<number>('audit_unsealed_take_sealed', [sql`${done}::bigint[]`]).as('taken'))
+      .execute();
   }
 }
 

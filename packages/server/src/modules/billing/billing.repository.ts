@@ -262,7 +262,9 @@ export async function monthTimeEntries(
       't.duration_minutes',
       't.interactive',
       't.notes',
-      sql<string | null>`COALESCE(NULLIF(btrim(concat_ws(' ', u.first_name, u.last_name)), ''), u.email)`.as('logged_by'),
+      sql<string | null>`COALESCE(NULLIF(btrim(concat_ws(' ', u.first_name, u.last_name)), ''), u.email)`.as(
+        'logged_by',
+      ),
     ])
     .$if(patientId !== null, (q) => q.where('t.patient_id', '=', patientId ?? 0))
     .where('t.date', '>=', monthStart)
@@ -287,7 +289,11 @@ export interface SnapshotRow<Line, Claim, Evidence> {
 // Rows per INSERT: 8 parameters each, far below PostgreSQL's 65,535.
 const SNAPSHOT_CHUNK = 1000;
 
-export async function insertMonthSnapshot<L, C, E>(db: Queryable, monthStart: string, rows: SnapshotRow<L, C, E>[]): Promise<void> {
+export async function insertMonthSnapshot<L, C, E>(
+  db: Queryable,
+  monthStart: string,
+  rows: SnapshotRow<L, C, E>[],
+): Promise<void> {
   for (let i = 0; i < rows.length; i += SNAPSHOT_CHUNK) {
     await kysely(db)
       .insertInto('billing_month_snapshots')
@@ -331,7 +337,10 @@ export async function monthSnapshot<L, C, E>(
  * organization's calendar. One statement for a whole batch, so ingestion can reject those readings
  * one by one instead of having the database refuse the batch's single insert.
  */
-export async function inClosedMonths(db: Queryable, readings: readonly { patientId: number; at: string }[]): Promise<boolean[]> {
+export async function inClosedMonths(
+  db: Queryable,
+  readings: readonly { patientId: number; at: string }[],
+): Promise<boolean[]> {
   if (readings.length === 0) return [];
   const result = await sql<{ closed: boolean }>`
     SELECT COALESCE(rpm_closed_month_at(r.at, o.time_zone), false) AS closed

@@ -76,7 +76,9 @@ async function reportRows(
   const { start, end } = monthBounds(query.month);
   const closedAt = await findClosedMonth(tx, start);
   if (closedAt) {
-    const snapshot = await monthSnapshot<BillingRow, BillingPatientDetails, Evidence>(tx, start, { organizationId: scope });
+    const snapshot = await monthSnapshot<BillingRow, BillingPatientDetails, Evidence>(tx, start, {
+      organizationId: scope,
+    });
     return { rows: snapshot.map((s) => s.line), closedAt, claims: async () => snapshot.map((s) => s.claim) };
   }
   const inputs = await billingInputs(tx, { monthStart: start, monthEnd: end, organizationId: scope });
@@ -104,7 +106,13 @@ export async function getBillingReport(deps: Deps, ctx: SignedInContext, query: 
       resourceId: query.month,
       details: { organization_id: query.organization_id ?? null, patients: rows.length },
     });
-    return { month: query.month, closed: closedAt !== null, closed_at: closedAt?.toISOString() ?? null, rows, totals: totalsOf(rows) };
+    return {
+      month: query.month,
+      closed: closedAt !== null,
+      closed_at: closedAt?.toISOString() ?? null,
+      rows,
+      totals: totalsOf(rows),
+    };
   });
 }
 
@@ -130,9 +138,20 @@ export async function exportBillingCsv(deps: Deps, ctx: SignedInContext, query: 
 export async function closeBillingMonth(deps: Deps, ctx: SignedInContext, month: string): Promise<BillingClosing> {
   return auditedTransaction(deps.db, ctx, async (tx) => {
     const action = 'billing.close';
-    authorize(mayCloseBillingMonth(ctx.actor), { action, resourceType: 'billing', resourceId: month, reason: 'not an admin' });
+    authorize(mayCloseBillingMonth(ctx.actor), {
+      action,
+      resourceType: 'billing',
+      resourceId: month,
+      reason: 'not an admin',
+    });
     const refuse = (status: number, message: string, reason: string) =>
-      new AuditedRefusal(status, message, { action, outcome: 'failure', resourceType: 'billing', resourceId: month, reason });
+      new AuditedRefusal(status, message, {
+        action,
+        outcome: 'failure',
+        resourceType: 'billing',
+        resourceId: month,
+        reason,
+      });
     const { start, end } = monthBounds(month);
     // Each organization's today differs by hours at most; UTC's is the one every month ends by.
     if (end >= new Date().toISOString().slice(0, 10)) throw refuse(400, BillingErrors.futureMonth, 'month not over');
@@ -157,7 +176,12 @@ export async function closeBillingMonth(deps: Deps, ctx: SignedInContext, month:
  */
 async function snapshotOf(tx: Queryable, month: string): Promise<MonthSnapshotRow[]> {
   const { start, end } = monthBounds(month);
-  const inputs = await billingInputs(tx, { monthStart: start, monthEnd: end, organizationId: null, everyPatient: true });
+  const inputs = await billingInputs(tx, {
+    monthStart: start,
+    monthEnd: end,
+    organizationId: null,
+    everyPatient: true,
+  });
   const ids = inputs.map((i) => i.patient_id);
   const claims = new Map((await billingPatientDetails(tx, ids)).map((d) => [d.patient_id, d]));
   const days = groupByPatient(await readingDays(tx, start, end, null));
@@ -200,8 +224,10 @@ export const isBillingMonthClosed = (tx: Queryable, date: string): Promise<boole
  * organization's time zone: ingestion rejects those (BillingErrors.monthClosed) rather than let the
  * database refuse the whole batch with CLOSED_MONTH_SQLSTATE.
  */
-export const readingsInClosedMonths = (tx: Queryable, readings: readonly { patientId: number; at: string }[]): Promise<boolean[]> =>
-  inClosedMonths(tx, readings);
+export const readingsInClosedMonths = (
+  tx: Queryable,
+  readings: readonly { patientId: number; at: string }[],
+): Promise<boolean[]> => inClosedMonths(tx, readings);
 
 /** The current calendar month in a time zone, 'YYYY-MM'. */
 function currentMonth(timeZone: string): string {
@@ -221,9 +247,16 @@ export async function getPatientBilling(
     const month = requestedMonth ?? currentMonth(await patientTimeZone(tx, patientId));
     const { start } = monthBounds(month);
     const closedAt = await findClosedMonth(tx, start);
-    const [closed] = closedAt ? await monthSnapshot<BillingRow, BillingPatientDetails, Evidence>(tx, start, { organizationId: null, patientId }) : [];
+    const [closed] = closedAt
+      ? await monthSnapshot<BillingRow, BillingPatientDetails, Evidence>(tx, start, { organizationId: null, patientId })
+      : [];
     // A patient added after the close has no line in it; their (empty) month is computed as usual.
-    const { row, time_zone: timeZone, reading_days: days, entries } = closed
+    const {
+      row,
+      time_zone: timeZone,
+      reading_days: days,
+      entries,
+    } = closed
       ? { row: closed.line, ...closed.evidence }
       : await liveMonth(tx, month, patientId, patient.organization_id);
     await audit(tx, ctx, {
@@ -238,7 +271,12 @@ export async function getPatientBilling(
 }
 
 /** One patient's open month, as the data stands now. */
-async function liveMonth(tx: Queryable, month: string, patientId: number, organizationId: number): Promise<Evidence & { row: BillingRow }> {
+async function liveMonth(
+  tx: Queryable,
+  month: string,
+  patientId: number,
+  organizationId: number,
+): Promise<Evidence & { row: BillingRow }> {
   const { start, end } = monthBounds(month);
   const [input] = await billingInputs(tx, { monthStart: start, monthEnd: end, organizationId, patientId });
   if (!input) throw notFound();

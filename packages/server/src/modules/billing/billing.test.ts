@@ -12,7 +12,14 @@ import {
 } from '@rpm/contracts';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, createOrganization, signInNewStaff, type ApiClient, type TestServer, startTestServer } from '../../../test/app.ts';
+import {
+  apiClient,
+  createOrganization,
+  signInNewStaff,
+  type ApiClient,
+  type TestServer,
+  startTestServer,
+} from '../../../test/app.ts';
 import { lastAuditOf } from '../../../test/patient-fixtures.ts';
 import { readingsInClosedMonths } from './billing.service.ts';
 
@@ -56,7 +63,10 @@ beforeAll(async () => {
 
   // 18 days of device data and 25 minutes with one call: 99453 (first period to reach 2 days), 99454, 99457.
   const full = await addPatient('full', orgA, 'Ada', 'Full');
-  await addReadings(full, [...octoberNoons(range(1, 18)), ...octoberNoons(range(1, 18)).map((t) => t.replace('16:00', '22:00'))]);
+  await addReadings(full, [
+    ...octoberNoons(range(1, 18)),
+    ...octoberNoons(range(1, 18)).map((t) => t.replace('16:00', '22:00')),
+  ]);
   for (const [date, minutes, interactive] of [
     ['2026-10-03', 10, false],
     ['2026-10-09', 15, true],
@@ -76,9 +86,10 @@ beforeAll(async () => {
   // A name and policy a spreadsheet would run as formulas.
   const formula = await addPatient('formula', orgA, '=HYPERLINK("http://x")', '@Sum');
   await addReadings(formula, octoberNoons(range(1, 16)));
-  await server.db.pool.query(`INSERT INTO insurances (patient_id, type, policy_number) VALUES ($1, 'Medicare', '+1-555'), ($1, 'Other', 'second')`, [
-    formula,
-  ]);
+  await server.db.pool.query(
+    `INSERT INTO insurances (patient_id, type, policy_number) VALUES ($1, 'Medicare', '+1-555'), ($1, 'Other', 'second')`,
+    [formula],
+  );
 
   await addPatient('notEnrolled', orgA, 'Dee', 'Unenrolled', false);
   const other = await addPatient('other', orgB, 'Eve', 'Elsewhere');
@@ -91,7 +102,9 @@ describe('billing report', () => {
     const res = await report(providerA, 'month=2026-10');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ month: '2026-10', closed: false, closed_at: null });
-    expect(res.body.rows.map((r) => r.patient_id).sort()).toEqual([ids.full, ids.manual, ids.midnight, ids.formula].sort());
+    expect(res.body.rows.map((r) => r.patient_id).sort()).toEqual(
+      [ids.full, ids.manual, ids.midnight, ids.formula].sort(),
+    );
     expect(rowOf(res.body, 'full')).toEqual({
       patient_id: ids.full,
       patient_name: 'Ada Full',
@@ -128,7 +141,9 @@ describe('billing report', () => {
     expect(put.status).toBe(200);
     expect(put.body).toMatchObject({ time_zone: 'UTC' });
     expect(rowOf((await report(providerA, 'month=2026-10')).body, 'midnight')).toMatchObject({ device_days: 1 });
-    expect((await admin.put(organizationSettingsPath(orgA), { require_mfa: false, time_zone: 'Mars/Olympus' })).status).toBe(400);
+    expect(
+      (await admin.put(organizationSettingsPath(orgA), { require_mfa: false, time_zone: 'Mars/Olympus' })).status,
+    ).toBe(400);
     await admin.put(organizationSettingsPath(orgA), { require_mfa: false, time_zone: 'America/New_York' });
   });
 
@@ -164,7 +179,11 @@ describe('billing report', () => {
     expect(rowOf(august, 'late')).toMatchObject({ period_start: '2026-07-31', device_days: 2 });
     const october = (await report(providerA, 'month=2026-10')).body;
     expect(codes(october, 'long')).toEqual(['99454 2026-09-28']);
-    expect(rowOf(october, 'long')).toMatchObject({ period_start: '2026-09-28', period_end: '2026-10-27', device_days: 30 });
+    expect(rowOf(october, 'long')).toMatchObject({
+      period_start: '2026-09-28',
+      period_end: '2026-10-27',
+      device_days: 30,
+    });
     const january = (await report(providerA, 'month=2026-01')).body;
     expect(codes(january, 'long')).toEqual(['99453 2026-01-01', '99454 2026-01-01']);
     await server.db.pool.query('UPDATE patients SET enrolled_rpm = false WHERE id = ANY($1)', [[late, long]]);
@@ -221,14 +240,22 @@ describe('closing a month', () => {
     expect(await lastAuditOf(server, 'billing.close')).toMatchObject({ outcome: 'success', resource_id: '2026-09' });
     expect((await admin.post(billingClosePath('2026-09'))).status).toBe(409);
 
-    const refused = await providerA.post<{ message: string }>(`/api/patients/${ids.full}/sessions`, { date: '2026-09-30', duration_minutes: 5 });
+    const refused = await providerA.post<{ message: string }>(`/api/patients/${ids.full}/sessions`, {
+      date: '2026-09-30',
+      duration_minutes: 5,
+    });
     expect(refused.status).toBe(409);
     expect(refused.body.message).toBe(BillingErrors.monthClosed);
     expect(await lastAuditOf(server, 'tracking.create')).toMatchObject({ outcome: 'failure' });
-    const { rows } = await server.db.pool.query(`SELECT count(*)::int AS n FROM tracking_sessions WHERE date = '2026-09-30'`);
+    const { rows } = await server.db.pool.query(
+      `SELECT count(*)::int AS n FROM tracking_sessions WHERE date = '2026-09-30'`,
+    );
     expect(rows[0].n).toBe(0);
 
-    expect((await providerA.post(`/api/patients/${ids.notEnrolled}/sessions`, { date: '2026-10-01', duration_minutes: 5 })).status).toBe(201);
+    expect(
+      (await providerA.post(`/api/patients/${ids.notEnrolled}/sessions`, { date: '2026-10-01', duration_minutes: 5 }))
+        .status,
+    ).toBe(201);
     expect((await report(providerA, 'month=2026-09')).body).toMatchObject({ closed: true });
     expect((await report(providerA, 'month=2026-10')).body).toMatchObject({ closed: false });
   });
@@ -252,7 +279,10 @@ describe("one patient's month", () => {
       ['2026-10-09', 15, true],
     ]);
     expect(res.body.entries[0]!.logged_by).toBe('Test provider');
-    expect(await lastAuditOf(server, 'billing.patient')).toMatchObject({ outcome: 'success', resource_id: String(ids.full) });
+    expect(await lastAuditOf(server, 'billing.patient')).toMatchObject({
+      outcome: 'success',
+      resource_id: String(ids.full),
+    });
   });
 
   it('lists the interactive mark with tracking entries', async () => {
@@ -262,8 +292,10 @@ describe("one patient's month", () => {
 });
 
 describe('a closed month stays as it was closed', () => {
-  const csvOf = async (query: string) => (await providerA.request('GET', `${billingExportPath}?${query}`)).body as unknown as string;
-  const evidenceOf = async (key: string) => (await providerA.get<PatientBilling>(`${patientBillingPath(ids[key]!)}?month=2026-10`)).body;
+  const csvOf = async (query: string) =>
+    (await providerA.request('GET', `${billingExportPath}?${query}`)).body as unknown as string;
+  const evidenceOf = async (key: string) =>
+    (await providerA.get<PatientBilling>(`${patientBillingPath(ids[key]!)}?month=2026-10`)).body;
   /** The database's refusal code of a statement run as the portal's runtime role. */
   const codeOf = async (statement: string, params: unknown[] = []) =>
     server.db.pool.query(statement, params).then(
@@ -313,7 +345,9 @@ describe('a closed month stays as it was closed', () => {
     expect(await codeOf(insert, [ids.full, '2026-11-01T02:00:00Z'])).toBe(CLOSED_MONTH_SQLSTATE);
     expect(await codeOf(insert, [ids.full, '2026-11-01T05:00:00Z'])).toBe('accepted');
     const october = `SELECT id FROM vitals WHERE patient_id = $1 AND created_at = '2026-10-01T16:00:00Z'`;
-    expect(await codeOf(`UPDATE vitals SET created_at = '2026-11-02T16:00:00Z' WHERE id = (${october})`, [ids.full])).toBe(CLOSED_MONTH_SQLSTATE);
+    expect(
+      await codeOf(`UPDATE vitals SET created_at = '2026-11-02T16:00:00Z' WHERE id = (${october})`, [ids.full]),
+    ).toBe(CLOSED_MONTH_SQLSTATE);
     expect(await codeOf(`DELETE FROM vitals WHERE id = (${october})`, [ids.full])).toBe(CLOSED_MONTH_SQLSTATE);
   });
 
@@ -329,7 +363,9 @@ describe('a closed month stays as it was closed', () => {
 
   it('the runtime role cannot delete a close', async () => {
     expect(await codeOf(`DELETE FROM billing_closed_months WHERE month = '2026-10-01'`)).toBe(CLOSED_MONTH_SQLSTATE);
-    expect(await codeOf(`UPDATE billing_closed_months SET month = '2026-08-01' WHERE month = '2026-10-01'`)).toBe(CLOSED_MONTH_SQLSTATE);
+    expect(await codeOf(`UPDATE billing_closed_months SET month = '2026-08-01' WHERE month = '2026-10-01'`)).toBe(
+      CLOSED_MONTH_SQLSTATE,
+    );
     expect(await codeOf(`DELETE FROM billing_month_snapshots WHERE month = '2026-10-01'`)).toBe(CLOSED_MONTH_SQLSTATE);
     expect(
       await codeOf(
@@ -343,14 +379,22 @@ describe('a closed month stays as it was closed', () => {
 
   it('the runtime role cannot update a closed month tracking row', async () => {
     const entry = `SELECT id FROM tracking_sessions WHERE patient_id = $1 AND date = '2026-10-03'`;
-    expect(await codeOf(`UPDATE tracking_sessions SET duration_minutes = 60 WHERE id = (${entry})`, [ids.full])).toBe(CLOSED_MONTH_SQLSTATE);
-    expect(await codeOf(`UPDATE tracking_sessions SET date = '2026-11-03' WHERE id = (${entry})`, [ids.full])).toBe(CLOSED_MONTH_SQLSTATE);
+    expect(await codeOf(`UPDATE tracking_sessions SET duration_minutes = 60 WHERE id = (${entry})`, [ids.full])).toBe(
+      CLOSED_MONTH_SQLSTATE,
+    );
+    expect(await codeOf(`UPDATE tracking_sessions SET date = '2026-11-03' WHERE id = (${entry})`, [ids.full])).toBe(
+      CLOSED_MONTH_SQLSTATE,
+    );
     expect(await codeOf(`DELETE FROM tracking_sessions WHERE id = (${entry})`, [ids.full])).toBe(CLOSED_MONTH_SQLSTATE);
     expect(
-      await codeOf(`INSERT INTO tracking_sessions (patient_id, date, duration_minutes) VALUES ($1, '2026-10-30', 5)`, [ids.full]),
+      await codeOf(`INSERT INTO tracking_sessions (patient_id, date, duration_minutes) VALUES ($1, '2026-10-30', 5)`, [
+        ids.full,
+      ]),
     ).toBe(CLOSED_MONTH_SQLSTATE);
     // The owner may still repair a row.
-    await server.db.ownerPool.query(`UPDATE tracking_sessions SET notes = 'repaired' WHERE id = (${entry})`, [ids.full]);
+    await server.db.ownerPool.query(`UPDATE tracking_sessions SET notes = 'repaired' WHERE id = (${entry})`, [
+      ids.full,
+    ]);
   });
 
   it('answers a change the database refuses with the closed-month conflict, not a server error', async () => {
@@ -371,8 +415,12 @@ describe('a closed month stays as it was closed', () => {
        RETURNING to_char(month, 'YYYY-MM-DD') AS month`,
     );
     try {
-      expect(await codeOf('UPDATE patients SET enrolled_rpm = false WHERE id = $1', [ids.full])).toBe(CLOSED_MONTH_SQLSTATE);
-      expect(await codeOf(`UPDATE patients SET enrollment_status = 'Paused' WHERE id = $1`, [ids.full])).toBe(CLOSED_MONTH_SQLSTATE);
+      expect(await codeOf('UPDATE patients SET enrolled_rpm = false WHERE id = $1', [ids.full])).toBe(
+        CLOSED_MONTH_SQLSTATE,
+      );
+      expect(await codeOf(`UPDATE patients SET enrollment_status = 'Paused' WHERE id = $1`, [ids.full])).toBe(
+        CLOSED_MONTH_SQLSTATE,
+      );
       // Other fields of the patient stay editable.
       expect(await codeOf(`UPDATE patients SET middle_name = 'Q' WHERE id = $1`, [ids.full])).toBe('accepted');
     } finally {

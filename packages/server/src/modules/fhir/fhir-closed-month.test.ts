@@ -49,8 +49,11 @@ async function post<T>(url: string, body: unknown) {
 }
 
 const readingsOfPatient = async () =>
-  (await server.db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM vitals WHERE patient_id = $1', [patientId]))
-    .rows[0]!.n;
+  (
+    await server.db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM vitals WHERE patient_id = $1', [
+      patientId,
+    ])
+  ).rows[0]!.n;
 
 beforeAll(async () => {
   server = await startTestServer();

@@ -114,8 +114,13 @@ beforeAll(async () => {
     [patientId, otherPatientId],
   );
   await server.db.pool.query(`UPDATE device_assignments SET assigned_from = '2000-01-01'`);
-  writeKey = (await admin.post<IngestionSourceWithSecret>('/api/integrations', { name: 'Strict in', kind: 'fhir', organization_id: org.id }))
-    .body;
+  writeKey = (
+    await admin.post<IngestionSourceWithSecret>('/api/integrations', {
+      name: 'Strict in',
+      kind: 'fhir',
+      organization_id: org.id,
+    })
+  ).body;
   fhirSchemaErrors({ resourceType: 'Patient' });
 }, 300_000);
 afterAll(async () => server?.close());

@@ -3,11 +3,7 @@ import type pg from 'pg';
 import { withTransaction, type Queryable } from '../../db/pool.ts';
 import type { RequestContext } from '../../plugins/context.ts';
 import { HttpError, isClosedMonthRefusal } from '../../plugins/errors.ts';
-import {
-  maySendReadings,
-  sourceRefusal,
-  type SourcePrincipal,
-} from '../../policies/ingestion.ts';
+import { maySendReadings, sourceRefusal, type SourcePrincipal } from '../../policies/ingestion.ts';
 import { evaluateStoredReadings } from '../alerts/alerts.service.ts';
 import { audit } from '../audit/audit.service.ts';
 import { findSource, insertRejection, type SourceRow } from './ingestion-sources.repository.ts';

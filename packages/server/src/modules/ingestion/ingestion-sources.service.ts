@@ -220,7 +220,12 @@ export async function assignSourceOrganization(
       }
       // Such a source stays refused whatever its organization (the table's check says so too):
       // a clear conflict instead of a failed update.
-      if (source && !source.revoked_at && source.kind === 'tenovi' && !isSecretHeaderAllowed(source.auth_header ?? '')) {
+      if (
+        source &&
+        !source.revoked_at &&
+        source.kind === 'tenovi' &&
+        !isSecretHeaderAllowed(source.auth_header ?? '')
+      ) {
         throw failure(409, IngestionErrors.sourceHeaderRetired, {
           action,
           resourceType: 'ingestion_source',

@@ -34,7 +34,11 @@ import { attachUnmatched, listUnmatched } from './unmatched.service.ts';
 /** Ingestion sources (admins), the Tenovi webhook (device clouds, by secret) and unmatched readings. */
 export const ingestionRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { db, config }) => {
   const tags = ['integrations'];
-  const jobs = await startIngestionJobs({ pool: db, log: app.log, retentionDays: config.ingestion.unmatchedRetentionDays });
+  const jobs = await startIngestionJobs({
+    pool: db,
+    log: app.log,
+    retentionDays: config.ingestion.unmatchedRetentionDays,
+  });
   app.addHook('onClose', async () => jobs.stop());
   app.get(
     '/api/integrations',

@@ -708,6 +708,10 @@ describe('sources belong to one organization', () => {
       [cloudOfB.id],
     );
     // The pulse waits, as the other organization's own, for a blood pressure that never comes from it.
-    expect(record.rows[0].details).toMatchObject({ organization_id: otherOrgId, battery_updates: 0, pulses_waiting: 1 });
+    expect(record.rows[0].details).toMatchObject({
+      organization_id: otherOrgId,
+      battery_updates: 0,
+      pulses_waiting: 1,
+    });
   });
 });

@@ -28,7 +28,12 @@ export function zonedInstant(text: string): number | undefined {
   const m = DATE_PARTS.exec(text);
   if (!m) return undefined;
   const [year, month, day, hour, minute, second] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i] ?? 0)) as [
-    number, number, number, number, number, number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
   ];
   const ms = Number((m[7] ?? '').padEnd(3, '0').slice(0, 3));
   const offsetMinutes = m[8] ? (m[8] === '-' ? -1 : 1) * (Number(m[9]) * 60 + Number(m[10])) : 0;
@@ -39,7 +44,8 @@ export function zonedInstant(text: string): number | undefined {
   const local = new Date(0);
   local.setUTCFullYear(year, month - 1, day);
   local.setUTCHours(hour, minute, second, ms);
-  if (local.getUTCFullYear() !== year || local.getUTCMonth() !== month - 1 || local.getUTCDate() !== day) return undefined;
+  if (local.getUTCFullYear() !== year || local.getUTCMonth() !== month - 1 || local.getUTCDate() !== day)
+    return undefined;
   return local.getTime() - offsetMinutes * 60_000;
 }
 
@@ -61,7 +67,8 @@ export function measuredTime(
     throw new ReadingRejected(IngestionErrors.timestamp(field), device);
   const t = zonedInstant(value);
   if (t === undefined) throw new ReadingRejected(IngestionErrors.calendar(field), device);
-  if (t < Date.UTC(ReadingLimits.earliestYear, 0, 1)) throw new ReadingRejected(IngestionErrors.beforeEarliest(field), device);
+  if (t < Date.UTC(ReadingLimits.earliestYear, 0, 1))
+    throw new ReadingRejected(IngestionErrors.beforeEarliest(field), device);
   if (t > now + ReadingLimits.futureToleranceMinutes * 60_000)
     throw new ReadingRejected(IngestionErrors.future(field), device);
   if (maxAgeDays !== undefined && t < now - maxAgeDays * 86_400_000)
@@ -118,5 +125,8 @@ export const pulseRate = (value: unknown, field: string, device: string | null):
  * The key under which measurements of one reading meet: the vendor's reading identity (device,
  * kind, measured time; device ids compare trimmed, any case), never a sender-chosen index.
  */
-export const measurementKey = (device: string, at: Date, kind: 'blood_pressure' | 'heart_rate' = 'blood_pressure'): string =>
-  `${device.trim().toLowerCase()}|${kind}|${at.getTime()}`;
+export const measurementKey = (
+  device: string,
+  at: Date,
+  kind: 'blood_pressure' | 'heart_rate' = 'blood_pressure',
+): string => `${device.trim().toLowerCase()}|${kind}|${at.getTime()}`;

@@ -154,7 +154,11 @@ export async function storeReadings(
       ORDER BY r.ord`;
   // Its text does not depend on the number of readings (they travel as arrays): prepared once
   // per connection, the server skips parsing and analysing it on every webhook call.
-  const rows = await runPrepared(db, audit ? 'ingest_store_readings_audited' : 'ingest_store_readings', statement.compile(kysely(db)));
+  const rows = await runPrepared(
+    db,
+    audit ? 'ingest_store_readings_audited' : 'ingest_store_readings',
+    statement.compile(kysely(db)),
+  );
   return rows.map((r): StoreOutcome => {
     if (!r.admitted) return { status: 'rejected', deviceIdentifier: r.ident };
     if (r.vital_id !== null && r.patient_id !== null)

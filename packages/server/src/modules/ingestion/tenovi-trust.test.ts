@@ -209,8 +209,12 @@ describe('strict input', () => {
       expect((await send(irregular('TRUST-A', minutesAgo(70), flag))).status).toBe(200);
     // Tenovi's records type values as strings: a pulse's unused value_2 may come empty.
     expect((await send({ ...pulse('TRUST-A', minutesAgo(71), '64'), value_2: '' })).status).toBe(200);
-    expect((await send(bp('TRUST-A', minutesAgo(72), '120', ''))).body.message).toBe(IngestionErrors.required('value_2'));
-    expect((await send(irregular('TRUST-A', minutesAgo(73), ''))).body.message).toBe(IngestionErrors.irregular('value_1'));
+    expect((await send(bp('TRUST-A', minutesAgo(72), '120', ''))).body.message).toBe(
+      IngestionErrors.required('value_2'),
+    );
+    expect((await send(irregular('TRUST-A', minutesAgo(73), ''))).body.message).toBe(
+      IngestionErrors.irregular('value_1'),
+    );
   });
 
   it('reads the age limit from READING_MAX_AGE_DAYS', async () => {
@@ -218,7 +222,13 @@ describe('strict input', () => {
     try {
       const org = await createOrganization(strict);
       const a = await signInNewStaff(strict, 'admin', org.id);
-      const s = (await a.post<IngestionSourceWithSecret>('/api/integrations', { name: 'S', kind: 'tenovi', organization_id: org.id })).body;
+      const s = (
+        await a.post<IngestionSourceWithSecret>('/api/integrations', {
+          name: 'S',
+          kind: 'tenovi',
+          organization_id: org.id,
+        })
+      ).body;
       const res = await strict.app.inject({
         method: 'POST',
         url: `/api/ingest/tenovi/${s.id}`,
@@ -275,7 +285,11 @@ describe('bounded', () => {
       ]);
     });
     expect(res?.status).toBe(200);
-    expect(res?.body).toMatchObject({ received: INGEST_MAX_MEASUREMENTS, duplicates: times.length, battery_updates: 1 });
+    expect(res?.body).toMatchObject({
+      received: INGEST_MAX_MEASUREMENTS,
+      duplicates: times.length,
+      battery_updates: 1,
+    });
     expect(await count(`vitals WHERE patient_id = $1 AND pulse = 66`, [patientA])).toBe(times.length);
     // One by one it was two statements per pulse and one per battery level (750 here); now the
     // transaction is a handful (BEGIN, pulses, batteries, audit, COMMIT), with room for the sealer's.

@@ -93,7 +93,11 @@ export async function unmatchedCountsBySource(db: Queryable): Promise<Map<string
 }
 
 /** Deletes up to `batch` unmatched readings received before `before`; answers how many each source lost. */
-export async function deleteUnmatchedBefore(db: Queryable, before: Date, batch: number): Promise<Map<string | null, number>> {
+export async function deleteUnmatchedBefore(
+  db: Queryable,
+  before: Date,
+  batch: number,
+): Promise<Map<string | null, number>> {
   const { rows } = await sql<{ source_id: string | null; n: number }>`WITH gone AS (
        DELETE FROM unmatched_readings WHERE id IN (
          SELECT id FROM unmatched_readings WHERE received_at < ${before} ORDER BY received_at LIMIT ${batch})

@@ -45,7 +45,11 @@ export async function listUnmatched(
  * what an assignment deliberately does not reach (readings from before the patient was created).
  * Never into a closed month, and never readings another organization's source sent.
  */
-export async function attachUnmatched(db: pg.Pool, ctx: SignedInContext, body: AttachUnmatchedBody): Promise<AttachUnmatchedResult> {
+export async function attachUnmatched(
+  db: pg.Pool,
+  ctx: SignedInContext,
+  body: AttachUnmatchedBody,
+): Promise<AttachUnmatchedResult> {
   const action = 'unmatched.attach';
   const ids = body.reading_ids;
   return auditedTransaction(db, ctx, async (tx) => {
@@ -56,7 +60,13 @@ export async function attachUnmatched(db: pg.Pool, ctx: SignedInContext, body: A
       details: { patient_id: body.patient_id },
     });
     const refuse = (status: number, message: string, reason: string) =>
-      failure(status, message, { action, resourceType: 'patient', resourceId: body.patient_id, reason, details: { reading_ids: ids } });
+      failure(status, message, {
+        action,
+        resourceType: 'patient',
+        resourceId: body.patient_id,
+        reason,
+        details: { reading_ids: ids },
+      });
     const patient = await findPatientScope(tx, body.patient_id, true);
     if (!patient) throw refuse(404, UnmatchedErrors.patientUnknown, 'unknown patient');
     const rows = await lockAttachable(tx, ids, body.patient_id);

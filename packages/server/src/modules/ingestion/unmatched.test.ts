@@ -8,7 +8,13 @@ import {
   type AttachUnmatchedResult,
 } from '@rpm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOrganization, signInNewStaff, startTestServer, type ApiClient, type TestServer } from '../../../test/app.ts';
+import {
+  createOrganization,
+  signInNewStaff,
+  startTestServer,
+  type ApiClient,
+  type TestServer,
+} from '../../../test/app.ts';
 import { lastAuditOf } from '../../../test/patient-fixtures.ts';
 import { hashSecret, newSourceSecret } from './source-secret.ts';
 
@@ -61,7 +67,11 @@ const readingTimesOf = async (patientId: number) =>
     )
   ).rows.map((r) => r.t);
 const stillUnmatched = async (ids: number[]) =>
-  (await server.db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM unmatched_readings WHERE id = ANY ($1)', [ids])).rows[0]!.n;
+  (
+    await server.db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM unmatched_readings WHERE id = ANY ($1)', [
+      ids,
+    ])
+  ).rows[0]!.n;
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -79,11 +89,16 @@ afterAll(async () => server?.close());
 describe('assigning a device reaches back over its unmatched readings', () => {
   it('registering and assigning a device later does not attach October readings to a patient created in November', async () => {
     const patientId = await addPatient(orgA, '2026-11-05T15:00:00Z');
-    const [october, november] = await addUnmatched('LATE-CUFF', sourceA, ['2026-10-20T16:00:00Z', '2026-11-10T16:00:00Z']);
+    const [october, november] = await addUnmatched('LATE-CUFF', sourceA, [
+      '2026-10-20T16:00:00Z',
+      '2026-11-10T16:00:00Z',
+    ]);
     await registerAndAssign('late-cuff', patientId);
     expect(await readingTimesOf(patientId)).toEqual(['2026-11-10']);
     expect(await stillUnmatched([october!, november!])).toBe(1);
-    const october_ = await admin.get<{ rows: { patient_id: number; codes: unknown[] }[] }>('/api/billing?month=2026-10');
+    const october_ = await admin.get<{ rows: { patient_id: number; codes: unknown[] }[] }>(
+      '/api/billing?month=2026-10',
+    );
     expect(october_.body.rows.find((r) => r.patient_id === patientId)?.codes).toEqual([]);
     const { rows } = await server.db.pool.query<{ from: Date }>(
       `SELECT assigned_from AS from FROM device_assignments a JOIN devices d ON d.id = a.device_id WHERE d.device_id = 'late-cuff'`,
@@ -102,7 +117,10 @@ describe('assigning a device reaches back over its unmatched readings', () => {
 
   it('leaves readings of a closed month unmatched', async () => {
     const patientId = await addPatient(orgA, '2026-08-01T15:00:00Z');
-    const [september, october] = await addUnmatched('SEPT-CUFF', sourceA, ['2026-09-15T16:00:00Z', '2026-10-15T16:00:00Z']);
+    const [september, october] = await addUnmatched('SEPT-CUFF', sourceA, [
+      '2026-09-15T16:00:00Z',
+      '2026-10-15T16:00:00Z',
+    ]);
     await registerAndAssign('sept-cuff', patientId);
     expect(await readingTimesOf(patientId)).toEqual(['2026-10-15']);
     expect(await stillUnmatched([september!, october!])).toBe(1);
@@ -116,7 +134,10 @@ describe('attaching unmatched readings on purpose', () => {
     const [foreign] = await addUnmatched('LOANER-2', sourceB, ['2026-10-22T16:00:00Z']);
     const [closed] = await addUnmatched('LOANER-3', sourceA, ['2026-09-22T16:00:00Z']);
     const attach = (as: ApiClient, ids: number[], patient = patientId) =>
-      as.post<AttachUnmatchedResult & { message: string }>(unmatchedAttachPath, { reading_ids: ids, patient_id: patient });
+      as.post<AttachUnmatchedResult & { message: string }>(unmatchedAttachPath, {
+        reading_ids: ids,
+        patient_id: patient,
+      });
 
     expect((await attach(provider, [early!])).status).toBe(403);
 
@@ -126,7 +147,10 @@ describe('attaching unmatched readings on purpose', () => {
     const closedMonth = await attach(admin, [closed!]);
     expect(closedMonth.status).toBe(409);
     expect(closedMonth.body.message).toBe(BillingErrors.monthClosed);
-    expect(await lastAuditOf(server, 'unmatched.attach')).toMatchObject({ outcome: 'failure', resource_id: String(patientId) });
+    expect(await lastAuditOf(server, 'unmatched.attach')).toMatchObject({
+      outcome: 'failure',
+      resource_id: String(patientId),
+    });
     expect((await attach(admin, [early!], 2147483000)).status).toBe(404);
     expect(await stillUnmatched([early!, foreign!, closed!])).toBe(3);
 
@@ -134,7 +158,10 @@ describe('attaching unmatched readings on purpose', () => {
     expect(done.status).toBe(200);
     expect(done.body).toEqual({ attached: 1 });
     expect(await readingTimesOf(patientId)).toEqual(['2026-10-21']);
-    expect(await lastAuditOf(server, 'unmatched.attach')).toMatchObject({ outcome: 'success', resource_id: String(patientId) });
+    expect(await lastAuditOf(server, 'unmatched.attach')).toMatchObject({
+      outcome: 'success',
+      resource_id: String(patientId),
+    });
     const again = await attach(admin, [early!]);
     expect(again.status).toBe(409);
     expect(again.body.message).toBe(UnmatchedErrors.notUnmatched);

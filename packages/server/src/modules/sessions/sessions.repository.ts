@@ -276,10 +276,7 @@ export async function readSessionWindow(
   const row = await kysely(db)
     .selectFrom('sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
-    .select([
-      's.user_id',
-      sql<number>`(extract(epoch from ${deadline} - now()) * 1000)::integer`.as('remaining_ms'),
-    ])
+    .select(['s.user_id', sql<number>`(extract(epoch from ${deadline} - now()) * 1000)::integer`.as('remaining_ms')])
     .where('s.id_hash', '=', idHash)
     .where('s.revoked_at', 'is', null)
     .where('s.expires_at', '>', now())

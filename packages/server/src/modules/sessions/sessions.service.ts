@@ -1,5 +1,10 @@
 import { hash, randomBytes } from 'node:crypto';
-import { IDLE_TIMEOUT_MS, MAX_SESSIONS_PER_USER, SESSION_ABSOLUTE_LIFETIME_MS, SESSION_TOUCH_INTERVAL_MS } from '@rpm/contracts';
+import {
+  IDLE_TIMEOUT_MS,
+  MAX_SESSIONS_PER_USER,
+  SESSION_ABSOLUTE_LIFETIME_MS,
+  SESSION_TOUCH_INTERVAL_MS,
+} from '@rpm/contracts';
 import type { Queryable } from '../../db/pool.ts';
 import type { Actor } from '../../plugins/context.ts';
 import { presentActor } from '../../presenters/actor.ts';
@@ -36,8 +41,7 @@ export interface SignInClaims {
 }
 
 export type OpenSessionResult =
-  | { ok: true; token: string; endedForLimit: number }
-  | { ok: false; reason: 'replayed' | 'sign_in_too_old' };
+  { ok: true; token: string; endedForLimit: number } | { ok: false; reason: 'replayed' | 'sign_in_too_old' };
 
 /**
  * Opens a portal session for one sign-in: at most one per access token, ending at the sign-in's
@@ -82,7 +86,11 @@ const wellFormed = (token: string): boolean => /^[\w-]{20,100}$/.test(token);
  * is not the person's activity (the alerts stream, which the browser reopens by itself) must not
  * keep a session alive.
  */
-export async function resolveSession(db: Queryable, token: string, opts: { slide?: boolean } = {}): Promise<Actor | null> {
+export async function resolveSession(
+  db: Queryable,
+  token: string,
+  opts: { slide?: boolean } = {},
+): Promise<Actor | null> {
   if (!wellFormed(token)) return null;
   // A touch interval longer than the idle window never touches a live session: the same prepared
   // statement, without the write.
@@ -107,7 +115,10 @@ export async function sessionTimeLeft(db: Queryable, token: string): Promise<num
 }
 
 /** Ends the session of this cookie; answers its user and pool sign-in, or null if none was live. */
-export async function endSession(db: Queryable, token: string): Promise<{ userId: number; signInId: string | null } | null> {
+export async function endSession(
+  db: Queryable,
+  token: string,
+): Promise<{ userId: number; signInId: string | null } | null> {
   if (!wellFormed(token)) return null;
   const ended = await revokeSession(db, hashToken(token));
   if (ended) await announceSessionsEnded(db, ended.userId);
@@ -127,9 +138,19 @@ export async function endAllSessionsOf(db: Queryable, userId: number, reason: En
  */
 export async function endSessionsOfIdentity(
   db: Queryable,
-  e: { sub: string; username: string; reason: 'password_reset' | 'password_change' | 'global_sign_out'; keepSignInId?: string },
+  e: {
+    sub: string;
+    username: string;
+    reason: 'password_reset' | 'password_change' | 'global_sign_out';
+    keepSignInId?: string;
+  },
 ): Promise<{ userId: number; ended: number } | null> {
-  const ended = await revokeSessionsOfIdentity(db, e, e.reason, e.reason === 'password_change' ? (e.keepSignInId ?? null) : null);
+  const ended = await revokeSessionsOfIdentity(
+    db,
+    e,
+    e.reason,
+    e.reason === 'password_change' ? (e.keepSignInId ?? null) : null,
+  );
   if (ended?.ended) await announceSessionsEnded(db, ended.userId);
   return ended;
 }

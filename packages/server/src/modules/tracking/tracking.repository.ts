@@ -17,7 +17,12 @@ export interface TrackingEntryRow {
 const ENTRY_COLUMNS = ['id', 'date', 'duration_minutes', 'notes', 'interactive'] as const;
 
 /** Newest day first, a range scan of tracking_sessions_patient_idx. */
-export async function pageTrackingEntries(db: Queryable, patientId: number, limit: number, offset: number): Promise<TrackingEntryRow[]> {
+export async function pageTrackingEntries(
+  db: Queryable,
+  patientId: number,
+  limit: number,
+  offset: number,
+): Promise<TrackingEntryRow[]> {
   return kysely(db)
     .selectFrom('tracking_sessions')
     .select(ENTRY_COLUMNS)

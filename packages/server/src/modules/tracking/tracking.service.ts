@@ -96,7 +96,12 @@ export async function addTrackingEntry(
       // The audit log's name for the table's rows, kept so older records and newer ones match.
       resourceType: 'tracking_session',
       resourceId: entry.id,
-      details: { patient_id: patientId, date: entry.date, duration_minutes: entry.duration_minutes, interactive: entry.interactive },
+      details: {
+        patient_id: patientId,
+        date: entry.date,
+        duration_minutes: entry.duration_minutes,
+        interactive: entry.interactive,
+      },
     });
     return entry;
   });

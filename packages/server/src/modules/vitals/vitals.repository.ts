@@ -56,7 +56,9 @@ function scopedPageQuery(db: Queryable, p: ScopedPageParams) {
           .select([
             'id',
             'organization_id',
-            sql<boolean>`(${p.visibleOrganization}::int IS NULL OR organization_id = ${p.visibleOrganization}::int)`.as('visible'),
+            sql<boolean>`(${p.visibleOrganization}::int IS NULL OR organization_id = ${p.visibleOrganization}::int)`.as(
+              'visible',
+            ),
           ])
           .where('id', '=', p.patientId),
       )
@@ -66,7 +68,13 @@ function scopedPageQuery(db: Queryable, p: ScopedPageParams) {
           .selectFrom('vitals as v')
           .select(['v.id', 'v.created_at', 'v.systolic', 'v.diastolic', 'v.pulse', 'v.source'])
           .where('v.patient_id', '=', p.patientId)
-          .where(({ exists, selectFrom }) => exists(selectFrom('scope').select('scope.id').where(sql<boolean>`scope.visible`)))
+          .where(({ exists, selectFrom }) =>
+            exists(
+              selectFrom('scope')
+                .select('scope.id')
+                .where(sql<boolean>`scope.visible`),
+            ),
+          )
           .orderBy('v.created_at', 'desc')
           .orderBy('v.id', 'desc')
           .limit(p.limit)
@@ -91,7 +99,9 @@ function scopedPageQuery(db: Queryable, p: ScopedPageParams) {
           ),
       )
       .selectFrom('scope as s')
-      .leftJoin('patient_vital_counts as c', (join) => join.onRef('c.patient_id', '=', 's.id').on(sql<boolean>`s.visible`))
+      .leftJoin('patient_vital_counts as c', (join) =>
+        join.onRef('c.patient_id', '=', 's.id').on(sql<boolean>`s.visible`),
+      )
       .leftJoin('page', (join) => join.onTrue())
       .select([
         's.id as patient_id',
@@ -144,14 +154,27 @@ export async function readScopedVitalPage(
     rows: rows.flatMap((r) =>
       r.created_at === null || r.source === null
         ? []
-        : [{ created_at: r.created_at, systolic: r.systolic, diastolic: r.diastolic, pulse: r.pulse, source: r.source }],
+        : [
+            {
+              created_at: r.created_at,
+              systolic: r.systolic,
+              diastolic: r.diastolic,
+              pulse: r.pulse,
+              source: r.source,
+            },
+          ],
     ),
     total: first.total ?? 0,
   };
 }
 
 /** Newest `max` readings since `days` ago, oldest first. */
-export async function vitalSeries(db: Queryable, patientId: number, days: number, max: number): Promise<VitalSeriesRow[]> {
+export async function vitalSeries(
+  db: Queryable,
+  patientId: number,
+  days: number,
+  max: number,
+): Promise<VitalSeriesRow[]> {
   const newest = kysely(db)
     .selectFrom('vitals')
     .select(['created_at', 'id', 'systolic', 'diastolic'])
@@ -177,11 +200,20 @@ export async function insertManualVital(
   patientId: number,
   r: { measuredAt: Date; systolic: number; diastolic: number; pulse: number | null },
 ): Promise<VitalRow & { id: number }> {
-  return kysely(db)
-    .insertInto('vitals')
-    .values({ patient_id: patientId, created_at: r.measuredAt, systolic: r.systolic, diastolic: r.diastolic, pulse: r.pulse, source: MANUAL_SOURCE })
-    .returning(['id', ...VITAL_COLUMNS])
-    // A manual reading is always a blood pressure (the form asks for both values).
-    .$narrowType<{ systolic: number; diastolic: number }>()
-    .executeTakeFirstOrThrow();
+  return (
+    kysely(db)
+      .insertInto('vitals')
+      .values({
+        patient_id: patientId,
+        created_at: r.measuredAt,
+        systolic: r.systolic,
+        diastolic: r.diastolic,
+        pulse: r.pulse,
+        source: MANUAL_SOURCE,
+      })
+      .returning(['id', ...VITAL_COLUMNS])
+      // A manual reading is always a blood pressure (the form asks for both values).
+      .$narrowType<{ systolic: number; diastolic: number }>()
+      .executeTakeFirstOrThrow()
+  );
 }

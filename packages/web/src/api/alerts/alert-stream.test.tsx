@@ -1,4 +1,10 @@
-import { ALERT_STREAM_END_EVENT, ALERT_STREAM_REOPEN_MS, Labels, SessionTexts, type AlertStreamEndReason } from '@rpm/contracts';
+import {
+  ALERT_STREAM_END_EVENT,
+  ALERT_STREAM_REOPEN_MS,
+  Labels,
+  SessionTexts,
+  type AlertStreamEndReason,
+} from '@rpm/contracts';
 import { act, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeUser, runPortalTestServer, signInForTest, testPortal } from '../../lib/testing/portal-test-server.ts';

@@ -1,4 +1,9 @@
-import { ALERT_STREAM_END_EVENT, ALERT_STREAM_EVENT, ALERT_STREAM_REOPEN_MS, type AlertStreamEndReason } from '@rpm/contracts';
+import {
+  ALERT_STREAM_END_EVENT,
+  ALERT_STREAM_EVENT,
+  ALERT_STREAM_REOPEN_MS,
+  type AlertStreamEndReason,
+} from '@rpm/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { getMe } from '../me/get-me.ts';

@@ -3,7 +3,11 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { callApi, defineCall } from '../client.ts';
 import { useUserScope } from '../scope.ts';
 
-export const attachUnmatchedReadingsCall = defineCall('POST', unmatchedAttachPath, import.meta.env.DEV && AttachUnmatchedResult);
+export const attachUnmatchedReadingsCall = defineCall(
+  'POST',
+  unmatchedAttachPath,
+  import.meta.env.DEV && AttachUnmatchedResult,
+);
 
 export const attachUnmatchedReadings = (body: AttachUnmatchedBody) => callApi(attachUnmatchedReadingsCall, { body });
 

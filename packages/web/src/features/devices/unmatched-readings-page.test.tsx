@@ -19,7 +19,10 @@ const reading = (id: number, device: string, at: string) => ({
 });
 const server = setupTestServer(
   http.get('/api/unmatched-readings', () =>
-    HttpResponse.json({ items: [reading(11, 'LOANER-1', '2026-10-21T16:00:00Z'), reading(12, 'LOANER-2', '2026-10-22T16:00:00Z')], total: 2 }),
+    HttpResponse.json({
+      items: [reading(11, 'LOANER-1', '2026-10-21T16:00:00Z'), reading(12, 'LOANER-2', '2026-10-22T16:00:00Z')],
+      total: 2,
+    }),
   ),
   http.post(unmatchedAttachPath, async ({ request }) => {
     bodies.push(await request.json());

@@ -10,7 +10,14 @@ import { DataTable, PageHeader, QueryStates } from '../../components/table-state
 import { formatTimestamp } from '../../lib/format-timestamp.ts';
 import { useTimezone } from '../../lib/timezone.ts';
 
-const COLUMNS = [UnmatchedTexts.select, 'Device ID', PatientTexts.time, PatientTexts.systolic, PatientTexts.diastolic, PatientTexts.pulse];
+const COLUMNS = [
+  UnmatchedTexts.select,
+  'Device ID',
+  PatientTexts.time,
+  PatientTexts.systolic,
+  PatientTexts.diastolic,
+  PatientTexts.pulse,
+];
 const PATIENT_ID = /^[1-9]\d{0,9}$/;
 
 /**

@@ -26,8 +26,22 @@ const patient: PatientDetail = {
   devices: [],
   device_ids: [],
   insurances: [
-    { id: 1, type: 'Private', provider_name: 'Acme', policy_number: 'P-1', policyholder: 'Charles Babbage', policyholder_birthdate: '1940-01-02' },
-    { id: 2, type: 'Medicare', provider_name: 'CMS', policy_number: 'M-1', policyholder: null, policyholder_birthdate: null },
+    {
+      id: 1,
+      type: 'Private',
+      provider_name: 'Acme',
+      policy_number: 'P-1',
+      policyholder: 'Charles Babbage',
+      policyholder_birthdate: '1940-01-02',
+    },
+    {
+      id: 2,
+      type: 'Medicare',
+      provider_name: 'CMS',
+      policy_number: 'M-1',
+      policyholder: null,
+      policyholder_birthdate: null,
+    },
   ],
 };
 
@@ -149,7 +163,8 @@ describe('patient detail', { timeout: 20_000 }, () => {
     await screen.findByRole('heading', { name: 'Ada Lovelace' });
     const term = (name: string) => screen.getByText(name, { selector: 'dt' }).nextElementSibling;
     const today = new Date();
-    const expectedAge = today.getFullYear() - 1950 - (today.getMonth() < 11 || (today.getMonth() === 11 && today.getDate() < 10) ? 1 : 0);
+    const expectedAge =
+      today.getFullYear() - 1950 - (today.getMonth() < 11 || (today.getMonth() === 11 && today.getDate() < 10) ? 1 : 0);
     expect(term(PatientTexts.age)).toHaveTextContent(`${expectedAge} ${PatientTexts.years}`);
     expect(term(PatientTexts.gender)).toHaveTextContent(PatientTexts.gender_female);
 
@@ -187,7 +202,9 @@ describe('patient detail', { timeout: 20_000 }, () => {
     const vitals = await screen.findByRole('table', { name: PatientTexts.vitals });
     const rows = within(vitals).getAllByRole('row').slice(1);
     expect(rows.map((r) => r.getAttribute('data-level'))).toEqual(['normal', 'high']);
-    const cells = within(rows[0]!).getAllByRole('cell').map((c) => c.textContent);
+    const cells = within(rows[0]!)
+      .getAllByRole('cell')
+      .map((c) => c.textContent);
     expect(cells.slice(1)).toEqual([PatientTexts.noValue, PatientTexts.noValue, '131', 'HR-1']);
   });
 
@@ -224,6 +241,9 @@ describe('patient detail', { timeout: 20_000 }, () => {
     expect(progress).toHaveTextContent(BillingTexts.progressMinutes(25));
     expect(progress).toHaveTextContent(BillingTexts.progressInteractive(true));
     expect(progress).toHaveTextContent('3 more days of readings for 99454');
-    expect(screen.getByRole('link', { name: BillingTexts.evidenceLink })).toHaveAttribute('href', '/billing/patients/4');
+    expect(screen.getByRole('link', { name: BillingTexts.evidenceLink })).toHaveAttribute(
+      'href',
+      '/billing/patients/4',
+    );
   });
 });

@@ -1,6 +1,16 @@
 import ReportIcon from '@mui/icons-material/Report';
 import WarningAmberIcon from '@mui/icons-material/WarningAmber';
-import { Box, Stack, TableCell, TableRow, ToggleButton, ToggleButtonGroup, Typography, alpha, type Theme } from '@mui/material';
+import {
+  Box,
+  Stack,
+  TableCell,
+  TableRow,
+  ToggleButton,
+  ToggleButtonGroup,
+  Typography,
+  alpha,
+  type Theme,
+} from '@mui/material';
 import {
   IngestionTexts,
   Labels,
@@ -116,7 +126,12 @@ function VitalsFigure({ patientId }: { patientId: number }) {
     >
       {(data) => (
         <Suspense fallback={<Loading />}>
-          <VitalsChart series={data} timezone={timezone} thresholds={thresholds.data?.effective} alertTimes={marks.data?.t} />
+          <VitalsChart
+            series={data}
+            timezone={timezone}
+            thresholds={thresholds.data?.effective}
+            alertTimes={marks.data?.t}
+          />
         </Suspense>
       )}
     </QueryStates>
@@ -127,20 +142,36 @@ function VitalsFigure({ patientId }: { patientId: number }) {
 function rowStyle(level: ReadingLevel) {
   if (level === 'normal') return undefined;
   return (theme: Theme) => ({
-    backgroundColor: alpha(level === 'critical' ? theme.palette.error.main : theme.palette.warning.main, level === 'critical' ? 0.16 : 0.1),
+    backgroundColor: alpha(
+      level === 'critical' ? theme.palette.error.main : theme.palette.warning.main,
+      level === 'critical' ? 0.16 : 0.1,
+    ),
     '& td': level === 'critical' ? { fontWeight: 700 } : {},
   });
 }
 
 const LEVELS = {
-  high: { Icon: WarningAmberIcon, label: PatientTexts.readingHigh, rule: PatientTexts.readingHighRule, color: 'warning.dark' },
-  critical: { Icon: ReportIcon, label: PatientTexts.readingCritical, rule: PatientTexts.readingCriticalRule, color: 'error.main' },
+  high: {
+    Icon: WarningAmberIcon,
+    label: PatientTexts.readingHigh,
+    rule: PatientTexts.readingHighRule,
+    color: 'warning.dark',
+  },
+  critical: {
+    Icon: ReportIcon,
+    label: PatientTexts.readingCritical,
+    rule: PatientTexts.readingCriticalRule,
+    color: 'error.main',
+  },
 } as const;
 
 function LevelMark({ level }: { level: Exclude<ReadingLevel, 'normal'> }) {
   const { Icon, label, color } = LEVELS[level];
   return (
-    <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5, ml: 1, verticalAlign: 'middle' }}>
+    <Box
+      component="span"
+      sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5, ml: 1, verticalAlign: 'middle' }}
+    >
       <Icon fontSize="small" sx={{ color }} aria-hidden />
       <Typography component="span" variant="body2" sx={{ fontWeight: 700 }}>
         {label}
