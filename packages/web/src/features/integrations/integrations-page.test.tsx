@@ -82,7 +82,8 @@ describe('integrations', { timeout: 20_000 }, () => {
     expect(within(table).getByText(/CUFF-9: value_1 must be between 40 and 300 mmHg/)).toBeTruthy();
     expect(within(table).getByText('North Clinic')).toBeTruthy();
     expect(within(table).getAllByText(IngestionTexts.noExpiry)).toHaveLength(2);
-    expect(within(table).getByText(IngestionTexts.unmatchedQuotaUse(12, 10_000))).toBeTruthy();
+    const row = within(table).getByText('Tenovi cloud').closest('tr')!;
+    expect(within(row).getByText(IngestionTexts.unmatchedQuotaUse(12, 10_000))).toBeTruthy();
   });
 
   it('shows a notice on a source without an organization, and assigns one only after confirmation', async () => {
