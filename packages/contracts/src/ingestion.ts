@@ -219,8 +219,9 @@ export const UnmatchedReading = Type.Object({
   id: Type.Integer(),
   device_id: Type.String(),
   measured_at: Timestamp,
-  systolic: Type.Integer(),
-  diastolic: Type.Integer(),
+  /** Null for a heart rate measured alone. */
+  systolic: Type.Union([Type.Integer(), Type.Null()]),
+  diastolic: Type.Union([Type.Integer(), Type.Null()]),
   pulse: Type.Union([Type.Integer(), Type.Null()]),
   received_at: Timestamp,
 });

@@ -13,6 +13,7 @@ import {
   PatientTexts,
   ReadingLimits,
   type IngestionSourceWithSecret,
+  type UnmatchedReadingsResponse,
   type VitalPage,
 } from '@rpm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -359,6 +360,16 @@ describe('strict FHIR input', () => {
     });
     expect(list.body.items.length).toBe(Math.min(100, list.body.total));
     expect(PatientTexts.noValue).toBe('—');
+  });
+
+  it('a heart rate alone from a device nobody has waits on the unmatched list, shown without pressures', async () => {
+    const at = fresh();
+    const parked = await post<OperationOutcome>('/fhir/R4/Observation', hr('NOBODY-HR', at, 77));
+    expect(parked.status).toBe(202);
+    const list = await admin.get<UnmatchedReadingsResponse>('/api/unmatched-readings?limit=100');
+    expect(list.body.items.filter((r) => r.device_id === 'NOBODY-HR')).toEqual([
+      expect.objectContaining({ systolic: null, diastolic: null, pulse: 77 }),
+    ]);
   });
 
   it('a heart rate with the time and device of a panel in the same Bundle is that panel’s pulse', async () => {

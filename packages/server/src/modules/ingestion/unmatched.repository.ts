@@ -1,18 +1,27 @@
 import type { Queryable } from '../../db/pool.ts';
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { DB } from '../../db/types.ts';
 import { kysely } from '../../db/kysely.ts';
 
 export interface UnmatchedRow {
   id: number;
   device_identifier: string;
   measured_at: Date;
-  systolic: number;
-  diastolic: number;
+  /** Null for a heart rate measured alone. */
+  systolic: number | null;
+  diastolic: number | null;
   pulse: number | null;
   received_at: Date;
 }
 
-/** Readings waiting for their device to be assigned, newest first (pulses still waiting for their pressure left out). */
+/** Readings (blood pressures and heart rates alone) a device assignment would carry. */
+const listed = (eb: ExpressionBuilder<DB, 'unmatched_readings'>) =>
+  eb.or([eb('systolic', 'is not', null), eb('kind', '=', 'heart_rate')]);
+
+/**
+ * Readings waiting for their device to be assigned, newest first (pulses still waiting for their
+ * pressure left out: they are part of a reading that has not arrived).
+ */
 export async function pageUnmatched(
   db: Queryable,
   limit: number,
@@ -23,9 +32,7 @@ export async function pageUnmatched(
     k
       .selectFrom('unmatched_readings')
       .select(['id', 'device_identifier', 'measured_at', 'systolic', 'diastolic', 'pulse', 'received_at'])
-      .where('systolic', 'is not', null)
-      // Migration 0800 holds systolic and diastolic null together.
-      .$narrowType<{ systolic: number; diastolic: number }>()
+      .where(listed)
       .orderBy('measured_at', 'desc')
       .orderBy('id', 'desc')
       .limit(limit)
@@ -34,7 +41,7 @@ export async function pageUnmatched(
     k
       .selectFrom('unmatched_readings')
       .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('systolic', 'is not', null)
+      .where(listed)
       .executeTakeFirst(),
   ]);
   return { rows, total: Number(count?.n ?? 0) };

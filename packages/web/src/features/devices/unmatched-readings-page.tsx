@@ -94,8 +94,8 @@ export default function UnmatchedReadingsPage() {
                     </TableCell>
                     <TableCell>{r.device_id}</TableCell>
                     <TableCell>{time}</TableCell>
-                    <TableCell>{r.systolic}</TableCell>
-                    <TableCell>{r.diastolic}</TableCell>
+                    <TableCell>{r.systolic ?? PatientTexts.noValue}</TableCell>
+                    <TableCell>{r.diastolic ?? PatientTexts.noValue}</TableCell>
                     <TableCell>{r.pulse ?? Labels.notAvailable}</TableCell>
                   </TableRow>
                 );
