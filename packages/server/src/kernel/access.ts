@@ -1,6 +1,6 @@
 import { ApiErrors } from '@rpm/contracts';
 import type { Queryable } from '../db/pool.ts';
-import type { SignedInContext } from '../plugins/context.ts';
+import type { SignedInContext } from './request-context.ts';
 import { mayAccessPatient } from '../policies/patients.ts';
 import type { AuditEvent } from '../modules/audit/audit.service.ts';
 import { AuditedRefusal, failure } from './audited-transaction.ts';
@@ -58,7 +58,12 @@ export async function requirePatientAccess(
 ): Promise<PatientScope> {
   const patient = await findPatientScope(tx, patientId, lock);
   if (!patient) {
-    throw failure(404, ApiErrors.notFound, { action, resourceType: 'patient', resourceId: patientId, reason: 'no such patient' });
+    throw failure(404, ApiErrors.notFound, {
+      action,
+      resourceType: 'patient',
+      resourceId: patientId,
+      reason: 'no such patient',
+    });
   }
   authorize(mayAccessPatient(ctx.actor, patient), {
     action,

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { withTransaction } from '../db/pool.ts';
-import type { SignedInContext } from '../plugins/context.ts';
-import { HttpError } from '../plugins/errors.ts';
+import type { SignedInContext } from './request-context.ts';
+import { HttpError } from './errors.ts';
 import { audit, type AuditEvent } from '../modules/audit/audit.service.ts';
 
 /**

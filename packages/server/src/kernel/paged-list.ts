@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { Queryable } from '../db/pool.ts';
-import type { SignedInContext } from '../plugins/context.ts';
+import type { SignedInContext } from './request-context.ts';
 import { audit, type AuditEvent } from '../modules/audit/audit.service.ts';
 import { requirePatientAccess } from './access.ts';
 import { auditedTransaction } from './audited-transaction.ts';

@@ -18,7 +18,7 @@ import type pg from 'pg';
 import { withTransaction, type Queryable } from '../../db/pool.ts';
 import { authorize, requirePatientAccess } from '../../kernel/access.ts';
 import { AuditedRefusal, auditedTransaction } from '../../kernel/audited-transaction.ts';
-import type { SignedInContext } from '../../plugins/context.ts';
+import type { SignedInContext } from '../../kernel/request-context.ts';
 import { alertListScope, mayEditAlertSettings, mayReadAlertSettings, mayWorkAlert } from '../../policies/alerts.ts';
 import { presentAlert, presentThresholdSet } from '../../presenters/alerts.ts';
 import { audit } from '../audit/audit.service.ts';

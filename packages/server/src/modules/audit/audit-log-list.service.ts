@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { withTransaction } from '../../db/pool.ts';
 import { authorize } from '../../kernel/access.ts';
 import { auditedTransaction } from '../../kernel/audited-transaction.ts';
-import type { SignedInContext } from '../../plugins/context.ts';
+import type { SignedInContext } from '../../kernel/request-context.ts';
 import { mayReadAuditLog } from '../../policies/audit.ts';
 import { presentAuditLog } from '../../presenters/audit-log.ts';
 import { audit } from './audit.service.ts';

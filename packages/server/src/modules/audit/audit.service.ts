@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/pool.ts';
-import type { RequestContext } from '../../plugins/context.ts';
+import type { RequestContext } from '../../kernel/request-context.ts';
 import { insertAuditLog, type AuditEntry } from './audit.repository.ts';
 
 export type AuditEvent = Omit<AuditEntry, 'userId' | 'ipAddress' | 'userAgent' | 'requestId'>;

@@ -1,6 +1,6 @@
 import { AdminErrors, blankToNull, type CreateDeviceBody, type Device } from '@rpm/contracts';
 import type pg from 'pg';
-import type { SignedInContext } from '../../plugins/context.ts';
+import type { SignedInContext } from '../../kernel/request-context.ts';
 import { authorize } from '../../kernel/access.ts';
 import { auditedTransaction, failure } from '../../kernel/audited-transaction.ts';
 import { deviceListScope, mayCreateDevice } from '../../policies/devices.ts';

@@ -11,8 +11,8 @@ import {
 import type pg from 'pg';
 import { Compile } from 'typebox/compile';
 import { withTransaction, type Queryable } from '../../db/pool.ts';
-import type { RequestContext } from '../../plugins/context.ts';
-import { HttpError } from '../../plugins/errors.ts';
+import type { RequestContext } from '../../kernel/request-context.ts';
+import { HttpError } from '../../kernel/errors.ts';
 import {
   fhirOrganizationScope,
   mayReadPatientViaFhir,

@@ -1,8 +1,8 @@
 import { BillingErrors, IngestionErrors, type IngestResult } from '@rpm/contracts';
 import type pg from 'pg';
 import { withTransaction, type Queryable } from '../../db/pool.ts';
-import type { RequestContext } from '../../plugins/context.ts';
-import { HttpError, isClosedMonthRefusal } from '../../plugins/errors.ts';
+import type { RequestContext } from '../../kernel/request-context.ts';
+import { HttpError, isClosedMonthRefusal } from '../../kernel/errors.ts';
 import { maySendReadings, sourceRefusal, type SourcePrincipal } from '../../policies/ingestion.ts';
 import { evaluateStoredReadings } from '../alerts/alerts.service.ts';
 import { audit } from '../audit/audit.service.ts';

@@ -13,7 +13,7 @@ import type pg from 'pg';
 import type { Queryable } from '../../db/pool.ts';
 import { authorize } from '../../kernel/access.ts';
 import { AuditedRefusal, auditedTransaction, failure } from '../../kernel/audited-transaction.ts';
-import type { SignedInContext } from '../../plugins/context.ts';
+import type { SignedInContext } from '../../kernel/request-context.ts';
 import { isSecretHeaderAllowed, mayManageIngestionSources } from '../../policies/ingestion.ts';
 import { presentSource, presentSourceWithSecret } from '../../presenters/ingestion-source.ts';
 import { audit } from '../audit/audit.service.ts';

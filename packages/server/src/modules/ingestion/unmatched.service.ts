@@ -10,7 +10,7 @@ import { authorize } from '../../kernel/access.ts';
 import { auditedTransaction, failure } from '../../kernel/audited-transaction.ts';
 import { findPatientScope } from '../../kernel/patient-scope.repository.ts';
 import { withTransaction } from '../../db/pool.ts';
-import type { RequestContext, SignedInContext } from '../../plugins/context.ts';
+import type { RequestContext, SignedInContext } from '../../kernel/request-context.ts';
 import { mayReviewUnmatchedReadings } from '../../policies/ingestion.ts';
 import { mayAttachSourceReadings } from '../../policies/unmatched-readings.ts';
 import { presentUnmatched } from '../../presenters/unmatched-reading.ts';

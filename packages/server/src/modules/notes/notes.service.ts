@@ -1,6 +1,6 @@
 import { PatientErrors, type Note, type NotePage } from '@rpm/contracts';
 import type pg from 'pg';
-import type { SignedInContext } from '../../plugins/context.ts';
+import type { SignedInContext } from '../../kernel/request-context.ts';
 import { audit } from '../audit/audit.service.ts';
 import { listPatientPage } from '../../kernel/paged-list.ts';
 import { requirePatientAccess } from '../../kernel/access.ts';

@@ -1,6 +1,6 @@
 import { AdminErrors, ApiErrors, BillingErrors, type Organization, type OrganizationSettings, type Provider } from '@rpm/contracts';
 import type pg from 'pg';
-import type { SignedInContext } from '../../plugins/context.ts';
+import type { SignedInContext } from '../../kernel/request-context.ts';
 import { authorize } from '../../kernel/access.ts';
 import { auditedTransaction, failure } from '../../kernel/audited-transaction.ts';
 import { mayManageOrganizations, mayReadOrganization, organizationListScope } from '../../policies/organizations.ts';

@@ -15,7 +15,7 @@ import {
   blankToNull,
 } from '@rpm/contracts';
 import type pg from 'pg';
-import type { SignedInContext } from '../../plugins/context.ts';
+import type { SignedInContext } from '../../kernel/request-context.ts';
 import type { Queryable } from '../../db/pool.ts';
 import { audit } from '../audit/audit.service.ts';
 import { authorize, requirePatientAccess } from '../../kernel/access.ts';

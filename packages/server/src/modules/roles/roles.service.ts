@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { SignedInContext } from '../../plugins/context.ts';
+import type { SignedInContext } from '../../kernel/request-context.ts';
 import { authorize } from '../../kernel/access.ts';
 import { auditedTransaction } from '../../kernel/audited-transaction.ts';
 import { mayAdministerUsers } from '../../policies/users.ts';

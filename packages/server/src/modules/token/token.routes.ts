@@ -1,6 +1,6 @@
 import { LogoutQuery, MeResponse, SESSION_COOKIE, TokenBody } from '@rpm/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { contextOf } from '../../plugins/context.ts';
+import { contextOf } from '../../kernel/request-context.ts';
 import { pruneEndedSessions } from '../sessions/sessions.service.ts';
 import { exchangeToken, logout, type TokenDeps } from './token.service.ts';
 

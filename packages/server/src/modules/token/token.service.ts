@@ -1,9 +1,10 @@
+import { actorOf } from '../../policies/actor.ts';
 import { ApiErrors, type CurrentUser } from '@rpm/contracts';
 import type pg from 'pg';
 import { withTransaction } from '../../db/pool.ts';
 import type { Identity, VerifiedAccessToken } from '../../identity/index.ts';
-import { HttpError } from '../../plugins/errors.ts';
-import type { RequestContext } from '../../plugins/context.ts';
+import { HttpError } from '../../kernel/errors.ts';
+import type { RequestContext } from '../../kernel/request-context.ts';
 import { mayOpenSession } from '../../policies/sessions.ts';
 import { presentCurrentUser } from '../../presenters/current-user.ts';
 import { audit } from '../audit/audit.service.ts';
@@ -55,7 +56,13 @@ export async function exchangeToken(
     // The pool is the truth about MFA: a user who set it up while signing in has it on now.
     const current = poolMfa !== null && poolMfa !== user.mfa_enabled ? await setMfaEnabled(tx, user.id, poolMfa) : null;
     const { id, email, role } = presentCurrentUser(user);
-    const actor = { id, email, role, organizationId: user.organization_id, cognitoUsername: identity.username };
+    const actor = actorOf({
+      id,
+      email,
+      role,
+      organizationId: user.organization_id,
+      cognitoUsername: identity.username,
+    });
     await audit(
       tx,
       { ...ctx, actor },

@@ -10,7 +10,7 @@ import {
 } from '@rpm/contracts';
 import type pg from 'pg';
 import type { Queryable } from '../../db/pool.ts';
-import type { SignedInContext } from '../../plugins/context.ts';
+import type { SignedInContext } from '../../kernel/request-context.ts';
 import { audit } from '../audit/audit.service.ts';
 import { requirePatientAccess } from '../../kernel/access.ts';
 import { auditedTransaction, failure } from '../../kernel/audited-transaction.ts';

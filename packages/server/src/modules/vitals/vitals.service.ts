@@ -1,6 +1,6 @@
 import { ApiErrors, VITAL_SERIES_MAX_POINTS, type ManualVitalBody, type Vital, type VitalPage, type VitalSeries } from '@rpm/contracts';
 import type pg from 'pg';
-import type { SignedInContext } from '../../plugins/context.ts';
+import type { SignedInContext } from '../../kernel/request-context.ts';
 import { evaluateStoredReadings } from '../alerts/alerts.service.ts';
 import { audit, auditEntryOf } from '../audit/audit.service.ts';
 import { bloodPressure, measuredTime, ReadingRejected } from '../ingestion/reading-rules.ts';

@@ -1,14 +1,7 @@
-import type { Role } from '@rpm/contracts';
 import type { FastifyRequest } from 'fastify';
+import type { Access, Actor } from '../policies/actor.ts';
 
-/** The signed-in staff member behind a request, as loaded from their server-side session. */
-export interface Actor {
-  id: number;
-  email: string;
-  role: Role;
-  organizationId: number | null;
-  cognitoUsername: string | null;
-}
+export type { Access, Actor };
 
 /** What services need to know about the request for access checks and audit records. */
 export interface RequestContext {
@@ -19,14 +12,6 @@ export interface RequestContext {
 }
 
 export type SignedInContext = RequestContext & { actor: Actor };
-
-/**
- * Who may call a route. Every /api and /fhir route must declare one (checked at start-up).
- * `machine`: called by device clouds and EHRs with a source secret, not a browser session; the
- * hook neither requires a session nor the CSRF header, and the service authenticates the caller
- * (a session cookie, if sent, is still resolved so FHIR reads work for signed-in staff).
- */
-export type Access = 'public' | 'signed-in' | 'admin' | 'machine';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
