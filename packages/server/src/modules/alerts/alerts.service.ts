@@ -20,7 +20,7 @@ import { authorize, requirePatientAccess } from '../../kernel/access.ts';
 import { AuditedRefusal, auditedTransaction } from '../../kernel/audited-transaction.ts';
 import type { SignedInContext } from '../../kernel/request-context.ts';
 import { alertListScope, mayEditAlertSettings, mayReadAlertSettings, mayWorkAlert } from '../../policies/alerts.ts';
-import { presentAlert, presentThresholdSet } from '../../presenters/alerts.ts';
+import { presentAlert, presentThresholdSet } from './alerts.presenter.ts';
 import { audit } from '../audit/audit.service.ts';
 import { insertNote } from '../notes/notes.repository.ts';
 import { sessionKeyOf, sessionTimeLeft } from '../sessions/sessions.service.ts';

@@ -5,7 +5,7 @@ import { authorize } from '../../kernel/access.ts';
 import { auditedTransaction } from '../../kernel/audited-transaction.ts';
 import type { SignedInContext } from '../../kernel/request-context.ts';
 import { mayReadAuditLog } from '../../policies/audit.ts';
-import { presentAuditLog } from '../../presenters/audit-log.ts';
+import { presentAuditLog } from './audit-log.presenter.ts';
 import { audit } from './audit.service.ts';
 import { auditLogTotal, beginSnapshotRead, listAuditLogPage } from './audit.repository.ts';
 

@@ -14,7 +14,7 @@ import { AuditedRefusal, auditedTransaction } from '../../kernel/audited-transac
 import type { SignedInContext } from '../../kernel/request-context.ts';
 import { notFound } from '../../kernel/errors.ts';
 import { billingReportScope, mayCloseBillingMonth } from '../../policies/billing.ts';
-import { billingCsvRecords, escapeCsvCell, presentBillingRow, presentTimeEntry } from '../../presenters/billing.ts';
+import { billingCsvRecords, escapeCsvCell, presentBillingRow, presentTimeEntry } from './billing.presenter.ts';
 import { audit } from '../audit/audit.service.ts';
 import { billPatientMonth, monthBounds, totalsOf } from './billing-rules.ts';
 import {

@@ -5,7 +5,7 @@ import { AuditedRefusal, auditedTransaction } from '../../kernel/audited-transac
 import type { Queryable } from '../../db/pool.ts';
 import type { SignedInContext } from '../../kernel/request-context.ts';
 import { mayInspectDatabase } from '../../policies/db-inspector.ts';
-import { presentSample, presentTableSchema, type InspectableTable } from '../../presenters/db-inspector.ts';
+import { presentSample, presentTableSchema, type InspectableTable } from './db-inspector.presenter.ts';
 import { audit } from '../audit/audit.service.ts';
 import { loadCatalog, readSample, syncInspectorGrants } from './db-inspector.repository.ts';
 

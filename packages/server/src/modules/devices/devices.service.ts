@@ -4,7 +4,7 @@ import type { SignedInContext } from '../../kernel/request-context.ts';
 import { authorize } from '../../kernel/access.ts';
 import { auditedTransaction, failure } from '../../kernel/audited-transaction.ts';
 import { deviceListScope, mayCreateDevice } from '../../policies/devices.ts';
-import { presentDevice } from '../../presenters/devices.ts';
+import { presentDevice } from './devices.presenter.ts';
 import { audit } from '../audit/audit.service.ts';
 import { insertDevice, listDevices } from './devices.repository.ts';
 

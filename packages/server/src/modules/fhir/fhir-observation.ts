@@ -15,7 +15,7 @@ import {
   LOINC_HEART_RATE,
   LOINC_SYSTOLIC,
   UCUM,
-} from '../../presenters/fhir.ts';
+} from './fhir.presenter.ts';
 import type { IncomingReading } from '../ingestion/readings.repository.ts';
 import { bloodPressure, pulseRate, ReadingRejected } from '../ingestion/reading-rules.ts';
 

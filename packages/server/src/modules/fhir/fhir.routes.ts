@@ -13,7 +13,7 @@ import { Type } from 'typebox';
 import { contextOf } from '../../kernel/request-context.ts';
 import { HttpError } from '../../kernel/errors.ts';
 import { sourceRateLimit } from '../../kernel/source-rate-limit.ts';
-import { operationOutcome, type IssueCode } from '../../presenters/fhir.ts';
+import { operationOutcome, type IssueCode } from './fhir.presenter.ts';
 import type { ModuleDeps } from '../module-deps.ts';
 import {
   createObservation,

@@ -30,7 +30,7 @@ import {
   responseBundle,
   searchBundle,
   type IssueCode,
-} from '../../presenters/fhir.ts';
+} from './fhir.presenter.ts';
 import { audit } from '../audit/audit.service.ts';
 import { readingsInClosedMonths } from '../billing/billing.service.ts';
 import {

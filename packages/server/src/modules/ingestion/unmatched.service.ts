@@ -13,7 +13,7 @@ import { withTransaction } from '../../db/pool.ts';
 import type { RequestContext, SignedInContext } from '../../kernel/request-context.ts';
 import { mayReviewUnmatchedReadings } from '../../policies/ingestion.ts';
 import { mayAttachSourceReadings } from '../../policies/unmatched-readings.ts';
-import { presentUnmatched } from '../../presenters/unmatched-reading.ts';
+import { presentUnmatched } from './unmatched-reading.presenter.ts';
 import { audit } from '../audit/audit.service.ts';
 import { deleteUnmatchedBefore, lockAttachable, moveToPatient, pageUnmatched } from './unmatched.repository.ts';
 

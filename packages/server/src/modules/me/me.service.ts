@@ -4,7 +4,7 @@ import { withTransaction } from '../../db/pool.ts';
 import type { Identity } from '../../identity/index.ts';
 import { HttpError, conflict } from '../../kernel/errors.ts';
 import type { SignedInContext } from '../../kernel/request-context.ts';
-import { presentCurrentUser } from '../../presenters/current-user.ts';
+import { presentCurrentUser } from './current-user.presenter.ts';
 import { audit } from '../audit/audit.service.ts';
 import { findCurrentUser, setMfaEnabled, syncMfaEnabled } from './me.repository.ts';
 

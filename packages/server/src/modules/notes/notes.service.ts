@@ -5,7 +5,7 @@ import { audit } from '../audit/audit.service.ts';
 import { listPatientPage } from '../../kernel/paged-list.ts';
 import { requirePatientAccess } from '../../kernel/access.ts';
 import { auditedTransaction, failure } from '../../kernel/audited-transaction.ts';
-import { presentNote } from '../../presenters/notes.ts';
+import { presentNote } from './notes.presenter.ts';
 import { countNotes, insertNote, pageNotes } from './notes.repository.ts';
 
 export async function listNotes(

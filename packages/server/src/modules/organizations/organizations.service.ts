@@ -4,7 +4,7 @@ import type { SignedInContext } from '../../kernel/request-context.ts';
 import { authorize } from '../../kernel/access.ts';
 import { auditedTransaction, failure } from '../../kernel/audited-transaction.ts';
 import { mayManageOrganizations, mayReadOrganization, organizationListScope } from '../../policies/organizations.ts';
-import { presentOrganization, presentOrganizationSettings, presentProvider } from '../../presenters/organizations.ts';
+import { presentOrganization, presentOrganizationSettings, presentProvider } from './organizations.presenter.ts';
 import { audit } from '../audit/audit.service.ts';
 import {
   findOrganization,

@@ -22,7 +22,7 @@ import { authorize, requirePatientAccess } from '../../kernel/access.ts';
 import { mayAssignDevices } from '../../policies/devices.ts';
 import { mayPlacePatientIn, patientListScope } from '../../policies/patients.ts';
 import { auditedTransaction, failure, recordingRefusals } from '../../kernel/audited-transaction.ts';
-import { presentInsurance, presentPatientDetail, presentPatientListItem } from '../../presenters/patients.ts';
+import { presentInsurance, presentPatientDetail, presentPatientListItem } from './patients.presenter.ts';
 import { organizationExists } from '../organizations/organizations.repository.ts';
 import {
   currentDeviceIds,

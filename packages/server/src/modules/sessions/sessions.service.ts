@@ -7,7 +7,7 @@ import {
 } from '@rpm/contracts';
 import type { Queryable } from '../../db/pool.ts';
 import type { Actor } from '../../kernel/request-context.ts';
-import { presentActor } from '../../presenters/actor.ts';
+import { presentActor } from './sessions.presenter.ts';
 import {
   announceSessionsEnded,
   endSessionsBeyond,

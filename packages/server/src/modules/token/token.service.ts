@@ -6,7 +6,7 @@ import type { Identity, VerifiedAccessToken } from '../../identity/index.ts';
 import { HttpError } from '../../kernel/errors.ts';
 import type { RequestContext } from '../../kernel/request-context.ts';
 import { mayOpenSession } from '../../policies/sessions.ts';
-import { presentCurrentUser } from '../../presenters/current-user.ts';
+import { presentCurrentUser } from '../me/current-user.presenter.ts';
 import { audit } from '../audit/audit.service.ts';
 import { findUserByIdentity, linkSubject, setMfaEnabled } from '../me/me.repository.ts';
 import { exchangeBlocked, recordExchangeFailure } from './exchange-failures.ts';

@@ -15,7 +15,7 @@ import { audit } from '../audit/audit.service.ts';
 import { requirePatientAccess } from '../../kernel/access.ts';
 import { auditedTransaction, failure } from '../../kernel/audited-transaction.ts';
 import { auditedPatientRead } from '../../kernel/paged-list.ts';
-import { presentTrackingEntry } from '../../presenters/tracking.ts';
+import { presentTrackingEntry } from './tracking.presenter.ts';
 import { isBillingMonthClosed } from '../billing/billing.service.ts';
 import {
   countTrackingEntries,

@@ -6,7 +6,7 @@ import { failure, recordingRefusals } from '../../kernel/audited-transaction.ts'
 import { HttpError, badRequest, conflict } from '../../kernel/errors.ts';
 import type { SignedInContext } from '../../kernel/request-context.ts';
 import { mayAdministerUsers, mayDisableUser } from '../../policies/users.ts';
-import { presentUser, presentUserWithPool } from '../../presenters/users.ts';
+import { presentUser, presentUserWithPool } from './users.presenter.ts';
 import { audit, type AuditEvent } from '../audit/audit.service.ts';
 import type { ModuleDeps } from '../module-deps.ts';
 import { organizationExists } from '../organizations/organizations.repository.ts';

@@ -8,7 +8,7 @@ import { auditedPatientRead } from '../../kernel/paged-list.ts';
 import { authorize, requirePatientAccess } from '../../kernel/access.ts';
 import { auditedTransaction, failure, recordingRefusals } from '../../kernel/audited-transaction.ts';
 import { mayAccessPatient, patientListScope } from '../../policies/patients.ts';
-import { presentVital, presentVitalSeries } from '../../presenters/vitals.ts';
+import { presentVital, presentVitalSeries } from './vitals.presenter.ts';
 import { insertManualVital, readScopedVitalPage, vitalSeries } from './vitals.repository.ts';
 
 /**

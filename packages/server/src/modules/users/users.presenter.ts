@@ -1,7 +1,7 @@
 import type { AdminUser } from '@rpm/contracts';
-import type { DirectoryUser } from '../identity/directory.ts';
-import type { UserRow } from '../modules/users/users.repository.ts';
-import { isoTime } from './time.ts';
+import type { DirectoryUser } from '../../identity/directory.ts';
+import type { UserRow } from './users.repository.ts';
+import { isoTime } from '../../kernel/time.ts';
 
 /** A staff member for the administration pages, with the user pool's status when known. */
 export function presentUser(row: UserRow, poolStatus: string | null): AdminUser {

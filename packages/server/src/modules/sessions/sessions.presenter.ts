@@ -1,6 +1,6 @@
 import type { Role } from '@rpm/contracts';
-import type { SessionUserRow } from '../modules/sessions/sessions.repository.ts';
-import { actorOf, type Actor } from '../policies/actor.ts';
+import type { SessionUserRow } from './sessions.repository.ts';
+import { actorOf, type Actor } from '../../policies/actor.ts';
 
 /** The user behind a live session, as access checks and audit records see them. */
 export const presentActor = (row: SessionUserRow): Actor =>

@@ -1,6 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
 import { describe, expect, it } from 'vitest';
-import { escapeCsvCell } from './billing.ts';
+import { escapeCsvCell } from './billing.presenter.ts';
 
 describe('billing CSV cells', () => {
   it('a full-width ＝ at the start of a CSV cell is escaped', () => {

@@ -1,5 +1,5 @@
 import { DB_SAMPLE_MAX_ROWS, type DbSampleResponse, type DbSchemaResponse } from '@rpm/contracts';
-import type { CatalogColumn } from '../modules/db-inspector/db-inspector.repository.ts';
+import type { CatalogColumn } from './db-inspector.repository.ts';
 
 /** An inspectable table: the columns shown, and the names of those withheld. */
 export interface InspectableTable {

@@ -1,7 +1,7 @@
 import type { Note } from '@rpm/contracts';
-import type { NoteRow } from '../modules/notes/notes.repository.ts';
-import { staffName } from './people.ts';
-import { isoTime } from './time.ts';
+import type { NoteRow } from './notes.repository.ts';
+import { staffName } from '../../kernel/people.ts';
+import { isoTime } from '../../kernel/time.ts';
 
 export function presentNote(row: NoteRow): Note {
   return {

@@ -1,6 +1,6 @@
 import type { Organization, OrganizationSettings, Provider } from '@rpm/contracts';
-import type { OrganizationRow, ProviderRow } from '../modules/organizations/organizations.repository.ts';
-import { staffName } from './people.ts';
+import type { OrganizationRow, ProviderRow } from './organizations.repository.ts';
+import { staffName } from '../../kernel/people.ts';
 
 export function presentOrganization(row: OrganizationRow): Organization {
   return { id: row.id, name: row.name };

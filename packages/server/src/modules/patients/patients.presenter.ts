@@ -4,8 +4,8 @@ import type {
   InsuranceRow,
   PatientDetailRow,
   PatientListRow,
-} from '../modules/patients/patients.repository.ts';
-import { staffName } from './people.ts';
+} from './patients.repository.ts';
+import { staffName } from '../../kernel/people.ts';
 
 export function presentPatientListItem(row: PatientListRow): PatientListItem {
   return { ...listedFields(row), organization_name: row.organization_name };

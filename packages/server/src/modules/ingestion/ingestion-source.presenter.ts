@@ -4,7 +4,7 @@ import {
   type IngestionSource,
   type IngestionSourceWithSecret,
 } from '@rpm/contracts';
-import type { RejectionRow, SourceRow } from '../modules/ingestion/ingestion-sources.repository.ts';
+import type { RejectionRow, SourceRow } from './ingestion-sources.repository.ts';
 
 /** A source's unmatched readings against its quota, and how long they are kept. */
 export interface UnmatchedUse {

@@ -1,6 +1,6 @@
 import { BillingCsvColumns, type BillingRow, type BillingTimeEntry } from '@rpm/contracts';
-import type { PatientMonthResult } from '../modules/billing/billing-rules.ts';
-import type { BillingInputRow, BillingPatientDetails, TimeEntryRow } from '../modules/billing/billing.repository.ts';
+import type { PatientMonthResult } from './billing-rules.ts';
+import type { BillingInputRow, BillingPatientDetails, TimeEntryRow } from './billing.repository.ts';
 
 export const presentBillingRow = (input: BillingInputRow, result: PatientMonthResult): BillingRow => ({
   patient_id: input.patient_id,

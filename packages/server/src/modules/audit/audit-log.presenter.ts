@@ -1,5 +1,5 @@
 import type { AuditLog } from '@rpm/contracts';
-import type { AuditLogRow } from '../modules/audit/audit.repository.ts';
+import type { AuditLogRow } from './audit.repository.ts';
 
 /** One audit record as GET /api/audit-logs answers it. */
 export const presentAuditLog = (r: AuditLogRow): AuditLog => ({

@@ -1,5 +1,5 @@
 import type { TrackingSession } from '@rpm/contracts';
-import type { TrackingEntryRow } from '../modules/tracking/tracking.repository.ts';
+import type { TrackingEntryRow } from './tracking.repository.ts';
 
 /**
  * A tracking entry as the API answers it. The contract keeps the spec's name (`TrackingSession`,

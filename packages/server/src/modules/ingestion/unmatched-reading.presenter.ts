@@ -1,5 +1,5 @@
 import type { UnmatchedReading } from '@rpm/contracts';
-import type { UnmatchedRow } from '../modules/ingestion/unmatched.repository.ts';
+import type { UnmatchedRow } from './unmatched.repository.ts';
 
 export const presentUnmatched = (r: UnmatchedRow): UnmatchedReading => ({
   id: r.id,

@@ -1,6 +1,6 @@
 import type { Vital, VitalSeries } from '@rpm/contracts';
-import type { VitalRow, VitalSeriesRow } from '../modules/vitals/vitals.repository.ts';
-import { isoTime } from './time.ts';
+import type { VitalRow, VitalSeriesRow } from './vitals.repository.ts';
+import { isoTime } from '../../kernel/time.ts';
 
 export function presentVital(row: VitalRow): Vital {
   return { created_at: isoTime(row.created_at), systolic: row.systolic, diastolic: row.diastolic, pulse: row.pulse, source: row.source };

@@ -1,5 +1,5 @@
 import { ALERT_THRESHOLD_KEYS, type Alert, type AlertThresholdValues } from '@rpm/contracts';
-import type { AlertRow } from '../modules/alerts/alerts.repository.ts';
+import type { AlertRow } from './alerts.repository.ts';
 
 /** A worklist row as the API answers it (the organization stays on the server). */
 export function presentAlert(r: AlertRow): Alert {

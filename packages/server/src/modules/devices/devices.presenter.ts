@@ -1,6 +1,6 @@
 import type { Device } from '@rpm/contracts';
-import type { DeviceRow } from '../modules/devices/devices.repository.ts';
-import { isoTime } from './time.ts';
+import type { DeviceRow } from './devices.repository.ts';
+import { isoTime } from '../../kernel/time.ts';
 
 /** A device with the name and birth date of the patient who has it, if any. */
 export function presentDevice(row: DeviceRow): Device {

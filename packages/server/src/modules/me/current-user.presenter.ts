@@ -1,5 +1,5 @@
 import type { CurrentUser, Role, UserStatus } from '@rpm/contracts';
-import type { CurrentUserRow } from '../modules/me/me.repository.ts';
+import type { CurrentUserRow } from './me.repository.ts';
 
 /** The signed-in user as /api/me, /api/me/mfa and /api/token answer them. */
 export const presentCurrentUser = (row: CurrentUserRow): CurrentUser => ({
