@@ -1,4 +1,3 @@
-import { actorOf } from '../src/policies/actor.ts';
 /**
  * Measures what clinical alerts cost:
  *  1. the time rule evaluation adds to storing one reading: each reading is stored in its own
@@ -22,6 +21,7 @@ import { runMigrations } from '../src/db/migrate.ts';
 import { withTransaction } from '../src/db/pool.ts';
 import { worklistQuery } from '../src/modules/alerts/alerts.repository.ts';
 import { evaluateStoredReadings, listAlerts } from '../src/modules/alerts/alerts.service.ts';
+import { actorOf } from '../src/policies/actor.ts';
 import { alertListScope } from '../src/policies/alerts.ts';
 import { insertManualVital } from '../src/modules/vitals/vitals.repository.ts';
 import type { SignedInContext } from '../src/kernel/request-context.ts';
@@ -63,11 +63,7 @@ try {
   );
   const evalIds = evalPatients.rows.map((r) => r.id);
   const values = (i: number) =>
-    i % 4 === 0
-      ? { systolic: 150, diastolic: 92 }
-      : i % 4 === 1
-        ? { systolic: 190, diastolic: 110 }
-        : { systolic: 122, diastolic: 78 };
+    i % 4 === 0 ? { systolic: 150, diastolic: 92 } : i % 4 === 1 ? { systolic: 190, diastolic: 110 } : { systolic: 122, diastolic: 78 };
   const runP50: number[] = [];
   const runP99: number[] = [];
   const storeP50: number[] = [];
@@ -158,11 +154,7 @@ try {
     ['provider: open, first page of 25', provider, { status: 'open', limit: 25, offset: 0 }],
     ['provider: open, page at offset 2,000', provider, { status: 'open', limit: 25, offset: 2000 }],
     ['provider: critical only', provider, { status: 'open', severity: 'critical', limit: 25, offset: 0 }],
-    [
-      'provider: their own patients (~200)',
-      provider,
-      { status: 'open', provider_id: providerId, limit: 25, offset: 0 },
-    ],
+    ['provider: their own patients (~200)', provider, { status: 'open', provider_id: providerId, limit: 25, offset: 0 }],
     ['provider: resolved', provider, { status: 'resolved', limit: 25, offset: 0 }],
     ['admin: open, every organization', admin, { status: 'open', limit: 25, offset: 0 }],
   ];
@@ -182,12 +174,7 @@ try {
     // PostgreSQL's own time for the statement (no round trips, no client scheduling).
     const compiled = worklistQuery(
       pool,
-      {
-        organizationId: alertListScope(who.actor),
-        status: q.status ?? 'open',
-        severity: q.severity,
-        providerId: q.provider_id,
-      },
+      { organizationId: alertListScope(who.actor), status: q.status ?? 'open', severity: q.severity, providerId: q.provider_id },
       q.limit ?? 25,
       q.offset ?? 0,
     ).compile();
@@ -211,12 +198,7 @@ try {
       `${worst <= AIM_MS ? 'met' : 'NOT met'} for the call, ${worstExecution <= AIM_MS ? 'met' : 'NOT met'} for the statement`,
   );
   // Shared machines skew every figure: the load is printed with them.
-  console.log(
-    `load average during the run: ${os
-      .loadavg()
-      .map((l) => l.toFixed(1))
-      .join(', ')} on ${os.cpus().length} CPUs`,
-  );
+  console.log(`load average during the run: ${os.loadavg().map((l) => l.toFixed(1)).join(', ')} on ${os.cpus().length} CPUs`);
 } finally {
   await drop();
 }

@@ -13,7 +13,7 @@ import type { Identity } from './identity/index.ts';
 import { alertsRoutes } from './modules/alerts/alerts.routes.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { billingRoutes } from './modules/billing/billing.routes.ts';
-import { audit } from './modules/audit/audit.service.ts';
+import { audit } from './kernel/audit-writer.ts';
 import { startSealer } from './modules/audit/sealer.ts';
 import { dbInspectorRoutes } from './modules/db-inspector/db-inspector.routes.ts';
 import { devicesRoutes } from './modules/devices/devices.routes.ts';

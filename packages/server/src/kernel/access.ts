@@ -2,7 +2,7 @@ import { ApiErrors } from '@rpm/contracts';
 import type { Queryable } from '../db/pool.ts';
 import type { SignedInContext } from './request-context.ts';
 import { mayAccessPatient } from '../policies/patients.ts';
-import type { AuditEvent } from '../modules/audit/audit.service.ts';
+import type { AuditEvent } from './audit-writer.ts';
 import { AuditedRefusal, failure } from './audited-transaction.ts';
 import { findPatientScope, type PatientScope } from './patient-scope.repository.ts';
 
@@ -58,12 +58,7 @@ export async function requirePatientAccess(
 ): Promise<PatientScope> {
   const patient = await findPatientScope(tx, patientId, lock);
   if (!patient) {
-    throw failure(404, ApiErrors.notFound, {
-      action,
-      resourceType: 'patient',
-      resourceId: patientId,
-      reason: 'no such patient',
-    });
+    throw failure(404, ApiErrors.notFound, { action, resourceType: 'patient', resourceId: patientId, reason: 'no such patient' });
   }
   authorize(mayAccessPatient(ctx.actor, patient), {
     action,

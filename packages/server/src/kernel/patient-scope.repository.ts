@@ -8,22 +8,14 @@ export interface PatientScope {
 }
 
 /** What the access check needs of a patient; `lock` serialises concurrent saves of one patient. */
-export async function findPatientScope(
-  db: Queryable,
-  patientId: number,
-  lock: boolean,
-): Promise<PatientScope | undefined> {
+export async function findPatientScope(db: Queryable, patientId: number, lock: boolean): Promise<PatientScope | undefined> {
   let q = kysely(db).selectFrom('patients').select(['id', 'organization_id']).where('id', '=', patientId);
   if (lock) q = q.forUpdate();
   return q.executeTakeFirst();
 }
 
 /** How many rows of one kind of patient record the patient has (the paged lists' totals). */
-export async function countPatientRows(
-  db: Queryable,
-  table: 'notes' | 'tracking_sessions',
-  patientId: number,
-): Promise<number> {
+export async function countPatientRows(db: Queryable, table: 'notes' | 'tracking_sessions', patientId: number): Promise<number> {
   const row = await kysely(db)
     .selectFrom(table)
     .select(sql<number>`count(*)::int`.as('n'))

@@ -70,9 +70,7 @@ export function lazyValidator(lazy: LazyCompilation, describe: string, compile: 
   const get = lazy.defer(describe, compile);
   // Fastify passes a second argument (the parent object) only to a function with `schemaEnv`.
   const validator = (data: unknown, context?: unknown) =>
-    context === undefined
-      ? get()(data)
-      : (get() as (data: unknown, context: unknown) => ReturnType<Validator>)(data, context);
+    context === undefined ? get()(data) : (get() as (data: unknown, context: unknown) => ReturnType<Validator>)(data, context);
   Object.defineProperties(validator, {
     errors: { get: () => get().errors, enumerable: true },
     schemaEnv: { get: () => (get() as { schemaEnv?: unknown }).schemaEnv },
@@ -80,9 +78,7 @@ export function lazyValidator(lazy: LazyCompilation, describe: string, compile: 
   return validator;
 }
 
-type SerializerFactory = NonNullable<
-  NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']
->['buildSerializer'];
+type SerializerFactory = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>['buildSerializer'];
 
 /**
  * Fastify's own serializer factory (the one it uses when given none), with each route's

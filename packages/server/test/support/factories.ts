@@ -1,9 +1,9 @@
-import { actorOf } from '../../src/policies/actor.ts';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Role } from '@rpm/contracts';
 import type { Queryable } from '../../src/db/pool.ts';
 import { kysely } from '../../src/db/kysely.ts';
-import type { Actor, SignedInContext } from '../../src/kernel/request-context.ts';
+import { actorOf, type Actor } from '../../src/policies/actor.ts';
+import type { SignedInContext } from '../../src/kernel/request-context.ts';
 
 /**
  * Rows for service tests, written straight to the test database: each factory fills what the
@@ -47,24 +47,12 @@ export async function buildStaff(db: Queryable, role: Role, s: StaffOptions = {}
     })
     .returning(['id', 'email', 'organization_id', 'cognito_username'])
     .executeTakeFirstOrThrow();
-  return actorOf({
-    id: row.id,
-    email: row.email,
-    role,
-    organizationId: row.organization_id,
-    cognitoUsername: row.cognito_username,
-  });
+  return actorOf({ id: row.id, email: row.email, role, organizationId: row.organization_id, cognitoUsername: row.cognito_username });
 }
 
 export async function buildPatient(
   db: Queryable,
-  p: {
-    organizationId: number;
-    firstName?: string;
-    lastName?: string;
-    dateOfBirth?: string | null;
-    primaryProviderId?: number | null;
-  },
+  p: { organizationId: number; firstName?: string; lastName?: string; dateOfBirth?: string | null; primaryProviderId?: number | null },
 ): Promise<number> {
   const { id } = await kysely(db)
     .insertInto('patients')
@@ -80,10 +68,7 @@ export async function buildPatient(
   return id;
 }
 
-export async function buildDevice(
-  db: Queryable,
-  d: { deviceId?: string; patientId?: number | null } = {},
-): Promise<number> {
+export async function buildDevice(db: Queryable, d: { deviceId?: string; patientId?: number | null } = {}): Promise<number> {
   const { id } = await kysely(db)
     .insertInto('devices')
     .values({ device_id: d.deviceId ?? unique('DEV'), patient_id: d.patientId ?? null })

@@ -17,13 +17,7 @@ export async function portalUserOf(db: Queryable, username: string): Promise<Act
     .$narrowType<{ role: Role }>()
     .executeTakeFirst();
   return row
-    ? actorOf({
-        id: row.id,
-        email: row.email,
-        role: row.role,
-        organizationId: row.organization_id,
-        cognitoUsername: username,
-      })
+    ? actorOf({ id: row.id, email: row.email, role: row.role, organizationId: row.organization_id, cognitoUsername: username })
     : null;
 }
 

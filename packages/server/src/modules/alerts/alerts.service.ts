@@ -21,7 +21,7 @@ import { AuditedRefusal, auditedTransaction } from '../../kernel/audited-transac
 import type { SignedInContext } from '../../kernel/request-context.ts';
 import { alertListScope, mayEditAlertSettings, mayReadAlertSettings, mayWorkAlert } from '../../policies/alerts.ts';
 import { presentAlert, presentThresholdSet } from './alerts.presenter.ts';
-import { audit } from '../audit/audit.service.ts';
+import { audit } from '../../kernel/audit-writer.ts';
 import { insertNote } from '../notes/notes.repository.ts';
 import { sessionKeyOf, sessionTimeLeft } from '../sessions/sessions.service.ts';
 import { insertTrackingEntry, organizationToday } from '../tracking/tracking.repository.ts';

@@ -6,7 +6,7 @@ import { auditedTransaction } from '../../kernel/audited-transaction.ts';
 import type { SignedInContext } from '../../kernel/request-context.ts';
 import { mayReadAuditLog } from '../../policies/audit.ts';
 import { presentAuditLog } from './audit-log.presenter.ts';
-import { audit } from './audit.service.ts';
+import { audit } from '../../kernel/audit-writer.ts';
 import { auditLogTotal, beginSnapshotRead, listAuditLogPage } from './audit.repository.ts';
 
 /**

@@ -15,7 +15,7 @@ import type { SignedInContext } from '../../kernel/request-context.ts';
 import { notFound } from '../../kernel/errors.ts';
 import { billingReportScope, mayCloseBillingMonth } from '../../policies/billing.ts';
 import { billingCsvRecords, escapeCsvCell, presentBillingRow, presentTimeEntry } from './billing.presenter.ts';
-import { audit } from '../audit/audit.service.ts';
+import { audit } from '../../kernel/audit-writer.ts';
 import { billPatientMonth, monthBounds, totalsOf } from './billing-rules.ts';
 import {
   billingInputs,

@@ -6,7 +6,7 @@ import type { Queryable } from '../../db/pool.ts';
 import type { SignedInContext } from '../../kernel/request-context.ts';
 import { mayInspectDatabase } from '../../policies/db-inspector.ts';
 import { presentSample, presentTableSchema, type InspectableTable } from './db-inspector.presenter.ts';
-import { audit } from '../audit/audit.service.ts';
+import { audit } from '../../kernel/audit-writer.ts';
 import { loadCatalog, readSample, syncInspectorGrants } from './db-inspector.repository.ts';
 
 /**

@@ -5,7 +5,7 @@ import { authorize } from '../../kernel/access.ts';
 import { auditedTransaction, failure } from '../../kernel/audited-transaction.ts';
 import { deviceListScope, mayCreateDevice } from '../../policies/devices.ts';
 import { presentDevice } from './devices.presenter.ts';
-import { audit } from '../audit/audit.service.ts';
+import { audit } from '../../kernel/audit-writer.ts';
 import { insertDevice, listDevices } from './devices.repository.ts';
 
 /** The answer names patients (name and birth date), so each read is audited like patient data. */

@@ -31,7 +31,7 @@ import {
   searchBundle,
   type IssueCode,
 } from './fhir.presenter.ts';
-import { audit } from '../audit/audit.service.ts';
+import { audit } from '../../kernel/audit-writer.ts';
 import { readingsInClosedMonths } from '../billing/billing.service.ts';
 import {
   authenticateSource,

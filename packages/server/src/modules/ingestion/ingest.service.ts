@@ -5,7 +5,7 @@ import type { RequestContext } from '../../kernel/request-context.ts';
 import { HttpError, isClosedMonthRefusal } from '../../kernel/errors.ts';
 import { maySendReadings, sourceRefusal, type SourcePrincipal } from '../../policies/ingestion.ts';
 import { evaluateStoredReadings } from '../alerts/alerts.service.ts';
-import { audit } from '../audit/audit.service.ts';
+import { audit } from '../../kernel/audit-writer.ts';
 import { findSource, insertRejection, type SourceRow } from './ingestion-sources.repository.ts';
 import type { IngestionLimits } from '../../config.ts';
 import {

@@ -16,7 +16,7 @@ import { AuditedRefusal, auditedTransaction, failure } from '../../kernel/audite
 import type { SignedInContext } from '../../kernel/request-context.ts';
 import { isSecretHeaderAllowed, mayManageIngestionSources } from '../../policies/ingestion.ts';
 import { presentSource, presentSourceWithSecret } from './ingestion-source.presenter.ts';
-import { audit } from '../audit/audit.service.ts';
+import { audit } from '../../kernel/audit-writer.ts';
 import { organizationExists } from '../organizations/organizations.repository.ts';
 import {
   assignOrganization,

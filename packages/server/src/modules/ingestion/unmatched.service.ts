@@ -14,7 +14,7 @@ import type { RequestContext, SignedInContext } from '../../kernel/request-conte
 import { mayReviewUnmatchedReadings } from '../../policies/ingestion.ts';
 import { mayAttachSourceReadings } from '../../policies/unmatched-readings.ts';
 import { presentUnmatched } from './unmatched-reading.presenter.ts';
-import { audit } from '../audit/audit.service.ts';
+import { audit } from '../../kernel/audit-writer.ts';
 import { deleteUnmatchedBefore, lockAttachable, moveToPatient, pageUnmatched } from './unmatched.repository.ts';
 
 export async function listUnmatched(

@@ -5,7 +5,7 @@ import type { Identity } from '../../identity/index.ts';
 import { HttpError, conflict } from '../../kernel/errors.ts';
 import type { SignedInContext } from '../../kernel/request-context.ts';
 import { presentCurrentUser } from './current-user.presenter.ts';
-import { audit } from '../audit/audit.service.ts';
+import { audit } from '../../kernel/audit-writer.ts';
 import { findCurrentUser, setMfaEnabled, syncMfaEnabled } from './me.repository.ts';
 
 export interface MeDeps {

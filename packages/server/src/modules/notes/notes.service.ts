@@ -1,7 +1,7 @@
 import { PatientErrors, type Note, type NotePage } from '@rpm/contracts';
 import type pg from 'pg';
 import type { SignedInContext } from '../../kernel/request-context.ts';
-import { audit } from '../audit/audit.service.ts';
+import { audit } from '../../kernel/audit-writer.ts';
 import { listPatientPage } from '../../kernel/paged-list.ts';
 import { requirePatientAccess } from '../../kernel/access.ts';
 import { auditedTransaction, failure } from '../../kernel/audited-transaction.ts';

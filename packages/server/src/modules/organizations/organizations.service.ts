@@ -5,7 +5,7 @@ import { authorize } from '../../kernel/access.ts';
 import { auditedTransaction, failure } from '../../kernel/audited-transaction.ts';
 import { mayManageOrganizations, mayReadOrganization, organizationListScope } from '../../policies/organizations.ts';
 import { presentOrganization, presentOrganizationSettings, presentProvider } from './organizations.presenter.ts';
-import { audit } from '../audit/audit.service.ts';
+import { audit } from '../../kernel/audit-writer.ts';
 import {
   findOrganization,
   insertOrganization,

@@ -17,7 +17,7 @@ import {
 import type pg from 'pg';
 import type { SignedInContext } from '../../kernel/request-context.ts';
 import type { Queryable } from '../../db/pool.ts';
-import { audit } from '../audit/audit.service.ts';
+import { audit } from '../../kernel/audit-writer.ts';
 import { authorize, requirePatientAccess } from '../../kernel/access.ts';
 import { mayAssignDevices } from '../../policies/devices.ts';
 import { mayPlacePatientIn, patientListScope } from '../../policies/patients.ts';

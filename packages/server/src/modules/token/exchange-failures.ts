@@ -6,8 +6,7 @@ import { TOKEN_EXCHANGE_FAILURES_PER_MINUTE } from '@rpm/contracts';
  * Exchanges that name a real user (disabled, replayed, too old) are still audited by the caller.
  */
 
-export type ExchangeFailure =
-  'invalid_token' | 'unknown_user' | 'user_disabled' | 'replayed' | 'sign_in_too_old' | 'rate_limited';
+export type ExchangeFailure = 'invalid_token' | 'unknown_user' | 'user_disabled' | 'replayed' | 'sign_in_too_old' | 'rate_limited';
 
 const counts: Record<ExchangeFailure, number> = {
   invalid_token: 0,
@@ -40,11 +39,7 @@ export function exchangeBlocked(ip: string, now = Date.now()): boolean {
   return blocked;
 }
 
-export function recordExchangeFailure(
-  ip: string,
-  reason: Exclude<ExchangeFailure, 'rate_limited'>,
-  now = Date.now(),
-): void {
+export function recordExchangeFailure(ip: string, reason: Exclude<ExchangeFailure, 'rate_limited'>, now = Date.now()): void {
   counts[reason]++;
   const w = windowOf(ip, now);
   if (w) {

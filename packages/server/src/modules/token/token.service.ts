@@ -1,13 +1,13 @@
-import { actorOf } from '../../policies/actor.ts';
 import { ApiErrors, type CurrentUser } from '@rpm/contracts';
 import type pg from 'pg';
 import { withTransaction } from '../../db/pool.ts';
 import type { Identity, VerifiedAccessToken } from '../../identity/index.ts';
 import { HttpError } from '../../kernel/errors.ts';
 import type { RequestContext } from '../../kernel/request-context.ts';
+import { actorOf } from '../../policies/actor.ts';
 import { mayOpenSession } from '../../policies/sessions.ts';
 import { presentCurrentUser } from '../me/current-user.presenter.ts';
-import { audit } from '../audit/audit.service.ts';
+import { audit } from '../../kernel/audit-writer.ts';
 import { findUserByIdentity, linkSubject, setMfaEnabled } from '../me/me.repository.ts';
 import { exchangeBlocked, recordExchangeFailure } from './exchange-failures.ts';
 import { createSession, endSession } from '../sessions/sessions.service.ts';
@@ -56,13 +56,7 @@ export async function exchangeToken(
     // The pool is the truth about MFA: a user who set it up while signing in has it on now.
     const current = poolMfa !== null && poolMfa !== user.mfa_enabled ? await setMfaEnabled(tx, user.id, poolMfa) : null;
     const { id, email, role } = presentCurrentUser(user);
-    const actor = actorOf({
-      id,
-      email,
-      role,
-      organizationId: user.organization_id,
-      cognitoUsername: identity.username,
-    });
+    const actor = actorOf({ id, email, role, organizationId: user.organization_id, cognitoUsername: identity.username });
     await audit(
       tx,
       { ...ctx, actor },

@@ -11,7 +11,7 @@ import {
 import type pg from 'pg';
 import type { Queryable } from '../../db/pool.ts';
 import type { SignedInContext } from '../../kernel/request-context.ts';
-import { audit } from '../audit/audit.service.ts';
+import { audit } from '../../kernel/audit-writer.ts';
 import { requirePatientAccess } from '../../kernel/access.ts';
 import { auditedTransaction, failure } from '../../kernel/audited-transaction.ts';
 import { auditedPatientRead } from '../../kernel/paged-list.ts';

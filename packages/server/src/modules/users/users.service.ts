@@ -7,7 +7,7 @@ import { HttpError, badRequest, conflict } from '../../kernel/errors.ts';
 import type { SignedInContext } from '../../kernel/request-context.ts';
 import { mayAdministerUsers, mayDisableUser } from '../../policies/users.ts';
 import { presentUser, presentUserWithPool } from './users.presenter.ts';
-import { audit, type AuditEvent } from '../audit/audit.service.ts';
+import { audit, type AuditEvent } from '../../kernel/audit-writer.ts';
 import type { ModuleDeps } from '../module-deps.ts';
 import { organizationExists } from '../organizations/organizations.repository.ts';
 import { roleExists } from '../roles/roles.repository.ts';

@@ -2,7 +2,7 @@ import { ApiErrors, VITAL_SERIES_MAX_POINTS, type ManualVitalBody, type Vital, t
 import type pg from 'pg';
 import type { SignedInContext } from '../../kernel/request-context.ts';
 import { evaluateStoredReadings } from '../alerts/alerts.service.ts';
-import { audit, auditEntryOf } from '../audit/audit.service.ts';
+import { audit, auditEntryOf } from '../../kernel/audit-writer.ts';
 import { bloodPressure, measuredTime, ReadingRejected } from '../ingestion/reading-rules.ts';
 import { auditedPatientRead } from '../../kernel/paged-list.ts';
 import { authorize, requirePatientAccess } from '../../kernel/access.ts';

@@ -1,6 +1,6 @@
-import type { Queryable } from '../../db/pool.ts';
-import type { RequestContext } from '../../kernel/request-context.ts';
-import { insertAuditLog, type AuditEntry } from './audit.repository.ts';
+import type { Queryable } from '../db/pool.ts';
+import type { RequestContext } from './request-context.ts';
+import { insertAuditLog, type AuditEntry } from './audit-writer.repository.ts';
 
 export type AuditEvent = Omit<AuditEntry, 'userId' | 'ipAddress' | 'userAgent' | 'requestId'>;
 
@@ -14,5 +14,11 @@ export async function audit(db: Queryable, ctx: RequestContext, event: AuditEven
 
 /** The record of `event` in this request: who, from where, which request. */
 export function auditEntryOf(ctx: RequestContext, event: AuditEvent): AuditEntry {
-  return { ...event, userId: ctx.actor?.id ?? null, ipAddress: ctx.ip, userAgent: ctx.userAgent, requestId: ctx.requestId };
+  return {
+    ...event,
+    userId: ctx.actor?.id ?? null,
+    ipAddress: ctx.ip,
+    userAgent: ctx.userAgent,
+    requestId: ctx.requestId,
+  };
 }
