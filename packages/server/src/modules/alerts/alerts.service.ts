@@ -23,9 +23,9 @@ import { alertListScope, mayEditAlertSettings, mayReadAlertSettings, mayWorkAler
 import { presentAlert, presentThresholdSet } from './alerts.presenter.ts';
 import { audit } from '../../kernel/audit-writer.ts';
 import { insertNote } from '../notes/notes.repository.ts';
-import { sessionKeyOf, sessionTimeLeft } from '../sessions/sessions.service.ts';
+import { sessionKeyOf, sessionTimeLeft } from '../sessions/index.ts';
 import { insertTrackingEntry, organizationToday } from '../tracking/tracking.repository.ts';
-import { trackingDayRefusal } from '../tracking/tracking.service.ts';
+import { trackingDayRefusal } from '../tracking/index.ts';
 import { brokenRules, effectiveThresholds, severityOf } from './alert-rules.ts';
 import type { StreamSession } from './alerts.stream.ts';
 import {

@@ -16,8 +16,7 @@ import {
   LOINC_SYSTOLIC,
   UCUM,
 } from './fhir.presenter.ts';
-import type { IncomingReading } from '../ingestion/readings.repository.ts';
-import { bloodPressure, pulseRate, ReadingRejected } from '../ingestion/reading-rules.ts';
+import { bloodPressure, pulseRate, ReadingRejected, type IncomingReading } from '../ingestion/index.ts';
 
 /** A checked Observation: the reading it carries and the patient its `subject` names, if any. */
 export interface ParsedObservation {

@@ -32,19 +32,21 @@ import {
   type IssueCode,
 } from './fhir.presenter.ts';
 import { audit } from '../../kernel/audit-writer.ts';
-import { readingsInClosedMonths } from '../billing/billing.service.ts';
+import { readingsInClosedMonths } from '../billing/index.ts';
 import {
   authenticateSource,
+  organizationsOfDevices as deviceOrganizations,
+  recordRejection as insertRejection,
   refuseSource,
   rejectReading,
   storeAudited,
+  measurementKey,
+  ReadingRejected,
+  sourceIdOfSecret,
   type AuthenticatedSource,
-} from '../ingestion/ingest.service.ts';
-import { deviceOrganizations } from '../ingestion/device-organizations.repository.ts';
-import { insertRejection } from '../ingestion/ingestion-sources.repository.ts';
-import type { IncomingReading, ReadingOutcome } from '../ingestion/readings.repository.ts';
-import { measurementKey, ReadingRejected } from '../ingestion/reading-rules.ts';
-import { sourceIdOfSecret } from '../ingestion/source-secret.ts';
+  type IncomingReading,
+  type ReadingOutcome,
+} from '../ingestion/index.ts';
 import { checked, parseObservation, type ParsedObservation } from './fhir-observation.ts';
 import {
   attributedPatients,

@@ -17,7 +17,7 @@ import type { SignedInContext } from '../../kernel/request-context.ts';
 import { isSecretHeaderAllowed, mayManageIngestionSources } from '../../policies/ingestion.ts';
 import { presentSource, presentSourceWithSecret } from './ingestion-source.presenter.ts';
 import { audit } from '../../kernel/audit-writer.ts';
-import { organizationExists } from '../organizations/organizations.repository.ts';
+import { organizationExists } from '../organizations/index.ts';
 import {
   assignOrganization,
   findSource,

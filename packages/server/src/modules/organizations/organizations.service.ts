@@ -1,5 +1,6 @@
 import { AdminErrors, ApiErrors, BillingErrors, type Organization, type OrganizationSettings, type Provider } from '@rpm/contracts';
 import type pg from 'pg';
+import type { Queryable } from '../../db/pool.ts';
 import type { SignedInContext } from '../../kernel/request-context.ts';
 import { authorize } from '../../kernel/access.ts';
 import { auditedTransaction, failure } from '../../kernel/audited-transaction.ts';
@@ -13,6 +14,7 @@ import {
   listOrganizations,
   listProviders,
   setOrganizationSettings,
+  organizationExists as organizationRowExists,
 } from './organizations.repository.ts';
 
 /** Admins see every organization; a provider only their own (the patient form needs it). */
@@ -84,3 +86,6 @@ export async function updateOrganizationSettings(
     return presentOrganizationSettings(after);
   });
 }
+
+/** Whether an organization of that id exists (patients, staff and sources are placed in one). */
+export const organizationExists = (db: Queryable, id: number): Promise<boolean> => organizationRowExists(db, id);

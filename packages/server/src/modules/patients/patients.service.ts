@@ -23,7 +23,7 @@ import { mayAssignDevices } from '../../policies/devices.ts';
 import { mayPlacePatientIn, patientListScope } from '../../policies/patients.ts';
 import { auditedTransaction, failure, recordingRefusals } from '../../kernel/audited-transaction.ts';
 import { presentInsurance, presentPatientDetail, presentPatientListItem } from './patients.presenter.ts';
-import { organizationExists } from '../organizations/organizations.repository.ts';
+import { organizationExists } from '../organizations/index.ts';
 import {
   currentDeviceIds,
   findPatientDetail,

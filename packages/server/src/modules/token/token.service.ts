@@ -6,11 +6,15 @@ import { HttpError } from '../../kernel/errors.ts';
 import type { RequestContext } from '../../kernel/request-context.ts';
 import { actorOf } from '../../policies/actor.ts';
 import { mayOpenSession } from '../../policies/sessions.ts';
-import { presentCurrentUser } from '../me/current-user.presenter.ts';
 import { audit } from '../../kernel/audit-writer.ts';
-import { findUserByIdentity, linkSubject, setMfaEnabled } from '../me/me.repository.ts';
+import {
+  linkIdentitySubject as linkSubject,
+  presentCurrentUser,
+  recordMfaEnabled as setMfaEnabled,
+  userOfIdentity as findUserByIdentity,
+} from '../me/index.ts';
 import { exchangeBlocked, recordExchangeFailure } from './exchange-failures.ts';
-import { createSession, endSession } from '../sessions/sessions.service.ts';
+import { createSession, endSession } from '../sessions/index.ts';
 
 export interface TokenDeps {
   db: pg.Pool;

@@ -16,7 +16,7 @@ import { requirePatientAccess } from '../../kernel/access.ts';
 import { auditedTransaction, failure } from '../../kernel/audited-transaction.ts';
 import { auditedPatientRead } from '../../kernel/paged-list.ts';
 import { presentTrackingEntry } from './tracking.presenter.ts';
-import { isBillingMonthClosed } from '../billing/billing.service.ts';
+import { isBillingMonthClosed } from '../billing/index.ts';
 import {
   countTrackingEntries,
   insertTrackingEntry,

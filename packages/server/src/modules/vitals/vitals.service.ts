@@ -1,9 +1,9 @@
 import { ApiErrors, VITAL_SERIES_MAX_POINTS, type ManualVitalBody, type Vital, type VitalPage, type VitalSeries } from '@rpm/contracts';
 import type pg from 'pg';
 import type { SignedInContext } from '../../kernel/request-context.ts';
-import { evaluateStoredReadings } from '../alerts/alerts.service.ts';
+import { evaluateStoredReadings } from '../alerts/index.ts';
 import { audit, auditEntryOf } from '../../kernel/audit-writer.ts';
-import { bloodPressure, measuredTime, ReadingRejected } from '../ingestion/reading-rules.ts';
+import { bloodPressure, measuredTime, ReadingRejected } from '../ingestion/index.ts';
 import { auditedPatientRead } from '../../kernel/paged-list.ts';
 import { authorize, requirePatientAccess } from '../../kernel/access.ts';
 import { auditedTransaction, failure, recordingRefusals } from '../../kernel/audited-transaction.ts';
