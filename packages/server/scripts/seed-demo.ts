@@ -19,16 +19,17 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { EnrollmentStatus, Gender } from '@rpm/contracts';
 import pino from 'pino';
-import { buildApp } from '../app.ts';
-import { ConfigError, loadConfig } from '../config.ts';
-import { createIdentity, identitySettingsOf } from '../identity/index.ts';
-import { loadPortalKeys } from '../keys.ts';
-import { bootstrapPortal } from './bootstrap.ts';
-import { freePort } from '../free-port.ts';
-import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded.ts';
-import { runMigrations } from './migrate.ts';
-import { createPool, withTransaction } from './pool.ts';
-import { evaluateStoredReadings } from '../modules/alerts/alerts.service.ts';
+import { buildApp } from '../src/app.ts';
+import { ConfigError, loadConfig } from '../src/config.ts';
+import { identitySettingsOf } from '../src/identity/index.ts';
+import { createPortalIdentity } from '../src/identity-wiring.ts';
+import { loadPortalKeys } from '../src/keys.ts';
+import { bootstrapPortal } from '../src/db/bootstrap.ts';
+import { freePort } from '../src/free-port.ts';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from '../src/db/embedded.ts';
+import { runMigrations } from '../src/db/migrate.ts';
+import { createPool, withTransaction } from '../src/db/pool.ts';
+import { evaluateStoredReadings } from '../src/modules/alerts/index.ts';
 
 const ORGANIZATIONS = ['Northside Cardiology', 'Lakeside Family Practice'] as const;
 const PATIENTS_PER_ORG = 25;
@@ -173,7 +174,7 @@ async function main() {
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       LOG_LEVEL: 'warn',
     });
-    const identity = await createIdentity({
+    const identity = await createPortalIdentity({
       settings: identitySettingsOf(seedConfig, { mail: false }),
       db: pool,
       log,
