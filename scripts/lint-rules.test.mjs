@@ -201,7 +201,11 @@ describe('the architecture checks refuse each planted violation', () => {
     const tsconfig = path.join(probeModule, 'tsconfig.json');
     writeFileSync(
       tsconfig,
-      JSON.stringify({ extends: '../../../tsconfig.json', compilerOptions: { noEmit: true }, include: ['decision-*.ts'] }),
+      JSON.stringify({
+        extends: '../../../tsconfig.json',
+        compilerOptions: { noEmit: true },
+        include: ['decision-*.ts'],
+      }),
     );
     const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
     let output = '';
