@@ -1,8 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Access, Actor } from '../policies/actor.ts';
 
-export type { Access, Actor };
-
 /** What services need to know about the request for access checks and audit records. */
 export interface RequestContext {
   actor: Actor | null;

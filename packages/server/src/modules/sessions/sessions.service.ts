@@ -6,7 +6,7 @@ import {
   SESSION_TOUCH_INTERVAL_MS,
 } from '@rpm/contracts';
 import type { Queryable } from '../../db/pool.ts';
-import type { Actor } from '../../kernel/request-context.ts';
+import type { Actor } from '../../policies/actor.ts';
 import { presentActor } from './sessions.presenter.ts';
 import {
   announceSessionsEnded,
