@@ -215,6 +215,14 @@ export default tseslint.config(
           message: 'Only repositories and db/ send SQL: move the statement into a repository.',
         },
         {
+          selector: "CallExpression[callee.type='MemberExpression'][callee.property.value='query']",
+          message: 'Only repositories and db/ send SQL: move the statement into a repository.',
+        },
+        {
+          selector: 'ImportExpression[source.value=/^(kysely|pg)$/]',
+          message: 'Only repositories, migrations and db/ build queries or talk to the driver.',
+        },
+        {
           selector: "TaggedTemplateExpression[tag.name='sql']",
           message: 'Only repositories and db/ write SQL: move the statement into a repository.',
         },

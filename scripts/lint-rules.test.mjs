@@ -88,6 +88,21 @@ const lintPlants = [
       export const patients = (db: pg.Pool) => db.query('select id from patients where organization_id = $1', [1]);`,
   },
   {
+    name: 'SQL sent through a computed member',
+    file: path.join(probeModule, 'computed-query.service.ts'),
+    rule: 'no-restricted-syntax',
+    text: `
+      import type pg from 'pg';
+      export const patients = (db: pg.Pool) => db['query']('select id from patients');`,
+  },
+  {
+    name: 'the query builder loaded by a dynamic import',
+    file: path.join(probeModule, 'dynamic-kysely.service.ts'),
+    rule: 'no-restricted-syntax',
+    text: `
+      export const builder = () => import('kysely');`,
+  },
+  {
     name: 'a layer importing upward (kernel importing a module)',
     file: probeKernel,
     rule: 'boundaries/dependencies',
@@ -110,6 +125,20 @@ const lintPlants = [
     text: `
       import { insertNote } from '../notes/notes.repository.ts';
       export const write = insertNote;`,
+  },
+  {
+    name: 'a private file of another module, re-exported',
+    file: path.join(probeModule, 'private-reexport.ts'),
+    rule: 'boundaries/dependencies',
+    text: `
+      export { insertNote } from '../notes/notes.repository.ts';`,
+  },
+  {
+    name: 'the app loaded by a dynamic import from a module',
+    file: path.join(probeModule, 'dynamic-app.ts'),
+    rule: 'boundaries/dependencies',
+    text: `
+      export const later = () => import('../../app.ts');`,
   },
   {
     name: "the actor's private fields read outside policies/",
