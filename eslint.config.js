@@ -219,6 +219,15 @@ export default tseslint.config(
           message: 'Only repositories and db/ send SQL: move the statement into a repository.',
         },
         {
+          // SQL text in any case, built for a repository to run: the statement belongs there.
+          selector: 'Literal[value=/^\\s*(select|insert\\s+into|update|delete\\s+from|with)\\s/i]',
+          message: 'SQL text belongs in a repository or db/: move the statement there.',
+        },
+        {
+          selector: 'TemplateElement[value.raw=/^\\s*(select|insert\\s+into|update|delete\\s+from|with)\\s/i]',
+          message: 'SQL text belongs in a repository or db/: move the statement there.',
+        },
+        {
           selector: 'ImportExpression[source.value=/^(kysely|pg)$/]',
           message: 'Only repositories, migrations and db/ build queries or talk to the driver.',
         },

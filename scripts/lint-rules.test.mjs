@@ -88,6 +88,14 @@ const lintPlants = [
       export const patients = (db: pg.Pool) => db.query('select id from patients where organization_id = $1', [1]);`,
   },
   {
+    name: 'a lower-case SQL string built in a service for a repository to run',
+    file: path.join(probeModule, 'sql-text.service.ts'),
+    rule: 'no-restricted-syntax',
+    text: `
+      export const statement = (table: string) => \`
+        select id from \${table} where organization_id = $1\`;`,
+  },
+  {
     name: 'SQL sent through a computed member',
     file: path.join(probeModule, 'computed-query.service.ts'),
     rule: 'no-restricted-syntax',
