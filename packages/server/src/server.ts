@@ -9,9 +9,9 @@ import { runMigrations } from './db/migrate.ts';
 import { createPool } from './db/pool.ts';
 import { assertRestrictedRole, prepareRuntimeRole } from './db/runtime-role.ts';
 import { loadPortalKeys, type PortalKeys } from './keys.ts';
-import { provisionFirstAdmin } from './identity/bootstrap-admin.ts';
-import { createIdentity, identitySettingsOf, type Identity } from './identity/index.ts';
-import { pingDatabase } from './modules/health/health.repository.ts';
+import { identitySettingsOf, provisionFirstAdmin, type Identity } from './identity/index.ts';
+import { createPortalIdentity } from './identity-wiring.ts';
+import { checkDatabase } from './modules/health/index.ts';
 
 /** How long SIGTERM waits for requests in progress before closing the database anyway. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -88,7 +88,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   try {
-    await pingDatabase(owner);
+    await checkDatabase(owner);
   } catch (err) {
     await embedded?.stop().catch(() => {});
     fail([`cannot connect to the database${config.databaseUrl ? ' at DATABASE_URL' : ''}: ${(err as Error).message}`]);
@@ -123,7 +123,7 @@ async function main(): Promise<void> {
   });
   if (boot.created) log.info({ email: config.adminEmail }, 'first start: created the default organization and admin');
 
-  const identity = await createIdentity({
+  const identity = await createPortalIdentity({
     settings: identitySettingsOf(config),
     db: pool,
     log,

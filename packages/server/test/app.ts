@@ -11,7 +11,8 @@ import pino from 'pino';
 import { buildApp } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { freePort } from '../src/free-port.ts';
-import { createIdentity, type Identity } from '../src/identity/index.ts';
+import type { Identity } from '../src/identity/index.ts';
+import { createPortalIdentity } from '../src/identity-wiring.ts';
 import { createTestDatabase, testKeys, type TestDatabase } from './db.ts';
 import { srpAccessToken } from './srp-client.ts';
 
@@ -46,7 +47,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
       },
     }),
   );
-  const identity = await createIdentity({
+  const identity = await createPortalIdentity({
     settings: { mode: 'local', publicUrl: config.publicUrl, localMfa: config.localMfa },
     db: db.pool,
     log,

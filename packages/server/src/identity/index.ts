@@ -5,7 +5,6 @@ import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import { decodeProtectedHeader } from 'jose';
 import type pg from 'pg';
 import type { Config } from '../config.ts';
-import { endSessionsOfIdentity } from '../modules/sessions/sessions.service.ts';
 import { OUTBOX_RETENTION_DAYS } from '@rpm/contracts';
 import type { UserDirectory } from './directory.ts';
 import { pruneExpired } from './housekeeping.ts';
@@ -13,7 +12,7 @@ import { createLocalDirectory } from './local-directory.ts';
 import { LocalPool } from './local-pool.ts';
 import { createMailer } from './mailer.ts';
 import { localPoolPlugin } from './plugin.ts';
-import type { LocalPoolOptions, PoolHooks } from './pool/context.ts';
+import type { LocalPoolOptions, PoolHooks, SignOutEvent } from './pool/context.ts';
 import { portalHooks } from './portal-hooks.ts';
 import { revokeSignIn } from './repositories/refresh-tokens.repository.ts';
 import { loadOrCreateSettings } from './pool-settings.ts';
@@ -25,7 +24,8 @@ import { jwksOf, loadSigningKey } from './tokens.ts';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 export type { DirectoryUser, UserDirectory } from './directory.ts';
-export { readOutbox } from './mailer.ts';
+export { provisionFirstAdmin } from './bootstrap-admin.ts';
+export { createMailer, readOutbox, type Mailer } from './mailer.ts';
 export { loadOrCreateSettings } from './pool-settings.ts';
 export type { AuthEvent, LocalPoolOptions, PoolHooks, ThrottleLimits } from './pool/context.ts';
 
@@ -117,6 +117,12 @@ export interface IdentityDeps {
    */
   poolHooks?: PoolHooks;
   /**
+   * Local mode: the portal's reaction when the pool ends a person's sign-ins (a password reset or
+   * change, a global sign-out): ending their portal sessions. Given by the composition
+   * (identity-wiring.ts), so that the identity module imports no other module.
+   */
+  endPortalSessions?: (db: pg.Pool, e: SignOutEvent) => Promise<{ userId: number; ended: number } | null>;
+  /**
    * Cognito mode: the pool's JWKS, pre-loaded instead of fetched on first use (a network-less
    * deployment, or a test with its own signing key).
    */
@@ -167,7 +173,15 @@ async function createCognitoIdentity({ settings, cognitoJwks }: IdentityDeps): P
 
 const PRUNE_INTERVAL_MS = 10 * 60 * 1000;
 
-async function createLocalIdentity({ settings, db, log, localPoolOptions, masterKey, poolHooks }: IdentityDeps): Promise<Identity> {
+async function createLocalIdentity({
+  settings,
+  db,
+  log,
+  localPoolOptions,
+  masterKey,
+  poolHooks,
+  endPortalSessions,
+}: IdentityDeps): Promise<Identity> {
   const publicUrl = settings.publicUrl.replace(/\/+$/, '');
   const stored = await loadOrCreateSettings(db, masterKey);
   const key = await loadSigningKey({
@@ -195,7 +209,7 @@ async function createLocalIdentity({ settings, db, log, localPoolOptions, master
       // by logout, or by an admin's Disable.
       onSignOut: async (e) => {
         await localPoolOptions?.onSignOut?.(e);
-        const ended = await endSessionsOfIdentity(db, e);
+        const ended = await endPortalSessions?.(db, e);
         if (ended?.ended) log.info({ userId: ended.userId, reason: e.reason, sessions: ended.ended }, 'portal sessions ended');
       },
     },

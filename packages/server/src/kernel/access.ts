@@ -1,8 +1,8 @@
 import { ApiErrors } from '@rpm/contracts';
 import type { Queryable } from '../db/pool.ts';
-import type { SignedInContext } from '../plugins/context.ts';
+import type { SignedInContext } from './request-context.ts';
 import { mayAccessPatient } from '../policies/patients.ts';
-import type { AuditEvent } from '../modules/audit/audit.service.ts';
+import type { AuditEvent } from './audit-writer.ts';
 import { AuditedRefusal, failure } from './audited-transaction.ts';
 import { findPatientScope, type PatientScope } from './patient-scope.repository.ts';
 

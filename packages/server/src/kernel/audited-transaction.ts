@@ -1,8 +1,8 @@
 import type pg from 'pg';
 import { withTransaction } from '../db/pool.ts';
-import type { SignedInContext } from '../plugins/context.ts';
-import { HttpError } from '../plugins/errors.ts';
-import { audit, type AuditEvent } from '../modules/audit/audit.service.ts';
+import type { SignedInContext } from './request-context.ts';
+import { HttpError } from './errors.ts';
+import { audit, type AuditEvent } from './audit-writer.ts';
 
 /**
  * A refusal that must leave an audit record even though its transaction rolls back: the record

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { Queryable } from '../db/pool.ts';
-import type { SignedInContext } from '../plugins/context.ts';
-import { audit, type AuditEvent } from '../modules/audit/audit.service.ts';
+import type { SignedInContext } from './request-context.ts';
+import { audit, type AuditEvent } from './audit-writer.ts';
 import { requirePatientAccess } from './access.ts';
 import { auditedTransaction } from './audited-transaction.ts';
 

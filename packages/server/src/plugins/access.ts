@@ -1,7 +1,8 @@
 import { ApiErrors, CSRF_HEADER, CSRF_HEADER_VALUE, SESSION_COOKIE } from '@rpm/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import { mayCallRoute } from '../policies/routes.ts';
-import { contextOf, type Access, type Actor, type RequestContext } from './context.ts';
+import { contextOf, type RequestContext } from '../kernel/request-context.ts';
+import type { Access, Actor } from '../policies/actor.ts';
 
 /** Every API route as registered, for the access-matrix and generated-input tests. */
 export interface ApiRoute {

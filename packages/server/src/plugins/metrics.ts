@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { poolUsage } from '../db/pool.ts';
-import { sourceRateLimit } from './rate-limit.ts';
+import { sourceRateLimit } from '../kernel/source-rate-limit.ts';
 
 /** The portal's Prometheus metrics, one registry per app (tests run several apps in one process). */
 export interface Metrics {

@@ -2,7 +2,7 @@ import { ApiErrors } from '@rpm/contracts';
 import { Ajv, type Options } from 'ajv';
 import addFormatsImport from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
-import { badRequest } from './errors.ts';
+import { badRequest } from '../kernel/errors.ts';
 import { lazyValidator, type LazyCompilation, type Validator } from './lazy-compile.ts';
 
 // ajv-formats is published as CommonJS with a default export.

@@ -1,14 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { Actor } from '../plugins/context.ts';
+import type { Role } from '@rpm/contracts';
+import { actorOf, type Actor } from './actor.ts';
 import { billingReportScope, mayCloseBillingMonth } from './billing.ts';
 
-const actor = (role: Actor['role'], organizationId: number | null): Actor => ({
-  id: 1,
-  email: 'x@example.com',
-  role,
-  organizationId,
-  cognitoUsername: null,
-});
+const actor = (role: Role, organizationId: number | null): Actor =>
+  actorOf({ id: 1, email: 'x@example.com', role, organizationId, cognitoUsername: null });
 const admin = actor('admin', null);
 const provider = actor('provider', 7);
 const loneProvider = actor('provider', null);

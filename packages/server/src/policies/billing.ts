@@ -1,4 +1,5 @@
-import type { Actor } from '../plugins/context.ts';
+import { isAdmin } from './staff.ts';
+import type { Actor } from './actor.ts';
 import { mayAccessPatient, patientListScope } from './patients.ts';
 
 /**
@@ -10,9 +11,10 @@ import { mayAccessPatient, patientListScope } from './patients.ts';
 export function billingReportScope(actor: Actor, requestedOrganizationId: number | null): number | null | false {
   const scope = patientListScope(actor);
   if (scope === null) return requestedOrganizationId;
-  if (requestedOrganizationId !== null && !mayAccessPatient(actor, { organization_id: requestedOrganizationId })) return false;
+  if (requestedOrganizationId !== null && !mayAccessPatient(actor, { organization_id: requestedOrganizationId }))
+    return false;
   return scope;
 }
 
 /** Closing a month is a statement to the payer for every organization: admins only. */
-export const mayCloseBillingMonth = (actor: Actor): boolean => actor.role === 'admin';
+export const mayCloseBillingMonth = (actor: Actor): boolean => isAdmin(actor);

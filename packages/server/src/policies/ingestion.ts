@@ -1,5 +1,6 @@
+import { isAdmin } from './staff.ts';
 import { isAllowedSecretHeader } from '@rpm/contracts';
-import type { Actor } from '../plugins/context.ts';
+import type { Actor } from './actor.ts';
 import { mayAccessPatient, patientListScope } from './patients.ts';
 
 /** What the portal knows of an ingestion source when deciding what it may do. */
@@ -41,10 +42,10 @@ export function sourceRefusal(source: StoredSource, now: Date): string | null {
 export type FhirReader = { kind: 'staff'; actor: Actor } | { kind: 'source'; source: SourcePrincipal };
 
 /** Sources hold keys that write clinical data: only admins create, rotate or revoke them. */
-export const mayManageIngestionSources = (actor: Actor): boolean => actor.role === 'admin';
+export const mayManageIngestionSources = (actor: Actor): boolean => isAdmin(actor);
 
 /** Unmatched readings are not yet anyone's patient, so no organization can be checked: admins only. */
-export const mayReviewUnmatchedReadings = (actor: Actor): boolean => actor.role === 'admin';
+export const mayReviewUnmatchedReadings = (actor: Actor): boolean => isAdmin(actor);
 
 /** A source sends only to the endpoint of its own kind, and never once revoked. */
 export const maySendReadings = (source: SourcePrincipal, endpoint: SourcePrincipal['kind']): boolean =>

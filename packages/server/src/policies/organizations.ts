@@ -1,4 +1,4 @@
-import type { Actor } from '../plugins/context.ts';
+import type { Actor } from './actor.ts';
 import { isAdmin, isMemberOf, organizationScope } from './staff.ts';
 
 /** Admins see every organization; a provider only their own (the patient form needs it). */

@@ -1,4 +1,5 @@
-import type { Access, Actor } from '../plugins/context.ts';
+import { isAdmin } from './staff.ts';
+import type { Access, Actor } from './actor.ts';
 
 /**
  * The route-level rule the access hook applies before anything else: public and machine routes
@@ -13,6 +14,6 @@ export function mayCallRoute(actor: Actor | null, access: Access): boolean {
     case 'signed-in':
       return actor !== null;
     case 'admin':
-      return actor?.role === 'admin';
+      return actor !== null && isAdmin(actor);
   }
 }

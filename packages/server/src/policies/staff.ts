@@ -1,4 +1,5 @@
-import type { Actor } from '../plugins/context.ts';
+import { organizationOf, roleOf } from './actor-fields.ts';
+import type { Actor } from './actor.ts';
 
 /**
  * The two facts every policy is built from: whether the actor is an admin, and which organization
@@ -6,12 +7,13 @@ import type { Actor } from '../plugins/context.ts';
  * organizations.
  */
 export function isAdmin(actor: Actor): boolean {
-  return actor.role === 'admin';
+  return roleOf(actor) === 'admin';
 }
 
 /** A staff member without an organization belongs to none. */
 export function isMemberOf(actor: Actor, organizationId: number): boolean {
-  return actor.organizationId !== null && actor.organizationId === organizationId;
+  const own = organizationOf(actor);
+  return own !== null && own === organizationId;
 }
 
 /**
@@ -20,5 +22,5 @@ export function isMemberOf(actor: Actor, organizationId: number): boolean {
  */
 export function organizationScope(actor: Actor): number | null {
   if (isAdmin(actor)) return null;
-  return actor.organizationId ?? -1;
+  return organizationOf(actor) ?? -1;
 }

@@ -1,4 +1,4 @@
-import type { Actor } from '../plugins/context.ts';
+import type { Actor } from './actor.ts';
 import { isAdmin } from './staff.ts';
 
 /** Staff accounts (and the roles they may be given) are administered by admins only. */

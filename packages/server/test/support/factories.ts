@@ -2,7 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Role } from '@rpm/contracts';
 import type { Queryable } from '../../src/db/pool.ts';
 import { kysely } from '../../src/db/kysely.ts';
-import type { Actor, SignedInContext } from '../../src/plugins/context.ts';
+import { actorOf, type Actor } from '../../src/policies/actor.ts';
+import type { SignedInContext } from '../../src/kernel/request-context.ts';
 
 /**
  * Rows for service tests, written straight to the test database: each factory fills what the
@@ -46,7 +47,7 @@ export async function buildStaff(db: Queryable, role: Role, s: StaffOptions = {}
     })
     .returning(['id', 'email', 'organization_id', 'cognito_username'])
     .executeTakeFirstOrThrow();
-  return { id: row.id, email: row.email, role, organizationId: row.organization_id, cognitoUsername: row.cognito_username };
+  return actorOf({ id: row.id, email: row.email, role, organizationId: row.organization_id, cognitoUsername: row.cognito_username });
 }
 
 export async function buildPatient(

@@ -1,7 +1,8 @@
+import type { Role } from '@rpm/contracts';
 import { sql } from 'kysely';
 import { kysely } from '../../db/kysely.ts';
 import type { Queryable } from '../../db/pool.ts';
-import type { Actor } from '../../plugins/context.ts';
+import { actorOf, type Actor } from '../../policies/actor.ts';
 
 /**
  * The portal's side of a pool user: the `public.users` row linked by cognito_username, and its
@@ -13,10 +14,10 @@ export async function portalUserOf(db: Queryable, username: string): Promise<Act
     .selectFrom('users')
     .select(['id', 'email', 'role', 'organization_id'])
     .where('cognito_username', '=', username)
-    .$narrowType<{ role: Actor['role'] }>()
+    .$narrowType<{ role: Role }>()
     .executeTakeFirst();
   return row
-    ? { id: row.id, email: row.email, role: row.role, organizationId: row.organization_id, cognitoUsername: username }
+    ? actorOf({ id: row.id, email: row.email, role: row.role, organizationId: row.organization_id, cognitoUsername: username })
     : null;
 }
 

@@ -2,6 +2,7 @@ import { STALE_CHECK_CRON } from '@rpm/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import PgBoss from 'pg-boss';
 import type pg from 'pg';
+import { jobQueueDatabase } from '../../db/job-queue.ts';
 
 /** The queue of the stale-data check (created by migration 0911). */
 export const STALE_CHECK_QUEUE = 'alerts-stale-check';
@@ -26,7 +27,7 @@ export async function startAlertJobs(deps: {
   pollingIntervalSeconds?: number;
 }): Promise<AlertJobs> {
   const boss = new PgBoss({
-    db: { executeSql: (text, values) => deps.pool.query(text, values) },
+    db: jobQueueDatabase(deps.pool),
     schema: 'pgboss',
     migrate: false,
   });

@@ -1,8 +1,9 @@
 import type { AlertEvent } from '@rpm/contracts';
 import type { FastifyBaseLogger } from 'fastify';
-import pg from 'pg';
+import type pg from 'pg';
+import { listen, listenerClient } from '../../db/listener.ts';
 import { streamHearsAlert } from '../../policies/alerts.ts';
-import { SESSION_END_CHANNEL } from '../sessions/sessions.repository.ts';
+import { SESSION_END_CHANNEL } from '../sessions/index.ts';
 import { ALERT_CHANNEL, type AlertChange } from './alerts.repository.ts';
 
 type Listener = (event: AlertEvent) => void;
@@ -59,7 +60,7 @@ export function startAlertHub(deps: {
 
   const connect = async () => {
     if (closed) return;
-    const c = new pg.Client(deps.pool.options);
+    const c = listenerClient(deps.pool);
     client = c;
     const retry = () => {
       if (client !== c || closed) return;
@@ -81,7 +82,7 @@ export function startAlertHub(deps: {
     });
     try {
       await c.connect();
-      await c.query(`LISTEN ${ALERT_CHANNEL}; LISTEN ${SESSION_END_CHANNEL}`);
+      await listen(c, [ALERT_CHANNEL, SESSION_END_CHANNEL]);
       // Sessions may have ended while the connection was down: every stream checks its own.
       if (connectedOnce) for (const l of sessionListeners) l(null);
       connectedOnce = true;

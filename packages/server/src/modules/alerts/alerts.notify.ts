@@ -2,7 +2,7 @@ import { AlertTexts } from '@rpm/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type pg from 'pg';
 import type { Config } from '../../config.ts';
-import { createMailer } from '../../identity/mailer.ts';
+import { createMailer } from '../../identity/index.ts';
 import { claimCriticalNotifications, type AlertChange } from './alerts.repository.ts';
 
 /** What the alert e-mail needs of the portal's mailer (SMTP when configured, else the outbox). */

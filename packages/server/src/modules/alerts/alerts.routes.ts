@@ -18,7 +18,7 @@ import {
   ResolveAlertBody,
 } from '@rpm/contracts';
 import { Type } from 'typebox';
-import { signedInContextOf } from '../../plugins/context.ts';
+import { signedInContextOf } from '../../kernel/request-context.ts';
 import type { ModuleDeps } from '../module-deps.ts';
 import { startAlertJobs } from './alerts.jobs.ts';
 import { startAlertHub } from './alerts.live.ts';

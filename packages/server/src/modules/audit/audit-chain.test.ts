@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { verifyAuditChain, type ChainHead } from './audit-chain.ts';
-import { insertAuditLog } from './audit.repository.ts';
+import { insertAuditLog } from '../../kernel/audit-writer.repository.ts';
 import { linkHash, sealPending, startSealer } from './sealer.ts';
 
 const key = randomBytes(32);

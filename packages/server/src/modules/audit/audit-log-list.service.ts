@@ -3,10 +3,10 @@ import type pg from 'pg';
 import { withTransaction } from '../../db/pool.ts';
 import { authorize } from '../../kernel/access.ts';
 import { auditedTransaction } from '../../kernel/audited-transaction.ts';
-import type { SignedInContext } from '../../plugins/context.ts';
+import type { SignedInContext } from '../../kernel/request-context.ts';
 import { mayReadAuditLog } from '../../policies/audit.ts';
-import { presentAuditLog } from '../../presenters/audit-log.ts';
-import { audit } from './audit.service.ts';
+import { presentAuditLog } from './audit-log.presenter.ts';
+import { audit } from '../../kernel/audit-writer.ts';
 import { auditLogTotal, beginSnapshotRead, listAuditLogPage } from './audit.repository.ts';
 
 /**

@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { REPO_ROOT } from '../../config.ts';
-import { insertAuditLog } from './audit.repository.ts';
+import { insertAuditLog } from '../../kernel/audit-writer.repository.ts';
 import { sealPending } from './sealer.ts';
 
 const key = randomBytes(32);

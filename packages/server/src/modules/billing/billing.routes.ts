@@ -9,7 +9,7 @@ import {
   PatientBilling,
   PatientBillingQuery,
 } from '@rpm/contracts';
-import { signedInContextOf } from '../../plugins/context.ts';
+import { signedInContextOf } from '../../kernel/request-context.ts';
 import type { ModuleDeps } from '../module-deps.ts';
 import { closeBillingMonth, exportBillingCsv, getBillingReport, getPatientBilling } from './billing.service.ts';
 

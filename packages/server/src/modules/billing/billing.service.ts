@@ -11,11 +11,11 @@ import type pg from 'pg';
 import type { Queryable } from '../../db/pool.ts';
 import { authorize, requirePatientAccess } from '../../kernel/access.ts';
 import { AuditedRefusal, auditedTransaction } from '../../kernel/audited-transaction.ts';
-import type { SignedInContext } from '../../plugins/context.ts';
-import { notFound } from '../../plugins/errors.ts';
+import type { SignedInContext } from '../../kernel/request-context.ts';
+import { notFound } from '../../kernel/errors.ts';
 import { billingReportScope, mayCloseBillingMonth } from '../../policies/billing.ts';
-import { billingCsvRecords, escapeCsvCell, presentBillingRow, presentTimeEntry } from '../../presenters/billing.ts';
-import { audit } from '../audit/audit.service.ts';
+import { billingCsvRecords, escapeCsvCell, presentBillingRow, presentTimeEntry } from './billing.presenter.ts';
+import { audit } from '../../kernel/audit-writer.ts';
 import { billPatientMonth, monthBounds, totalsOf } from './billing-rules.ts';
 import {
   billingInputs,

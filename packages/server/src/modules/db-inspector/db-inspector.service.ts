@@ -3,10 +3,10 @@ import type pg from 'pg';
 import { authorize } from '../../kernel/access.ts';
 import { AuditedRefusal, auditedTransaction } from '../../kernel/audited-transaction.ts';
 import type { Queryable } from '../../db/pool.ts';
-import type { SignedInContext } from '../../plugins/context.ts';
+import type { SignedInContext } from '../../kernel/request-context.ts';
 import { mayInspectDatabase } from '../../policies/db-inspector.ts';
-import { presentSample, presentTableSchema, type InspectableTable } from '../../presenters/db-inspector.ts';
-import { audit } from '../audit/audit.service.ts';
+import { presentSample, presentTableSchema, type InspectableTable } from './db-inspector.presenter.ts';
+import { audit } from '../../kernel/audit-writer.ts';
 import { loadCatalog, readSample, syncInspectorGrants } from './db-inspector.repository.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CreateDeviceBody, Device, DevicesResponse } from '@rpm/contracts';
-import { signedInContextOf } from '../../plugins/context.ts';
+import { signedInContextOf } from '../../kernel/request-context.ts';
 import type { ModuleDeps } from '../module-deps.ts';
 import { createDevice, getDevices } from './devices.service.ts';
 

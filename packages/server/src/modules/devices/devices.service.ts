@@ -1,11 +1,11 @@
 import { AdminErrors, blankToNull, type CreateDeviceBody, type Device } from '@rpm/contracts';
 import type pg from 'pg';
-import type { SignedInContext } from '../../plugins/context.ts';
+import type { SignedInContext } from '../../kernel/request-context.ts';
 import { authorize } from '../../kernel/access.ts';
 import { auditedTransaction, failure } from '../../kernel/audited-transaction.ts';
 import { deviceListScope, mayCreateDevice } from '../../policies/devices.ts';
-import { presentDevice } from '../../presenters/devices.ts';
-import { audit } from '../audit/audit.service.ts';
+import { presentDevice } from './devices.presenter.ts';
+import { audit } from '../../kernel/audit-writer.ts';
 import { insertDevice, listDevices } from './devices.repository.ts';
 
 /** The answer names patients (name and birth date), so each read is audited like patient data. */

@@ -15,9 +15,8 @@ import {
   LOINC_HEART_RATE,
   LOINC_SYSTOLIC,
   UCUM,
-} from '../../presenters/fhir.ts';
-import type { IncomingReading } from '../ingestion/readings.repository.ts';
-import { bloodPressure, pulseRate, ReadingRejected } from '../ingestion/reading-rules.ts';
+} from './fhir.presenter.ts';
+import { bloodPressure, pulseRate, ReadingRejected, type IncomingReading } from '../ingestion/index.ts';
 
 /** A checked Observation: the reading it carries and the patient its `subject` names, if any. */
 export interface ParsedObservation {

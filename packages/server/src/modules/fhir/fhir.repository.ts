@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Queryable } from '../../db/pool.ts';
 import { kysely } from '../../db/kysely.ts';
-import type { DeviceRow, PatientRow, VitalRow } from '../../presenters/fhir.ts';
+import type { DeviceRow, PatientRow, VitalRow } from './fhir.presenter.ts';
 
 /** Device ids are matched as people type them: case and surrounding spaces do not count. */
 const deviceKey = (v: string) => sql<string>`lower(btrim(${v}))`;

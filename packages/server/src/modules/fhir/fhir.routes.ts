@@ -10,10 +10,10 @@ import {
 } from '@rpm/contracts';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { contextOf } from '../../plugins/context.ts';
-import { HttpError } from '../../plugins/errors.ts';
-import { sourceRateLimit } from '../../plugins/rate-limit.ts';
-import { operationOutcome, type IssueCode } from '../../presenters/fhir.ts';
+import { contextOf } from '../../kernel/request-context.ts';
+import { HttpError } from '../../kernel/errors.ts';
+import { sourceRateLimit } from '../../kernel/source-rate-limit.ts';
+import { operationOutcome, type IssueCode } from './fhir.presenter.ts';
 import type { ModuleDeps } from '../module-deps.ts';
 import {
   createObservation,

@@ -11,8 +11,8 @@ import {
 import type pg from 'pg';
 import { Compile } from 'typebox/compile';
 import { withTransaction, type Queryable } from '../../db/pool.ts';
-import type { RequestContext } from '../../plugins/context.ts';
-import { HttpError } from '../../plugins/errors.ts';
+import type { RequestContext } from '../../kernel/request-context.ts';
+import { HttpError } from '../../kernel/errors.ts';
 import {
   fhirOrganizationScope,
   mayReadPatientViaFhir,
@@ -30,21 +30,23 @@ import {
   responseBundle,
   searchBundle,
   type IssueCode,
-} from '../../presenters/fhir.ts';
-import { audit } from '../audit/audit.service.ts';
-import { readingsInClosedMonths } from '../billing/billing.service.ts';
+} from './fhir.presenter.ts';
+import { audit } from '../../kernel/audit-writer.ts';
+import { readingsInClosedMonths } from '../billing/index.ts';
 import {
   authenticateSource,
+  organizationsOfDevices as deviceOrganizations,
+  recordRejection as insertRejection,
   refuseSource,
   rejectReading,
   storeAudited,
+  measurementKey,
+  ReadingRejected,
+  sourceIdOfSecret,
   type AuthenticatedSource,
-} from '../ingestion/ingest.service.ts';
-import { deviceOrganizations } from '../ingestion/device-organizations.repository.ts';
-import { insertRejection } from '../ingestion/ingestion-sources.repository.ts';
-import type { IncomingReading, ReadingOutcome } from '../ingestion/readings.repository.ts';
-import { measurementKey, ReadingRejected } from '../ingestion/reading-rules.ts';
-import { sourceIdOfSecret } from '../ingestion/source-secret.ts';
+  type IncomingReading,
+  type ReadingOutcome,
+} from '../ingestion/index.ts';
 import { checked, parseObservation, type ParsedObservation } from './fhir-observation.ts';
 import {
   attributedPatients,

@@ -1,11 +1,12 @@
 import { BillingErrors, IngestionErrors, type IngestResult } from '@rpm/contracts';
 import type pg from 'pg';
 import { withTransaction, type Queryable } from '../../db/pool.ts';
-import type { RequestContext } from '../../plugins/context.ts';
-import { HttpError, isClosedMonthRefusal } from '../../plugins/errors.ts';
+import type { RequestContext } from '../../kernel/request-context.ts';
+import { HttpError, isClosedMonthRefusal } from '../../kernel/errors.ts';
 import { maySendReadings, sourceRefusal, type SourcePrincipal } from '../../policies/ingestion.ts';
-import { evaluateStoredReadings } from '../alerts/alerts.service.ts';
-import { audit } from '../audit/audit.service.ts';
+import { evaluateStoredReadings } from '../alerts/index.ts';
+import { audit } from '../../kernel/audit-writer.ts';
+import { deviceOrganizations } from './device-organizations.repository.ts';
 import { findSource, insertRejection, type SourceRow } from './ingestion-sources.repository.ts';
 import type { IngestionLimits } from '../../config.ts';
 import {
@@ -280,3 +281,11 @@ export async function ingestTenovi(
     throw err;
   }
 }
+
+/*
+ * For FHIR's Observation batches, which take the same path as the webhooks: the organizations of
+ * the devices a batch names, and a refused entry recorded on its source. The ingestion tables are
+ * read and written here, by their owner.
+ */
+export const organizationsOfDevices: typeof deviceOrganizations = (...args) => deviceOrganizations(...args);
+export const recordRejection: typeof insertRejection = (...args) => insertRejection(...args);

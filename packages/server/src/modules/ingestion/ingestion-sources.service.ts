@@ -13,11 +13,11 @@ import type pg from 'pg';
 import type { Queryable } from '../../db/pool.ts';
 import { authorize } from '../../kernel/access.ts';
 import { AuditedRefusal, auditedTransaction, failure } from '../../kernel/audited-transaction.ts';
-import type { SignedInContext } from '../../plugins/context.ts';
+import type { SignedInContext } from '../../kernel/request-context.ts';
 import { isSecretHeaderAllowed, mayManageIngestionSources } from '../../policies/ingestion.ts';
-import { presentSource, presentSourceWithSecret } from '../../presenters/ingestion-source.ts';
-import { audit } from '../audit/audit.service.ts';
-import { organizationExists } from '../organizations/organizations.repository.ts';
+import { presentSource, presentSourceWithSecret } from './ingestion-source.presenter.ts';
+import { audit } from '../../kernel/audit-writer.ts';
+import { organizationExists } from '../organizations/index.ts';
 import {
   assignOrganization,
   findSource,

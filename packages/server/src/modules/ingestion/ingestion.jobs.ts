@@ -2,6 +2,7 @@ import { UNMATCHED_RETENTION_CRON } from '@rpm/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import PgBoss from 'pg-boss';
 import type pg from 'pg';
+import { jobQueueDatabase } from '../../db/job-queue.ts';
 import { purgeExpiredUnmatched } from './unmatched.service.ts';
 
 /** The queue of the unmatched-readings retention (created by migration 0952). */
@@ -27,7 +28,7 @@ export async function startIngestionJobs(deps: {
   pollingIntervalSeconds?: number;
 }): Promise<IngestionJobs> {
   const boss = new PgBoss({
-    db: { executeSql: (text, values) => deps.pool.query(text, values) },
+    db: jobQueueDatabase(deps.pool),
     schema: 'pgboss',
     migrate: false,
   });

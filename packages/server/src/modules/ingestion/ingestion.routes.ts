@@ -17,8 +17,8 @@ import {
   AttachUnmatchedResult,
   unmatchedAttachPath,
 } from '@rpm/contracts';
-import { contextOf, signedInContextOf } from '../../plugins/context.ts';
-import { sourceRateLimit } from '../../plugins/rate-limit.ts';
+import { contextOf, signedInContextOf } from '../../kernel/request-context.ts';
+import { sourceRateLimit } from '../../kernel/source-rate-limit.ts';
 import type { ModuleDeps } from '../module-deps.ts';
 import { ingestTenovi } from './ingest.service.ts';
 import { startIngestionJobs } from './ingestion.jobs.ts';

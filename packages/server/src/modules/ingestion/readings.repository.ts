@@ -2,7 +2,7 @@ import { sql, type CompiledQuery } from 'kysely';
 import type pg from 'pg';
 import type { Queryable } from '../../db/pool.ts';
 import { kysely } from '../../db/kysely.ts';
-import type { AuditEntry } from '../audit/audit.repository.ts';
+import type { AuditEntry } from '../../kernel/audit-writer.repository.ts';
 
 /** What a stored reading measured: blood pressure (with its pulse) or a heart rate on its own. */
 export type ReadingKind = 'blood_pressure' | 'heart_rate';

@@ -10,11 +10,11 @@ import { authorize } from '../../kernel/access.ts';
 import { auditedTransaction, failure } from '../../kernel/audited-transaction.ts';
 import { findPatientScope } from '../../kernel/patient-scope.repository.ts';
 import { withTransaction } from '../../db/pool.ts';
-import type { RequestContext, SignedInContext } from '../../plugins/context.ts';
+import type { RequestContext, SignedInContext } from '../../kernel/request-context.ts';
 import { mayReviewUnmatchedReadings } from '../../policies/ingestion.ts';
 import { mayAttachSourceReadings } from '../../policies/unmatched-readings.ts';
-import { presentUnmatched } from '../../presenters/unmatched-reading.ts';
-import { audit } from '../audit/audit.service.ts';
+import { presentUnmatched } from './unmatched-reading.presenter.ts';
+import { audit } from '../../kernel/audit-writer.ts';
 import { deleteUnmatchedBefore, lockAttachable, moveToPatient, pageUnmatched } from './unmatched.repository.ts';
 
 export async function listUnmatched(

@@ -1,6 +1,6 @@
 import { MeResponse, MfaBody } from '@rpm/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { signedInContextOf } from '../../plugins/context.ts';
+import { signedInContextOf } from '../../kernel/request-context.ts';
 import { getMe, updateMfa, type MeDeps } from './me.service.ts';
 
 /** The signed-in user's own record. */

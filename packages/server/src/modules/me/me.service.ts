@@ -1,12 +1,20 @@
 import { ApiErrors, type CurrentUser } from '@rpm/contracts';
 import type pg from 'pg';
+import type { Queryable } from '../../db/pool.ts';
 import { withTransaction } from '../../db/pool.ts';
 import type { Identity } from '../../identity/index.ts';
-import { HttpError, conflict } from '../../plugins/errors.ts';
-import type { SignedInContext } from '../../plugins/context.ts';
-import { presentCurrentUser } from '../../presenters/current-user.ts';
-import { audit } from '../audit/audit.service.ts';
-import { findCurrentUser, setMfaEnabled, syncMfaEnabled } from './me.repository.ts';
+import { HttpError, conflict } from '../../kernel/errors.ts';
+import type { SignedInContext } from '../../kernel/request-context.ts';
+import { presentCurrentUser } from './current-user.presenter.ts';
+import { audit } from '../../kernel/audit-writer.ts';
+import {
+  findCurrentUser,
+  findUserByIdentity,
+  linkSubject,
+  setMfaEnabled,
+  syncMfaEnabled,
+  type CurrentUserRow,
+} from './me.repository.ts';
 
 export interface MeDeps {
   db: pg.Pool;
@@ -49,3 +57,13 @@ export async function updateMfa(deps: MeDeps, ctx: SignedInContext, enabled: boo
     return presentCurrentUser(user!);
   });
 }
+
+/*
+ * For the token exchange (modules/token): the portal user a pool identity belongs to, linking the
+ * pool's subject on first use and taking the pool's word on MFA. The users table is written here,
+ * by its owner, whichever path asks.
+ */
+export const userOfIdentity = (db: Queryable, sub: string, username: string) => findUserByIdentity(db, sub, username);
+export const linkIdentitySubject = (db: Queryable, id: number, sub: string): Promise<void> => linkSubject(db, id, sub);
+export const recordMfaEnabled = (db: Queryable, id: number, enabled: boolean): Promise<CurrentUserRow | null> =>
+  setMfaEnabled(db, id, enabled);

@@ -8,7 +8,7 @@ import {
   ProvidersResponse,
   UpdateOrganizationSettingsBody,
 } from '@rpm/contracts';
-import { signedInContextOf } from '../../plugins/context.ts';
+import { signedInContextOf } from '../../kernel/request-context.ts';
 import type { ModuleDeps } from '../module-deps.ts';
 import {
   createOrganization,

@@ -1,11 +1,12 @@
 import { AdminErrors, ApiErrors, BillingErrors, type Organization, type OrganizationSettings, type Provider } from '@rpm/contracts';
 import type pg from 'pg';
-import type { SignedInContext } from '../../plugins/context.ts';
+import type { Queryable } from '../../db/pool.ts';
+import type { SignedInContext } from '../../kernel/request-context.ts';
 import { authorize } from '../../kernel/access.ts';
 import { auditedTransaction, failure } from '../../kernel/audited-transaction.ts';
 import { mayManageOrganizations, mayReadOrganization, organizationListScope } from '../../policies/organizations.ts';
-import { presentOrganization, presentOrganizationSettings, presentProvider } from '../../presenters/organizations.ts';
-import { audit } from '../audit/audit.service.ts';
+import { presentOrganization, presentOrganizationSettings, presentProvider } from './organizations.presenter.ts';
+import { audit } from '../../kernel/audit-writer.ts';
 import {
   findOrganization,
   insertOrganization,
@@ -13,6 +14,7 @@ import {
   listOrganizations,
   listProviders,
   setOrganizationSettings,
+  organizationExists as organizationRowExists,
 } from './organizations.repository.ts';
 
 /** Admins see every organization; a provider only their own (the patient form needs it). */
@@ -84,3 +86,6 @@ export async function updateOrganizationSettings(
     return presentOrganizationSettings(after);
   });
 }
+
+/** Whether an organization of that id exists (patients, staff and sources are placed in one). */
+export const organizationExists = (db: Queryable, id: number): Promise<boolean> => organizationRowExists(db, id);

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ErrorBody, IdParam, InsuranceList, PatientDetail, PatientInput, PatientList, PatientListQuery, PatientUpdate } from '@rpm/contracts';
-import { signedInContextOf } from '../../plugins/context.ts';
+import { signedInContextOf } from '../../kernel/request-context.ts';
 import type { ModuleDeps } from '../module-deps.ts';
 import { createPatient, listPatientInsurances, listPatientsFor, readPatient, savePatient } from './patients.service.ts';
 

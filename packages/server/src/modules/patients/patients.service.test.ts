@@ -1,7 +1,7 @@
 import { ApiErrors, PatientErrors, Validation, type PatientUpdate } from '@rpm/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { kysely } from '../../db/kysely.ts';
-import type { Actor } from '../../plugins/context.ts';
+import type { Actor } from '../../policies/actor.ts';
 import {
   auditsOf,
   buildDevice,

@@ -15,15 +15,15 @@ import {
   blankToNull,
 } from '@rpm/contracts';
 import type pg from 'pg';
-import type { SignedInContext } from '../../plugins/context.ts';
+import type { SignedInContext } from '../../kernel/request-context.ts';
 import type { Queryable } from '../../db/pool.ts';
-import { audit } from '../audit/audit.service.ts';
+import { audit } from '../../kernel/audit-writer.ts';
 import { authorize, requirePatientAccess } from '../../kernel/access.ts';
 import { mayAssignDevices } from '../../policies/devices.ts';
 import { mayPlacePatientIn, patientListScope } from '../../policies/patients.ts';
 import { auditedTransaction, failure, recordingRefusals } from '../../kernel/audited-transaction.ts';
-import { presentInsurance, presentPatientDetail, presentPatientListItem } from '../../presenters/patients.ts';
-import { organizationExists } from '../organizations/organizations.repository.ts';
+import { presentInsurance, presentPatientDetail, presentPatientListItem } from './patients.presenter.ts';
+import { organizationExists } from '../organizations/index.ts';
 import {
   currentDeviceIds,
   findPatientDetail,

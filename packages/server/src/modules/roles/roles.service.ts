@@ -1,9 +1,10 @@
 import type pg from 'pg';
-import type { SignedInContext } from '../../plugins/context.ts';
+import type { SignedInContext } from '../../kernel/request-context.ts';
 import { authorize } from '../../kernel/access.ts';
 import { auditedTransaction } from '../../kernel/audited-transaction.ts';
 import { mayAdministerUsers } from '../../policies/users.ts';
-import { listRoleNames } from './roles.repository.ts';
+import type { Queryable } from '../../db/pool.ts';
+import { listRoleNames, roleExists as roleRowExists } from './roles.repository.ts';
 
 /** The roles a new staff member may be given: only the registration form needs them. */
 export async function getRoles(db: pg.Pool, ctx: SignedInContext): Promise<string[]> {
@@ -12,3 +13,6 @@ export async function getRoles(db: pg.Pool, ctx: SignedInContext): Promise<strin
     return listRoleNames(tx);
   });
 }
+
+/** Whether a role of that name exists (users are created with one). */
+export const roleExists = (db: Queryable, name: string): Promise<boolean> => roleRowExists(db, name);

@@ -6,8 +6,8 @@ import {
   SESSION_TOUCH_INTERVAL_MS,
 } from '@rpm/contracts';
 import type { Queryable } from '../../db/pool.ts';
-import type { Actor } from '../../plugins/context.ts';
-import { presentActor } from '../../presenters/actor.ts';
+import type { Actor } from '../../policies/actor.ts';
+import { presentActor } from './sessions.presenter.ts';
 import {
   announceSessionsEnded,
   endSessionsBeyond,

@@ -2,14 +2,19 @@ import { ApiErrors, type CurrentUser } from '@rpm/contracts';
 import type pg from 'pg';
 import { withTransaction } from '../../db/pool.ts';
 import type { Identity, VerifiedAccessToken } from '../../identity/index.ts';
-import { HttpError } from '../../plugins/errors.ts';
-import type { RequestContext } from '../../plugins/context.ts';
+import { HttpError } from '../../kernel/errors.ts';
+import type { RequestContext } from '../../kernel/request-context.ts';
+import { actorOf } from '../../policies/actor.ts';
 import { mayOpenSession } from '../../policies/sessions.ts';
-import { presentCurrentUser } from '../../presenters/current-user.ts';
-import { audit } from '../audit/audit.service.ts';
-import { findUserByIdentity, linkSubject, setMfaEnabled } from '../me/me.repository.ts';
+import { audit } from '../../kernel/audit-writer.ts';
+import {
+  linkIdentitySubject as linkSubject,
+  presentCurrentUser,
+  recordMfaEnabled as setMfaEnabled,
+  userOfIdentity as findUserByIdentity,
+} from '../me/index.ts';
 import { exchangeBlocked, recordExchangeFailure } from './exchange-failures.ts';
-import { createSession, endSession } from '../sessions/sessions.service.ts';
+import { createSession, endSession } from '../sessions/index.ts';
 
 export interface TokenDeps {
   db: pg.Pool;
@@ -55,7 +60,7 @@ export async function exchangeToken(
     // The pool is the truth about MFA: a user who set it up while signing in has it on now.
     const current = poolMfa !== null && poolMfa !== user.mfa_enabled ? await setMfaEnabled(tx, user.id, poolMfa) : null;
     const { id, email, role } = presentCurrentUser(user);
-    const actor = { id, email, role, organizationId: user.organization_id, cognitoUsername: identity.username };
+    const actor = actorOf({ id, email, role, organizationId: user.organization_id, cognitoUsername: identity.username });
     await audit(
       tx,
       { ...ctx, actor },

@@ -7,7 +7,7 @@ import {
   TrackingSessionInput,
   TrackingSessionPage,
 } from '@rpm/contracts';
-import { signedInContextOf } from '../../plugins/context.ts';
+import { signedInContextOf } from '../../kernel/request-context.ts';
 import type { ModuleDeps } from '../module-deps.ts';
 import { addTrackingEntry, listTrackingEntries } from './tracking.service.ts';
 

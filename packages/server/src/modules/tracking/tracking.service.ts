@@ -10,13 +10,13 @@ import {
 } from '@rpm/contracts';
 import type pg from 'pg';
 import type { Queryable } from '../../db/pool.ts';
-import type { SignedInContext } from '../../plugins/context.ts';
-import { audit } from '../audit/audit.service.ts';
+import type { SignedInContext } from '../../kernel/request-context.ts';
+import { audit } from '../../kernel/audit-writer.ts';
 import { requirePatientAccess } from '../../kernel/access.ts';
 import { auditedTransaction, failure } from '../../kernel/audited-transaction.ts';
 import { auditedPatientRead } from '../../kernel/paged-list.ts';
-import { presentTrackingEntry } from '../../presenters/tracking.ts';
-import { isBillingMonthClosed } from '../billing/billing.service.ts';
+import { presentTrackingEntry } from './tracking.presenter.ts';
+import { isBillingMonthClosed } from '../billing/index.ts';
 import {
   countTrackingEntries,
   insertTrackingEntry,

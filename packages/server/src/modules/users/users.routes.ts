@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AdminUserResponse, AdminUsersResponse, CreateUserBody, CreateUserResponse, IdParam } from '@rpm/contracts';
-import { signedInContextOf } from '../../plugins/context.ts';
+import { signedInContextOf } from '../../kernel/request-context.ts';
 import type { ModuleDeps } from '../module-deps.ts';
 import { createUser, disableUser, enableUser, getUsers, resendInvite, resetMfa } from './users.service.ts';
 

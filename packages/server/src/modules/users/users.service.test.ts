@@ -1,6 +1,6 @@
 import { AdminErrors, ApiErrors } from '@rpm/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Actor } from '../../plugins/context.ts';
+import type { Actor } from '../../policies/actor.ts';
 import { auditsOf, buildOrganization, buildStaff, contextOf, refusalOf } from '../../../test/support/factories.ts';
 import { serviceDatabase } from '../../../test/support/service-database.ts';
 import { unreachablePool } from '../../../test/support/unreachable-pool.ts';

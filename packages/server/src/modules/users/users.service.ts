@@ -1,17 +1,17 @@
 import { AdminErrors, ApiErrors, blankToNull, normalizeEmail, type AdminUser, type CreateUserBody, type UserStatus } from '@rpm/contracts';
 import { withTransaction } from '../../db/pool.ts';
-import type { DirectoryUser } from '../../identity/directory.ts';
+import type { DirectoryUser } from '../../identity/index.ts';
 import { authorize } from '../../kernel/access.ts';
 import { failure, recordingRefusals } from '../../kernel/audited-transaction.ts';
-import { HttpError, badRequest, conflict } from '../../plugins/errors.ts';
-import type { SignedInContext } from '../../plugins/context.ts';
+import { HttpError, badRequest, conflict } from '../../kernel/errors.ts';
+import type { SignedInContext } from '../../kernel/request-context.ts';
 import { mayAdministerUsers, mayDisableUser } from '../../policies/users.ts';
-import { presentUser, presentUserWithPool } from '../../presenters/users.ts';
-import { audit, type AuditEvent } from '../audit/audit.service.ts';
+import { presentUser, presentUserWithPool } from './users.presenter.ts';
+import { audit, type AuditEvent } from '../../kernel/audit-writer.ts';
 import type { ModuleDeps } from '../module-deps.ts';
-import { organizationExists } from '../organizations/organizations.repository.ts';
-import { roleExists } from '../roles/roles.repository.ts';
-import { endAllSessionsOf } from '../sessions/sessions.service.ts';
+import { organizationExists } from '../organizations/index.ts';
+import { roleExists } from '../roles/index.ts';
+import { endAllSessionsOf } from '../sessions/index.ts';
 import { emailTaken, findUser, insertUser, listUsers, lockUser, updateUser, type UserRow } from './users.repository.ts';
 
 type Deps = Pick<ModuleDeps, 'db' | 'identity'>;

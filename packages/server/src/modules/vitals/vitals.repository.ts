@@ -10,7 +10,7 @@ import {
   prefixedAuditRecordParams,
   type AuditEntry,
   type PrefixedAuditRecordParams,
-} from '../audit/audit.repository.ts';
+} from '../../kernel/audit-writer.repository.ts';
 
 export interface VitalRow {
   created_at: Date;

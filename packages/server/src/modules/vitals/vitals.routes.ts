@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ErrorBody, IdParam, ManualVitalBody, PatientPageQuery, Vital, VitalPage, VitalSeries, VitalSeriesQuery } from '@rpm/contracts';
-import { signedInContextOf } from '../../plugins/context.ts';
+import { signedInContextOf } from '../../kernel/request-context.ts';
 import type { ModuleDeps } from '../module-deps.ts';
 import { addManualVital, listVitals, readVitalSeries } from './vitals.service.ts';
 

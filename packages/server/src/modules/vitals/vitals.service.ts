@@ -1,14 +1,14 @@
 import { ApiErrors, VITAL_SERIES_MAX_POINTS, type ManualVitalBody, type Vital, type VitalPage, type VitalSeries } from '@rpm/contracts';
 import type pg from 'pg';
-import type { SignedInContext } from '../../plugins/context.ts';
-import { evaluateStoredReadings } from '../alerts/alerts.service.ts';
-import { audit, auditEntryOf } from '../audit/audit.service.ts';
-import { bloodPressure, measuredTime, ReadingRejected } from '../ingestion/reading-rules.ts';
+import type { SignedInContext } from '../../kernel/request-context.ts';
+import { evaluateStoredReadings } from '../alerts/index.ts';
+import { audit, auditEntryOf } from '../../kernel/audit-writer.ts';
+import { bloodPressure, measuredTime, ReadingRejected } from '../ingestion/index.ts';
 import { auditedPatientRead } from '../../kernel/paged-list.ts';
 import { authorize, requirePatientAccess } from '../../kernel/access.ts';
 import { auditedTransaction, failure, recordingRefusals } from '../../kernel/audited-transaction.ts';
 import { mayAccessPatient, patientListScope } from '../../policies/patients.ts';
-import { presentVital, presentVitalSeries } from '../../presenters/vitals.ts';
+import { presentVital, presentVitalSeries } from './vitals.presenter.ts';
 import { insertManualVital, readScopedVitalPage, vitalSeries } from './vitals.repository.ts';
 
 /**

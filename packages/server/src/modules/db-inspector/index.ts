@@ -1,0 +1,1 @@
+export { dbInspectorRoutes } from './db-inspector.routes.ts';

@@ -1,0 +1,1 @@
+export { devicesRoutes } from './devices.routes.ts';

@@ -1,0 +1,1 @@
+export { fhirRoutes } from './fhir.routes.ts';

@@ -1,0 +1,2 @@
+export { rolesRoutes } from './roles.routes.ts';
+export { roleExists } from './roles.service.ts';

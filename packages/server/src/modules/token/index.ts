@@ -1,0 +1,1 @@
+export { tokenRoutes } from './token.routes.ts';

@@ -1,0 +1,2 @@
+export { trackingRoutes } from './tracking.routes.ts';
+export { trackingDayRefusal } from './tracking.service.ts';

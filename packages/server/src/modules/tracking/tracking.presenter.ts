@@ -1,0 +1,10 @@
+import type { TrackingSession } from '@rpm/contracts';
+import type { TrackingEntryRow } from './tracking.repository.ts';
+
+/**
+ * A tracking entry as the API answers it. The contract keeps the spec's name (`TrackingSession`,
+ * under /api/patients/{id}/sessions); in the code it is a tracking entry, not a sign-in session.
+ */
+export function presentTrackingEntry(row: TrackingEntryRow): TrackingSession {
+  return { id: row.id, date: row.date, duration_minutes: row.duration_minutes, notes: row.notes, interactive: row.interactive };
+}
