@@ -17,7 +17,7 @@ import type { SignedInContext } from '../../plugins/context.ts';
 import { isSecretHeaderAllowed, mayManageIngestionSources } from '../../policies/ingestion.ts';
 import { presentSource, presentSourceWithSecret } from '../../presenters/ingestion-source.ts';
 import { audit } from '../audit/audit.service.ts';
-import { organizationExists } from '../organizations/organizations.repository.ts';
+import { organizationExists } from '../organizations/organizations.service.ts';
 import {
   assignOrganization,
   findSource,

@@ -1,5 +1,6 @@
 import { AdminErrors, ApiErrors, BillingErrors, type Organization, type OrganizationSettings, type Provider } from '@rpm/contracts';
 import type pg from 'pg';
+import type { Queryable } from '../../db/pool.ts';
 import type { SignedInContext } from '../../plugins/context.ts';
 import { authorize } from '../../kernel/access.ts';
 import { auditedTransaction, failure } from '../../kernel/audited-transaction.ts';
@@ -12,8 +13,12 @@ import {
   isKnownTimeZone,
   listOrganizations,
   listProviders,
+  organizationExists,
   setOrganizationSettings,
 } from './organizations.repository.ts';
+
+/** Whether the organization exists: other modules check an organization named in a request here. */
+export { organizationExists };
 
 /** Admins see every organization; a provider only their own (the patient form needs it). */
 export async function getOrganizations(db: pg.Pool, ctx: SignedInContext): Promise<Organization[]> {
@@ -82,5 +87,19 @@ export async function updateOrganizationSettings(
     if (before.time_zone !== after.time_zone) details.time_zone = { from: before.time_zone, to: after.time_zone };
     await audit(tx, ctx, { ...target, outcome: 'success', details });
     return presentOrganizationSettings(after);
+  });
+}
+
+/**
+ * Refuses (404, recorded like any other refusal) when the organization named in a path does not
+ * exist: for other modules' routes under an organization (alert settings).
+ */
+export async function requireOrganization(tx: Queryable, organizationId: number, action: string): Promise<void> {
+  if (await organizationExists(tx, organizationId)) return;
+  throw failure(404, ApiErrors.notFound, {
+    action,
+    resourceType: 'organization',
+    resourceId: organizationId,
+    reason: 'no such organization',
   });
 }

@@ -23,7 +23,7 @@ import { mayAssignDevices } from '../../policies/devices.ts';
 import { mayPlacePatientIn, patientListScope } from '../../policies/patients.ts';
 import { auditedTransaction, failure, recordingRefusals } from '../../kernel/audited-transaction.ts';
 import { presentInsurance, presentPatientDetail, presentPatientListItem } from '../../presenters/patients.ts';
-import { organizationExists } from '../organizations/organizations.repository.ts';
+import { organizationExists } from '../organizations/organizations.service.ts';
 import {
   currentDeviceIds,
   findPatientDetail,

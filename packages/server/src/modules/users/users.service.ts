@@ -9,7 +9,7 @@ import { mayAdministerUsers, mayDisableUser } from '../../policies/users.ts';
 import { presentUser, presentUserWithPool } from '../../presenters/users.ts';
 import { audit, type AuditEvent } from '../audit/audit.service.ts';
 import type { ModuleDeps } from '../module-deps.ts';
-import { organizationExists } from '../organizations/organizations.repository.ts';
+import { organizationExists } from '../organizations/organizations.service.ts';
 import { roleExists } from '../roles/roles.repository.ts';
 import { endAllSessionsOf } from '../sessions/sessions.service.ts';
 import { emailTaken, findUser, insertUser, listUsers, lockUser, updateUser, type UserRow } from './users.repository.ts';
