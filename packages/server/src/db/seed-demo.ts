@@ -28,7 +28,7 @@ import { freePort } from '../free-port.ts';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded.ts';
 import { runMigrations } from './migrate.ts';
 import { createPool, withTransaction } from './pool.ts';
-import { evaluateStoredReadings } from '../modules/alerts/alerts.service.ts';
+import { evaluateStoredReadings } from '../modules/alerts/alerts.evaluate.ts';
 
 const ORGANIZATIONS = ['Northside Cardiology', 'Lakeside Family Practice'] as const;
 const PATIENTS_PER_ORG = 25;

@@ -4,7 +4,7 @@ import { withTransaction, type Queryable } from '../../db/pool.ts';
 import type { RequestContext } from '../../plugins/context.ts';
 import { HttpError, isClosedMonthRefusal } from '../../plugins/errors.ts';
 import { maySendReadings, sourceRefusal, type SourcePrincipal } from '../../policies/ingestion.ts';
-import { evaluateStoredReadings } from '../alerts/alerts.service.ts';
+import { evaluateStoredReadings } from '../alerts/alerts.evaluate.ts';
 import { audit } from '../audit/audit.service.ts';
 import { findSource, insertRejection, type SourceRow } from './ingestion-sources.repository.ts';
 import type { IngestionLimits } from '../../config.ts';

@@ -1,7 +1,7 @@
 import { ApiErrors, VITAL_SERIES_MAX_POINTS, type ManualVitalBody, type Vital, type VitalPage, type VitalSeries } from '@rpm/contracts';
 import type pg from 'pg';
 import type { SignedInContext } from '../../plugins/context.ts';
-import { evaluateStoredReadings } from '../alerts/alerts.service.ts';
+import { evaluateStoredReadings } from '../alerts/alerts.evaluate.ts';
 import { audit, auditEntryOf } from '../audit/audit.service.ts';
 import { bloodPressure, measuredTime, ReadingRejected } from '../ingestion/reading-rules.ts';
 import { auditedPatientRead } from '../../kernel/paged-list.ts';
