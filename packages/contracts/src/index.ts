@@ -22,6 +22,7 @@ export * from './organizations.ts';
 export * from './texts/patients.ts';
 export * from './admin.ts';
 export * from './audit.ts';
+export * from './audit-actions.ts';
 export * from './identity.ts';
 export * from './ingestion.ts';
 export * from './fhir.ts';

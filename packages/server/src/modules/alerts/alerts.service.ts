@@ -1,4 +1,4 @@
-import { AlertErrors, ApiErrors, BillingErrors, type ResolveAlertBody } from '@rpm/contracts';
+import { AlertErrors, ApiErrors, BillingErrors, type ResolveAlertBody, type AuditAction } from '@rpm/contracts';
 import type pg from 'pg';
 import type { Queryable } from '../../db/pool.ts';
 import { authorize, requirePatientAccess } from '../../kernel/access.ts';
@@ -15,7 +15,7 @@ import { acknowledgeAlert, alertMarks, findAlert, notifyAlertChanges, resolveAle
  * The alert, if the caller may work it. An alert of another organization is answered like one
  * that does not exist (404), so ids cannot be probed; the audit record tells them apart.
  */
-async function requireAlert(tx: Queryable, ctx: SignedInContext, id: number, action: string): Promise<AlertRow> {
+async function requireAlert(tx: Queryable, ctx: SignedInContext, id: number, action: AuditAction): Promise<AlertRow> {
   const alert = await findAlert(tx, id, true);
   if (!alert) {
     throw new AuditedRefusal(404, ApiErrors.notFound, {
@@ -37,7 +37,7 @@ async function requireAlert(tx: Queryable, ctx: SignedInContext, id: number, act
   return alert;
 }
 
-function refuseResolved(action: string, alert: AlertRow): AuditedRefusal {
+function refuseResolved(action: AuditAction, alert: AlertRow): AuditedRefusal {
   return new AuditedRefusal(409, AlertErrors.alreadyResolved, {
     action,
     outcome: 'failure',

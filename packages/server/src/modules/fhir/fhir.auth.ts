@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { IngestionErrors } from '@rpm/contracts';
+import { IngestionErrors, type AuditAction } from '@rpm/contracts';
 import type { Resource } from '@medplum/fhirtypes';
 import type { RequestContext } from '../../plugins/context.ts';
 import { HttpError } from '../../plugins/errors.ts';
@@ -39,7 +39,7 @@ export async function reader(
   db: pg.Pool,
   ctx: RequestContext,
   authorization: string | undefined,
-  action: string,
+  action: AuditAction,
 ): Promise<FhirReader> {
   if (ctx.actor) return { kind: 'staff', actor: ctx.actor };
   const source = await authenticateSource(db, ctx, null, bearer(authorization), action);
@@ -56,7 +56,7 @@ export async function writer(
   db: pg.Pool,
   ctx: RequestContext,
   authorization: string | undefined,
-  action: string,
+  action: AuditAction,
 ): Promise<AuthenticatedSource> {
   const source = await authenticateSource(db, ctx, null, bearer(authorization), action);
   if (!source) throw new FhirError(401, 'login', IngestionErrors.credentials);

@@ -1,4 +1,4 @@
-import { FhirErrors, parseFhirDateTime } from '@rpm/contracts';
+import { FhirErrors, parseFhirDateTime, type AuditAction } from '@rpm/contracts';
 import type pg from 'pg';
 import type { Queryable } from '../../db/pool.ts';
 import type { RequestContext } from '../../plugins/context.ts';
@@ -22,7 +22,7 @@ async function unreadable(
   db: Queryable,
   ctx: RequestContext,
   who: FhirReader,
-  r: { action: string; resourceType: 'patient' | 'observation'; resourceId: number; exists: boolean },
+  r: { action: AuditAction; resourceType: 'patient' | 'observation'; resourceId: number; exists: boolean },
 ): Promise<FhirError> {
   await audit(db, ctx, {
     action: r.action,
@@ -36,7 +36,7 @@ async function unreadable(
 }
 
 /** The patient-level check of every FHIR read: unknown and not-allowed answer the same 404. */
-async function readablePatient(db: Queryable, ctx: RequestContext, who: FhirReader, patientId: number, action: string) {
+async function readablePatient(db: Queryable, ctx: RequestContext, who: FhirReader, patientId: number, action: AuditAction) {
   const patient = await findPatient(db, patientId);
   if (!patient || !mayReadPatientViaFhir(who, patient.organization_id)) {
     throw await unreadable(db, ctx, who, { action, resourceType: 'patient', resourceId: patientId, exists: !!patient });

@@ -6,6 +6,7 @@ import {
   FhirBundleInput,
   FhirErrors,
   IngestionErrors,
+  type AuditAction,
 } from '@rpm/contracts';
 import type pg from 'pg';
 import { Compile } from 'typebox/compile';
@@ -110,7 +111,7 @@ async function keepToOrganization(
   db: Queryable,
   ctx: RequestContext,
   source: AuthenticatedSource,
-  action: string,
+  action: AuditAction,
   checked: Checked[],
   at: (i: number) => string,
 ): Promise<void> {
@@ -159,7 +160,7 @@ async function store(
   tx: Queryable,
   ctx: RequestContext,
   source: AuthenticatedSource,
-  action: string,
+  action: AuditAction,
   checked: Checked[],
 ): Promise<(EntryOutcome | null)[]> {
   const readings: IncomingReading[] = [];

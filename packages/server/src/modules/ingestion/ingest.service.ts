@@ -1,4 +1,4 @@
-import { BillingErrors, IngestionErrors, type IngestResult } from '@rpm/contracts';
+import { BillingErrors, IngestionErrors, type IngestResult, type AuditAction } from '@rpm/contracts';
 import type pg from 'pg';
 import { withTransaction, type Queryable } from '../../db/pool.ts';
 import type { RequestContext } from '../../plugins/context.ts';
@@ -38,7 +38,7 @@ export async function authenticateSource(
   ctx: RequestContext,
   sourceId: string | null,
   presented: string | undefined,
-  action: string,
+  action: AuditAction,
   known?: SourceRow | null,
 ): Promise<AuthenticatedSource | null> {
   const id = sourceId ?? (presented ? sourceIdOfSecret(presented) : null);
@@ -89,7 +89,7 @@ export async function refuseSource<E extends HttpError>(
   db: pg.Pool,
   ctx: RequestContext,
   source: AuthenticatedSource,
-  action: string,
+  action: AuditAction,
   reason: string,
   error: E,
 ): Promise<E> {
@@ -102,7 +102,7 @@ export async function rejectReading(
   db: pg.Pool,
   ctx: RequestContext,
   source: AuthenticatedSource,
-  action: string,
+  action: AuditAction,
   err: ReadingRejected,
 ): Promise<HttpError> {
   await withTransaction(db, async (tx) => {
@@ -148,7 +148,7 @@ export async function storeAudited(
   tx: Queryable,
   ctx: RequestContext,
   source: AuthenticatedSource,
-  action: string,
+  action: AuditAction,
   readings: IncomingReading[],
   callDetails: Record<string, unknown>,
   duplicatesBefore = 0,
@@ -163,7 +163,7 @@ async function storeWithin(
   tx: Queryable,
   ctx: RequestContext,
   source: AuthenticatedSource,
-  action: string,
+  action: AuditAction,
   readings: IncomingReading[],
   callDetails: Record<string, unknown>,
   duplicatesBefore: number,
