@@ -41,4 +41,3 @@ export function readingLevel(systolic: number, diastolic: number): ReadingLevel 
   if (systolic > BP_HIGH.systolic || diastolic > BP_HIGH.diastolic) return 'high';
   return 'normal';
 }
-

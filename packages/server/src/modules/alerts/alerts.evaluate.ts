@@ -1,7 +1,13 @@
 import { ALERT_SEVERITY_RANK } from '@rpm/contracts';
 import type { Queryable } from '../../db/pool.ts';
 import { brokenRules, effectiveThresholds, severityOf } from './alert-rules.ts';
-import { closeStaleAlerts, notifyAlertChanges, raiseAlert, readingsToCheck, type AlertChange } from './alerts.repository.ts';
+import {
+  closeStaleAlerts,
+  notifyAlertChanges,
+  raiseAlert,
+  readingsToCheck,
+  type AlertChange,
+} from './alerts.repository.ts';
 
 /**
  * Checks readings just stored against the patient's thresholds, in the storing transaction

@@ -9,7 +9,14 @@ import { presentAlert } from '../../presenters/alerts.ts';
 import { audit } from '../audit/audit.service.ts';
 import { writeNote } from '../notes/notes.service.ts';
 import { recordTrackingTime, trackingToday } from '../tracking/tracking.service.ts';
-import { acknowledgeAlert, alertMarks, findAlert, notifyAlertChanges, resolveAlert, type AlertRow } from './alerts.repository.ts';
+import {
+  acknowledgeAlert,
+  alertMarks,
+  findAlert,
+  notifyAlertChanges,
+  resolveAlert,
+  type AlertRow,
+} from './alerts.repository.ts';
 
 /**
  * The alert, if the caller may work it. An alert of another organization is answered like one
@@ -91,13 +98,17 @@ export async function resolve(deps: { db: pg.Pool }, ctx: SignedInContext, id: n
         { date, duration_minutes: body.minutes, notes: body.note, interactive: false },
         (why) => {
           const closed = why === 'month closed';
-          return new AuditedRefusal(closed ? 409 : 400, closed ? BillingErrors.monthClosed : AlertErrors.minutesDayFull, {
-            action,
-            outcome: 'failure',
-            resourceType: 'alert',
-            resourceId: id,
-            reason: closed ? 'month closed for billing' : 'over 1440 minutes in a day',
-          });
+          return new AuditedRefusal(
+            closed ? 409 : 400,
+            closed ? BillingErrors.monthClosed : AlertErrors.minutesDayFull,
+            {
+              action,
+              outcome: 'failure',
+              resourceType: 'alert',
+              resourceId: id,
+              reason: closed ? 'month closed for billing' : 'over 1440 minutes in a day',
+            },
+          );
         },
         { alert_id: id },
       );

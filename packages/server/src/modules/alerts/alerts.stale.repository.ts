@@ -54,4 +54,3 @@ export async function raiseOrRefreshStale(
     .executeTakeFirst();
   return (row as (AlertChange & { created: boolean }) | undefined) ?? null;
 }
-

@@ -83,4 +83,3 @@ export async function summarizeOpen(
   const rows = await q.groupBy(['severity', sql`rule = 'stale_data'`]).execute();
   return rows as { severity: AlertSeverity; rule_stale: boolean; n: number }[];
 }
-

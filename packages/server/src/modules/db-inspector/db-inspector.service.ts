@@ -1,4 +1,10 @@
-import { AdminErrors, DB_SAMPLE_MAX_ROWS, type DbSampleResponse, type DbSchemaResponse, type AuditAction } from '@rpm/contracts';
+import {
+  AdminErrors,
+  DB_SAMPLE_MAX_ROWS,
+  type DbSampleResponse,
+  type DbSchemaResponse,
+  type AuditAction,
+} from '@rpm/contracts';
 import type pg from 'pg';
 import { authorize } from '../../kernel/access.ts';
 import { AuditedRefusal, auditedTransaction } from '../../kernel/audited-transaction.ts';

@@ -36,7 +36,13 @@ async function unreadable(
 }
 
 /** The patient-level check of every FHIR read: unknown and not-allowed answer the same 404. */
-async function readablePatient(db: Queryable, ctx: RequestContext, who: FhirReader, patientId: number, action: AuditAction) {
+async function readablePatient(
+  db: Queryable,
+  ctx: RequestContext,
+  who: FhirReader,
+  patientId: number,
+  action: AuditAction,
+) {
   const patient = await findPatient(db, patientId);
   if (!patient || !mayReadPatientViaFhir(who, patient.organization_id)) {
     throw await unreadable(db, ctx, who, { action, resourceType: 'patient', resourceId: patientId, exists: !!patient });
