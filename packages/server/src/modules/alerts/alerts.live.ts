@@ -2,7 +2,7 @@ import type { AlertEvent } from '@rpm/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 import { streamHearsAlert } from '../../policies/alerts.ts';
-import { SESSION_END_CHANNEL } from '../sessions/sessions.repository.ts';
+import { SESSION_END_CHANNEL } from '../sessions/sessions.service.ts';
 import { ALERT_CHANNEL, type AlertChange } from './alerts.repository.ts';
 
 type Listener = (event: AlertEvent) => void;

@@ -16,7 +16,7 @@ import {
   LOINC_SYSTOLIC,
   UCUM,
 } from '../../presenters/fhir.ts';
-import type { IncomingReading } from '../ingestion/readings.repository.ts';
+import type { IncomingReading } from '../ingestion/ingest.service.ts';
 import { bloodPressure, pulseRate, ReadingRejected } from '../ingestion/reading-rules.ts';
 
 /** A checked Observation: the reading it carries and the patient its `subject` names, if any. */

@@ -16,10 +16,15 @@ import { maySendForOrganization } from '../../policies/ingestion.ts';
 import { operationOutcome, presentObservation, responseBundle, type IssueCode } from '../../presenters/fhir.ts';
 import { audit } from '../audit/audit.service.ts';
 import { readingsInClosedMonths } from '../billing/billing.service.ts';
-import { rejectReading, storeAudited, type AuthenticatedSource } from '../ingestion/ingest.service.ts';
-import { deviceOrganizations } from '../ingestion/device-organizations.repository.ts';
-import { insertRejection } from '../ingestion/ingestion-sources.repository.ts';
-import type { IncomingReading, ReadingOutcome } from '../ingestion/readings.repository.ts';
+import {
+  organizationsOfDevices,
+  recordRejections,
+  rejectReading,
+  storeAudited,
+  type AuthenticatedSource,
+  type IncomingReading,
+  type ReadingOutcome,
+} from '../ingestion/ingest.service.ts';
 import { measurementKey, ReadingRejected } from '../ingestion/reading-rules.ts';
 import { FhirError, writer, type FhirAnswer } from './fhir.auth.ts';
 import { checked, parseObservation, type ParsedObservation } from './fhir-observation.ts';
@@ -117,7 +122,7 @@ async function keepToOrganization(
 ): Promise<void> {
   const accepted = checked.flatMap((c, i) => (c.ok ? [{ i, parsed: c.parsed }] : []));
   const reading = (p: ParsedObservation) => p.reading;
-  const deviceOrgs = await deviceOrganizations(
+  const deviceOrgs = await organizationsOfDevices(
     db,
     accepted.map(({ parsed }) => ({ device: reading(parsed).deviceIdentifier, at: reading(parsed).measuredAt })),
   );
@@ -361,12 +366,11 @@ export async function processBundle(
   }
   const outcomes = await withTransaction(db, async (tx) => {
     // Only the first refusals are worth keeping: the list shows the newest few anyway.
-    for (const r of refused.slice(0, 5))
-      await insertRejection(tx, {
-        sourceId: source.id,
-        reason: r.error.message,
-        deviceIdentifier: r.error.deviceIdentifier,
-      });
+    await recordRejections(
+      tx,
+      source.id,
+      refused.slice(0, 5).map((r) => r.error),
+    );
     return store(tx, ctx, source, action, results);
   });
   const responseEntries: BundleEntry[] = results.map((c, i) =>

@@ -6,6 +6,7 @@ import { HttpError, isClosedMonthRefusal } from '../../plugins/errors.ts';
 import { maySendReadings, sourceRefusal, type SourcePrincipal } from '../../policies/ingestion.ts';
 import { evaluateStoredReadings } from '../alerts/alerts.evaluate.ts';
 import { audit } from '../audit/audit.service.ts';
+import { deviceOrganizations } from './device-organizations.repository.ts';
 import { findSource, insertRejection, type SourceRow } from './ingestion-sources.repository.ts';
 import type { IngestionLimits } from '../../config.ts';
 import {
@@ -117,6 +118,25 @@ export async function rejectReading(
     });
   });
   return new HttpError(err.status, err.message);
+}
+
+export type { IncomingReading, ReadingOutcome };
+
+/**
+ * Keeps refusals of a source's request on the source (reason and device id only), in the caller's
+ * transaction, for the integrations page: the FHIR endpoint's per-entry refusals come here.
+ */
+export async function recordRejections(tx: Queryable, sourceId: string, refusals: ReadingRejected[]): Promise<void> {
+  for (const err of refusals)
+    await insertRejection(tx, { sourceId, reason: err.message, deviceIdentifier: err.deviceIdentifier });
+}
+
+/** The organization of the patient who had each device at each time (null when nobody had it). */
+export async function organizationsOfDevices(
+  db: Queryable,
+  uses: { device: string; at: Date }[],
+): Promise<(number | null)[]> {
+  return deviceOrganizations(db, uses);
 }
 
 /** Counts for the answer and the audit record: never the readings themselves. */

@@ -6,7 +6,8 @@ import { HttpError, conflict } from '../../plugins/errors.ts';
 import type { SignedInContext } from '../../plugins/context.ts';
 import { presentCurrentUser } from '../../presenters/current-user.ts';
 import { audit } from '../audit/audit.service.ts';
-import { findCurrentUser, setMfaEnabled, syncMfaEnabled } from './me.repository.ts';
+import type { Queryable } from '../../db/pool.ts';
+import { findCurrentUser, findUserByIdentity, linkSubject, setMfaEnabled, syncMfaEnabled } from './me.repository.ts';
 
 export interface MeDeps {
   db: pg.Pool;
@@ -48,4 +49,19 @@ export async function updateMfa(deps: MeDeps, ctx: SignedInContext, enabled: boo
     });
     return presentCurrentUser(user!);
   });
+}
+
+/** The portal user behind a pool identity (by subject, then by the pool's username), for the token exchange. */
+export async function userOfIdentity(tx: Queryable, identity: { sub: string; username: string }) {
+  return findUserByIdentity(tx, identity.sub, identity.username);
+}
+
+/** Links the pool's subject to the user on their first sign-in (never replaces one). */
+export async function linkIdentity(tx: Queryable, userId: number, sub: string): Promise<void> {
+  await linkSubject(tx, userId, sub);
+}
+
+/** Records the pool's MFA state as the portal's copy; the user as it is then (null if gone). */
+export async function recordPoolMfa(tx: Queryable, userId: number, enabled: boolean) {
+  return setMfaEnabled(tx, userId, enabled);
 }

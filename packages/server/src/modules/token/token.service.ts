@@ -7,7 +7,7 @@ import type { RequestContext } from '../../plugins/context.ts';
 import { mayOpenSession } from '../../policies/sessions.ts';
 import { presentCurrentUser } from '../../presenters/current-user.ts';
 import { audit } from '../audit/audit.service.ts';
-import { findUserByIdentity, linkSubject, setMfaEnabled } from '../me/me.repository.ts';
+import { linkIdentity, recordPoolMfa, userOfIdentity } from '../me/me.service.ts';
 import { exchangeBlocked, recordExchangeFailure } from './exchange-failures.ts';
 import { createSession, endSession } from '../sessions/sessions.service.ts';
 
@@ -40,10 +40,10 @@ export async function exchangeToken(
   const poolMfa = await poolMfaState(deps, identity.username);
 
   const outcome = await withTransaction(deps.db, async (tx) => {
-    const user = await findUserByIdentity(tx, identity.sub, identity.username);
+    const user = await userOfIdentity(tx, identity);
     if (!user || !mayOpenSession(user))
       return { ok: false as const, denied: user ? ('user_disabled' as const) : ('unknown_user' as const), user };
-    if (!user.cognito_sub) await linkSubject(tx, user.id, identity.sub);
+    if (!user.cognito_sub) await linkIdentity(tx, user.id, identity.sub);
     const session = await createSession(tx, {
       userId: user.id,
       claims: { jti: identity.jti, authTime: identity.authTime, originJti: identity.originJti },
@@ -53,7 +53,7 @@ export async function exchangeToken(
     });
     if (!session.ok) return { ok: false as const, denied: session.reason, user };
     // The pool is the truth about MFA: a user who set it up while signing in has it on now.
-    const current = poolMfa !== null && poolMfa !== user.mfa_enabled ? await setMfaEnabled(tx, user.id, poolMfa) : null;
+    const current = poolMfa !== null && poolMfa !== user.mfa_enabled ? await recordPoolMfa(tx, user.id, poolMfa) : null;
     const { id, email, role } = presentCurrentUser(user);
     const actor = { id, email, role, organizationId: user.organization_id, cognitoUsername: identity.username };
     await audit(

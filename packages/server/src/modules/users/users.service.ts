@@ -10,7 +10,7 @@ import { presentUser, presentUserWithPool } from '../../presenters/users.ts';
 import { audit, type AuditEvent } from '../audit/audit.service.ts';
 import type { ModuleDeps } from '../module-deps.ts';
 import { organizationExists } from '../organizations/organizations.service.ts';
-import { roleExists } from '../roles/roles.repository.ts';
+import { roleExists } from '../roles/roles.service.ts';
 import { endAllSessionsOf } from '../sessions/sessions.service.ts';
 import { emailTaken, findUser, insertUser, listUsers, lockUser, updateUser, type UserRow } from './users.repository.ts';
 
