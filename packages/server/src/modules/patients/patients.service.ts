@@ -24,6 +24,7 @@ import { mayAssignDevices } from '../../policies/devices.ts';
 import { mayPlacePatientIn, patientListScope } from '../../policies/patients.ts';
 import { auditedTransaction, failure, recordingRefusals } from '../../kernel/audited-transaction.ts';
 import { presentInsurance, presentPatientDetail, presentPatientListItem } from '../../presenters/patients.ts';
+import { assignDevicesToPatient } from '../devices/devices.service.ts';
 import { organizationExists } from '../organizations/organizations.service.ts';
 import {
   currentDeviceIds,
@@ -35,7 +36,6 @@ import {
   listPatients,
   isActiveProviderOf,
   replaceInsurances,
-  setPatientDevices,
   updatePatient,
   type InsuranceRow,
   type PatientListFilter,
@@ -307,7 +307,7 @@ function checkedInsurances(items: InsuranceInput[], action: AuditAction, id: num
 }
 
 async function assignDevices(tx: pg.PoolClient, id: number, deviceIds: number[], action: AuditAction) {
-  const { unknown, moved } = await setPatientDevices(tx, id, deviceIds);
+  const { unknown, moved } = await assignDevicesToPatient(tx, id, deviceIds);
   if (unknown.length) {
     throw failure(400, PatientErrors.deviceUnknown, {
       action,
