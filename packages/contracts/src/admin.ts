@@ -2,7 +2,8 @@ import { Type, type Static } from 'typebox';
 import { Role } from './roles.ts';
 import { UserStatus } from './me.ts';
 import { Timestamp } from './common.ts';
-import { Device, Organization, Provider } from './patients.ts';
+import { Device } from './devices.ts';
+import { Organization, Provider } from './organizations.ts';
 
 export const AdminUser = Type.Object({
   id: Type.Integer(),

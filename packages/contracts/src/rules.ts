@@ -1,6 +1,6 @@
 import { Type, type Static, type TObject, type TProperties, type TSchema } from 'typebox';
 import { Validation } from './messages.ts';
-import type { InsuranceType } from './patients.ts';
+import type { InsuranceType } from './insurances.ts';
 import { isValidEmail, meetsPasswordPolicy, normalizeMfaCode } from './validation.ts';
 
 /**

@@ -19,12 +19,13 @@ import os from 'node:os';
 import type { AlertListQuery } from '@rpm/contracts';
 import { runMigrations } from '../src/db/migrate.ts';
 import { withTransaction } from '../src/db/pool.ts';
-import { worklistQuery } from '../src/modules/alerts/alerts.repository.ts';
-import { evaluateStoredReadings, listAlerts } from '../src/modules/alerts/alerts.service.ts';
-import { actorOf } from '../src/policies/actor.ts';
+import { evaluateStoredReadings } from '../src/modules/alerts/alerts.evaluate.ts';
+import { worklistQuery } from '../src/modules/alerts/alerts.worklist.repository.ts';
+import { listAlerts } from '../src/modules/alerts/alerts.worklist.service.ts';
 import { alertListScope } from '../src/policies/alerts.ts';
 import { insertManualVital } from '../src/modules/vitals/vitals.repository.ts';
 import type { SignedInContext } from '../src/kernel/request-context.ts';
+import { actorOf } from '../src/policies/actor.ts';
 import { createBenchDatabase } from './bench-support.ts';
 
 const readingsPerRun = Number(process.env.BENCH_READINGS ?? 1000);

@@ -6,7 +6,8 @@ import pg from 'pg';
  * driver's own escaping, and nowhere else.
  */
 
-export async function roleExists(owner: pg.ClientBase | pg.Pool, role: string): Promise<boolean> {
+/** Whether PostgreSQL has this login role (not a portal role: those are in the roles table). */
+export async function loginRoleExists(owner: pg.ClientBase | pg.Pool, role: string): Promise<boolean> {
   const { rowCount } = await owner.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [role]);
   return (rowCount ?? 0) > 0;
 }

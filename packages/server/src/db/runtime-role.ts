@@ -4,7 +4,7 @@ import {
   connectedRolePowers,
   createLoginRole,
   grantRuntimePrivileges,
-  roleExists,
+  loginRoleExists,
   setLoginPassword,
 } from './runtime-role.repository.ts';
 
@@ -62,7 +62,7 @@ async function retrying(fn: () => Promise<void>): Promise<void> {
 /** Creates the role when missing (or sets its password), race-safe across concurrent starts. */
 export async function ensureRuntimeRole(owner: pg.ClientBase | pg.Pool, role: string, password: string): Promise<void> {
   await retrying(async () => {
-    if (!(await roleExists(owner, role))) {
+    if (!(await loginRoleExists(owner, role))) {
       try {
         await createLoginRole(owner, role, password);
         return;

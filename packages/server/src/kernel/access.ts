@@ -1,4 +1,4 @@
-import { ApiErrors } from '@rpm/contracts';
+import { ApiErrors, type AuditAction } from '@rpm/contracts';
 import type { Queryable } from '../db/pool.ts';
 import type { SignedInContext } from './request-context.ts';
 import { mayAccessPatient } from '../policies/patients.ts';
@@ -10,7 +10,7 @@ export type { PatientScope } from './patient-scope.repository.ts';
 
 /** What a refusal is recorded as, and what the caller is told. */
 export interface Refusal {
-  action: string;
+  action: AuditAction;
   resourceType: string;
   resourceId?: string | number | null;
   reason: string;
@@ -53,7 +53,7 @@ export async function requirePatientAccess(
   tx: Queryable,
   ctx: SignedInContext,
   patientId: number,
-  action: string,
+  action: AuditAction,
   lock = false,
 ): Promise<PatientScope> {
   const patient = await findPatientScope(tx, patientId, lock);

@@ -1,8 +1,15 @@
+import type { AuditAction } from '@rpm/contracts';
 import type { Queryable } from '../db/pool.ts';
 import type { RequestContext } from './request-context.ts';
 import { insertAuditLog, type AuditEntry } from './audit-writer.repository.ts';
 
-export type AuditEvent = Omit<AuditEntry, 'userId' | 'ipAddress' | 'userAgent' | 'requestId'>;
+/**
+ * What a request records: its action is one of the portal's AuditActions, so a misspelt action
+ * does not compile. (The repository's AuditEntry takes any stored action string.)
+ */
+export type AuditEvent = Omit<AuditEntry, 'userId' | 'ipAddress' | 'userAgent' | 'requestId' | 'action'> & {
+  action: AuditAction;
+};
 
 /**
  * Writes one audit record for a request. Pass the transaction client of the change being

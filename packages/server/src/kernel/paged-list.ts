@@ -1,3 +1,4 @@
+import type { AuditAction } from '@rpm/contracts';
 import type pg from 'pg';
 import type { Queryable } from '../db/pool.ts';
 import type { SignedInContext } from './request-context.ts';
@@ -14,7 +15,7 @@ export async function auditedPatientRead<T>(
   db: pg.Pool,
   ctx: SignedInContext,
   patientId: number,
-  action: string,
+  action: AuditAction,
   read: (tx: Queryable) => Promise<T>,
   details: (result: T) => AuditEvent['details'],
 ): Promise<T> {
@@ -47,7 +48,7 @@ export function listPatientPage<Row, T>(
   db: pg.Pool,
   ctx: SignedInContext,
   patientId: number,
-  action: string,
+  action: AuditAction,
   source: PagedSource<Row, T>,
   limit: number,
   offset: number,

@@ -23,7 +23,8 @@ import {
   ListItemText,
   Typography,
 } from '@mui/material';
-import { AlertTexts, AuthLabels, SIDEBAR_EXPANDED_WIDTH, SidebarEntries, UxTexts, type Role } from '@rpm/contracts';
+import { AlertTexts, AuthLabels, SIDEBAR_EXPANDED_WIDTH, UxTexts, type Role } from '@rpm/contracts';
+import { SidebarEntries } from './sidebar-entries.ts';
 import { Suspense, lazy, type ReactElement } from 'react';
 import { NavLink } from 'react-router';
 import { useAlertSummary } from '../api/alerts/alert-summary.ts';

@@ -1,4 +1,4 @@
-import { AUTH_THROTTLE, normalizeEmail } from '@rpm/contracts';
+import { AUTH_THROTTLE, normalizeEmail, type AuditAction } from '@rpm/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type pg from 'pg';
 import type { Queryable } from '../../db/pool.ts';
@@ -52,7 +52,7 @@ export interface LocalPoolOptions {
 
 /** An authentication event for the portal's audit log. Never a password, code or token. */
 export interface AuthEvent {
-  action: string;
+  action: AuditAction;
   outcome: 'success' | 'failure';
   /** The pool user concerned, when there is one. */
   username: string | null;

@@ -1,3 +1,4 @@
+import type { AuditAction } from '@rpm/contracts';
 import { withTransaction } from '../../db/pool.ts';
 import { Errors } from '../protocol.ts';
 import * as attempts from '../repositories/attempts.repository.ts';
@@ -68,7 +69,7 @@ export async function recordFailure(
   counter: Counter,
   accountKey: string,
   caller: CallerInfo,
-  event: { action: string; username: string | null; reason: string; byUser?: boolean },
+  event: { action: AuditAction; username: string | null; reason: string; byUser?: boolean },
   sessionHash: Buffer | null = null,
 ): Promise<void> {
   await withTransaction(ctx.db, async (tx) => {

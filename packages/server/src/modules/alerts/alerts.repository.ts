@@ -1,11 +1,8 @@
 import {
-  ALERT_SEVERITY_RANK,
   ALERT_THRESHOLD_KEYS,
   type AlertRule,
-  type AlertSettingsBody,
   type AlertSeverity,
   type AlertStatus,
-  type AlertThresholdOverrides,
   type AlertValues,
   LATE_READING_HOURS,
 } from '@rpm/contracts';
@@ -176,7 +173,8 @@ export async function notifyAlertChanges(db: Queryable, changes: AlertChange[]):
 
 const PATIENT_NAME = sql<string>`btrim(concat_ws(' ', p.first_name, p.last_name))`;
 
-function alertQuery(db: Queryable) {
+/** An alert with its patient's name and primary provider, as the worklist and the actions read it. */
+export function alertQuery(db: Queryable) {
   return kysely(db)
     .selectFrom('alerts as a')
     .innerJoin('patients as p', 'p.id', 'a.patient_id')
@@ -194,86 +192,6 @@ function alertQuery(db: Queryable) {
       'a.last_at',
       'a.last_values',
     ]);
-}
-
-export interface AlertFilter {
-  organizationId: number | null;
-  status: AlertStatus;
-  severity?: AlertSeverity;
-  providerId?: number;
-  patientId?: number;
-}
-
-function filtered(db: Queryable, f: AlertFilter) {
-  let q = kysely(db).selectFrom('alerts as a').where('a.status', '=', f.status);
-  if (f.organizationId !== null) q = q.where('a.organization_id', '=', f.organizationId);
-  // The rank is an index column; the severity text is not.
-  if (f.severity) q = q.where('a.severity_rank', '=', ALERT_SEVERITY_RANK[f.severity]);
-  if (f.patientId) q = q.where('a.patient_id', '=', f.patientId);
-  if (f.providerId) {
-    const providerId = f.providerId;
-    // From the provider's patients (patients_primary_provider_idx) to their alerts (alerts_patient_idx).
-    q = q.where('a.patient_id', 'in', (eb) =>
-      eb.selectFrom('patients as pp').select('pp.id').where('pp.primary_provider_id', '=', providerId),
-    );
-  }
-  return q;
-}
-
-/**
- * One page of the worklist, critical first, then oldest, with the total in the same round trip.
- * The page's ids come from the (organization, status, severity_rank, first_at, id) index and are
- * then joined to their patients; the total counts the same filter (an index-only count).
- */
-export async function pageAlerts(
-  db: Queryable,
-  f: AlertFilter,
-  limit: number,
-  offset: number,
-): Promise<{ rows: AlertRow[]; total: number }> {
-  const rows = await worklistQuery(db, f, limit, offset).execute();
-  // A page past the end has no row to carry the total: count on its own then.
-  const n = rows.length ? (rows[0]!.total ?? 0) : await countAlerts(db, f);
-  return { rows: rows.map(({ total: _total, ...r }) => r as AlertRow), total: n };
-}
-
-/** The worklist statement itself (the benchmark also has PostgreSQL explain it). */
-export function worklistQuery(db: Queryable, f: AlertFilter, limit: number, offset: number) {
-  const ids = filtered(db, f)
-    .select('a.id')
-    .orderBy('a.severity_rank')
-    .orderBy('a.first_at')
-    .orderBy('a.id')
-    .limit(limit)
-    .offset(offset);
-  const total = filtered(db, f).select(sql<number>`count(*)::int`.as('n'));
-  return alertQuery(db)
-    .select((eb) => eb.selectFrom(total.as('t')).select('t.n').as('total'))
-    .where('a.id', 'in', ids)
-    .orderBy('a.severity_rank')
-    .orderBy('a.first_at')
-    .orderBy('a.id');
-}
-
-export async function countAlerts(db: Queryable, f: AlertFilter): Promise<number> {
-  const row = await filtered(db, f)
-    .select(sql<number>`count(*)::int`.as('n'))
-    .executeTakeFirstOrThrow();
-  return row.n;
-}
-
-/** Open (not yet resolved) alerts by severity, and patients with stale data, for the badge and dashboard. */
-export async function summarizeOpen(
-  db: Queryable,
-  organizationId: number | null,
-): Promise<{ severity: AlertSeverity; rule_stale: boolean; n: number }[]> {
-  let q = kysely(db)
-    .selectFrom('alerts')
-    .select(['severity', sql<boolean>`rule = 'stale_data'`.as('rule_stale'), sql<number>`count(*)::int`.as('n')])
-    .where('status', '<>', 'resolved');
-  if (organizationId !== null) q = q.where('organization_id', '=', organizationId);
-  const rows = await q.groupBy(['severity', sql`rule = 'stale_data'`]).execute();
-  return rows as { severity: AlertSeverity; rule_stale: boolean; n: number }[];
 }
 
 export async function findAlert(db: Queryable, id: number, lock = false): Promise<AlertRow | undefined> {
@@ -302,117 +220,6 @@ export async function resolveAlert(db: Queryable, id: number, userId: number, no
     })
     .where('id', '=', id)
     .execute();
-}
-
-const OVERRIDE_COLUMNS = [...ALERT_THRESHOLD_KEYS];
-
-export async function findPatientOverrides(db: Queryable, patientId: number): Promise<AlertThresholdOverrides | null> {
-  const row = await kysely(db)
-    .selectFrom('patient_alert_thresholds')
-    .select(OVERRIDE_COLUMNS)
-    .where('patient_id', '=', patientId)
-    .executeTakeFirst();
-  return row ?? null;
-}
-
-export async function savePatientOverrides(
-  db: Queryable,
-  patientId: number,
-  userId: number,
-  values: AlertThresholdOverrides,
-): Promise<void> {
-  await kysely(db)
-    .insertInto('patient_alert_thresholds')
-    .values({ patient_id: patientId, updated_by: userId, ...values })
-    .onConflict((oc) => oc.column('patient_id').doUpdateSet({ ...values, updated_by: userId, updated_at: sql`now()` }))
-    .execute();
-}
-
-export async function findOrganizationSettings(
-  db: Queryable,
-  organizationId: number,
-): Promise<AlertSettingsBody | null> {
-  const row = await kysely(db)
-    .selectFrom('alert_settings')
-    .select([...OVERRIDE_COLUMNS, 'stale_days'])
-    .where('organization_id', '=', organizationId)
-    .executeTakeFirst();
-  return row ?? null;
-}
-
-export async function organizationExists(db: Queryable, organizationId: number): Promise<boolean> {
-  const row = await kysely(db)
-    .selectFrom('organizations')
-    .select('id')
-    .where('id', '=', organizationId)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
-export async function saveOrganizationSettings(
-  db: Queryable,
-  organizationId: number,
-  userId: number,
-  values: AlertSettingsBody,
-): Promise<void> {
-  await kysely(db)
-    .insertInto('alert_settings')
-    .values({ organization_id: organizationId, updated_by: userId, ...values })
-    .onConflict((oc) =>
-      oc.column('organization_id').doUpdateSet({ ...values, updated_by: userId, updated_at: sql`now()` }),
-    )
-    .execute();
-}
-
-/**
- * RPM patients with no reading for their organization's number of days (or none since they were
- * added), as one set: the stale-data job raises or refreshes an alert for each.
- */
-export async function stalePatients(
-  db: Queryable,
-  defaultDays: number,
-): Promise<{ patient_id: number; organization_id: number; last_reading: Date | null; days: number }[]> {
-  const { rows } = await sql<{ patient_id: number; organization_id: number; last_reading: Date | null; days: number }>`
-    SELECT p.id AS patient_id, p.organization_id, last.at AS last_reading,
-           floor(extract(epoch FROM now() - coalesce(last.at, p.created_at)) / 86400)::int AS days
-      FROM patients p
-      LEFT JOIN alert_settings s ON s.organization_id = p.organization_id
-      LEFT JOIN LATERAL (SELECT v.created_at AS at FROM vitals v WHERE v.patient_id = p.id
-                          ORDER BY v.created_at DESC, v.id DESC LIMIT 1) last ON true
-     WHERE p.enrolled_rpm
-       AND coalesce(last.at, p.created_at) < now() - make_interval(days => coalesce(s.stale_days, ${defaultDays})::int)`.execute(
-    kysely(db),
-  );
-  return rows;
-}
-
-/** The stale-data alert's "days without a reading" is kept current on every run; it is not a new reading. */
-export async function raiseOrRefreshStale(
-  db: Queryable,
-  s: { patientId: number; organizationId: number; severityRank: number; values: AlertValues },
-): Promise<(AlertChange & { created: boolean }) | null> {
-  const row = await kysely(db)
-    .insertInto('alerts')
-    .values({
-      patient_id: s.patientId,
-      organization_id: s.organizationId,
-      rule: 'stale_data',
-      severity: 'info',
-      severity_rank: s.severityRank,
-      first_at: sql`now()`,
-      last_at: sql`now()`,
-      last_values: JSON.stringify(s.values),
-    })
-    .onConflict((oc) =>
-      oc
-        .columns(['patient_id', 'rule'])
-        .where('status', '<>', 'resolved')
-        .doUpdateSet({ last_values: sql`excluded.last_values`, last_at: sql`now()`, updated_at: sql`now()` })
-        .where(sql<boolean>`alerts.last_values IS DISTINCT FROM excluded.last_values`),
-    )
-    .returning(['id', 'patient_id', 'organization_id', 'severity', 'status', sql<boolean>`xmax = 0`.as('created')])
-    .executeTakeFirst();
-  return (row as (AlertChange & { created: boolean }) | undefined) ?? null;
 }
 
 /**

@@ -24,19 +24,16 @@ import { startAlertJobs } from './alerts.jobs.ts';
 import { startAlertHub } from './alerts.live.ts';
 import { createAlertNotifier } from './alerts.notify.ts';
 import { createAlertStreams } from './alerts.stream.ts';
+import { acknowledge, getAlertMarks, resolve } from './alerts.service.ts';
+import { checkStaleData } from './alerts.stale.ts';
+import { openAlertStream } from './alerts.stream.service.ts';
 import {
-  acknowledge,
-  alertSummary,
-  checkStaleData,
-  getAlertMarks,
   getAlertSettings,
   getPatientThresholds,
-  listAlerts,
-  openAlertStream,
   putAlertSettings,
   putPatientThresholds,
-  resolve,
-} from './alerts.service.ts';
+} from './alerts.thresholds.service.ts';
+import { alertSummary, listAlerts } from './alerts.worklist.service.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 

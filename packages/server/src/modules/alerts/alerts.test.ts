@@ -18,7 +18,7 @@ import {
   type TestServer,
 } from '../../../test/app.ts';
 import { lastAuditOf } from '../../../test/patient-fixtures.ts';
-import { checkStaleData } from './alerts.service.ts';
+import { checkStaleData } from './alerts.stale.ts';
 
 let server: TestServer;
 let provider: ApiClient;

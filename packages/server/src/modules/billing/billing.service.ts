@@ -5,6 +5,7 @@ import {
   type BillingReport,
   type BillingRow,
   type PatientBilling,
+  type AuditAction,
 } from '@rpm/contracts';
 import { stringify } from 'csv-stringify/sync';
 import type pg from 'pg';
@@ -62,7 +63,7 @@ const billRow = (month: string, input: BillingInputRow): BillingRow =>
 async function reportRows(
   tx: Queryable,
   ctx: SignedInContext,
-  action: string,
+  action: AuditAction,
   query: BillingQuery,
 ): Promise<{ rows: BillingRow[]; closedAt: Date | null; claims: () => Promise<BillingPatientDetails[]> }> {
   const scope = billingReportScope(ctx.actor, query.organization_id ?? null);

@@ -1,4 +1,10 @@
-import { AdminErrors, DB_SAMPLE_MAX_ROWS, type DbSampleResponse, type DbSchemaResponse } from '@rpm/contracts';
+import {
+  AdminErrors,
+  DB_SAMPLE_MAX_ROWS,
+  type DbSampleResponse,
+  type DbSchemaResponse,
+  type AuditAction,
+} from '@rpm/contracts';
 import type pg from 'pg';
 import { authorize } from '../../kernel/access.ts';
 import { AuditedRefusal, auditedTransaction } from '../../kernel/audited-transaction.ts';
@@ -52,7 +58,7 @@ async function requireTable(
   tx: Queryable,
   ctx: SignedInContext,
   requested: string,
-  action: string,
+  action: AuditAction,
 ): Promise<InspectableTable> {
   authorize(mayInspectDatabase(ctx.actor), { action, resourceType: 'table', reason: 'admin role required' });
   const table = (await allowList(pool, tx)).get(requested);

@@ -1,12 +1,13 @@
 import { AdminErrors, blankToNull, type CreateDeviceBody, type Device } from '@rpm/contracts';
 import type pg from 'pg';
+import type { Queryable } from '../../db/pool.ts';
 import type { SignedInContext } from '../../kernel/request-context.ts';
 import { authorize } from '../../kernel/access.ts';
 import { auditedTransaction, failure } from '../../kernel/audited-transaction.ts';
 import { deviceListScope, mayCreateDevice } from '../../policies/devices.ts';
 import { presentDevice } from './devices.presenter.ts';
 import { audit } from '../../kernel/audit-writer.ts';
-import { insertDevice, listDevices } from './devices.repository.ts';
+import { insertDevice, listDevices, setPatientDevices } from './devices.repository.ts';
 
 /** The answer names patients (name and birth date), so each read is audited like patient data. */
 export async function getDevices(db: pg.Pool, ctx: SignedInContext): Promise<Device[]> {
@@ -29,4 +30,17 @@ export async function createDevice(db: pg.Pool, ctx: SignedInContext, body: Crea
     await audit(tx, ctx, { action, outcome: 'success', resourceType: 'device', resourceId: row.id });
     return presentDevice(row);
   });
+}
+
+/**
+ * Makes `deviceIds` exactly the patient's devices, in the caller's transaction (the patient form
+ * saves them with the patient). A device of another patient moves here. Answers the ids that do
+ * not exist (nothing changed then) and which devices moved from which patient.
+ */
+export async function assignDevicesToPatient(
+  tx: Queryable,
+  patientId: number,
+  deviceIds: number[],
+): Promise<{ unknown: number[]; moved: { device: number; from: number }[] }> {
+  return setPatientDevices(tx, patientId, deviceIds);
 }

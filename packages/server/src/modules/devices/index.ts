@@ -1,1 +1,3 @@
 export { devicesRoutes } from './devices.routes.ts';
+export type { DeviceRow } from './devices.repository.ts';
+export { assignDevicesToPatient } from './devices.service.ts';

@@ -16,7 +16,8 @@ import {
   LOINC_SYSTOLIC,
   UCUM,
 } from './fhir.presenter.ts';
-import { bloodPressure, pulseRate, ReadingRejected, type IncomingReading } from '../ingestion/index.ts';
+import type { IncomingReading } from '../ingestion/index.ts';
+import { bloodPressure, pulseRate, ReadingRejected } from '../ingestion/index.ts';
 
 /** A checked Observation: the reading it carries and the patient its `subject` names, if any. */
 export interface ParsedObservation {

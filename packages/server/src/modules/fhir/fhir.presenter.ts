@@ -9,6 +9,7 @@ import type {
   Patient,
 } from '@medplum/fhirtypes';
 import { MANUAL_SOURCE } from '@rpm/contracts';
+import type { DeviceRow } from '../devices/index.ts';
 
 export const LOINC = 'http://loinc.org';
 export const UCUM = 'http://unitsofmeasure.org';
@@ -45,14 +46,8 @@ export interface PatientRow {
   gender: 'male' | 'female' | 'other' | null;
 }
 
-export interface DeviceRow {
-  id: number;
-  device_id: string;
-  model: string | null;
-  type: string | null;
-  /** Only when the reader may see that patient. */
-  patient_id: number | null;
-}
+/** The device columns a FHIR Device shows; `patient_id` only when the reader may see that patient. */
+export type FhirDeviceRow = Pick<DeviceRow, 'id' | 'device_id' | 'model' | 'type' | 'patient_id'>;
 
 const vitalSigns = [
   {
@@ -126,7 +121,7 @@ export function presentPatient(p: PatientRow): Patient {
   };
 }
 
-export function presentDevice(d: DeviceRow): Device {
+export function presentDevice(d: FhirDeviceRow): Device {
   return {
     resourceType: 'Device',
     id: String(d.id),

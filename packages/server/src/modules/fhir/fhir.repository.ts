@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Queryable } from '../../db/pool.ts';
 import { kysely } from '../../db/kysely.ts';
-import type { DeviceRow, PatientRow, VitalRow } from './fhir.presenter.ts';
+import type { FhirDeviceRow, PatientRow, VitalRow } from './fhir.presenter.ts';
 
 /** Device ids are matched as people type them: case and surrounding spaces do not count. */
 const deviceKey = (v: string) => sql<string>`lower(btrim(${v}))`;
@@ -79,7 +79,7 @@ export async function devicesByIdentifier(
   db: Queryable,
   identifier: string,
   organizationId: number | null,
-): Promise<DeviceRow[]> {
+): Promise<FhirDeviceRow[]> {
   let query = kysely(db)
     .selectFrom('devices as d')
     .leftJoin('patients as p', 'p.id', 'd.patient_id')

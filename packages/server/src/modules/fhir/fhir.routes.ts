@@ -15,18 +15,9 @@ import { HttpError } from '../../kernel/errors.ts';
 import { sourceRateLimit } from '../../kernel/source-rate-limit.ts';
 import { operationOutcome, type IssueCode } from './fhir.presenter.ts';
 import type { ModuleDeps } from '../module-deps.ts';
-import {
-  createObservation,
-  FhirError,
-  metadata,
-  processBundle,
-  readObservation,
-  readPatient,
-  searchDevices,
-  searchObservations,
-  sourceNamedBy,
-  type FhirAnswer,
-} from './fhir.service.ts';
+import { FhirError, sourceNamedBy, type FhirAnswer } from './fhir.auth.ts';
+import { metadata, readObservation, readPatient, searchDevices, searchObservations } from './fhir.read.service.ts';
+import { createObservation, processBundle } from './fhir.write.service.ts';
 
 const FHIR_JSON = 'application/fhir+json; charset=utf-8';
 

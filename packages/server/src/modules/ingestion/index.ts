@@ -6,7 +6,7 @@ export { ingestionRoutes } from './ingestion.routes.ts';
 export {
   authenticateSource,
   organizationsOfDevices,
-  recordRejection,
+  recordRejections,
   refuseSource,
   rejectReading,
   storeAudited,

@@ -1,4 +1,4 @@
-import { BillingErrors, IngestionErrors, type IngestResult } from '@rpm/contracts';
+import { BillingErrors, IngestionErrors, type IngestResult, type AuditAction } from '@rpm/contracts';
 import type pg from 'pg';
 import { withTransaction, type Queryable } from '../../db/pool.ts';
 import type { RequestContext } from '../../kernel/request-context.ts';
@@ -39,7 +39,7 @@ export async function authenticateSource(
   ctx: RequestContext,
   sourceId: string | null,
   presented: string | undefined,
-  action: string,
+  action: AuditAction,
   known?: SourceRow | null,
 ): Promise<AuthenticatedSource | null> {
   const id = sourceId ?? (presented ? sourceIdOfSecret(presented) : null);
@@ -90,7 +90,7 @@ export async function refuseSource<E extends HttpError>(
   db: pg.Pool,
   ctx: RequestContext,
   source: AuthenticatedSource,
-  action: string,
+  action: AuditAction,
   reason: string,
   error: E,
 ): Promise<E> {
@@ -103,7 +103,7 @@ export async function rejectReading(
   db: pg.Pool,
   ctx: RequestContext,
   source: AuthenticatedSource,
-  action: string,
+  action: AuditAction,
   err: ReadingRejected,
 ): Promise<HttpError> {
   await withTransaction(db, async (tx) => {
@@ -118,6 +118,25 @@ export async function rejectReading(
     });
   });
   return new HttpError(err.status, err.message);
+}
+
+export type { IncomingReading, ReadingOutcome };
+
+/**
+ * Keeps refusals of a source's request on the source (reason and device id only), in the caller's
+ * transaction, for the integrations page: the FHIR endpoint's per-entry refusals come here.
+ */
+export async function recordRejections(tx: Queryable, sourceId: string, refusals: ReadingRejected[]): Promise<void> {
+  for (const err of refusals)
+    await insertRejection(tx, { sourceId, reason: err.message, deviceIdentifier: err.deviceIdentifier });
+}
+
+/** The organization of the patient who had each device at each time (null when nobody had it). */
+export async function organizationsOfDevices(
+  db: Queryable,
+  uses: { device: string; at: Date }[],
+): Promise<(number | null)[]> {
+  return deviceOrganizations(db, uses);
 }
 
 /** Counts for the answer and the audit record: never the readings themselves. */
@@ -149,7 +168,7 @@ export async function storeAudited(
   tx: Queryable,
   ctx: RequestContext,
   source: AuthenticatedSource,
-  action: string,
+  action: AuditAction,
   readings: IncomingReading[],
   callDetails: Record<string, unknown>,
   duplicatesBefore = 0,
@@ -164,7 +183,7 @@ async function storeWithin(
   tx: Queryable,
   ctx: RequestContext,
   source: AuthenticatedSource,
-  action: string,
+  action: AuditAction,
   readings: IncomingReading[],
   callDetails: Record<string, unknown>,
   duplicatesBefore: number,
@@ -281,11 +300,3 @@ export async function ingestTenovi(
     throw err;
   }
 }
-
-/*
- * For FHIR's Observation batches, which take the same path as the webhooks: the organizations of
- * the devices a batch names, and a refused entry recorded on its source. The ingestion tables are
- * read and written here, by their owner.
- */
-export const organizationsOfDevices: typeof deviceOrganizations = (...args) => deviceOrganizations(...args);
-export const recordRejection: typeof insertRejection = (...args) => insertRejection(...args);

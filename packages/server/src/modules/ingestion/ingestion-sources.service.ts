@@ -8,6 +8,7 @@ import {
   type IngestionSourceWithSecret,
   UNMATCHED_QUOTA_PER_SOURCE,
   UNMATCHED_RETENTION_DAYS,
+  type AuditAction,
 } from '@rpm/contracts';
 import type pg from 'pg';
 import type { Queryable } from '../../db/pool.ts';
@@ -33,7 +34,7 @@ import { unmatchedCountsBySource } from './unmatched.repository.ts';
 import type { IngestionLimits } from '../../config.ts';
 
 /** The access call every source method starts with; a refusal is recorded by auditedTransaction. */
-const authorizeSourceAdmin = (ctx: SignedInContext, action: string) =>
+const authorizeSourceAdmin = (ctx: SignedInContext, action: AuditAction) =>
   authorize(mayManageIngestionSources(ctx.actor), {
     action,
     resourceType: 'ingestion_source',
@@ -141,7 +142,7 @@ function changeSource(
   ctx: SignedInContext,
   id: string,
   change: {
-    action: string;
+    action: AuditAction;
     missing: string;
     apply: (tx: Queryable) => Promise<SourceRow | null>;
     details?: (row: SourceRow) => Record<string, unknown>;

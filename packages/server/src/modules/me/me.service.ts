@@ -1,20 +1,13 @@
 import { ApiErrors, type CurrentUser } from '@rpm/contracts';
 import type pg from 'pg';
-import type { Queryable } from '../../db/pool.ts';
 import { withTransaction } from '../../db/pool.ts';
 import type { Identity } from '../../identity/index.ts';
 import { HttpError, conflict } from '../../kernel/errors.ts';
 import type { SignedInContext } from '../../kernel/request-context.ts';
 import { presentCurrentUser } from './current-user.presenter.ts';
 import { audit } from '../../kernel/audit-writer.ts';
-import {
-  findCurrentUser,
-  findUserByIdentity,
-  linkSubject,
-  setMfaEnabled,
-  syncMfaEnabled,
-  type CurrentUserRow,
-} from './me.repository.ts';
+import type { Queryable } from '../../db/pool.ts';
+import { findCurrentUser, findUserByIdentity, linkSubject, setMfaEnabled, syncMfaEnabled } from './me.repository.ts';
 
 export interface MeDeps {
   db: pg.Pool;
@@ -58,12 +51,17 @@ export async function updateMfa(deps: MeDeps, ctx: SignedInContext, enabled: boo
   });
 }
 
-/*
- * For the token exchange (modules/token): the portal user a pool identity belongs to, linking the
- * pool's subject on first use and taking the pool's word on MFA. The users table is written here,
- * by its owner, whichever path asks.
- */
-export const userOfIdentity = (db: Queryable, sub: string, username: string) => findUserByIdentity(db, sub, username);
-export const linkIdentitySubject = (db: Queryable, id: number, sub: string): Promise<void> => linkSubject(db, id, sub);
-export const recordMfaEnabled = (db: Queryable, id: number, enabled: boolean): Promise<CurrentUserRow | null> =>
-  setMfaEnabled(db, id, enabled);
+/** The portal user behind a pool identity (by subject, then by the pool's username), for the token exchange. */
+export async function userOfIdentity(tx: Queryable, identity: { sub: string; username: string }) {
+  return findUserByIdentity(tx, identity.sub, identity.username);
+}
+
+/** Links the pool's subject to the user on their first sign-in (never replaces one). */
+export async function linkIdentity(tx: Queryable, userId: number, sub: string): Promise<void> {
+  await linkSubject(tx, userId, sub);
+}
+
+/** Records the pool's MFA state as the portal's copy; the user as it is then (null if gone). */
+export async function recordPoolMfa(tx: Queryable, userId: number, enabled: boolean) {
+  return setMfaEnabled(tx, userId, enabled);
+}

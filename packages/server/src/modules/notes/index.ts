@@ -1,1 +1,2 @@
 export { notesRoutes } from './notes.routes.ts';
+export { writeNote } from './notes.service.ts';

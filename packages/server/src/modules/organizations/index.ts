@@ -1,2 +1,3 @@
 export { organizationsRoutes } from './organizations.routes.ts';
 export { organizationExists } from './organizations.service.ts';
+export { requireOrganization } from './organizations.service.ts';

@@ -1,4 +1,4 @@
-import { AdminErrors, ApiErrors, BillingErrors, type Organization, type OrganizationSettings, type Provider } from '@rpm/contracts';
+import { AdminErrors, ApiErrors, BillingErrors, type Organization, type OrganizationSettings, type Provider, type AuditAction } from '@rpm/contracts';
 import type pg from 'pg';
 import type { Queryable } from '../../db/pool.ts';
 import type { SignedInContext } from '../../kernel/request-context.ts';
@@ -13,9 +13,12 @@ import {
   isKnownTimeZone,
   listOrganizations,
   listProviders,
+  organizationExists,
   setOrganizationSettings,
-  organizationExists as organizationRowExists,
 } from './organizations.repository.ts';
+
+/** Whether the organization exists: other modules check an organization named in a request here. */
+export { organizationExists };
 
 /** Admins see every organization; a provider only their own (the patient form needs it). */
 export async function getOrganizations(db: pg.Pool, ctx: SignedInContext): Promise<Organization[]> {
@@ -41,7 +44,7 @@ export async function createOrganization(db: pg.Pool, ctx: SignedInContext, rawN
  */
 export async function getProviders(db: pg.Pool, ctx: SignedInContext, organizationId: number): Promise<Provider[]> {
   const action = 'organization.providers';
-  const target = { action, resourceType: 'organization', resourceId: organizationId };
+  const target = { action, resourceType: 'organization', resourceId: organizationId } as const;
   return auditedTransaction(db, ctx, async (tx) => {
     authorize(mayReadOrganization(ctx.actor, { id: organizationId }), { ...target, reason: 'another organization', status: 404 });
     if (!(await findOrganization(tx, organizationId))) throw failure(404, ApiErrors.notFound, { ...target, reason: 'not found' });
@@ -51,7 +54,7 @@ export async function getProviders(db: pg.Pool, ctx: SignedInContext, organizati
 
 /** An organization's settings (admins only). */
 export async function getOrganizationSettings(db: pg.Pool, ctx: SignedInContext, id: number): Promise<OrganizationSettings> {
-  const target = { action: 'organization.settings_read', resourceType: 'organization', resourceId: id };
+  const target = { action: 'organization.settings_read', resourceType: 'organization', resourceId: id } as const;
   return auditedTransaction(db, ctx, async (tx) => {
     authorize(mayManageOrganizations(ctx.actor), { ...target, reason: 'settings are for admins' });
     const row = await findOrganization(tx, id);
@@ -87,5 +90,16 @@ export async function updateOrganizationSettings(
   });
 }
 
-/** Whether an organization of that id exists (patients, staff and sources are placed in one). */
-export const organizationExists = (db: Queryable, id: number): Promise<boolean> => organizationRowExists(db, id);
+/**
+ * Refuses (404, recorded like any other refusal) when the organization named in a path does not
+ * exist: for other modules' routes under an organization (alert settings).
+ */
+export async function requireOrganization(tx: Queryable, organizationId: number, action: AuditAction): Promise<void> {
+  if (await organizationExists(tx, organizationId)) return;
+  throw failure(404, ApiErrors.notFound, {
+    action,
+    resourceType: 'organization',
+    resourceId: organizationId,
+    reason: 'no such organization',
+  });
+}

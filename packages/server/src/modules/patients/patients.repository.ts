@@ -238,37 +238,6 @@ export async function currentDeviceIds(db: Queryable, patientId: number): Promis
   return (await listPatientDevices(db, patientId)).map((d) => d.id);
 }
 
-/**
- * Makes `deviceIds` exactly the patient's devices. A device assigned to someone else moves here
- * (devices.patient_id is one column, so it can never belong to two patients). Rows are locked
- * first so two concurrent saves cannot interleave. Returns the ids that do not exist, and which
- * devices moved from which patient (for the audit record).
- */
-export async function setPatientDevices(
-  db: Queryable,
-  patientId: number,
-  deviceIds: number[],
-): Promise<{ unknown: number[]; moved: { device: number; from: number }[] }> {
-  const rows = await kysely(db)
-    .selectFrom('devices')
-    .select(['id', 'patient_id'])
-    .where((eb) => eb.or([eb('patient_id', '=', patientId), ...(deviceIds.length ? [eb('id', 'in', deviceIds)] : [])]))
-    .orderBy('id')
-    .forUpdate()
-    .execute();
-  const known = new Set(rows.map((r) => r.id));
-  const unknown = deviceIds.filter((id) => !known.has(id));
-  if (unknown.length) return { unknown, moved: [] };
-  const moved = rows
-    .filter((r) => deviceIds.includes(r.id) && r.patient_id !== null && r.patient_id !== patientId)
-    .map((r) => ({ device: r.id, from: r.patient_id! }));
-  let release = kysely(db).updateTable('devices').set({ patient_id: null }).where('patient_id', '=', patientId);
-  if (deviceIds.length) release = release.where('id', 'not in', deviceIds);
-  await release.execute();
-  if (deviceIds.length) await kysely(db).updateTable('devices').set({ patient_id: patientId }).where('id', 'in', deviceIds).execute();
-  return { unknown: [], moved };
-}
-
 /** True when the user is an active provider of that organization (who may be a primary provider). */
 export async function isActiveProviderOf(db: Queryable, userId: number, organizationId: number): Promise<boolean> {
   const row = await kysely(db)

@@ -13,6 +13,7 @@ import {
   type PatientUpdate,
   allowsPolicyholder,
   blankToNull,
+  type AuditAction,
 } from '@rpm/contracts';
 import type pg from 'pg';
 import type { SignedInContext } from '../../kernel/request-context.ts';
@@ -23,6 +24,7 @@ import { mayAssignDevices } from '../../policies/devices.ts';
 import { mayPlacePatientIn, patientListScope } from '../../policies/patients.ts';
 import { auditedTransaction, failure, recordingRefusals } from '../../kernel/audited-transaction.ts';
 import { presentInsurance, presentPatientDetail, presentPatientListItem } from './patients.presenter.ts';
+import { assignDevicesToPatient } from '../devices/index.ts';
 import { organizationExists } from '../organizations/index.ts';
 import {
   currentDeviceIds,
@@ -34,7 +36,6 @@ import {
   listPatients,
   isActiveProviderOf,
   replaceInsurances,
-  setPatientDevices,
   updatePatient,
   type InsuranceRow,
   type PatientListFilter,
@@ -223,7 +224,7 @@ async function patientDetail(tx: Queryable, id: number): Promise<PatientDetail> 
 }
 
 /** Changing which devices a patient has is for admins (only checked when it changes). */
-function authorizeDeviceAssignment(ctx: SignedInContext, changes: boolean, action: string, id: number | null): void {
+function authorizeDeviceAssignment(ctx: SignedInContext, changes: boolean, action: AuditAction, id: number | null): void {
   authorize(!changes || mayAssignDevices(ctx.actor), {
     action,
     resourceType: 'patient',
@@ -234,7 +235,7 @@ function authorizeDeviceAssignment(ctx: SignedInContext, changes: boolean, actio
 }
 
 /** A refused save of a patient: what is wrong with it, recorded. */
-function refusal(message: string, action: string, id: number | null, reason: string) {
+function refusal(message: string, action: AuditAction, id: number | null, reason: string) {
   return failure(400, message, { action, resourceType: 'patient', resourceId: id, reason });
 }
 
@@ -243,7 +244,7 @@ async function checkedPatientRow(
   tx: pg.PoolClient,
   ctx: SignedInContext,
   input: PatientInput,
-  action: string,
+  action: AuditAction,
   id: number | null,
   before: PatientRow | null = null,
 ): Promise<PatientRow> {
@@ -285,7 +286,7 @@ async function checkedPatientRow(
   };
 }
 
-function checkedInsurances(items: InsuranceInput[], action: string, id: number | null): InsuranceRow[] {
+function checkedInsurances(items: InsuranceInput[], action: AuditAction, id: number | null): InsuranceRow[] {
   return items.map((i) => {
     const policyholder = blankToNull(i.policyholder);
     const birthdate = blankToNull(i.policyholder_birthdate);
@@ -305,8 +306,8 @@ function checkedInsurances(items: InsuranceInput[], action: string, id: number |
   });
 }
 
-async function assignDevices(tx: pg.PoolClient, id: number, deviceIds: number[], action: string) {
-  const { unknown, moved } = await setPatientDevices(tx, id, deviceIds);
+async function assignDevices(tx: pg.PoolClient, id: number, deviceIds: number[], action: AuditAction) {
+  const { unknown, moved } = await assignDevicesToPatient(tx, id, deviceIds);
   if (unknown.length) {
     throw failure(400, PatientErrors.deviceUnknown, {
       action,

@@ -3,8 +3,10 @@ import type { SignedInContext } from '../../kernel/request-context.ts';
 import { authorize } from '../../kernel/access.ts';
 import { auditedTransaction } from '../../kernel/audited-transaction.ts';
 import { mayAdministerUsers } from '../../policies/users.ts';
-import type { Queryable } from '../../db/pool.ts';
-import { listRoleNames, roleExists as roleRowExists } from './roles.repository.ts';
+import { listRoleNames, roleExists } from './roles.repository.ts';
+
+/** Whether the portal has this role: the user forms check a chosen role here. */
+export { roleExists };
 
 /** The roles a new staff member may be given: only the registration form needs them. */
 export async function getRoles(db: pg.Pool, ctx: SignedInContext): Promise<string[]> {
@@ -13,6 +15,3 @@ export async function getRoles(db: pg.Pool, ctx: SignedInContext): Promise<strin
     return listRoleNames(tx);
   });
 }
-
-/** Whether a role of that name exists (users are created with one). */
-export const roleExists = (db: Queryable, name: string): Promise<boolean> => roleRowExists(db, name);

@@ -25,6 +25,8 @@ import {
 } from './sessions.repository.ts';
 
 export type { EndReason } from './sessions.repository.ts';
+/** The channel on which every instance hears of ended sessions (the alert streams close theirs). */
+export { SESSION_END_CHANNEL } from './sessions.repository.ts';
 
 /** Only this hash is stored: a leaked sessions table cannot be turned back into cookies. */
 // One-shot hashing: no Hash object per request (this runs on every API call).

@@ -6,13 +6,9 @@ import { HttpError } from '../../kernel/errors.ts';
 import type { RequestContext } from '../../kernel/request-context.ts';
 import { actorOf } from '../../policies/actor.ts';
 import { mayOpenSession } from '../../policies/sessions.ts';
+import { presentCurrentUser } from '../me/index.ts';
 import { audit } from '../../kernel/audit-writer.ts';
-import {
-  linkIdentitySubject as linkSubject,
-  presentCurrentUser,
-  recordMfaEnabled as setMfaEnabled,
-  userOfIdentity as findUserByIdentity,
-} from '../me/index.ts';
+import { linkIdentity, recordPoolMfa, userOfIdentity } from '../me/index.ts';
 import { exchangeBlocked, recordExchangeFailure } from './exchange-failures.ts';
 import { createSession, endSession } from '../sessions/index.ts';
 
@@ -45,10 +41,10 @@ export async function exchangeToken(
   const poolMfa = await poolMfaState(deps, identity.username);
 
   const outcome = await withTransaction(deps.db, async (tx) => {
-    const user = await findUserByIdentity(tx, identity.sub, identity.username);
+    const user = await userOfIdentity(tx, identity);
     if (!user || !mayOpenSession(user))
       return { ok: false as const, denied: user ? ('user_disabled' as const) : ('unknown_user' as const), user };
-    if (!user.cognito_sub) await linkSubject(tx, user.id, identity.sub);
+    if (!user.cognito_sub) await linkIdentity(tx, user.id, identity.sub);
     const session = await createSession(tx, {
       userId: user.id,
       claims: { jti: identity.jti, authTime: identity.authTime, originJti: identity.originJti },
@@ -58,7 +54,7 @@ export async function exchangeToken(
     });
     if (!session.ok) return { ok: false as const, denied: session.reason, user };
     // The pool is the truth about MFA: a user who set it up while signing in has it on now.
-    const current = poolMfa !== null && poolMfa !== user.mfa_enabled ? await setMfaEnabled(tx, user.id, poolMfa) : null;
+    const current = poolMfa !== null && poolMfa !== user.mfa_enabled ? await recordPoolMfa(tx, user.id, poolMfa) : null;
     const { id, email, role } = presentCurrentUser(user);
     const actor = actorOf({ id, email, role, organizationId: user.organization_id, cognitoUsername: identity.username });
     await audit(

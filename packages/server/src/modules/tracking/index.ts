@@ -1,2 +1,3 @@
 export { trackingRoutes } from './tracking.routes.ts';
 export { trackingDayRefusal } from './tracking.service.ts';
+export { recordTrackingTime, trackingToday } from './tracking.service.ts';

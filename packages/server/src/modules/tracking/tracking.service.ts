@@ -22,6 +22,7 @@ import {
   insertTrackingEntry,
   lockedMinutesOnDay,
   monthTotals,
+  organizationToday,
   pageTrackingEntries,
 } from './tracking.repository.ts';
 
@@ -31,12 +32,14 @@ import {
  * counted one after the other. Every writer of tracking time asks this (the entry form, resolving
  * an alert); the database refuses a closed month anyway (migration 0954).
  */
+export type TrackingRefusal = 'month closed' | 'day full';
+
 export async function trackingDayRefusal(
   tx: Queryable,
   patientId: number,
   date: string,
   minutes: number,
-): Promise<'month closed' | 'day full' | null> {
+): Promise<TrackingRefusal | null> {
   if (await isBillingMonthClosed(tx, date)) return 'month closed';
   const already = await lockedMinutesOnDay(tx, patientId, date);
   return already + minutes > TRACKING_MAX_MINUTES ? 'day full' : null;
@@ -78,31 +81,56 @@ export async function addTrackingEntry(
       failure(status, message, { action, resourceType: 'patient', resourceId: patientId, reason });
     if (input.date < EARLIEST_DATE) throw refuse(PatientErrors.trackingDateTooOld, 'tracking date before 1900');
     if (input.date > latestToday()) throw refuse(PatientErrors.trackingDateInFuture, 'tracking date in the future');
-    const refusal = await trackingDayRefusal(tx, patientId, input.date, input.duration_minutes);
-    if (refusal === 'month closed') throw refuse(BillingErrors.monthClosed, 'month closed for billing', 409);
-    if (refusal === 'day full') throw refuse(PatientErrors.trackingDayFull, 'over 1440 minutes in a day');
     const notes = input.notes?.trim() ? input.notes : null;
-    const entry = presentTrackingEntry(
-      await insertTrackingEntry(tx, patientId, ctx.actor.id, {
-        date: input.date,
-        duration_minutes: input.duration_minutes,
-        notes,
-        interactive: input.interactive ?? false,
-      }),
+    return recordTrackingTime(
+      tx,
+      ctx,
+      patientId,
+      { date: input.date, duration_minutes: input.duration_minutes, notes, interactive: input.interactive ?? false },
+      (why) =>
+        why === 'month closed'
+          ? refuse(BillingErrors.monthClosed, 'month closed for billing', 409)
+          : refuse(PatientErrors.trackingDayFull, 'over 1440 minutes in a day'),
     );
-    await audit(tx, ctx, {
-      action: 'tracking.create',
-      outcome: 'success',
-      // The audit log's name for the table's rows, kept so older records and newer ones match.
-      resourceType: 'tracking_session',
-      resourceId: entry.id,
-      details: {
-        patient_id: patientId,
-        date: entry.date,
-        duration_minutes: entry.duration_minutes,
-        interactive: entry.interactive,
-      },
-    });
-    return entry;
   });
+}
+
+/** Today in the patient's organization's time zone ('YYYY-MM-DD'): the day minutes logged now count for. */
+export async function trackingToday(tx: Queryable, patientId: number): Promise<string> {
+  return organizationToday(tx, patientId);
+}
+
+/**
+ * Records tracking time in the caller's transaction, with its audit record: the one way any
+ * module adds minutes (the entry form, resolving an alert), so a closed billing month or a full
+ * day is refused whichever path asks. `refuse` makes the caller's answer to a refusal (its
+ * message and audit record); `details` adds to the audit record. The caller has checked access
+ * to the patient.
+ */
+export async function recordTrackingTime(
+  tx: Queryable,
+  ctx: SignedInContext,
+  patientId: number,
+  entry: { date: string; duration_minutes: number; notes: string | null; interactive: boolean },
+  refuse: (why: TrackingRefusal) => Error,
+  details: Record<string, unknown> = {},
+): Promise<TrackingEntry> {
+  const refusal = await trackingDayRefusal(tx, patientId, entry.date, entry.duration_minutes);
+  if (refusal) throw refuse(refusal);
+  const saved = presentTrackingEntry(await insertTrackingEntry(tx, patientId, ctx.actor.id, entry));
+  await audit(tx, ctx, {
+    action: 'tracking.create',
+    outcome: 'success',
+    // The audit log's name for the table's rows, kept so older records and newer ones match.
+    resourceType: 'tracking_session',
+    resourceId: saved.id,
+    details: {
+      patient_id: patientId,
+      date: saved.date,
+      duration_minutes: saved.duration_minutes,
+      interactive: saved.interactive,
+      ...details,
+    },
+  });
+  return saved;
 }

@@ -1,4 +1,4 @@
-import { AdminErrors, ApiErrors, blankToNull, normalizeEmail, type AdminUser, type CreateUserBody, type UserStatus } from '@rpm/contracts';
+import { AdminErrors, ApiErrors, blankToNull, normalizeEmail, type AdminUser, type CreateUserBody, type UserStatus, type AuditAction } from '@rpm/contracts';
 import { withTransaction } from '../../db/pool.ts';
 import type { DirectoryUser } from '../../identity/index.ts';
 import { authorize } from '../../kernel/access.ts';
@@ -18,7 +18,7 @@ type Deps = Pick<ModuleDeps, 'db' | 'identity'>;
 type Failure = Omit<AuditEvent, 'outcome'>;
 
 /** The access call of every staff administration method (the route says admin too). */
-function authorizeAdministration(ctx: SignedInContext, action: string, id: number | null = null): void {
+function authorizeAdministration(ctx: SignedInContext, action: AuditAction, id: number | null = null): void {
   authorize(mayAdministerUsers(ctx.actor), {
     action,
     resourceType: 'user',
@@ -169,17 +169,17 @@ export async function createUser(
 }
 
 /** The user an action is about, or a recorded 404. */
-async function requireUser(deps: Deps, id: number, action: string): Promise<UserRow> {
+async function requireUser(deps: Deps, id: number, action: AuditAction): Promise<UserRow> {
   const row = await findUser(deps.db, id);
   if (!row) throw failure(404, ApiErrors.notFound, { action, resourceType: 'user', resourceId: id, reason: 'not found' });
   return row;
 }
 
 /** What an action on one user is recorded as. */
-const aboutUser = (action: string, id: number) => ({ action, resourceType: 'user', resourceId: id, targetUserId: id }) as const;
+const aboutUser = (action: AuditAction, id: number) => ({ action, resourceType: 'user', resourceId: id, targetUserId: id }) as const;
 
 /** The user an action on their pool account is about, and that account; a portal-only user has none. */
-async function requirePoolUser(deps: Deps, id: number, action: string): Promise<{ row: UserRow; username: string }> {
+async function requirePoolUser(deps: Deps, id: number, action: AuditAction): Promise<{ row: UserRow; username: string }> {
   const row = await requireUser(deps, id, action);
   if (row.cognito_username) return { row, username: row.cognito_username };
   throw failure(409, AdminErrors.userPoolFailed, { ...aboutUser(action, row.id), reason: 'no user pool account' });

@@ -1,4 +1,4 @@
-import type { BundleEntry, Resource } from '@medplum/fhirtypes';
+import type { BundleEntry } from '@medplum/fhirtypes';
 import {
   BillingErrors,
   FHIR_BUNDLE_MAX_ENTRIES,
@@ -6,302 +6,30 @@ import {
   FhirBundleInput,
   FhirErrors,
   IngestionErrors,
-  parseFhirDateTime,
+  type AuditAction,
 } from '@rpm/contracts';
 import type pg from 'pg';
 import { Compile } from 'typebox/compile';
 import { withTransaction, type Queryable } from '../../db/pool.ts';
 import type { RequestContext } from '../../kernel/request-context.ts';
-import { HttpError } from '../../kernel/errors.ts';
-import {
-  fhirOrganizationScope,
-  mayReadPatientViaFhir,
-  mayReadViaFhir,
-  maySendForOrganization,
-  maySendReadings,
-  type FhirReader,
-} from '../../policies/ingestion.ts';
-import {
-  capabilityStatement,
-  operationOutcome,
-  presentDevice,
-  presentObservation,
-  presentPatient,
-  responseBundle,
-  searchBundle,
-  type IssueCode,
-} from './fhir.presenter.ts';
+import { maySendForOrganization } from '../../policies/ingestion.ts';
+import { operationOutcome, presentObservation, responseBundle, type IssueCode } from './fhir.presenter.ts';
 import { audit } from '../../kernel/audit-writer.ts';
 import { readingsInClosedMonths } from '../billing/index.ts';
 import {
-  authenticateSource,
-  organizationsOfDevices as deviceOrganizations,
-  recordRejection as insertRejection,
-  refuseSource,
+  measurementKey,
+  organizationsOfDevices,
+  ReadingRejected,
+  recordRejections,
   rejectReading,
   storeAudited,
-  measurementKey,
-  ReadingRejected,
-  sourceIdOfSecret,
   type AuthenticatedSource,
   type IncomingReading,
   type ReadingOutcome,
 } from '../ingestion/index.ts';
+import { FhirError, writer, type FhirAnswer } from './fhir.auth.ts';
 import { checked, parseObservation, type ParsedObservation } from './fhir-observation.ts';
-import {
-  attributedPatients,
-  devicesByIdentifier,
-  findPatient,
-  findVital,
-  patientOrganizations,
-  searchVitals,
-  type DateCondition,
-} from './fhir.repository.ts';
-
-/** An error a FHIR route answers as an OperationOutcome. */
-export class FhirError extends HttpError {
-  constructor(
-    statusCode: number,
-    public readonly issueCode: IssueCode,
-    message: string,
-  ) {
-    super(statusCode, message);
-  }
-}
-
-export interface FhirAnswer {
-  status: number;
-  location?: string;
-  body: Resource;
-}
-
-const bearer = (authorization: string | undefined) => /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1];
-/** The source a request's Bearer key names (not yet checked), for counting it against the source's rate limit. */
-export function sourceNamedBy(authorization: string | undefined): string | null {
-  const key = bearer(authorization);
-  return key ? sourceIdOfSecret(key) : null;
-}
-const notFound = () => new FhirError(404, 'not-found', 'Resource not found');
-const kindRefused = () => new FhirError(403, 'security', IngestionErrors.sourceKind);
-
-/** The caller of a FHIR read: a signed-in staff member, or a FHIR source presenting its read key. */
-async function reader(
-  db: pg.Pool,
-  ctx: RequestContext,
-  authorization: string | undefined,
-  action: string,
-): Promise<FhirReader> {
-  if (ctx.actor) return { kind: 'staff', actor: ctx.actor };
-  const source = await authenticateSource(db, ctx, null, bearer(authorization), action);
-  if (!source) throw new FhirError(401, 'login', IngestionErrors.credentials);
-  const who: FhirReader = { kind: 'source', source };
-  // A read with a write-only key is refused like a patient of another organization: nothing to learn.
-  if (!mayReadViaFhir(who)) {
-    throw await refuseSource(db, ctx, source, action, 'no read scope', kindRefused());
-  }
-  return who;
-}
-
-async function writer(
-  db: pg.Pool,
-  ctx: RequestContext,
-  authorization: string | undefined,
-  action: string,
-): Promise<AuthenticatedSource> {
-  const source = await authenticateSource(db, ctx, null, bearer(authorization), action);
-  if (!source) throw new FhirError(401, 'login', IngestionErrors.credentials);
-  if (!maySendReadings(source, 'fhir')) {
-    throw await refuseSource(db, ctx, source, action, 'not a fhir source', kindRefused());
-  }
-  return source;
-}
-
-const sourceDetails = (r: FhirReader) =>
-  r.kind === 'source'
-    ? { via: 'fhir', source_id: r.source.id, organization_id: r.source.organizationId }
-    : { via: 'fhir' };
-
-/**
- * A read refused or of something that does not exist: both answer the same 404, so ids of other
- * organizations cannot be probed; the audit record tells the two apart.
- */
-async function unreadable(
-  db: Queryable,
-  ctx: RequestContext,
-  who: FhirReader,
-  r: { action: string; resourceType: 'patient' | 'observation'; resourceId: number; exists: boolean },
-): Promise<FhirError> {
-  await audit(db, ctx, {
-    action: r.action,
-    outcome: r.exists ? 'denied' : 'failure',
-    resourceType: r.resourceType,
-    resourceId: r.resourceId,
-    reason: r.exists ? 'patient of another organization' : `no such ${r.resourceType}`,
-    details: sourceDetails(who),
-  });
-  return notFound();
-}
-
-/** The patient-level check of every FHIR read: unknown and not-allowed answer the same 404. */
-async function readablePatient(db: Queryable, ctx: RequestContext, who: FhirReader, patientId: number, action: string) {
-  const patient = await findPatient(db, patientId);
-  if (!patient || !mayReadPatientViaFhir(who, patient.organization_id)) {
-    throw await unreadable(db, ctx, who, { action, resourceType: 'patient', resourceId: patientId, exists: !!patient });
-  }
-  return patient;
-}
-
-export const metadata = (publicUrl: string): FhirAnswer => ({
-  status: 200,
-  body: capabilityStatement(publicUrl, '2026-01-01'),
-});
-
-export async function readPatient(
-  db: pg.Pool,
-  ctx: RequestContext,
-  authorization: string | undefined,
-  id: number,
-): Promise<FhirAnswer> {
-  const action = 'fhir.patient.read';
-  const who = await reader(db, ctx, authorization, action);
-  const patient = await readablePatient(db, ctx, who, id, action);
-  await audit(db, ctx, {
-    action,
-    outcome: 'success',
-    resourceType: 'patient',
-    resourceId: id,
-    details: sourceDetails(who),
-  });
-  return { status: 200, body: presentPatient(patient) };
-}
-
-export async function readObservation(
-  db: pg.Pool,
-  ctx: RequestContext,
-  authorization: string | undefined,
-  id: number,
-): Promise<FhirAnswer> {
-  const action = 'fhir.observation.read';
-  const who = await reader(db, ctx, authorization, action);
-  const vital = await findVital(db, id);
-  if (!vital || !mayReadPatientViaFhir(who, vital.organization_id)) {
-    throw await unreadable(db, ctx, who, { action, resourceType: 'observation', resourceId: id, exists: !!vital });
-  }
-  await audit(db, ctx, {
-    action,
-    outcome: 'success',
-    resourceType: 'patient',
-    resourceId: vital.patient_id,
-    details: { ...sourceDetails(who), observation_id: id },
-  });
-  return { status: 200, body: presentObservation(vital) };
-}
-
-const SEARCH_DATE = /^(eq|ne|lt|le|gt|ge|sa|eb)?(.*)$/;
-
-/**
- * A FHIR date search value as R4 reads it: the value stands for the whole range of its precision
- * (`2026-10-05` is that day, `2026-10` that month, `…T10:00:00Z` that second), and the prefix
- * compares the reading's instant with that range: eq inside it, ne outside it, lt / eb before
- * its start, le before its end, gt / sa after its end, ge from its start. No prefix is eq.
- */
-export function dateCondition(value: string): DateCondition {
-  const [, prefix = 'eq', rest = ''] = SEARCH_DATE.exec(value) ?? [];
-  const range = parseFhirDateTime(rest, false);
-  if (!range) throw new FhirError(400, 'invalid', FhirErrors.searchDate(value.slice(0, 40)));
-  const { start, end } = range;
-  switch (prefix) {
-    case 'ne':
-      return { start, end, outside: true };
-    case 'lt':
-    case 'eb':
-      return { start: null, end: start, outside: false };
-    case 'le':
-      return { start: null, end, outside: false };
-    case 'gt':
-    case 'sa':
-      return { start: end, end: null, outside: false };
-    case 'ge':
-      return { start, end: null, outside: false };
-    default:
-      return { start, end, outside: false };
-  }
-}
-
-export interface ObservationQuery {
-  patient?: string;
-  date?: string | string[];
-  _count?: number;
-  _offset?: number;
-}
-
-export async function searchObservations(
-  db: pg.Pool,
-  ctx: RequestContext,
-  authorization: string | undefined,
-  q: ObservationQuery,
-  baseUrl: string,
-): Promise<FhirAnswer> {
-  const action = 'fhir.observation.search';
-  const who = await reader(db, ctx, authorization, action);
-  const m = /^(?:Patient\/)?(\d{1,9})$/.exec(q.patient ?? '');
-  if (!m) throw new FhirError(400, 'required', 'patient is required: Patient/{id} or {id}');
-  const patientId = Number(m[1]);
-  const dates = [q.date ?? []].flat().map(dateCondition);
-  const count = q._count ?? 50;
-  const offset = q._offset ?? 0;
-  await readablePatient(db, ctx, who, patientId, action);
-  const rows = await searchVitals(db, { patientId, dates, limit: count + 1, offset });
-  const params = new URLSearchParams({ patient: String(patientId) });
-  for (const d of [q.date ?? []].flat()) params.append('date', d);
-  params.set('_count', String(count));
-  const url = (o: number) => `${baseUrl}/fhir/R4/Observation?${params.toString()}${o ? `&_offset=${o}` : ''}`;
-  await audit(db, ctx, {
-    action,
-    outcome: 'success',
-    resourceType: 'patient',
-    resourceId: patientId,
-    details: { ...sourceDetails(who), count: Math.min(rows.length, count), offset },
-  });
-  return {
-    status: 200,
-    body: searchBundle(rows.slice(0, count).map(presentObservation), {
-      self: url(offset),
-      ...(rows.length > count ? { next: url(offset + count) } : {}),
-    }),
-  };
-}
-
-export async function searchDevices(
-  db: pg.Pool,
-  ctx: RequestContext,
-  authorization: string | undefined,
-  identifier: string | undefined,
-  baseUrl: string,
-): Promise<FhirAnswer> {
-  const action = 'fhir.device.search';
-  const who = await reader(db, ctx, authorization, action);
-  // identifier=value or identifier=system|value
-  const value = identifier?.includes('|') ? identifier.split('|').slice(1).join('|') : identifier;
-  if (!value?.trim()) throw new FhirError(400, 'required', 'identifier is required');
-  const rows = await devicesByIdentifier(db, value, fhirOrganizationScope(who));
-  await audit(db, ctx, {
-    action,
-    outcome: 'success',
-    resourceType: 'device',
-    details: {
-      ...sourceDetails(who),
-      count: rows.length,
-      patient_ids: rows.flatMap((r) => (r.patient_id ? [r.patient_id] : [])),
-    },
-  });
-  return {
-    status: 200,
-    body: searchBundle(rows.map(presentDevice), {
-      self: `${baseUrl}/fhir/R4/Device?identifier=${encodeURIComponent(identifier ?? '')}`,
-    }),
-  };
-}
+import { attributedPatients, findVital, patientOrganizations } from './fhir.repository.ts';
 
 /** A parsed entry, or why it was refused. */
 type Checked = { ok: true; parsed: ParsedObservation } | { ok: false; error: ReadingRejected };
@@ -389,13 +117,13 @@ async function keepToOrganization(
   db: Queryable,
   ctx: RequestContext,
   source: AuthenticatedSource,
-  action: string,
+  action: AuditAction,
   checked: Checked[],
   at: (i: number) => string,
 ): Promise<void> {
   const accepted = checked.flatMap((c, i) => (c.ok ? [{ i, parsed: c.parsed }] : []));
   const reading = (p: ParsedObservation) => p.reading;
-  const deviceOrgs = await deviceOrganizations(
+  const deviceOrgs = await organizationsOfDevices(
     db,
     accepted.map(({ parsed }) => ({ device: reading(parsed).deviceIdentifier, at: reading(parsed).measuredAt })),
   );
@@ -438,7 +166,7 @@ async function store(
   tx: Queryable,
   ctx: RequestContext,
   source: AuthenticatedSource,
-  action: string,
+  action: AuditAction,
   checked: Checked[],
 ): Promise<(EntryOutcome | null)[]> {
   const readings: IncomingReading[] = [];
@@ -639,12 +367,11 @@ export async function processBundle(
   }
   const outcomes = await withTransaction(db, async (tx) => {
     // Only the first refusals are worth keeping: the list shows the newest few anyway.
-    for (const r of refused.slice(0, 5))
-      await insertRejection(tx, {
-        sourceId: source.id,
-        reason: r.error.message,
-        deviceIdentifier: r.error.deviceIdentifier,
-      });
+    await recordRejections(
+      tx,
+      source.id,
+      refused.slice(0, 5).map((r) => r.error),
+    );
     return store(tx, ctx, source, action, results);
   });
   const responseEntries: BundleEntry[] = results.map((c, i) =>
@@ -655,5 +382,3 @@ export async function processBundle(
     body: responseBundle(bundle.type === 'batch' ? 'batch-response' : 'transaction-response', responseEntries),
   };
 }
-
-export { operationOutcome };

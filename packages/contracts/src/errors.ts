@@ -1,0 +1,60 @@
+/** Server error texts (the JSON `message` of 4xx answers). */
+export const ApiErrors = {
+  unauthorized: 'Authentication required',
+  forbidden: 'You do not have permission to do this',
+  notFound: 'Not found',
+  csrf: 'Missing X-Requested-With header',
+  badRequest: 'Invalid request',
+  rateLimited: 'Too many requests, please try again later',
+  internal: 'Internal server error',
+  sessionExpired: 'Session expired',
+  userDisabled: 'User is disabled',
+  userUnknown: 'User is not registered in the portal',
+  signInTooOld: 'Your sign-in is too old, please sign in again',
+  nulCharacter: 'Invalid request: text must not contain NUL characters',
+} as const;
+
+/** Server error texts of the patient API (400/403 answers the patient form shows in a toast). */
+export const PatientErrors = {
+  policyholderOnlyPrivate: 'Policyholder fields are only allowed for Private insurance',
+  organizationUnknown: 'Organization does not exist',
+  otherOrganization: 'You can only manage patients of your own organization',
+  providerNotInOrganization: "The primary provider must be an active provider of the patient's organization",
+  dateOfBirthOutOfRange: 'Date of birth must be between 1900-01-01 and today',
+  policyholderBirthdateOutOfRange: 'Policyholder birthdate must be between 1900-01-01 and today',
+  trackingDateInFuture: 'Tracking date cannot be in the future',
+  trackingDateTooOld: 'Tracking date must be 1900-01-01 or later',
+  trackingDayFull: 'Tracking time for a patient cannot exceed 1,440 minutes in one day',
+  deviceAssignmentAdminOnly: 'Only administrators can change device assignments',
+  deviceUnknown: 'Device does not exist',
+  noteContentRequired: 'Note content is required',
+} as const;
+
+/** Server error texts of the administration routes (the JSON `message` of their 4xx answers). */
+export const AdminErrors = {
+  emailTaken: 'A user with this email already exists',
+  emailTakenInPool: 'A user with this email already exists in the user pool',
+  unknownRole: 'Unknown role',
+  unknownOrganization: 'Unknown organization',
+  cannotDisableSelf: 'You cannot disable your own account',
+  inviteNotPending: 'This user has already set a password; an invitation can only be resent to users who have not',
+  userPoolFailed: 'The user pool did not accept the request',
+  organizationExists: 'An organization with this name already exists',
+  organizationNameRequired: 'Name is required',
+  deviceExists: 'A device with this device ID already exists',
+  deviceIdRequired: 'Device ID is required',
+  unknownTable: 'Unknown table',
+} as const;
+
+export const AlertErrors = {
+  alreadyResolved: 'This alert is already resolved.',
+  minutesDayFull: 'The patient already has 1,440 minutes tracked today.',
+} as const;
+
+export const BillingErrors = {
+  monthClosed:
+    'This month is closed for billing: tracking time, readings and enrollment dated in it cannot be added or changed',
+  alreadyClosed: 'This month is already closed',
+  futureMonth: 'A month that has not ended cannot be closed',
+  unknownTimeZone: 'Unknown time zone',
+} as const;

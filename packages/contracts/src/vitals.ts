@@ -1,0 +1,43 @@
+import { Type, type Static } from 'typebox';
+import { Timestamp } from './common.ts';
+import { PageOf } from './fields.ts';
+
+export const Vital = Type.Object({
+  created_at: Timestamp,
+  /** Null on a heart rate measured alone (no blood pressure). */
+  systolic: Type.Union([Type.Integer(), Type.Null()]),
+  diastolic: Type.Union([Type.Integer(), Type.Null()]),
+  pulse: Type.Union([Type.Integer(), Type.Null()]),
+  /** The device id the reading came from, or 'manual' for one typed in by staff. */
+  source: Type.String(),
+});
+export type Vital = Static<typeof Vital>;
+
+export const VitalPage = PageOf(Vital);
+export type VitalPage = Static<typeof VitalPage>;
+
+/** The chart's data: the newest readings of the last `days` days, oldest first, as columns. */
+export const VITAL_SERIES_MAX_POINTS = 10_000;
+export const VitalSeriesQuery = Type.Object(
+  { days: Type.Optional(Type.Integer({ minimum: 1, maximum: 3660, default: 90 })) },
+  { additionalProperties: false },
+);
+export type VitalSeriesQuery = Static<typeof VitalSeriesQuery>;
+export const VitalSeries = Type.Object({
+  /** Seconds since the epoch (UTC). */
+  t: Type.Array(Type.Number()),
+  systolic: Type.Array(Type.Integer()),
+  diastolic: Type.Array(Type.Integer()),
+});
+export type VitalSeries = Static<typeof VitalSeries>;
+
+/** Blood pressure marks of the vitals table (ACC/AHA-based, as the alert defaults). */
+export const BP_HIGH = { systolic: 140, diastolic: 90 } as const;
+export const BP_CRITICAL = { systolic: 180, diastolic: 120 } as const;
+export type ReadingLevel = 'normal' | 'high' | 'critical';
+/** "Above 140/90": either number above its limit; critical the same above 180/120. */
+export function readingLevel(systolic: number, diastolic: number): ReadingLevel {
+  if (systolic > BP_CRITICAL.systolic || diastolic > BP_CRITICAL.diastolic) return 'critical';
+  if (systolic > BP_HIGH.systolic || diastolic > BP_HIGH.diastolic) return 'high';
+  return 'normal';
+}

@@ -1,0 +1,185 @@
+import { Button, Checkbox, FormControlLabel, MenuItem, Paper, Stack, TextField } from '@mui/material';
+import {
+  CreateIngestionSourceBody,
+  FHIR_READ_KEY_DEFAULT_DAYS,
+  IngestionTexts,
+  Validation,
+  formRule,
+  formSchema,
+  isBlankOrMatches,
+  optionalWholeNumberText,
+  requiredText,
+  type IngestionSourceKind,
+  type Organization,
+} from '@rpm/contracts';
+import { useSnackbar } from '../../lib/toast/toast.ts';
+import { useEffect } from 'react';
+import { Controller } from 'react-hook-form';
+import { controlledFieldProps } from '../../components/form/text-field-props.ts';
+import { useSchemaForm } from '../../components/form/use-schema-form.ts';
+import { errorMessage } from '../../api/errors.ts';
+import { useCreateSource } from '../../api/integrations/create-ingestion-source.ts';
+
+interface NewSource {
+  name: string;
+  kind: IngestionSourceKind;
+  organization_id: string;
+  auth_header: string;
+  can_read: boolean;
+  expires_in_days: string;
+}
+
+// Fields are only marked when wrong: this form has few message texts of its own. The header is
+// checked only for Tenovi, the kind it is sent for; the expiry field is shown (and filled) only
+// for FHIR read keys.
+const NewSourceForm = formRule(
+  formSchema({
+    name: requiredText(''),
+    organization_id: requiredText(Validation.organizationRequired),
+    expires_in_days: optionalWholeNumberText(CreateIngestionSourceBody.properties.expires_in_days, ''),
+  }),
+  'auth_header',
+  (v: NewSource) =>
+    v.kind !== 'tenovi' || isBlankOrMatches(v.auth_header, CreateIngestionSourceBody.properties.auth_header),
+  '',
+);
+
+export function CreateSourceForm({
+  onSecret,
+  organizations,
+}: {
+  onSecret: (s: { name: string; id: string; secret: string }) => void;
+  organizations: Organization[];
+}) {
+  const { enqueueSnackbar } = useSnackbar();
+  const create = useCreateSource();
+  const { control, handleSubmit, reset, watch, getValues, setValue } = useSchemaForm<NewSource>(NewSourceForm, {
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
+    defaultValues: {
+      name: '',
+      kind: 'tenovi',
+      organization_id: '',
+      auth_header: '',
+      can_read: false,
+      expires_in_days: '',
+    },
+  });
+  const kind = watch('kind');
+  const canRead = watch('can_read');
+  // With a single organization there is nothing to choose: it is chosen.
+  const only = organizations.length === 1 ? String(organizations[0]!.id) : null;
+  useEffect(() => {
+    if (only && getValues('organization_id') === '') setValue('organization_id', only);
+  }, [only, getValues, setValue]);
+  // A hidden field must not hold the form back: the expiry is only for read keys.
+  const readKey = kind === 'fhir' && canRead;
+  useEffect(() => {
+    if (!readKey) setValue('expires_in_days', '');
+  }, [readKey, setValue]);
+  const submit = handleSubmit((v) =>
+    create.mutate(
+      {
+        name: v.name.trim(),
+        kind: v.kind,
+        organization_id: Number(v.organization_id),
+        ...(v.kind === 'tenovi' && v.auth_header.trim() ? { auth_header: v.auth_header.trim() } : {}),
+        ...(v.kind === 'fhir' ? { can_read: v.can_read } : {}),
+        ...(v.kind === 'fhir' && v.can_read && v.expires_in_days.trim()
+          ? { expires_in_days: Number(v.expires_in_days.trim()) }
+          : {}),
+      },
+      {
+        onSuccess: (s) => {
+          reset({ ...getValues(), name: '', auth_header: '', can_read: false, expires_in_days: '' });
+          onSecret({ name: s.name, id: s.id, secret: 'secret' in s ? s.secret : '' });
+          enqueueSnackbar(IngestionTexts.sourceCreated, { variant: 'success' });
+        },
+        onError: (err) => enqueueSnackbar(errorMessage(err, IngestionTexts.createSource), { variant: 'error' }),
+      },
+    ),
+  );
+  return (
+    <Paper component="form" noValidate onSubmit={submit} sx={{ p: 2, mb: 2 }} aria-label={IngestionTexts.createSource}>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} alignItems="center">
+        <Controller
+          name="name"
+          control={control}
+          render={({ field, fieldState }) => (
+            <TextField {...field} label={IngestionTexts.sourceName} size="small" required error={!!fieldState.error} />
+          )}
+        />
+        <Controller
+          name="organization_id"
+          control={control}
+          render={({ field, fieldState }) => (
+            <TextField
+              select
+              required
+              label={IngestionTexts.organization}
+              size="small"
+              sx={{ minWidth: 180 }}
+              {...controlledFieldProps(field, fieldState)}
+            >
+              {organizations.map((o) => (
+                <MenuItem key={o.id} value={String(o.id)}>
+                  {o.name}
+                </MenuItem>
+              ))}
+            </TextField>
+          )}
+        />
+        <Controller
+          name="kind"
+          control={control}
+          render={({ field }) => (
+            <TextField {...field} select label={IngestionTexts.sourceKind} size="small" sx={{ minWidth: 120 }}>
+              <MenuItem value="tenovi">Tenovi</MenuItem>
+              <MenuItem value="fhir">FHIR</MenuItem>
+            </TextField>
+          )}
+        />
+        {kind === 'tenovi' ? (
+          <Controller
+            name="auth_header"
+            control={control}
+            render={({ field, fieldState }) => (
+              <TextField {...field} label={IngestionTexts.authHeader} size="small" error={!!fieldState.error} />
+            )}
+          />
+        ) : (
+          <Controller
+            name="can_read"
+            control={control}
+            render={({ field }) => (
+              <FormControlLabel
+                control={<Checkbox checked={field.value} onChange={(e) => field.onChange(e.target.checked)} />}
+                label={IngestionTexts.canRead}
+              />
+            )}
+          />
+        )}
+        {readKey && (
+          <Controller
+            name="expires_in_days"
+            control={control}
+            render={({ field, fieldState }) => (
+              <TextField
+                {...field}
+                label={IngestionTexts.expiresInDays}
+                placeholder={String(FHIR_READ_KEY_DEFAULT_DAYS)}
+                size="small"
+                sx={{ width: 150 }}
+                error={!!fieldState.error}
+                slotProps={{ htmlInput: { inputMode: 'numeric' } }}
+              />
+            )}
+          />
+        )}
+        <Button type="submit" variant="contained" disabled={create.isPending}>
+          {IngestionTexts.createSource}
+        </Button>
+      </Stack>
+    </Paper>
+  );
+}
