@@ -5,22 +5,7 @@
  */
 
 /** A module importing a private file of another module (normally only its index.ts). */
-export const privateImports = [
-  {
-    from: 'alerts',
-    to: 'notes',
-    file: 'notes.repository.ts',
-    reason:
-      'closing an alert writes its note through the notes repository; it is to go through the notes service (with the file split of alerts.service.ts)',
-  },
-  {
-    from: 'alerts',
-    to: 'tracking',
-    file: 'tracking.repository.ts',
-    reason:
-      'closing an alert logs tracking time through the tracking repository; it is to go through the tracking service (with the file split of alerts.service.ts), so that its closed-month rule holds there too',
-  },
-];
+export const privateImports = [];
 
 /** Files outside repositories and db/ that still send SQL themselves. */
 export const sqlOutsideRepositories = [
