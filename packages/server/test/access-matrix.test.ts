@@ -16,7 +16,7 @@ import {
   startTestServer,
   type ApiClient,
   type TestServer,
-} from './app.ts';
+} from './support/http.ts';
 
 const PRINCIPALS = ['none', 'providerA', 'providerB', 'admin', 'disabled', 'idle'] as const;
 type Principal = (typeof PRINCIPALS)[number];

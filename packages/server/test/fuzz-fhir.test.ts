@@ -12,7 +12,7 @@
 import { FHIR_OBSERVATION_STATUSES, ReadingLimits, type IngestionSourceWithSecret } from '@rpm/contracts';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOrganization, signInNewStaff, startTestServer, type TestServer } from './app.ts';
+import { createOrganization, signInNewStaff, startTestServer, type TestServer } from './support/http.ts';
 
 const REQUESTS = Number(process.env.FUZZ_FHIR_REQUESTS ?? 5_000);
 const LOINC = 'http://loinc.org';

@@ -16,7 +16,7 @@ import {
 } from '@rpm/contracts';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOrganization, signInNewStaff, startTestServer, type TestServer } from './app.ts';
+import { createOrganization, signInNewStaff, startTestServer, type TestServer } from './support/http.ts';
 
 const REQUESTS = Number(process.env.FUZZ_WEBHOOK_REQUESTS ?? 5_000);
 const DAY = 86_400_000;

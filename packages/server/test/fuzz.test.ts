@@ -19,7 +19,7 @@ import {
   type ApiClient,
   type TestServer,
   signInNewStaff,
-} from './app.ts';
+} from './support/http.ts';
 
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 10_000);
 const POOL_REQUESTS = Number(process.env.FUZZ_POOL_REQUESTS ?? 3_000);

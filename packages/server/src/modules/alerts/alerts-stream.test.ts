@@ -18,7 +18,7 @@ import {
   type Staff,
   type TestServer,
   startTestServer,
-} from '../../../test/app.ts';
+} from '../../../test/support/http.ts';
 import { testKeys } from '../../../test/db.ts';
 import { buildApp } from '../../app.ts';
 import { callPool } from '../../identity/test-support/harness.ts';

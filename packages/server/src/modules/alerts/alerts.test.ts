@@ -16,8 +16,8 @@ import {
   startTestServer,
   type ApiClient,
   type TestServer,
-} from '../../../test/app.ts';
-import { lastAuditOf } from '../../../test/patient-fixtures.ts';
+} from '../../../test/support/http.ts';
+import { lastAuditOf } from '../../../test/support/audit.ts';
 import { checkStaleData } from './alerts.service.ts';
 
 let server: TestServer;

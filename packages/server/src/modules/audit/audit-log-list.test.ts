@@ -8,7 +8,7 @@ import {
   type ApiClient,
   type TestServer,
   signInNewStaff,
-} from '../../../test/app.ts';
+} from '../../../test/support/http.ts';
 import { auditLogTotal, listAuditLogPage } from './audit.repository.ts';
 import { sealBatch, sealPending } from './sealer.ts';
 

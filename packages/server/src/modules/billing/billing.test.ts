@@ -19,8 +19,8 @@ import {
   type ApiClient,
   type TestServer,
   startTestServer,
-} from '../../../test/app.ts';
-import { lastAuditOf } from '../../../test/patient-fixtures.ts';
+} from '../../../test/support/http.ts';
+import { lastAuditOf } from '../../../test/support/audit.ts';
 import { readingsInClosedMonths } from './billing.service.ts';
 
 let server: TestServer;

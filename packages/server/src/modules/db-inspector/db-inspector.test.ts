@@ -6,7 +6,7 @@ import {
   type ApiClient,
   type TestServer,
   signInNewStaff,
-} from '../../../test/app.ts';
+} from '../../../test/support/http.ts';
 import { testKeys } from '../../../test/db.ts';
 import { loadOrCreateSettings } from '../../identity/index.ts';
 import { SECRET_COLUMN_PATTERN } from './db-inspector.service.ts';

@@ -6,7 +6,7 @@
 import type { Bundle, OperationOutcome } from '@medplum/fhirtypes';
 import { BillingErrors, billingClosePath, type IngestionSourceWithSecret } from '@rpm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOrganization, signInNewStaff, startTestServer, type TestServer } from '../../../test/app.ts';
+import { createOrganization, signInNewStaff, startTestServer, type TestServer } from '../../../test/support/http.ts';
 
 let server: TestServer;
 let writeKey: IngestionSourceWithSecret;

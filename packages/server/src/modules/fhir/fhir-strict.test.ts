@@ -22,7 +22,7 @@ import {
   startTestServer,
   type ApiClient,
   type TestServer,
-} from '../../../test/app.ts';
+} from '../../../test/support/http.ts';
 import { fhirSchemaErrors } from '../../../test/fhir-schema.ts';
 import { loadConfig } from '../../config.ts';
 

@@ -18,7 +18,7 @@ import {
   startTestServer,
   type ApiClient,
   type TestServer,
-} from '../../../test/app.ts';
+} from '../../../test/support/http.ts';
 import { fhirSchemaErrors } from '../../../test/fhir-schema.ts';
 
 const PHD_EXAMPLE = JSON.parse(

@@ -19,7 +19,7 @@ import {
   startTestServer,
   type ApiClient,
   type TestServer,
-} from '../../../test/app.ts';
+} from '../../../test/support/http.ts';
 
 let server: TestServer;
 let orgId: number;

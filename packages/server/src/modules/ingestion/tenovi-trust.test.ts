@@ -23,7 +23,7 @@ import {
   startTestServer,
   type ApiClient,
   type TestServer,
-} from '../../../test/app.ts';
+} from '../../../test/support/http.ts';
 import { claimCriticalNotifications } from '../alerts/alerts.repository.ts';
 import { UNMATCHED_RETENTION_QUEUE } from './ingestion.jobs.ts';
 import { purgeExpiredUnmatched } from './unmatched.service.ts';

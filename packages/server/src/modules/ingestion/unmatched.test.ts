@@ -14,8 +14,8 @@ import {
   startTestServer,
   type ApiClient,
   type TestServer,
-} from '../../../test/app.ts';
-import { lastAuditOf } from '../../../test/patient-fixtures.ts';
+} from '../../../test/support/http.ts';
+import { lastAuditOf } from '../../../test/support/audit.ts';
 import { hashSecret, newSourceSecret } from './source-secret.ts';
 
 let server: TestServer;

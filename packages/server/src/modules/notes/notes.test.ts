@@ -1,7 +1,7 @@
 import { PatientErrors, type Note, type NotePage } from '@rpm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, type ApiClient, type TestServer } from '../../../test/app.ts';
-import { lastAuditOf, startPatientFixture } from '../../../test/patient-fixtures.ts';
+import { type ApiClient, apiClient, startPatientFixture, type TestServer } from '../../../test/support/http.ts';
+import { lastAuditOf } from '../../../test/support/audit.ts';
 
 let server: TestServer;
 let provider: ApiClient;

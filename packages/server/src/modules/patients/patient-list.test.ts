@@ -3,8 +3,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createPool } from '../../db/pool.ts';
 import { runMigrations } from '../../db/migrate.ts';
-import { createOrganization, signInNewStaff, startTestServer, type ApiClient, type TestServer } from '../../../test/app.ts';
-import { lastAuditOf } from '../../../test/patient-fixtures.ts';
+import { createOrganization, signInNewStaff, startTestServer, type ApiClient, type TestServer } from '../../../test/support/http.ts';
+import { lastAuditOf } from '../../../test/support/audit.ts';
 import { parseSearch } from './patients.service.ts';
 
 let server: TestServer;

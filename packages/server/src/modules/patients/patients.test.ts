@@ -9,7 +9,7 @@ import {
   type ApiClient,
   type Staff,
   type TestServer,
-} from '../../../test/app.ts';
+} from '../../../test/support/http.ts';
 
 let server: TestServer;
 let orgA: { id: number };

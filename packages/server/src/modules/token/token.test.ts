@@ -10,7 +10,7 @@ import {
   startTestServer,
   type Staff,
   type TestServer,
-} from '../../../test/app.ts';
+} from '../../../test/support/http.ts';
 import { tokenExchangeFailureCounts } from './exchange-failures.ts';
 
 let server: TestServer;

@@ -9,7 +9,7 @@ import {
   type ApiClient,
   type Staff,
   type TestServer,
-} from '../../../test/app.ts';
+} from '../../../test/support/http.ts';
 import { readOutbox } from '../../identity/index.ts';
 import { callPool } from '../../identity/test-support/harness.ts';
 import { totpCode } from '../../identity/totp.ts';

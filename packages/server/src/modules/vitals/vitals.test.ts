@@ -1,7 +1,7 @@
 import { IngestionErrors, MANUAL_SOURCE, type Vital, type VitalPage, type VitalSeries } from '@rpm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, type ApiClient, type TestServer } from '../../../test/app.ts';
-import { lastAuditOf, startPatientFixture } from '../../../test/patient-fixtures.ts';
+import { apiClient, type ApiClient, startPatientFixture, type TestServer } from '../../../test/support/http.ts';
+import { lastAuditOf } from '../../../test/support/audit.ts';
 
 let server: TestServer;
 let provider: ApiClient;
