@@ -213,3 +213,71 @@ export async function buildTrackingEntry(
 export function contextOf(actor: Actor): SignedInContext {
   return { actor, ip: '127.0.0.1', userAgent: 'service-test', requestId: randomUUID() };
 }
+
+/** A reading no patient's device accounts for, waiting on the unmatched list; `receivedAt` back-dates its arrival. */
+export async function buildUnmatchedReading(
+  db: Queryable,
+  u: {
+    deviceIdentifier: string;
+    measuredAt?: Moment;
+    receivedAt?: Moment;
+    systolic?: number | null;
+    diastolic?: number | null;
+    pulse?: number | null;
+    sourceId?: string | null;
+  },
+): Promise<number> {
+  const { id } = await kysely(db)
+    .insertInto('unmatched_readings')
+    .values({
+      device_identifier: u.deviceIdentifier,
+      measured_at: momentSql(u.measuredAt ?? { ago: '0 seconds' }),
+      systolic: u.systolic === undefined ? 120 : u.systolic,
+      diastolic: u.diastolic === undefined ? 80 : u.diastolic,
+      pulse: u.pulse ?? null,
+      source_id: u.sourceId ?? null,
+      ...(u.receivedAt === undefined ? {} : { received_at: momentSql(u.receivedAt) }),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
+}
+
+/** An open alert of a patient, as evaluation raises one (no reading linked). */
+export async function buildAlert(
+  db: Queryable,
+  a: { patientId: number; organizationId: number; rule?: string; severity?: string; severityRank?: number; values?: Record<string, number> },
+): Promise<number> {
+  const { id } = await kysely(db)
+    .insertInto('alerts')
+    .values({
+      patient_id: a.patientId,
+      organization_id: a.organizationId,
+      rule: a.rule ?? 'bp_high',
+      severity: a.severity ?? 'high',
+      severity_rank: a.severityRank ?? 1,
+      first_at: sql`now()`,
+      last_at: sql`now()`,
+      last_values: JSON.stringify(a.values ?? { systolic: 150, diastolic: 95 }),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
+}
+
+/**
+ * Closes a billing month without an admin (what the close route does, minus the snapshot): `month`
+ * ('YYYY-MM-DD', its first day), or the current month of the organization's time zone. Answers it.
+ */
+export async function closeMonth(db: Queryable, c: { month: string } | { currentOf: number }): Promise<string> {
+  const month =
+    'month' in c
+      ? sql<string>`${c.month}::date`
+      : sql<string>`(SELECT date_trunc('month', now() AT TIME ZONE time_zone)::date FROM organizations WHERE id = ${c.currentOf})`;
+  const row = await kysely(db)
+    .insertInto('billing_closed_months')
+    .values({ month })
+    .returning(sql<string>`to_char(month, 'YYYY-MM-DD')`.as('month'))
+    .executeTakeFirstOrThrow();
+  return row.month;
+}

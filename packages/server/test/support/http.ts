@@ -188,6 +188,8 @@ export async function signInNewStaff(server: TestServer, role: Role, organizatio
 export interface PatientFixture {
   server: TestServer;
   provider: ApiClient;
+  /** The provider's organization, which `patientId` belongs to. */
+  organizationId: number;
   patientId: number;
   otherPatientId: number;
 }
@@ -199,5 +201,5 @@ export async function startPatientFixture(firstName: string): Promise<PatientFix
   const other = await createOrganization(server);
   const provider = await signInNewStaff(server, 'provider', org.id);
   const insert = (organizationId: number) => buildPatient(server.db.pool, { organizationId, firstName, lastName: 'Patient' });
-  return { server, provider, patientId: await insert(org.id), otherPatientId: await insert(other.id) };
+  return { server, provider, organizationId: org.id, patientId: await insert(org.id), otherPatientId: await insert(other.id) };
 }
