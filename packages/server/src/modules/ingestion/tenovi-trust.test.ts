@@ -27,6 +27,7 @@ import {
 import { claimCriticalNotifications } from '../alerts/alerts.repository.ts';
 import { UNMATCHED_RETENTION_QUEUE } from './ingestion.jobs.ts';
 import { purgeExpiredUnmatched } from './unmatched.service.ts';
+import { buildDevice, buildPatient } from '../../../test/support/factories.ts';
 
 /** Small, so that the quota is reached in a few calls. */
 const QUOTA = 6;
@@ -91,17 +92,8 @@ async function newSource(organizationId: number, name: string): Promise<Ingestio
 /** A patient of the organization with a device assigned since 60 days, and a primary provider. */
 async function patientWithDevice(organizationId: number, device: string): Promise<number> {
   const provider = await createStaff(server, { role: 'provider', organizationId });
-  const { rows } = await server.db.pool.query<{ id: number }>(
-    `INSERT INTO patients (first_name, last_name, organization_id, primary_provider_id) VALUES ('Tess', 'Trust', $1, $2) RETURNING id`,
-    [organizationId, provider.id],
-  );
-  const id = rows[0]!.id;
-  await server.db.pool.query(`INSERT INTO devices (device_id, model, patient_id) VALUES ($1, 'BPM', $2)`, [device, id]);
-  await server.db.pool.query(
-    `UPDATE device_assignments SET assigned_from = now() - interval '60 days'
-      WHERE device_id = (SELECT id FROM devices WHERE device_id = $1)`,
-    [device],
-  );
+  const id = await buildPatient(server.db.pool, { firstName: 'Tess', lastName: 'Trust', organizationId, primaryProviderId: provider.id });
+  await buildDevice(server.db.pool, { deviceId: device, model: 'BPM', patientId: id, assignedFrom: { ago: '60 days' } });
   return id;
 }
 
