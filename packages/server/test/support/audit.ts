@@ -10,7 +10,8 @@ import { contextOf } from './factories.ts';
 
 /** A test database, or a running test server (whose database it reads). */
 type Source = Queryable | { db: { pool: Queryable } };
-const poolOf = (s: Source): Queryable => ('db' in s && typeof s.db === 'object' && 'pool' in s.db ? s.db.pool : (s as Queryable));
+const poolOf = (s: Source): Queryable =>
+  'db' in s && typeof s.db === 'object' && 'pool' in s.db ? s.db.pool : (s as Queryable);
 
 export interface AuditRecord {
   action: string;
@@ -23,10 +24,23 @@ export interface AuditRecord {
   details: Record<string, unknown>;
 }
 
-const auditColumns = ['action', 'outcome', 'resource_type', 'resource_id', 'user_id', 'target_user_id', 'reason', 'details'] as const;
+const auditColumns = [
+  'action',
+  'outcome',
+  'resource_type',
+  'resource_id',
+  'user_id',
+  'target_user_id',
+  'reason',
+  'details',
+] as const;
 
 /** The newest audit record of `action` (about `resourceId` when given); fails when there is none. */
-export async function lastAuditOf(source: Source, action: string, resourceId: string | null = null): Promise<AuditRecord> {
+export async function lastAuditOf(
+  source: Source,
+  action: string,
+  resourceId: string | null = null,
+): Promise<AuditRecord> {
   let q = kysely(poolOf(source)).selectFrom('audit_logs').select(auditColumns).where('action', '=', action);
   if (resourceId !== null) q = q.where('resource_id', '=', resourceId);
   const row = await q.orderBy('id', 'desc').limit(1).executeTakeFirst();

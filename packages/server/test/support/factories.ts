@@ -89,6 +89,7 @@ export interface PatientOptions {
   /** Free text kept from before the status list (migration 09xx); only old rows have it. */
   enrollmentStatusLegacy?: string | null;
   createdAt?: Moment;
+  insurances?: InsuranceOptions[];
 }
 
 export async function buildPatient(db: Queryable, p: PatientOptions): Promise<number> {
@@ -109,7 +110,25 @@ export async function buildPatient(db: Queryable, p: PatientOptions): Promise<nu
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+  if (p.insurances) await buildInsurances(db, id, p.insurances);
   return id;
+}
+
+export type InsuranceOptions = { type: string; providerName?: string | null; policyNumber?: string | null };
+
+export async function buildInsurances(db: Queryable, patientId: number, insurances: InsuranceOptions[]): Promise<void> {
+  if (insurances.length === 0) return;
+  await kysely(db)
+    .insertInto('insurances')
+    .values(
+      insurances.map((i) => ({
+        patient_id: patientId,
+        type: i.type,
+        provider_name: i.providerName ?? null,
+        policy_number: i.policyNumber ?? null,
+      })),
+    )
+    .execute();
 }
 
 export interface DeviceOptions {
@@ -269,13 +288,19 @@ export async function buildAlert(
 
 /**
  * Closes a billing month without an admin (what the close route does, minus the snapshot): `month`
- * ('YYYY-MM-DD', its first day), or the current month of the organization's time zone. Answers it.
+ * ('YYYY-MM-DD', its first day), or the current month of an organization or of a time zone.
+ * Answers the month closed. Only the owner may take a close back.
  */
-export async function closeMonth(db: Queryable, c: { month: string } | { currentOf: number }): Promise<string> {
+export async function closeMonth(
+  db: Queryable,
+  c: { month: string } | { currentOf: number } | { currentIn: string },
+): Promise<string> {
   const month =
     'month' in c
       ? sql<string>`${c.month}::date`
-      : sql<string>`(SELECT date_trunc('month', now() AT TIME ZONE time_zone)::date FROM organizations WHERE id = ${c.currentOf})`;
+      : 'currentIn' in c
+        ? sql<string>`date_trunc('month', now() AT TIME ZONE ${c.currentIn})::date`
+        : sql<string>`(SELECT date_trunc('month', now() AT TIME ZONE time_zone)::date FROM organizations WHERE id = ${c.currentOf})`;
   const row = await kysely(db)
     .insertInto('billing_closed_months')
     .values({ month })
@@ -315,4 +340,27 @@ export async function buildSource(
     expiresAt: s.expiresAt ?? null,
   });
   return { id, secret };
+}
+
+/**
+ * Audit records as the portal's audit calls leave them (queued for the sealer), `count` at once,
+ * for tests of reading the trail; `of(n)` (n from 1) says what the n-th one is.
+ */
+export async function buildAuditRecords(
+  db: Queryable,
+  count: number,
+  of: (n: number) => { action: string; outcome?: string; details?: Record<string, unknown>; at?: Moment },
+): Promise<void> {
+  const records = Array.from({ length: count }, (_, i) => of(i + 1));
+  await kysely(db)
+    .insertInto('audit_logs')
+    .values(
+      records.map((r) => ({
+        action: r.action,
+        outcome: r.outcome ?? 'success',
+        details: r.details === undefined ? null : JSON.stringify(r.details),
+        ...(r.at === undefined ? {} : { timestamp: momentSql(r.at) }),
+      })),
+    )
+    .execute();
 }

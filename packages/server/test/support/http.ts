@@ -107,7 +107,14 @@ export async function createStaff(
     cognitoUsername: user.username,
     cognitoSub: user.sub,
   });
-  return { id: staff.id, email, password, cognitoUsername: user.username, role: opts.role, organizationId: opts.organizationId };
+  return {
+    id: staff.id,
+    email,
+    password,
+    cognitoUsername: user.username,
+    role: opts.role,
+    organizationId: opts.organizationId,
+  };
 }
 
 /** Signs in through the local pool with SRP, exactly as the browser does, and returns the access token. */
@@ -137,7 +144,11 @@ export interface ApiClient {
 export function apiClient(server: TestServer, cookie: string | null = null): ApiClient {
   const client: ApiClient = {
     cookie,
-    async request<T>(method: string, path: string, opts: { body?: unknown; headers?: Record<string, string>; rawBody?: string } = {}) {
+    async request<T>(
+      method: string,
+      path: string,
+      opts: { body?: unknown; headers?: Record<string, string>; rawBody?: string } = {},
+    ) {
       const headers: Record<string, string> = { [CSRF_HEADER]: CSRF_HEADER_VALUE, ...opts.headers };
       if (client.cookie) headers.cookie = client.cookie;
       let payload: string | undefined = opts.rawBody;
@@ -180,7 +191,11 @@ export async function signIn(server: TestServer, staff: Pick<Staff, 'email' | 'p
 }
 
 /** A new staff member of that role and organization, signed in: all most route tests need of them. */
-export async function signInNewStaff(server: TestServer, role: Role, organizationId: number | null): Promise<ApiClient> {
+export async function signInNewStaff(
+  server: TestServer,
+  role: Role,
+  organizationId: number | null,
+): Promise<ApiClient> {
   return signIn(server, await createStaff(server, { role, organizationId }));
 }
 
@@ -200,6 +215,13 @@ export async function startPatientFixture(firstName: string): Promise<PatientFix
   const org = await createOrganization(server);
   const other = await createOrganization(server);
   const provider = await signInNewStaff(server, 'provider', org.id);
-  const insert = (organizationId: number) => buildPatient(server.db.pool, { organizationId, firstName, lastName: 'Patient' });
-  return { server, provider, organizationId: org.id, patientId: await insert(org.id), otherPatientId: await insert(other.id) };
+  const insert = (organizationId: number) =>
+    buildPatient(server.db.pool, { organizationId, firstName, lastName: 'Patient' });
+  return {
+    server,
+    provider,
+    organizationId: org.id,
+    patientId: await insert(org.id),
+    otherPatientId: await insert(other.id),
+  };
 }

@@ -119,7 +119,11 @@ async function expectEnded(stream: OpenStream, reason: AlertStreamEndReason, ms 
 let seq = 0;
 /** A critical alert in the organization, seen on the watcher's stream: it was streamed. */
 async function raiseCriticalAlert(watching: OpenStream): Promise<number> {
-  const patientId = await buildPatient(server.db.pool, { firstName: `S${++seq}`, lastName: 'Streamson', organizationId: orgId });
+  const patientId = await buildPatient(server.db.pool, {
+    firstName: `S${++seq}`,
+    lastName: 'Streamson',
+    organizationId: orgId,
+  });
   const res = await watcher.post(`/api/patients/${patientId}/vitals`, {
     measured_at: new Date(Date.now() - 60_000 * seq).toISOString(),
     systolic: 195,

@@ -68,7 +68,12 @@ beforeAll(async () => {
     organizationId: org.id,
     createdAt: { ago: '200 days' },
   });
-  await buildDevice(server.db.ownerPool, { deviceId: 'CLOSED-1', model: 'BP7', patientId, assignedFrom: { ago: '200 days' } });
+  await buildDevice(server.db.ownerPool, {
+    deviceId: 'CLOSED-1',
+    model: 'BP7',
+    patientId,
+    assignedFrom: { ago: '200 days' },
+  });
   writeKey = (
     await admin.post<IngestionSourceWithSecret>('/api/integrations', {
       name: 'Closed-month EHR',

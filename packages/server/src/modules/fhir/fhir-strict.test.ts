@@ -418,7 +418,11 @@ describe('FHIR date search (R4 prefixes and precision)', () => {
   };
 
   beforeAll(async () => {
-    await buildReadings(server.db.pool, searchPatientId, times.map((at) => ({ at, systolic: 120, diastolic: 80 })));
+    await buildReadings(
+      server.db.pool,
+      searchPatientId,
+      times.map((at) => ({ at, systolic: 120, diastolic: 80 })),
+    );
   });
 
   it('date=eq2026-10-05 is the whole day, not everything from its midnight on', async () => {

@@ -108,7 +108,13 @@ beforeAll(async () => {
   provider = await signInNewStaff(server, 'provider', org.id);
   otherProvider = await signInNewStaff(server, 'provider', other.id);
   const db = server.db.pool;
-  patientId = await buildPatient(db, { firstName: 'Fay', lastName: 'Fhir', dateOfBirth: '1951-05-06', gender: 'female', organizationId: org.id });
+  patientId = await buildPatient(db, {
+    firstName: 'Fay',
+    lastName: 'Fhir',
+    dateOfBirth: '1951-05-06',
+    gender: 'female',
+    organizationId: org.id,
+  });
   otherPatientId = await buildPatient(db, { firstName: 'Oz', lastName: 'Other', organizationId: other.id });
   for (const [deviceId, model, patient] of [
     ['FHIR-1', 'BP7', patientId],
@@ -345,16 +351,19 @@ describe('a FHIR key acts for its own organization', () => {
   });
 
   it("a FHIR read key made for organization A cannot search B's Observations nor read one by id", async () => {
-    const vitalId = await buildReading(server.db.pool, otherPatientId, { at: { ago: '3 hours' }, systolic: 131, diastolic: 85, pulse: 71 });
+    const vitalId = await buildReading(server.db.pool, otherPatientId, {
+      at: { ago: '3 hours' },
+      systolic: 131,
+      diastolic: 85,
+      pulse: 71,
+    });
     const search = await fhir('GET', `/fhir/R4/Observation?patient=${otherPatientId}`, { secret: readKey.secret });
     expect(search.status).toBe(404);
     expect(await lastAudit('fhir.observation.search')).toMatchObject({
       outcome: 'denied',
       details: { source_id: readKey.id },
     });
-    expect((await fhir('GET', `/fhir/R4/Observation/${vitalId}`, { secret: readKey.secret })).status).toBe(
-      404,
-    );
+    expect((await fhir('GET', `/fhir/R4/Observation/${vitalId}`, { secret: readKey.secret })).status).toBe(404);
     expect(await lastAudit('fhir.observation.read')).toMatchObject({
       outcome: 'denied',
       details: { source_id: readKey.id },
@@ -529,7 +538,12 @@ describe('FHIR R4 out', () => {
     await buildReadings(
       server.db.pool,
       patientId,
-      [1, 2, 3, 4, 5, 6, 7].map((g) => ({ at: new Date(Date.UTC(2025, 5, 1) + g * 3_600_000), systolic: 100 + g, diastolic: 60, pulse: 70 })),
+      [1, 2, 3, 4, 5, 6, 7].map((g) => ({
+        at: new Date(Date.UTC(2025, 5, 1) + g * 3_600_000),
+        systolic: 100 + g,
+        diastolic: 60,
+        pulse: 70,
+      })),
     );
     const first = await fhir<Bundle>(
       'GET',

@@ -88,8 +88,18 @@ beforeAll(async () => {
   provider = await signInNewStaff(server, 'provider', org.id);
   // Patients of a while ago: an assignment never reaches back before a patient was created.
   const db = server.db.pool;
-  patientA = await buildPatient(db, { firstName: 'Ida', lastName: 'Ingest', organizationId: org.id, createdAt: { ago: '30 days' } });
-  patientB = await buildPatient(db, { firstName: 'Moe', lastName: 'Moved', organizationId: org.id, createdAt: { ago: '30 days' } });
+  patientA = await buildPatient(db, {
+    firstName: 'Ida',
+    lastName: 'Ingest',
+    organizationId: org.id,
+    createdAt: { ago: '30 days' },
+  });
+  patientB = await buildPatient(db, {
+    firstName: 'Moe',
+    lastName: 'Moved',
+    organizationId: org.id,
+    createdAt: { ago: '30 days' },
+  });
   // The assignment started a while ago, so readings of the last hours belong to patient A.
   await buildDevice(db, { deviceId: 'HWI-A', model: 'BPM', patientId: patientA, assignedFrom: { ago: '30 days' } });
   await buildDevice(db, { deviceId: 'HWI-B', model: 'BPM' });

@@ -92,8 +92,18 @@ async function newSource(organizationId: number, name: string): Promise<Ingestio
 /** A patient of the organization with a device assigned since 60 days, and a primary provider. */
 async function patientWithDevice(organizationId: number, device: string): Promise<number> {
   const provider = await createStaff(server, { role: 'provider', organizationId });
-  const id = await buildPatient(server.db.pool, { firstName: 'Tess', lastName: 'Trust', organizationId, primaryProviderId: provider.id });
-  await buildDevice(server.db.pool, { deviceId: device, model: 'BPM', patientId: id, assignedFrom: { ago: '60 days' } });
+  const id = await buildPatient(server.db.pool, {
+    firstName: 'Tess',
+    lastName: 'Trust',
+    organizationId,
+    primaryProviderId: provider.id,
+  });
+  await buildDevice(server.db.pool, {
+    deviceId: device,
+    model: 'BPM',
+    patientId: id,
+    assignedFrom: { ago: '60 days' },
+  });
   return id;
 }
 

@@ -30,7 +30,13 @@ async function addSource(organizationId: number): Promise<string> {
 }
 
 async function addPatient(organizationId: number, createdAt: string): Promise<number> {
-  return buildPatient(server.db.pool, { firstName: 'Una', lastName: 'Matched', organizationId, enrolledRpm: true, createdAt });
+  return buildPatient(server.db.pool, {
+    firstName: 'Una',
+    lastName: 'Matched',
+    organizationId,
+    enrolledRpm: true,
+    createdAt,
+  });
 }
 
 /** Readings of a device the portal does not know yet, as the webhook keeps them; answers their ids. */
@@ -38,7 +44,14 @@ async function addUnmatched(device: string, source: string, instants: string[]):
   const ids: number[] = [];
   for (const measuredAt of instants) {
     ids.push(
-      await buildUnmatchedReading(server.db.pool, { deviceIdentifier: device, measuredAt, systolic: 128, diastolic: 84, pulse: 70, sourceId: source }),
+      await buildUnmatchedReading(server.db.pool, {
+        deviceIdentifier: device,
+        measuredAt,
+        systolic: 128,
+        diastolic: 84,
+        pulse: 70,
+        sourceId: source,
+      }),
     );
   }
   return ids;
@@ -161,7 +174,11 @@ describe('attaching unmatched readings on purpose', () => {
 
 describe('a back-dated webhook reading', () => {
   it('of an assigned device, measured in a closed month, is refused with the closed-month conflict and not stored', async () => {
-    const { id, secret } = await buildSource(server.db.pool, { organizationId: orgA, name: 'Cuffs', authHeader: DEFAULT_INGEST_AUTH_HEADER });
+    const { id, secret } = await buildSource(server.db.pool, {
+      organizationId: orgA,
+      name: 'Cuffs',
+      authHeader: DEFAULT_INGEST_AUTH_HEADER,
+    });
     const patientId = await addPatient(orgA, '2026-08-01T15:00:00Z');
     await registerAndAssign('WEBHOOK-CUFF', patientId, '2026-08-01T15:00:00Z');
     const res = await server.app.inject({
