@@ -82,7 +82,7 @@ export interface PatientOptions {
   middleName?: string | null;
   lastName?: string;
   dateOfBirth?: string | null;
-  gender?: 'female' | 'male' | 'other' | 'unknown' | null;
+  gender?: string | null;
   primaryProviderId?: number | null;
   enrolledRpm?: boolean;
   enrollmentStatus?: string | null;
