@@ -48,6 +48,26 @@ export async function lastAuditOf(
   return row as AuditRecord;
 }
 
+type AuditColumn = (typeof auditColumns)[number];
+
+/**
+ * The audit records of an action and/or involving a user (as the one acting or the one acted on),
+ * oldest first, with only the columns asked for (so that tests may compare whole records).
+ */
+export async function auditRecordsOf<C extends AuditColumn>(
+  source: Source,
+  filter: { action?: string; involving?: number },
+  columns: readonly C[],
+): Promise<Pick<AuditRecord, C>[]> {
+  let q = kysely(poolOf(source)).selectFrom('audit_logs').select(columns);
+  if (filter.action !== undefined) q = q.where('action', '=', filter.action);
+  const involving = filter.involving;
+  if (involving !== undefined)
+    q = q.where((eb) => eb.or([eb('user_id', '=', involving), eb('target_user_id', '=', involving)]));
+  // Kysely's row type for a generic column list is opaque; the columns are the record's own.
+  return (await q.orderBy('id').execute()) as unknown as Pick<AuditRecord, C>[];
+}
+
 /** The audit records one request left, oldest first. */
 export async function auditsOf(db: Queryable, ctx: Pick<SignedInContext, 'requestId'>) {
   return kysely(db)
