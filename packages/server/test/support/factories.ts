@@ -364,3 +364,12 @@ export async function buildAuditRecords(
     )
     .execute();
 }
+
+/** Back-dates the arrival of unmatched readings that came in through ingestion, for retention tests. */
+export async function setUnmatchedReceivedAt(db: Queryable, deviceIdentifiers: string[], receivedAt: Moment): Promise<void> {
+  await kysely(db)
+    .updateTable('unmatched_readings')
+    .set({ received_at: momentSql(receivedAt) })
+    .where('device_identifier', 'in', deviceIdentifiers)
+    .execute();
+}

@@ -19,7 +19,7 @@ import {
 } from '../../../test/support/http.ts';
 import { lastAuditOf } from '../../../test/support/audit.ts';
 import { checkStaleData } from './alerts.service.ts';
-import { buildPatient, closeMonth } from '../../../test/support/factories.ts';
+import { buildPatient, closeMonth, type Moment } from '../../../test/support/factories.ts';
 
 let server: TestServer;
 let provider: ApiClient;
@@ -42,7 +42,7 @@ beforeAll(async () => {
 afterAll(async () => server?.close());
 
 let seq = 0;
-async function newPatient(organizationId = orgId, enrolled = false): Promise<number> {
+async function newPatient(organizationId = orgId, enrolled = false, createdAt?: Moment): Promise<number> {
   const staffId = (await server.db.pool.query<{ id: number }>('SELECT id FROM users WHERE email = $1', [providerEmail]))
     .rows[0]!.id;
   return buildPatient(server.db.pool, {
@@ -51,6 +51,7 @@ async function newPatient(organizationId = orgId, enrolled = false): Promise<num
     organizationId,
     primaryProviderId: organizationId === orgId ? staffId : null,
     enrolledRpm: enrolled,
+    createdAt,
   });
 }
 
@@ -401,14 +402,8 @@ describe('notification and live events', () => {
 
 describe('stale data', () => {
   it('raises one alert for an RPM patient without recent readings, refreshes it, and ends it on a new reading', async () => {
-    const patientId = await newPatient(orgId, true);
-    await server.db.ownerPool.query(`UPDATE patients SET created_at = now() - interval '10 days' WHERE id = $1`, [
-      patientId,
-    ]);
-    const notEnrolled = await newPatient(orgId, false);
-    await server.db.ownerPool.query(`UPDATE patients SET created_at = now() - interval '10 days' WHERE id = $1`, [
-      notEnrolled,
-    ]);
+    const patientId = await newPatient(orgId, true, { ago: '10 days' });
+    const notEnrolled = await newPatient(orgId, false, { ago: '10 days' });
     await checkStaleData(server.db.pool);
     await checkStaleData(server.db.pool);
     const alerts = await alertsOf(patientId);

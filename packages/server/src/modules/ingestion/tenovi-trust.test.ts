@@ -27,7 +27,7 @@ import {
 import { claimCriticalNotifications } from '../alerts/alerts.repository.ts';
 import { UNMATCHED_RETENTION_QUEUE } from './ingestion.jobs.ts';
 import { purgeExpiredUnmatched } from './unmatched.service.ts';
-import { buildDevice, buildPatient } from '../../../test/support/factories.ts';
+import { buildDevice, buildPatient, setUnmatchedReceivedAt } from '../../../test/support/factories.ts';
 
 /** Small, so that the quota is reached in a few calls. */
 const QUOTA = 6;
@@ -351,10 +351,7 @@ describe('unmatched readings', () => {
       ],
       r,
     );
-    await server.db.pool.query(
-      `UPDATE unmatched_readings SET received_at = now() - make_interval(days => $1) WHERE device_identifier LIKE 'OLD-%'`,
-      [UNMATCHED_RETENTION_DAYS + 1],
-    );
+    await setUnmatchedReceivedAt(server.db.pool, ['OLD-1', 'OLD-2'], { ago: `${UNMATCHED_RETENTION_DAYS + 1} days` });
     const result = await purgeExpiredUnmatched(server.db.pool, UNMATCHED_RETENTION_DAYS, 'job:test');
     expect(result.deleted).toBe(2);
     expect(await count(`unmatched_readings WHERE source_id = $1`, [r.id])).toBe(1);
