@@ -241,6 +241,8 @@ export async function buildUnmatchedReading(
   u: {
     deviceIdentifier: string;
     measuredAt?: Moment;
+    /** Tells apart readings of one device at one instant (the device's own counter). */
+    measurementIndex?: number;
     receivedAt?: Moment;
     systolic?: number | null;
     diastolic?: number | null;
@@ -257,6 +259,7 @@ export async function buildUnmatchedReading(
       diastolic: u.diastolic === undefined ? 80 : u.diastolic,
       pulse: u.pulse ?? null,
       source_id: u.sourceId ?? null,
+      ...(u.measurementIndex === undefined ? {} : { measurement_index: u.measurementIndex }),
       ...(u.receivedAt === undefined ? {} : { received_at: momentSql(u.receivedAt) }),
     })
     .returning('id')

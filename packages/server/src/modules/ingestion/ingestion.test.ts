@@ -20,7 +20,7 @@ import {
   type ApiClient,
   type TestServer,
 } from '../../../test/support/http.ts';
-import { buildDevice, buildPatient } from '../../../test/support/factories.ts';
+import { buildDevice, buildPatient, buildUnmatchedReading } from '../../../test/support/factories.ts';
 import { lastAuditOf } from '../../../test/support/audit.ts';
 
 let server: TestServer;
@@ -657,14 +657,26 @@ describe('sources belong to one organization', () => {
         organization_id: otherOrgId,
       })
     ).body;
-    await server.db.pool.query(
-      `INSERT INTO unmatched_readings (device_identifier, measured_at, measurement_index, systolic, diastolic, source_id)
-       VALUES ('HWI-ORG', now() - interval '2 hours', 1, 151, 91, $1), ('HWI-ORG', now() - interval '1 hour', 2, 121, 79, $2)`,
-      [cloudOfB.id, source.id],
-    );
-    await server.db.pool.query(`INSERT INTO devices (device_id, model, patient_id) VALUES ('HWI-ORG', 'BPM', $1)`, [
-      patientA,
-    ]);
+    const db = server.db.pool;
+    const unmatched = { deviceIdentifier: 'HWI-ORG', pulse: null };
+    await buildUnmatchedReading(db, {
+      ...unmatched,
+      measuredAt: { ago: '2 hours' },
+      measurementIndex: 1,
+      systolic: 151,
+      diastolic: 91,
+      sourceId: cloudOfB.id,
+    });
+    await buildUnmatchedReading(db, {
+      ...unmatched,
+      measuredAt: { ago: '1 hour' },
+      measurementIndex: 2,
+      systolic: 121,
+      diastolic: 79,
+      sourceId: source.id,
+    });
+    // Giving the device to a patient takes along what waited for it: only its own organization's.
+    await buildDevice(db, { deviceId: 'HWI-ORG', model: 'BPM', patientId: patientA });
     const moved = await server.db.pool.query(
       `SELECT v.systolic FROM vitals v JOIN devices d ON d.id = v.device_id WHERE d.device_id = 'HWI-ORG'`,
     );
