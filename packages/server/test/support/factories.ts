@@ -86,7 +86,7 @@ export interface PatientOptions {
   primaryProviderId?: number | null;
   enrolledRpm?: boolean;
   enrollmentStatus?: string | null;
-  /** Free text kept from before the status list (migration 09xx); only old rows have it. */
+  /** Free text kept from before the status list (migration 0761); only old rows have it. */
   enrollmentStatusLegacy?: string | null;
   createdAt?: Moment;
   insurances?: InsuranceOptions[];
