@@ -4,14 +4,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simulatedDevice, tenoviMeasurement } from '../packages/server/src/modules/ingestion/tenovi-simulator.ts';
 import {
   adminOrganizationId,
+  buildDevice,
+  buildPatient,
+  buildReadings,
   callApi,
   collectConsoleErrors,
   createProvider,
   launchBrowser,
+  type Portal,
   signInAs,
   signInViaApi,
   startPortal,
-  type Portal,
 } from './harness.ts';
 
 let portal: Portal;
@@ -33,15 +36,18 @@ beforeAll(async () => {
     organizationId: orgId,
     password: 'Provider-e2e-Alerts5!',
   });
-  const patient = await portal.db.query<{ id: number }>(
-    `INSERT INTO patients (first_name, last_name, organization_id, enrolled_rpm) VALUES ('Crisis', 'Cuffwearer', $1, true) RETURNING id`,
-    [orgId],
-  );
-  patientId = patient.rows[0]!.id;
-  await portal.db.query(`INSERT INTO devices (device_id, model, patient_id) VALUES ('SIM-ALERT-1', 'Tenovi BPM', $1)`, [
+  patientId = await buildPatient(portal.db, {
+    firstName: 'Crisis',
+    lastName: 'Cuffwearer',
+    organizationId: orgId,
+    enrolledRpm: true,
+  });
+  await buildDevice(portal.db, {
+    deviceId: 'SIM-ALERT-1',
+    model: 'Tenovi BPM',
     patientId,
-  ]);
-  await portal.db.query(`UPDATE device_assignments SET assigned_from = now() - interval '1 day'`);
+    assignedFrom: { ago: '1 day' },
+  });
   const made = await callApi<IngestionSourceWithSecret>(portal, adminCookie, 'POST', '/api/integrations', {
     name: 'Tenovi alerts',
     kind: 'tenovi',
@@ -114,10 +120,15 @@ describe('clinical alerts', () => {
       await page.waitForTimeout(1500);
       await page.screenshot({ path: `${SHOTS}/patient-1280x800.png`, fullPage: true });
       // Two weeks of earlier readings, so the Figure has lines, averages and bands to show.
-      await portal.db.query(
-        `INSERT INTO vitals (patient_id, created_at, systolic, diastolic, pulse)
-         SELECT $1, now() - d * interval '1 day', 128 + (d * 7) % 25, 78 + (d * 5) % 14, 70 FROM generate_series(1, 14) d`,
-        [patientId],
+      await buildReadings(
+        portal.db,
+        patientId,
+        Array.from({ length: 14 }, (_, i) => i + 1).map((d) => ({
+          at: { ago: `${d} days` },
+          systolic: 128 + ((d * 7) % 25),
+          diastolic: 78 + ((d * 5) % 14),
+          pulse: 70,
+        })),
       );
       await page.reload();
       await page.getByRole('button', { name: Labels.figure }).click();

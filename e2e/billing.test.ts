@@ -10,7 +10,18 @@ import { BillingCsvColumns, BillingTexts, Labels, PatientTexts, type BillingRepo
 import { parse } from 'csv-parse/sync';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, apiAs, collectConsoleErrors, launchBrowser, signInAs, startPortal, type Portal } from './harness.ts';
+import {
+  apiAs,
+  buildPatient,
+  buildReadings,
+  buildTrackingEntry,
+  collectConsoleErrors,
+  launchBrowser,
+  type Portal,
+  REPO_ROOT,
+  signInAs,
+  startPortal,
+} from './harness.ts';
 
 let portal: Portal;
 let browser: Browser;
@@ -25,36 +36,25 @@ beforeAll(async () => {
     portal.adminEmail,
   ]);
   const org = rows[0]!.organization_id;
-  const created = await portal.db.query<{ id: number }>(
-    `INSERT INTO patients (first_name, last_name, date_of_birth, organization_id, enrolled_rpm, enrollment_status)
-     VALUES ('Billie', 'Monitored', '1948-05-06', $1, true, 'Active') RETURNING id`,
-    [org],
-  );
-  patientId = created.rows[0]!.id;
-  await portal.db.query(`INSERT INTO insurances (patient_id, type, provider_name, policy_number) VALUES ($1, 'Medicare', 'CMS', 'MBI-7788')`, [
-    patientId,
-  ]);
+  patientId = await buildPatient(portal.db, {
+    firstName: 'Billie',
+    lastName: 'Monitored',
+    dateOfBirth: '1948-05-06',
+    organizationId: org,
+    enrolledRpm: true,
+    enrollmentStatus: 'Active',
+    insurances: [{ type: 'Medicare', providerName: 'CMS', policyNumber: 'MBI-7788' }],
+  });
   // Device readings (a cuff's id as source) at noon New York time on October 1 to 18, and manual
   // readings on other days, which must not count.
-  await portal.db.query(
-    `INSERT INTO vitals (patient_id, source, created_at, systolic, diastolic, pulse)
-     SELECT $1, 'CUFF-E2E', timestamptz '2026-10-01 16:00:00+00' + make_interval(days => d), 128, 82, 70
-       FROM generate_series(0, 17) d`,
-    [patientId],
-  );
-  await portal.db.query(
-    `INSERT INTO vitals (patient_id, source, created_at, systolic, diastolic, pulse)
-     SELECT $1, 'manual', timestamptz '2026-10-20 16:00:00+00' + make_interval(days => d), 128, 82, 70
-       FROM generate_series(0, 5) d`,
-    [patientId],
-  );
+  const daysFrom = (day: number, count: number) => Array.from({ length: count }, (_, d) => new Date(Date.UTC(2026, 9, day + d, 16)));
+  const reading = (source: string) => (at: Date) => ({ at, source, systolic: 128, diastolic: 82, pulse: 70 });
+  await buildReadings(portal.db, patientId, daysFrom(1, 18).map(reading('CUFF-E2E')));
+  await buildReadings(portal.db, patientId, daysFrom(20, 6).map(reading('manual')));
   // Ten minutes of chart review (not a live contact); the call is logged in the dialog below.
-  await portal.db.query(`INSERT INTO tracking_sessions (patient_id, date, duration_minutes) VALUES ($1, '2026-10-03', 10)`, [patientId]);
+  await buildTrackingEntry(portal.db, { patientId, date: '2026-10-03', durationMinutes: 10 });
   // Another enrolled patient with nothing billable, to show what is missing.
-  await portal.db.query(
-    `INSERT INTO patients (first_name, last_name, organization_id, enrolled_rpm) VALUES ('Nolan', 'Readings', $1, true)`,
-    [org],
-  );
+  await buildPatient(portal.db, { firstName: 'Nolan', lastName: 'Readings', organizationId: org, enrolledRpm: true });
 });
 afterAll(async () => {
   await browser?.close();

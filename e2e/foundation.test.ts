@@ -1,7 +1,7 @@
 import { Labels } from '@rpm/contracts';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectConsoleErrors, launchBrowser, startPortal, type Portal } from './harness.ts';
+import { buildOrganization, collectConsoleErrors, launchBrowser, type Portal, startPortal } from './harness.ts';
 
 let portal: Portal;
 let browser: Browser;
@@ -62,7 +62,7 @@ describe('a fresh portal', () => {
 
 describe('restarts', () => {
   it('keep the data after Ctrl-C (SIGINT) and after kill -9', async () => {
-    await portal.db.query(`INSERT INTO organizations (name) VALUES ('Survives Restarts')`);
+    await buildOrganization(portal.db, { name: 'Survives Restarts' });
 
     await portal.stop('SIGINT');
     await portal.restart();

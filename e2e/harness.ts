@@ -15,6 +15,23 @@ import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwrig
 import { freePort } from '../packages/server/src/free-port.ts';
 import { srpAccessToken } from '../packages/server/test/srp-client.ts';
 
+/**
+ * Set-up rows (patients, devices, readings, notes, time entries, insurances, audit records) are
+ * made with the server tests' factories, on the portal's own database (`portal.db`): one way to
+ * make test data for every tier. What a person does is still done through the browser.
+ */
+export {
+  buildAuditRecords,
+  buildDevice,
+  buildInsurances,
+  buildNote,
+  buildOrganization,
+  buildPatient,
+  buildReading,
+  buildReadings,
+  buildTrackingEntry,
+} from '../packages/server/test/support/factories.ts';
+
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ADMIN_EMAIL = 'admin@example.com';
 // Meets the password policy; only ever used for throwaway test portals.

@@ -4,15 +4,17 @@ import { IngestionTexts, Labels, PatientTexts } from '@rpm/contracts';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  REPO_ROOT,
   adminOrganizationId,
+  buildDevice,
+  buildPatient,
   collectConsoleErrors,
   createProvider,
   launchBrowser,
+  type Portal,
+  REPO_ROOT,
   signInAs,
   signInViaApi,
   startPortal,
-  type Portal,
 } from './harness.ts';
 
 /** The simulator as `npm run simulate:devices` runs it: the built CLI. */
@@ -35,15 +37,13 @@ beforeAll(async () => {
     organizationId: orgId,
     password: 'Provider-e2e-Ingest5!',
   });
-  const patient = await portal.db.query<{ id: number }>(
-    `INSERT INTO patients (first_name, last_name, organization_id) VALUES ('Cuff', 'Wearer', $1) RETURNING id`,
-    [orgId],
-  );
-  patientId = patient.rows[0]!.id;
-  await portal.db.query(`INSERT INTO devices (device_id, model, patient_id) VALUES ('SIM-CUFF-1', 'Tenovi BPM', $1)`, [
+  patientId = await buildPatient(portal.db, { firstName: 'Cuff', lastName: 'Wearer', organizationId: orgId });
+  await buildDevice(portal.db, {
+    deviceId: 'SIM-CUFF-1',
+    model: 'Tenovi BPM',
     patientId,
-  ]);
-  await portal.db.query(`UPDATE device_assignments SET assigned_from = now() - interval '1 day'`);
+    assignedFrom: { ago: '1 day' },
+  });
 });
 afterAll(async () => {
   await browser?.close();

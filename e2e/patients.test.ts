@@ -4,14 +4,15 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   adminOrganizationId,
+  buildReadings,
   callApi,
   collectConsoleErrors,
   createProvider,
   launchBrowser,
+  type Portal,
   signInAs,
   signInViaApi,
   startPortal,
-  type Portal,
 } from './harness.ts';
 
 let portal: Portal;
@@ -95,16 +96,20 @@ describe('patients, as a provider', () => {
   });
 
   it('edits the patient, shows vitals in the chosen timezone, toggles Table/Figure, adds a note and tracking time', async () => {
-    await portal.db.query(
-      `INSERT INTO vitals (patient_id, created_at, systolic, diastolic, pulse)
-       SELECT $1, timestamptz '2026-01-10T12:00:00Z' - g * interval '6 hours', 120 + g % 20, 80 + g % 10, 70
-         FROM generate_series(0, 29) g`,
-      [patientId],
+    await buildReadings(
+      portal.db,
+      patientId,
+      Array.from({ length: 30 }, (_, g) => ({
+        at: new Date(Date.UTC(2026, 0, 10, 12) - g * 6 * 3_600_000),
+        systolic: 120 + (g % 20),
+        diastolic: 80 + (g % 10),
+        pulse: 70,
+      })),
     );
-    await portal.db.query(
-      `INSERT INTO vitals (patient_id, created_at, systolic, diastolic) SELECT $1, now() - g * interval '8 hours', 135, 88
-         FROM generate_series(1, 200) g`,
-      [patientId],
+    await buildReadings(
+      portal.db,
+      patientId,
+      Array.from({ length: 200 }, (_, i) => ({ at: { ago: `${(i + 1) * 8} hours` }, systolic: 135, diastolic: 88 })),
     );
     const { page, errors, close } = await newPage();
     await signInAs(page, portal, provider.email, provider.password);

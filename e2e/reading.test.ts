@@ -9,13 +9,18 @@ import { AdminTexts, Labels, PatientTexts } from '@rpm/contracts';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  REPO_ROOT,
   axeViolations,
+  buildAuditRecords,
+  buildNote,
+  buildPatient,
+  buildReadings,
+  buildTrackingEntry,
   collectConsoleErrors,
   launchBrowser,
+  type Portal,
+  REPO_ROOT,
   signInAs,
   startPortal,
-  type Portal,
 } from './harness.ts';
 
 let portal: Portal;
@@ -37,40 +42,36 @@ beforeAll(async () => {
   const org = rows[0]!.organization_id;
   await portal.db.query(`UPDATE users SET first_name = 'Ada', last_name = 'Admin' WHERE id = $1`, [rows[0]!.id]);
   // Sixty patients, so the list has pages; one with an accented name to search for.
-  await portal.db.query(
-    `INSERT INTO patients (first_name, last_name, date_of_birth, gender, organization_id, enrollment_status)
-     SELECT 'Pat' || g, 'Listed' || lpad(g::text, 3, '0'), date '1960-01-01' + g, 'female', $1,
-            (ARRAY['Active', 'Paused', 'Discharged', 'Declined'])[1 + g % 4]
-       FROM generate_series(1, 60) g`,
-    [org],
-  );
-  const created = await portal.db.query<{ id: number }>(
-    `INSERT INTO patients (first_name, last_name, date_of_birth, gender, organization_id, enrollment_status)
-     VALUES ('José', 'Núñez', '1950-12-10', 'male', $1, 'Active') RETURNING id`,
-    [org],
-  );
-  patientId = created.rows[0]!.id;
+  for (let g = 1; g <= 60; g++) {
+    await buildPatient(portal.db, {
+      firstName: `Pat${g}`,
+      lastName: `Listed${String(g).padStart(3, '0')}`,
+      dateOfBirth: new Date(Date.UTC(1960, 0, 1 + g)).toISOString().slice(0, 10),
+      gender: 'female',
+      organizationId: org,
+      enrollmentStatus: ['Active', 'Paused', 'Discharged', 'Declined'][g % 4]!,
+    });
+  }
+  patientId = await buildPatient(portal.db, {
+    firstName: 'José',
+    lastName: 'Núñez',
+    dateOfBirth: '1950-12-10',
+    gender: 'male',
+    organizationId: org,
+    enrollmentStatus: 'Active',
+  });
   // Newest first: a critical reading, a high one, a normal one.
-  await portal.db.query(
-    `INSERT INTO vitals (patient_id, created_at, systolic, diastolic, pulse) VALUES
-       ($1, now() - interval '1 hour', 186, 100, 80),
-       ($1, now() - interval '2 hours', 150, 85, 72),
-       ($1, now() - interval '3 hours', 128, 82, 70)`,
-    [patientId],
-  );
-  await portal.db.query(`INSERT INTO notes (patient_id, author_id, content) VALUES ($1, $2, 'Reviewed by phone')`, [
-    patientId,
-    rows[0]!.id,
+  await buildReadings(portal.db, patientId, [
+    { at: { ago: '1 hour' }, systolic: 186, diastolic: 100, pulse: 80 },
+    { at: { ago: '2 hours' }, systolic: 150, diastolic: 85, pulse: 72 },
+    { at: { ago: '3 hours' }, systolic: 128, diastolic: 82, pulse: 70 },
   ]);
+  await buildNote(portal.db, { patientId, authorId: rows[0]!.id, content: 'Reviewed by phone' });
   // Enough audit records for several pages, whatever else has been recorded.
-  await portal.db.query(
-    `INSERT INTO audit_logs (action, outcome, details) SELECT 'e2e.seed', 'success', jsonb_build_object('n', g)
-       FROM generate_series(1, 40) g`,
-  );
-  await portal.db.query(
-    `INSERT INTO tracking_sessions (patient_id, date, duration_minutes) VALUES ($1, current_date, 25), ($1, current_date, 10)`,
-    [patientId],
-  );
+  await buildAuditRecords(portal.db, 40, (n) => ({ action: 'e2e.seed', details: { n } }));
+  const today = (await portal.db.query<{ d: string }>(`SELECT current_date::text AS d`)).rows[0]!.d;
+  for (const durationMinutes of [25, 10])
+    await buildTrackingEntry(portal.db, { patientId, date: today, durationMinutes });
 });
 afterAll(async () => {
   await browser?.close();

@@ -20,7 +20,17 @@ import { AlertTexts, BillingTexts,
 } from '@rpm/contracts';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeViolations, callApi, collectConsoleErrors, launchBrowser, signInAs, signInViaApi, startPortal, type Portal } from './harness.ts';
+import {
+  axeViolations,
+  buildReading,
+  callApi,
+  collectConsoleErrors,
+  launchBrowser,
+  type Portal,
+  signInAs,
+  signInViaApi,
+  startPortal,
+} from './harness.ts';
 
 const PHONE = { width: 390, height: 844 };
 const SMALL_PHONE = { width: 360, height: 740 };
@@ -76,10 +86,7 @@ beforeAll(async () => {
     [128, 82],
     [150, 95],
   ]) {
-    await portal.db.query(
-      `INSERT INTO vitals (patient_id, systolic, diastolic, pulse, created_at) VALUES ($1, $2, $3, 70, now())`,
-      [ownPatientId, systolic, diastolic],
-    );
+    await buildReading(portal.db, ownPatientId, { systolic, diastolic, pulse: 70 });
   }
   expect(
     (await callApi(portal, adminCookie, 'POST', `/api/patients/${ownPatientId}/notes`, { content: 'Seen at home.' })).status,

@@ -16,7 +16,8 @@ import {
   startTestServer,
   type ApiClient,
   type TestServer,
-} from './app.ts';
+} from './support/http.ts';
+import { buildAlert, buildDevice, buildPatient, buildReading } from './support/factories.ts';
 
 const PRINCIPALS = ['none', 'providerA', 'providerB', 'admin', 'disabled', 'idle'] as const;
 type Principal = (typeof PRINCIPALS)[number];
@@ -448,10 +449,11 @@ beforeAll(async () => {
     staff.idle.id,
   ]);
 
-  const patient = await server.db.pool.query<{ id: number }>(
-    `INSERT INTO patients (first_name, last_name, organization_id) VALUES ('Alice', 'Able', $1) RETURNING id`,
-    [orgA.id],
-  );
+  const patientA = await buildPatient(server.db.pool, {
+    firstName: 'Alice',
+    lastName: 'Able',
+    organizationId: orgA.id,
+  });
   const target = await clients.admin.post<{ user: { id: number } }>('/api/admin/users', {
     email: `${unique('target')}@example.com`,
     first_name: 'Target',
@@ -460,16 +462,19 @@ beforeAll(async () => {
     organization_id: orgA.id,
   });
   expect(target.status).toBe(201);
-  const alert = await server.db.pool.query<{ id: number }>(
-    `INSERT INTO alerts (patient_id, organization_id, rule, severity, severity_rank, first_at, last_at, last_values)
-     VALUES ($1, $2, 'bp_high', 'high', 1, now(), now(), '{"systolic":150,"diastolic":95}') RETURNING id`,
-    [patient.rows[0]!.id, orgA.id],
-  );
+  const alertA = await buildAlert(server.db.pool, {
+    patientId: patientA,
+    organizationId: orgA.id,
+    rule: 'bp_high',
+    severity: 'high',
+    severityRank: 1,
+    values: { systolic: 150, diastolic: 95 },
+  });
   fixtures = {
     orgA: orgA.id,
-    patientA: patient.rows[0]!.id,
+    patientA,
     targetUser: target.body.user.id,
-    alertA: alert.rows[0]!.id,
+    alertA,
   };
 });
 afterAll(async () => server?.close());
@@ -650,20 +655,19 @@ describe('access matrix of the machine doors', () => {
       await server.db.pool.query<{ id: number }>(`SELECT id FROM organizations WHERE name = 'Matrix Org B'`)
     ).rows[0]!.id;
     const admin = await signIn(server, await createStaff(server, { role: 'admin', organizationId: fixtures.orgA }));
-    await server.db.pool.query(`INSERT INTO devices (device_id, model, patient_id) VALUES ($1, 'BPM', $2)`, [
-      MACHINE_DEVICE,
-      fixtures.patientA,
-    ]);
-    await server.db.pool.query(
-      `UPDATE device_assignments SET assigned_from = now() - interval '30 days'
-        WHERE device_id = (SELECT id FROM devices WHERE device_id = $1)`,
-      [MACHINE_DEVICE],
-    );
-    const vital = await server.db.pool.query<{ id: number }>(
-      `INSERT INTO vitals (patient_id, created_at, systolic, diastolic, pulse) VALUES ($1, now() - interval '2 days', 120, 80, 70) RETURNING id`,
-      [fixtures.patientA],
-    );
-    machine = { patientA: fixtures.patientA, vitalA: vital.rows[0]!.id };
+    await buildDevice(server.db.pool, {
+      deviceId: MACHINE_DEVICE,
+      model: 'BPM',
+      patientId: fixtures.patientA,
+      assignedFrom: { ago: '30 days' },
+    });
+    const vitalA = await buildReading(server.db.pool, fixtures.patientA, {
+      at: { ago: '2 days' },
+      systolic: 120,
+      diastolic: 80,
+      pulse: 70,
+    });
+    machine = { patientA: fixtures.patientA, vitalA };
     const bodyOf = (kind: KeyKind, organizationId: number) =>
       kind === 'tenovi'
         ? { name: unique('Matrix cloud'), kind: 'tenovi', organization_id: organizationId }

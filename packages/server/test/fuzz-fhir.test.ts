@@ -12,7 +12,8 @@
 import { FHIR_OBSERVATION_STATUSES, ReadingLimits, type IngestionSourceWithSecret } from '@rpm/contracts';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOrganization, signInNewStaff, startTestServer, type TestServer } from './app.ts';
+import { createOrganization, signInNewStaff, startTestServer, type TestServer } from './support/http.ts';
+import { buildDevice, buildPatient } from './support/factories.ts';
 
 const REQUESTS = Number(process.env.FUZZ_FHIR_REQUESTS ?? 5_000);
 const LOINC = 'http://loinc.org';
@@ -304,16 +305,11 @@ beforeAll(async () => {
   const org = await createOrganization(server, 'FHIR Fuzz');
   const other = await createOrganization(server, 'FHIR Fuzz B');
   const admin = await signInNewStaff(server, 'admin', org.id);
-  const p = await server.db.pool.query<{ id: number }>(
-    `INSERT INTO patients (first_name, last_name, organization_id) VALUES ('Fu', 'Zz', $1), ('Ot', 'Her', $2) RETURNING id`,
-    [org.id, other.id],
-  );
-  [patientId, otherPatientId] = p.rows.map((r) => r.id) as [number, number];
-  await server.db.pool.query(
-    `INSERT INTO devices (device_id, model, patient_id) VALUES ('F-1', 'BP7', $1), ('F-2', 'BP7', $1)`,
-    [patientId],
-  );
-  await server.db.pool.query(`UPDATE device_assignments SET assigned_from = '2000-01-01'`);
+  patientId = await buildPatient(server.db.pool, { firstName: 'Fu', lastName: 'Zz', organizationId: org.id });
+  otherPatientId = await buildPatient(server.db.pool, { firstName: 'Ot', lastName: 'Her', organizationId: other.id });
+  for (const deviceId of ['F-1', 'F-2']) {
+    await buildDevice(server.db.pool, { deviceId, model: 'BP7', patientId, assignedFrom: '2000-01-01' });
+  }
   secret = (
     await admin.post<IngestionSourceWithSecret>('/api/integrations', {
       name: 'Fuzz in',

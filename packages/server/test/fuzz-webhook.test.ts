@@ -16,7 +16,8 @@ import {
 } from '@rpm/contracts';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOrganization, signInNewStaff, startTestServer, type TestServer } from './app.ts';
+import { createOrganization, signInNewStaff, startTestServer, type TestServer } from './support/http.ts';
+import { buildDevice, buildPatient } from './support/factories.ts';
 
 const REQUESTS = Number(process.env.FUZZ_WEBHOOK_REQUESTS ?? 5_000);
 const DAY = 86_400_000;
@@ -276,14 +277,15 @@ beforeAll(async () => {
       organization_id: orgA.id,
     })
   ).body;
-  await server.db.pool.query(
-    `WITH p AS (INSERT INTO patients (first_name, last_name, organization_id)
-                VALUES ('F1', 'OrgA', $1), ('F2', 'OrgA', $1), ('F3', 'OrgA', $1), ('FB', 'OrgB', $2) RETURNING id, first_name)
-     INSERT INTO devices (device_id, model, patient_id)
-     SELECT CASE first_name WHEN 'F1' THEN 'FUZZ-1' WHEN 'F2' THEN 'FUZZ-2' WHEN 'F3' THEN 'FUZZ-3' ELSE 'FUZZ-B' END, 'BPM', id FROM p`,
-    [orgA.id, orgB.id],
-  );
-  await server.db.pool.query(`UPDATE device_assignments SET assigned_from = now() - interval '120 days'`);
+  for (const [firstName, lastName, organizationId, deviceId] of [
+    ['F1', 'OrgA', orgA.id, 'FUZZ-1'],
+    ['F2', 'OrgA', orgA.id, 'FUZZ-2'],
+    ['F3', 'OrgA', orgA.id, 'FUZZ-3'],
+    ['FB', 'OrgB', orgB.id, 'FUZZ-B'],
+  ] as const) {
+    const patientId = await buildPatient(server.db.pool, { firstName, lastName, organizationId });
+    await buildDevice(server.db.pool, { deviceId, model: 'BPM', patientId, assignedFrom: { ago: '120 days' } });
+  }
 });
 afterAll(async () => server?.close());
 

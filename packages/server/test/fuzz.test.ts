@@ -19,7 +19,8 @@ import {
   type ApiClient,
   type TestServer,
   signInNewStaff,
-} from './app.ts';
+} from './support/http.ts';
+import { buildPatient } from './support/factories.ts';
 
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 10_000);
 const POOL_REQUESTS = Number(process.env.FUZZ_POOL_REQUESTS ?? 3_000);
@@ -201,11 +202,7 @@ beforeAll(async () => {
   clients.providerA = await signInNewStaff(server, 'provider', orgA.id);
   clients.providerB = await signInNewStaff(server, 'provider', orgB.id);
   clients.admin = await signInNewStaff(server, 'admin', orgA.id);
-  const p = await server.db.pool.query<{ id: number }>(
-    `INSERT INTO patients (first_name, last_name, organization_id) VALUES ('Fuzz', 'Target', $1) RETURNING id`,
-    [orgA.id],
-  );
-  patientId = p.rows[0]!.id;
+  patientId = await buildPatient(server.db.pool, { firstName: 'Fuzz', lastName: 'Target', organizationId: orgA.id });
   // A pool user of its own: the pool fuzz may sign it out everywhere without touching the callers above.
   const poolUser = await createStaff(server, { role: 'provider', organizationId: orgB.id });
   poolAccess = await poolAccessToken(server, poolUser.email, poolUser.password);

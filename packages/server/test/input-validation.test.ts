@@ -1,6 +1,6 @@
 import { ApiErrors, PatientErrors, latestToday } from '@rpm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOrganization, createStaff, signIn, startTestServer, type ApiClient, type TestServer } from './app.ts';
+import { createOrganization, createStaff, signIn, startTestServer, type ApiClient, type TestServer } from './support/http.ts';
 
 let server: TestServer;
 let orgId: number;

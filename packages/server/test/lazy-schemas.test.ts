@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lazyCompilationOf, type LazyCompilation } from '../src/plugins/lazy-compile.ts';
-import { createOrganization, createStaff, signIn, startTestServer, type ApiClient, type TestServer } from './app.ts';
+import {
+  createOrganization,
+  createStaff,
+  signIn,
+  startTestServer,
+  type ApiClient,
+  type TestServer,
+} from './support/http.ts';
 
 // Route validators and response serializers are compiled on a route's first request, not at
 // start-up (plugins/lazy-compile.ts). The first request must be checked exactly as every later one.

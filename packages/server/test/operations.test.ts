@@ -1,6 +1,6 @@
 import { METRICS_RATE_LIMIT_PER_MINUTE } from '@rpm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, startTestServer, type TestServer } from './app.ts';
+import { apiClient, startTestServer, type TestServer } from './support/http.ts';
 
 const METRICS_TOKEN = 'scrape-token-0123456789';
 

@@ -8,7 +8,7 @@ import {
   signIn,
   startTestServer,
   type TestServer,
-} from './app.ts';
+} from './support/http.ts';
 
 describe('body-less POSTs', () => {
   let server: TestServer;

@@ -1,7 +1,7 @@
 import { ApiErrors, SESSION_COOKIE } from '@rpm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BODY_LIMIT_BYTES } from '../src/app.ts';
-import { apiClient, createOrganization, createStaff, poolAccessToken, startTestServer, type TestServer } from './app.ts';
+import { apiClient, createOrganization, createStaff, poolAccessToken, startTestServer, type TestServer } from './support/http.ts';
 
 let server: TestServer;
 beforeAll(async () => {

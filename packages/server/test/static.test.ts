@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './app.ts';
+import { startTestServer, type TestServer } from './support/http.ts';
 
 // A web build as `npm run build` lays it out: hashed assets with their precompressed copies.
 const INDEX = '<!doctype html><html><body><div id="root"></div></body></html>';

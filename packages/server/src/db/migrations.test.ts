@@ -1,7 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/db.ts';
 import { bootstrapPortal } from './bootstrap.ts';
 import { runMigrations } from './migrate.ts';
+import { createPool } from './pool.ts';
 import { assertRestrictedRole } from './runtime-role.ts';
 
 let db: TestDatabase;
@@ -112,6 +114,52 @@ describe('bootstrap', () => {
       expect(orgs.rows).toEqual([{ name: 'First Clinic' }]);
     } finally {
       await fresh.drop();
+    }
+  });
+});
+
+// Moved here from the patient list's tests: it is a test of a migration, on a database of its own.
+describe('enrollment status list', () => {
+  it('maps the free-text values of before, keeping an unknown one visible as the previous status', async () => {
+    // A database at the migration before the list, with the kinds of values clinics typed.
+    const adminUrl = inject('postgresAdminUrl');
+    const name = `rpm_test_status_${Date.now()}`;
+    const c = new pg.Client({ connectionString: adminUrl });
+    await c.connect();
+    await c.query(`CREATE DATABASE ${name}`);
+    const u = new URL(adminUrl);
+    u.pathname = `/${name}`;
+    const pool = createPool(u.toString(), 2);
+    try {
+      await runMigrations(pool, { before: '0761' });
+      const org = await pool.query<{ id: number }>(`INSERT INTO organizations (name) VALUES ('Old') RETURNING id`);
+      const before = ['Active', 'active', ' Enrolled ', 'ON HOLD', 'discharged', 'Declined', 'Waiting for cuff', '  ', null];
+      for (const [i, s] of before.entries()) {
+        await pool.query(`INSERT INTO patients (first_name, last_name, organization_id, enrollment_status) VALUES ($1, 'Old', $2, $3)`, [
+          `P${i}`,
+          org.rows[0]!.id,
+          s,
+        ]);
+      }
+      expect(await runMigrations(pool)).toContain('0761_enrollment_status_list.sql');
+      const { rows } = await pool.query<{ enrollment_status: string | null; enrollment_status_legacy: string | null }>(
+        `SELECT enrollment_status, enrollment_status_legacy FROM patients ORDER BY id`,
+      );
+      expect(rows).toEqual([
+        { enrollment_status: 'Active', enrollment_status_legacy: null },
+        { enrollment_status: 'Active', enrollment_status_legacy: null },
+        { enrollment_status: 'Active', enrollment_status_legacy: null },
+        { enrollment_status: 'Paused', enrollment_status_legacy: null },
+        { enrollment_status: 'Discharged', enrollment_status_legacy: null },
+        { enrollment_status: 'Declined', enrollment_status_legacy: null },
+        { enrollment_status: null, enrollment_status_legacy: 'Waiting for cuff' },
+        { enrollment_status: null, enrollment_status_legacy: null },
+        { enrollment_status: null, enrollment_status_legacy: null },
+      ]);
+    } finally {
+      await pool.end();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
     }
   });
 });

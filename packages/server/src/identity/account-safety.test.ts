@@ -8,6 +8,7 @@ import { readOutbox } from './index.ts';
 import { configureAmplify } from './test-support/amplify-client.ts';
 import { callPool, startPool, type PoolHarness } from './test-support/harness.ts';
 import { totpCode } from './totp.ts';
+import { buildOrganization, buildStaff } from '../../test/support/factories.ts';
 
 /**
  * What an attacker tries on the pool's public endpoint: telling who has an account, spelling an
@@ -53,13 +54,16 @@ async function disabledUser() {
 
 /** A portal staff row linked to the pool user, as the portal's registration makes it. */
 async function linkPortalUser(email: string, username: string): Promise<number> {
-  const org = await h.db.pool.query<{ id: number }>(`INSERT INTO organizations (name) VALUES ($1) RETURNING id`, [`Org ${email}`]);
-  const { rows } = await h.db.pool.query<{ id: number }>(
-    `INSERT INTO users (email, role, status, first_name, last_name, organization_id, cognito_username, cognito_sub)
-     VALUES ($1, 'provider', 'active', 'Test', 'User', $2, $3, $3) RETURNING id`,
-    [email, org.rows[0]!.id, username],
-  );
-  return rows[0]!.id;
+  const org = await buildOrganization(h.db.pool, { name: `Org ${email}` });
+  const staff = await buildStaff(h.db.pool, 'provider', {
+    email,
+    firstName: 'Test',
+    lastName: 'User',
+    organizationId: org.id,
+    cognitoUsername: username,
+    cognitoSub: username,
+  });
+  return staff.id;
 }
 
 const forgot = (username: string) => callPool(h.endpoint, 'ForgotPassword', { ClientId: clientId, Username: username });

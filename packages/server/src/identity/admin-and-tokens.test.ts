@@ -14,6 +14,7 @@ import { provisionFirstAdmin } from './bootstrap-admin.ts';
 import { createIdentity, loadOrCreateSettings } from './index.ts';
 import { callPool, startPool, type PoolHarness } from './test-support/harness.ts';
 import { issueTokens, loadSigningKey } from './tokens.ts';
+import { buildStaff } from '../../test/support/factories.ts';
 
 let h: PoolHarness;
 beforeAll(async () => {
@@ -207,7 +208,7 @@ describe('first start', () => {
   });
 
   it('provisions the first admin once, with a configured password', async () => {
-    await h.db.pool.query(`INSERT INTO users (email, role) VALUES ('boss@example.com', 'admin')`);
+    await buildStaff(h.db.pool, 'admin', { email: 'boss@example.com', firstName: null, lastName: null });
     await provisionFirstAdmin({ identity: h.identity, db: h.db.pool, log: h.app.log, email: 'boss@example.com', password: 'B0ss-Passw0rd!' });
     const { rows } = await h.db.pool.query<{ cognito_username: string; cognito_sub: string }>(
       `SELECT cognito_username, cognito_sub FROM users WHERE email = 'boss@example.com'`,
@@ -222,7 +223,7 @@ describe('first start', () => {
   });
 
   it('prints a temporary password once when none is configured', async () => {
-    await h.db.pool.query(`INSERT INTO users (email, role) VALUES ('chief@example.com', 'admin')`);
+    await buildStaff(h.db.pool, 'admin', { email: 'chief@example.com', firstName: null, lastName: null });
     const written: string[] = [];
     const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
       written.push(String(chunk));

@@ -8,6 +8,7 @@ import type { UserDirectory } from './directory.ts';
 import { createIdentity, loadOrCreateSettings, readOutbox } from './index.ts';
 import { SIGNING_REGION } from './sigv4.ts';
 import { startPool, type PoolHarness } from './test-support/harness.ts';
+import { buildStaff } from '../../test/support/factories.ts';
 
 /**
  * The directory's behaviour, once, for both adapters: the local pool called in process, and the
@@ -200,7 +201,7 @@ describe('in-process directory', () => {
       masterKey: testKeys.masterKey,
     });
     try {
-      await db.pool.query(`INSERT INTO users (email, role) VALUES ('first@example.com', 'admin')`);
+      await buildStaff(db.pool, 'admin', { email: 'first@example.com', firstName: null, lastName: null });
       await provisionFirstAdmin({
         identity,
         db: db.pool,

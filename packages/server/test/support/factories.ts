@@ -1,22 +1,46 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Role } from '@rpm/contracts';
+import type { IngestionSourceKind, Role } from '@rpm/contracts';
+import { sql } from 'kysely';
 import type { Queryable } from '../../src/db/pool.ts';
 import { kysely } from '../../src/db/kysely.ts';
 import { actorOf, type Actor } from '../../src/policies/actor.ts';
 import type { SignedInContext } from '../../src/kernel/request-context.ts';
+import { insertDevice } from '../../src/modules/devices/devices.repository.ts';
+import { insertSource } from '../../src/modules/ingestion/ingestion-sources.repository.ts';
+import { hashSecret, newSourceSecret } from '../../src/modules/ingestion/source-secret.ts';
+import { insertOrganization } from '../../src/modules/organizations/organizations.repository.ts';
 
 /**
- * Rows for service tests, written straight to the test database: each factory fills what the
- * test does not care about with unique values, so tests name only what they are about.
+ * The one place tests make rows: organizations, staff, patients, devices (with their assignment),
+ * readings, notes and tracking entries. Service tests and HTTP tests both use it; e2e makes the
+ * same things through the portal's HTTP API (e2e/harness.ts).
+ *
+ * Rows are set-up, not the behaviour under test: they are written through the owning module's
+ * repository where one fits, otherwise here, never in a test file. No factory goes through a
+ * service, on purpose: a service writes audit records, and tests count those.
+ *
+ * Each factory fills what the test does not care about with unique values, so that tests name
+ * only what they are about. Back-dating (`createdAt`, `assignedFrom`, a reading's `at`) is an
+ * option of the factory, for tests of what happens to old data.
  */
-const unique = (prefix: string) => `${prefix}-${randomBytes(4).toString('hex')}`;
+export const unique = (prefix: string) => `${prefix}-${randomBytes(4).toString('hex')}`;
 
-export async function buildOrganization(db: Queryable, o: { name?: string; requireMfa?: boolean } = {}) {
-  return kysely(db)
-    .insertInto('organizations')
-    .values({ name: o.name ?? unique('Clinic'), require_mfa: o.requireMfa ?? false })
-    .returning(['id', 'name'])
-    .executeTakeFirstOrThrow();
+/** A moment given as a Date, an ISO text, or an SQL interval back from now (`{ ago: '30 days' }`). */
+export type Moment = Date | string | { ago: string };
+const momentSql = (m: Moment) =>
+  m instanceof Date || typeof m === 'string' ? sql<Date>`${m instanceof Date ? m.toISOString() : m}::timestamptz` : sql<Date>`now() - ${m.ago}::interval`;
+
+export async function buildOrganization(db: Queryable, o: { name?: string; requireMfa?: boolean; timeZone?: string } = {}) {
+  const row = await insertOrganization(db, o.name ?? unique('Clinic'));
+  if (!row) throw new Error(`an organization named ${o.name} exists already`);
+  if (o.requireMfa !== undefined || o.timeZone !== undefined) {
+    await kysely(db)
+      .updateTable('organizations')
+      .set({ ...(o.requireMfa === undefined ? {} : { require_mfa: o.requireMfa }), ...(o.timeZone ? { time_zone: o.timeZone } : {}) })
+      .where('id', '=', row.id)
+      .execute();
+  }
+  return { id: row.id, name: row.name };
 }
 
 export interface StaffOptions {
@@ -28,11 +52,13 @@ export interface StaffOptions {
   status?: 'active' | 'disabled';
   /** The user pool account's name; none by default (a portal-only user the pool is never asked about). */
   cognitoUsername?: string | null;
+  cognitoSub?: string | null;
 }
 
 /** A staff member, returned as the actor a signed-in request of theirs would carry. */
 export async function buildStaff(db: Queryable, role: Role, s: StaffOptions = {}): Promise<Actor> {
   const email = s.email ?? `${unique(role)}@example.com`;
+  // Not users.repository's insertUser: staff here may have no organization, no name or be disabled.
   const row = await kysely(db)
     .insertInto('users')
     .values({
@@ -44,34 +70,162 @@ export async function buildStaff(db: Queryable, role: Role, s: StaffOptions = {}
       title: s.title ?? null,
       status: s.status ?? 'active',
       cognito_username: s.cognitoUsername ?? null,
+      cognito_sub: s.cognitoSub ?? null,
     })
     .returning(['id', 'email', 'organization_id', 'cognito_username'])
     .executeTakeFirstOrThrow();
   return actorOf({ id: row.id, email: row.email, role, organizationId: row.organization_id, cognitoUsername: row.cognito_username });
 }
 
-export async function buildPatient(
-  db: Queryable,
-  p: { organizationId: number; firstName?: string; lastName?: string; dateOfBirth?: string | null; primaryProviderId?: number | null },
-): Promise<number> {
+export interface PatientOptions {
+  organizationId: number;
+  firstName?: string;
+  middleName?: string | null;
+  lastName?: string;
+  dateOfBirth?: string | null;
+  gender?: string | null;
+  primaryProviderId?: number | null;
+  enrolledRpm?: boolean;
+  enrollmentStatus?: string | null;
+  /** Free text kept from before the status list (migration 0761); only old rows have it. */
+  enrollmentStatusLegacy?: string | null;
+  createdAt?: Moment;
+  insurances?: InsuranceOptions[];
+}
+
+export async function buildPatient(db: Queryable, p: PatientOptions): Promise<number> {
   const { id } = await kysely(db)
     .insertInto('patients')
     .values({
       organization_id: p.organizationId,
       first_name: p.firstName ?? 'Pat',
+      middle_name: p.middleName ?? null,
       last_name: p.lastName ?? unique('Patient'),
       date_of_birth: p.dateOfBirth ?? null,
+      gender: p.gender ?? null,
       primary_provider_id: p.primaryProviderId ?? null,
+      ...(p.enrolledRpm === undefined ? {} : { enrolled_rpm: p.enrolledRpm }),
+      enrollment_status: p.enrollmentStatus ?? null,
+      enrollment_status_legacy: p.enrollmentStatusLegacy ?? null,
+      ...(p.createdAt === undefined ? {} : { created_at: momentSql(p.createdAt) }),
     })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  if (p.insurances) await buildInsurances(db, id, p.insurances);
+  return id;
+}
+
+export type InsuranceOptions = { type: string; providerName?: string | null; policyNumber?: string | null };
+
+export async function buildInsurances(db: Queryable, patientId: number, insurances: InsuranceOptions[]): Promise<void> {
+  if (insurances.length === 0) return;
+  await kysely(db)
+    .insertInto('insurances')
+    .values(
+      insurances.map((i) => ({
+        patient_id: patientId,
+        type: i.type,
+        provider_name: i.providerName ?? null,
+        policy_number: i.policyNumber ?? null,
+      })),
+    )
+    .execute();
+}
+
+export interface DeviceOptions {
+  deviceId?: string;
+  model?: string | null;
+  type?: string | null;
+  /** Assigns the device to this patient (the database opens the assignment, from now). */
+  patientId?: number | null;
+  /** When the assignment started, for readings measured before today. */
+  assignedFrom?: Moment;
+}
+
+export async function buildDevice(db: Queryable, d: DeviceOptions = {}): Promise<number> {
+  const deviceId = d.deviceId ?? unique('DEV');
+  const row = await insertDevice(db, { deviceId, model: d.model ?? null, type: d.type ?? null });
+  if (!row) throw new Error(`a device ${deviceId} exists already`);
+  if (d.patientId != null) await assignDevice(db, row.id, d.patientId, d.assignedFrom);
+  return row.id;
+}
+
+/** Gives the device to the patient, as saving a patient with it does; `from` back-dates it. */
+export async function assignDevice(db: Queryable, deviceId: number, patientId: number, from?: Moment): Promise<void> {
+  await kysely(db).updateTable('devices').set({ patient_id: patientId }).where('id', '=', deviceId).execute();
+  if (from !== undefined) {
+    await kysely(db)
+      .updateTable('device_assignments')
+      .set({ assigned_from: momentSql(from) })
+      .where('device_id', '=', deviceId)
+      .where('assigned_to', 'is', null)
+      .execute();
+  }
+}
+
+export interface ReadingOptions {
+  /** When it was measured; now by default. */
+  at?: Moment;
+  systolic?: number | null;
+  diastolic?: number | null;
+  pulse?: number | null;
+  /** The device identifier it came from, or 'manual'; the table's default when not given. */
+  source?: string;
+}
+
+/**
+ * Stored readings of a patient, as ingestion leaves them (ingestion itself is what its own tests
+ * are about): one row each, in the order given. Answers their ids.
+ */
+export async function buildReadings(db: Queryable, patientId: number, readings: ReadingOptions[]): Promise<number[]> {
+  if (readings.length === 0) return [];
+  const rows = await kysely(db)
+    .insertInto('vitals')
+    .values(
+      readings.map((r) => ({
+        patient_id: patientId,
+        systolic: r.systolic === undefined ? 120 : r.systolic,
+        diastolic: r.diastolic === undefined ? 80 : r.diastolic,
+        pulse: r.pulse === undefined ? null : r.pulse,
+        ...(r.at === undefined ? {} : { created_at: momentSql(r.at) }),
+        ...(r.source === undefined ? {} : { source: r.source }),
+      })),
+    )
+    .returning('id')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+export async function buildReading(db: Queryable, patientId: number, r: ReadingOptions = {}): Promise<number> {
+  const [id] = await buildReadings(db, patientId, [r]);
+  return id!;
+}
+
+/** A note; `authorId` null for one imported without an author. */
+export async function buildNote(db: Queryable, n: { patientId: number; authorId?: number | null; content?: string }): Promise<number> {
+  const { id } = await kysely(db)
+    .insertInto('notes')
+    .values({ patient_id: n.patientId, author_id: n.authorId ?? null, content: n.content ?? unique('Note') })
     .returning('id')
     .executeTakeFirstOrThrow();
   return id;
 }
 
-export async function buildDevice(db: Queryable, d: { deviceId?: string; patientId?: number | null } = {}): Promise<number> {
+/** A tracking (time) entry; `userId` null for one whose author is gone. */
+export async function buildTrackingEntry(
+  db: Queryable,
+  t: { patientId: number; date: string; durationMinutes: number; userId?: number | null; notes?: string | null; interactive?: boolean },
+): Promise<number> {
   const { id } = await kysely(db)
-    .insertInto('devices')
-    .values({ device_id: d.deviceId ?? unique('DEV'), patient_id: d.patientId ?? null })
+    .insertInto('tracking_sessions')
+    .values({
+      patient_id: t.patientId,
+      user_id: t.userId ?? null,
+      date: t.date,
+      duration_minutes: t.durationMinutes,
+      notes: t.notes ?? null,
+      ...(t.interactive === undefined ? {} : { interactive: t.interactive }),
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return id;
@@ -82,25 +236,144 @@ export function contextOf(actor: Actor): SignedInContext {
   return { actor, ip: '127.0.0.1', userAgent: 'service-test', requestId: randomUUID() };
 }
 
-/** The audit records one request left, oldest first. */
-export async function auditsOf(db: Queryable, ctx: SignedInContext) {
-  return kysely(db)
-    .selectFrom('audit_logs')
-    .select(['action', 'outcome', 'resource_type', 'resource_id', 'reason', 'details', 'target_user_id'])
-    .where('request_id', '=', ctx.requestId)
-    .orderBy('id')
-    .execute();
+/** A reading no patient's device accounts for, waiting on the unmatched list; `receivedAt` back-dates its arrival. */
+export async function buildUnmatchedReading(
+  db: Queryable,
+  u: {
+    deviceIdentifier: string;
+    measuredAt?: Moment;
+    /** Tells apart readings of one device at one instant (the device's own counter). */
+    measurementIndex?: number;
+    receivedAt?: Moment;
+    systolic?: number | null;
+    diastolic?: number | null;
+    pulse?: number | null;
+    sourceId?: string | null;
+  },
+): Promise<number> {
+  const { id } = await kysely(db)
+    .insertInto('unmatched_readings')
+    .values({
+      device_identifier: u.deviceIdentifier,
+      measured_at: momentSql(u.measuredAt ?? { ago: '0 seconds' }),
+      systolic: u.systolic === undefined ? 120 : u.systolic,
+      diastolic: u.diastolic === undefined ? 80 : u.diastolic,
+      pulse: u.pulse ?? null,
+      source_id: u.sourceId ?? null,
+      ...(u.measurementIndex === undefined ? {} : { measurement_index: u.measurementIndex }),
+      ...(u.receivedAt === undefined ? {} : { received_at: momentSql(u.receivedAt) }),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
+}
+
+/** An open alert of a patient, as evaluation raises one (no reading linked). */
+export async function buildAlert(
+  db: Queryable,
+  a: { patientId: number; organizationId: number; rule?: string; severity?: string; severityRank?: number; values?: Record<string, number> },
+): Promise<number> {
+  const { id } = await kysely(db)
+    .insertInto('alerts')
+    .values({
+      patient_id: a.patientId,
+      organization_id: a.organizationId,
+      rule: a.rule ?? 'bp_high',
+      severity: a.severity ?? 'high',
+      severity_rank: a.severityRank ?? 1,
+      first_at: sql`now()`,
+      last_at: sql`now()`,
+      last_values: JSON.stringify(a.values ?? { systolic: 150, diastolic: 95 }),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
 }
 
 /**
- * Calls a service as `actor` expecting a refusal: its status and message, and the audit records
- * the request left. `status` is undefined when the call did not fail.
+ * Closes a billing month without an admin (what the close route does, minus the snapshot): `month`
+ * ('YYYY-MM-DD', its first day), or the current month of an organization or of a time zone.
+ * Answers the month closed. Only the owner may take a close back.
  */
-export async function refusalOf(db: Queryable, actor: Actor, call: (ctx: SignedInContext) => Promise<unknown>) {
-  const ctx = contextOf(actor);
-  const error = await call(ctx).then(
-    () => null,
-    (err: unknown) => err as { statusCode?: number; message?: string },
-  );
-  return { status: error?.statusCode, message: error?.message, audits: await auditsOf(db, ctx) };
+export async function closeMonth(
+  db: Queryable,
+  c: { month: string } | { currentOf: number } | { currentIn: string },
+): Promise<string> {
+  const month =
+    'month' in c
+      ? sql<string>`${c.month}::date`
+      : 'currentIn' in c
+        ? sql<string>`date_trunc('month', now() AT TIME ZONE ${c.currentIn})::date`
+        : sql<string>`(SELECT date_trunc('month', now() AT TIME ZONE time_zone)::date FROM organizations WHERE id = ${c.currentOf})`;
+  const row = await kysely(db)
+    .insertInto('billing_closed_months')
+    .values({ month })
+    .returning(sql<string>`to_char(month, 'YYYY-MM-DD')`.as('month'))
+    .executeTakeFirstOrThrow();
+  return row.month;
+}
+
+/**
+ * An ingestion source (a device cloud or a FHIR caller) of an organization, made as the API makes
+ * one (through the database function the runtime role may call); answers its id and secret.
+ */
+export async function buildSource(
+  db: Queryable,
+  s: {
+    organizationId: number;
+    name?: string;
+    kind?: IngestionSourceKind;
+    authHeader?: string | null;
+    canRead?: boolean;
+    /** None by default: the column allows it, and most tests do not care who made the source. */
+    createdBy?: number | null;
+    expiresAt?: Date | null;
+  },
+): Promise<{ id: string; secret: string }> {
+  const id = randomUUID();
+  const secret = newSourceSecret(id);
+  await insertSource(db, {
+    id,
+    name: s.name ?? unique('Source'),
+    kind: s.kind ?? 'tenovi',
+    authHeader: s.authHeader ?? null,
+    canRead: s.canRead ?? false,
+    secretHash: hashSecret(secret),
+    createdBy: (s.createdBy ?? null) as number,
+    organizationId: s.organizationId,
+    expiresAt: s.expiresAt ?? null,
+  });
+  return { id, secret };
+}
+
+/**
+ * Audit records as the portal's audit calls leave them (queued for the sealer), `count` at once,
+ * for tests of reading the trail; `of(n)` (n from 1) says what the n-th one is.
+ */
+export async function buildAuditRecords(
+  db: Queryable,
+  count: number,
+  of: (n: number) => { action: string; outcome?: string; details?: Record<string, unknown>; at?: Moment },
+): Promise<void> {
+  const records = Array.from({ length: count }, (_, i) => of(i + 1));
+  await kysely(db)
+    .insertInto('audit_logs')
+    .values(
+      records.map((r) => ({
+        action: r.action,
+        outcome: r.outcome ?? 'success',
+        details: r.details === undefined ? null : JSON.stringify(r.details),
+        ...(r.at === undefined ? {} : { timestamp: momentSql(r.at) }),
+      })),
+    )
+    .execute();
+}
+
+/** Back-dates the arrival of unmatched readings that came in through ingestion, for retention tests. */
+export async function setUnmatchedReceivedAt(db: Queryable, deviceIdentifiers: string[], receivedAt: Moment): Promise<void> {
+  await kysely(db)
+    .updateTable('unmatched_readings')
+    .set({ received_at: momentSql(receivedAt) })
+    .where('device_identifier', 'in', deviceIdentifiers)
+    .execute();
 }

@@ -18,12 +18,13 @@ import {
   type Staff,
   type TestServer,
   startTestServer,
-} from '../../../test/app.ts';
+} from '../../../test/support/http.ts';
 import { testKeys } from '../../../test/db.ts';
 import { buildApp } from '../../app.ts';
 import { callPool } from '../../identity/test-support/harness.ts';
 import { loadConfig } from '../../config.ts';
 import { freePort } from '../../free-port.ts';
+import { buildPatient } from '../../../test/support/factories.ts';
 
 /*
  * An alerts stream belongs to the session that opened it: real HTTP on a port, the body read as
@@ -118,11 +119,11 @@ async function expectEnded(stream: OpenStream, reason: AlertStreamEndReason, ms 
 let seq = 0;
 /** A critical alert in the organization, seen on the watcher's stream: it was streamed. */
 async function raiseCriticalAlert(watching: OpenStream): Promise<number> {
-  const { rows } = await server.db.pool.query<{ id: number }>(
-    `INSERT INTO patients (first_name, last_name, organization_id) VALUES ($1, 'Streamson', $2) RETURNING id`,
-    [`S${++seq}`, orgId],
-  );
-  const patientId = rows[0]!.id;
+  const patientId = await buildPatient(server.db.pool, {
+    firstName: `S${++seq}`,
+    lastName: 'Streamson',
+    organizationId: orgId,
+  });
   const res = await watcher.post(`/api/patients/${patientId}/vitals`, {
     measured_at: new Date(Date.now() - 60_000 * seq).toISOString(),
     systolic: 195,

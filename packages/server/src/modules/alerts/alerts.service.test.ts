@@ -2,14 +2,8 @@ import { AlertErrors, TRACKING_MAX_MINUTES } from '@rpm/contracts';
 import type pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../../policies/actor.ts';
-import {
-  auditsOf,
-  buildOrganization,
-  buildPatient,
-  buildStaff,
-  contextOf,
-  refusalOf,
-} from '../../../test/support/factories.ts';
+import { auditsOf, refusalOf } from '../../../test/support/audit.ts';
+import { buildOrganization, buildPatient, buildStaff, contextOf } from '../../../test/support/factories.ts';
 import { serviceDatabase } from '../../../test/support/service-database.ts';
 import { listNotes } from '../notes/notes.service.ts';
 import { addTrackingEntry, listTrackingEntries, trackingToday } from '../tracking/tracking.service.ts';

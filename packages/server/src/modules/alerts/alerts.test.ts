@@ -16,9 +16,10 @@ import {
   startTestServer,
   type ApiClient,
   type TestServer,
-} from '../../../test/app.ts';
-import { lastAuditOf } from '../../../test/patient-fixtures.ts';
+} from '../../../test/support/http.ts';
+import { lastAuditOf } from '../../../test/support/audit.ts';
 import { checkStaleData } from './alerts.stale.ts';
+import { buildPatient, closeMonth, type Moment } from '../../../test/support/factories.ts';
 
 let server: TestServer;
 let provider: ApiClient;
@@ -41,15 +42,17 @@ beforeAll(async () => {
 afterAll(async () => server?.close());
 
 let seq = 0;
-async function newPatient(organizationId = orgId, enrolled = false): Promise<number> {
+async function newPatient(organizationId = orgId, enrolled = false, createdAt?: Moment): Promise<number> {
   const staffId = (await server.db.pool.query<{ id: number }>('SELECT id FROM users WHERE email = $1', [providerEmail]))
     .rows[0]!.id;
-  const { rows } = await server.db.pool.query<{ id: number }>(
-    `INSERT INTO patients (first_name, last_name, organization_id, primary_provider_id, enrolled_rpm)
-     VALUES ($1, 'Alertson', $2, $3, $4) RETURNING id`,
-    [`P${++seq}`, organizationId, organizationId === orgId ? staffId : null, enrolled],
-  );
-  return rows[0]!.id;
+  return buildPatient(server.db.pool, {
+    firstName: `P${++seq}`,
+    lastName: 'Alertson',
+    organizationId,
+    primaryProviderId: organizationId === orgId ? staffId : null,
+    enrolledRpm: enrolled,
+    createdAt,
+  });
 }
 
 let minute = 0;
@@ -294,12 +297,7 @@ describe('the worklist', () => {
     const [alert] = await alertsOf(patientId);
     // The clinic's current month, closed by hand (an admin closes by UTC's calendar, so the
     // clinic's last evening of a month can fall after its close); taken back as the owner after.
-    const { rows } = await server.db.ownerPool.query<{ month: string }>(
-      `INSERT INTO billing_closed_months (month)
-       SELECT date_trunc('month', now() AT TIME ZONE time_zone)::date FROM organizations WHERE id = $1
-       RETURNING to_char(month, 'YYYY-MM-DD') AS month`,
-      [orgId],
-    );
+    const month = await closeMonth(server.db.ownerPool, { currentOf: orgId });
     try {
       const res = await provider.post<{ message: string }>(`/api/alerts/${alert!.id}/resolve`, {
         note: 'Called.',
@@ -319,7 +317,7 @@ describe('the worklist', () => {
       // Without minutes the alert still resolves: only tracking time is frozen.
       expect((await provider.post(`/api/alerts/${alert!.id}/resolve`, { note: 'Called.' })).status).toBe(200);
     } finally {
-      await server.db.ownerPool.query('DELETE FROM billing_closed_months WHERE month = $1', [rows[0]!.month]);
+      await server.db.ownerPool.query('DELETE FROM billing_closed_months WHERE month = $1', [month]);
     }
   });
 
@@ -404,14 +402,8 @@ describe('notification and live events', () => {
 
 describe('stale data', () => {
   it('raises one alert for an RPM patient without recent readings, refreshes it, and ends it on a new reading', async () => {
-    const patientId = await newPatient(orgId, true);
-    await server.db.ownerPool.query(`UPDATE patients SET created_at = now() - interval '10 days' WHERE id = $1`, [
-      patientId,
-    ]);
-    const notEnrolled = await newPatient(orgId, false);
-    await server.db.ownerPool.query(`UPDATE patients SET created_at = now() - interval '10 days' WHERE id = $1`, [
-      notEnrolled,
-    ]);
+    const patientId = await newPatient(orgId, true, { ago: '10 days' });
+    const notEnrolled = await newPatient(orgId, false, { ago: '10 days' });
     await checkStaleData(server.db.pool);
     await checkStaleData(server.db.pool);
     const alerts = await alertsOf(patientId);

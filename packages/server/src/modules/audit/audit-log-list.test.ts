@@ -8,9 +8,10 @@ import {
   type ApiClient,
   type TestServer,
   signInNewStaff,
-} from '../../../test/app.ts';
+} from '../../../test/support/http.ts';
 import { auditLogTotal, listAuditLogPage } from './audit.repository.ts';
 import { sealBatch, sealPending } from './sealer.ts';
+import { buildAuditRecords } from '../../../test/support/factories.ts';
 
 let server: TestServer;
 let admin: ApiClient;
@@ -19,11 +20,7 @@ beforeAll(async () => {
   server = await startTestServer();
   const org = await createOrganization(server);
   admin = await signInNewStaff(server, 'admin', org.id);
-  await server.db.pool.query(
-    `INSERT INTO audit_logs ("timestamp", action, outcome, details)
-     SELECT now() - make_interval(secs => 1000 - g), 'test.event', 'success', jsonb_build_object('n', g)
-       FROM generate_series(1, 120) g`,
-  );
+  await buildAuditRecords(server.db.pool, 120, (n) => ({ action: 'test.event', details: { n }, at: { ago: `${1000 - n} seconds` } }));
 });
 afterAll(async () => server?.close());
 
@@ -94,10 +91,7 @@ describe('GET /api/audit-logs', () => {
   });
 
   it('answers deep pages exactly: the same records as a full sort of the log, and an exact total', async () => {
-    await server.db.pool.query(
-      `INSERT INTO audit_logs (action, outcome, details) SELECT 'bulk.event', 'success', jsonb_build_object('g', g)
-         FROM generate_series(1, 3000) g`,
-    );
+    await buildAuditRecords(server.db.pool, 3000, (g) => ({ action: 'bulk.event', details: { g } }));
     const res = await page(100, 2500);
     // The full order: records not sealed yet, newest first, then the chain, newest first. The
     // sealer keeps that order when it seals, so it is the same whenever this query runs.
@@ -121,9 +115,7 @@ describe('audit log paging across sealing', () => {
     // A database of its own, with no sealer running: this test seals when it chooses.
     const db = await createTestDatabase();
     try {
-      await db.pool.query(
-        `INSERT INTO audit_logs (action, outcome) SELECT 'paging.' || g, 'success' FROM generate_series(1, 120) g`,
-      );
+      await buildAuditRecords(db.pool, 120, (g) => ({ action: `paging.${g}` }));
       await sealBatch(db.pool, testKeys.auditHmacKey, 100);
       const everything = async () => {
         return withTransaction(db.pool, async (tx) => {

@@ -19,9 +19,16 @@ import {
   type ApiClient,
   type TestServer,
   startTestServer,
-} from '../../../test/app.ts';
-import { lastAuditOf } from '../../../test/patient-fixtures.ts';
+} from '../../../test/support/http.ts';
+import { lastAuditOf } from '../../../test/support/audit.ts';
 import { readingsInClosedMonths } from './billing.service.ts';
+import {
+  buildInsurances,
+  buildPatient,
+  buildReading,
+  buildReadings,
+  closeMonth,
+} from '../../../test/support/factories.ts';
 
 let server: TestServer;
 let admin: ApiClient;
@@ -31,20 +38,23 @@ let orgB: number;
 const ids: Record<string, number> = {};
 
 async function addPatient(key: string, orgId: number, first: string, last: string, enrolled = true) {
-  const { rows } = await server.db.pool.query<{ id: number }>(
-    `INSERT INTO patients (first_name, last_name, organization_id, enrolled_rpm, date_of_birth) VALUES ($1, $2, $3, $4, '1950-02-03') RETURNING id`,
-    [first, last, orgId, enrolled],
-  );
-  ids[key] = rows[0]!.id;
-  return rows[0]!.id;
+  const id = await buildPatient(server.db.pool, {
+    firstName: first,
+    lastName: last,
+    organizationId: orgId,
+    enrolledRpm: enrolled,
+    dateOfBirth: '1950-02-03',
+  });
+  ids[key] = id;
+  return id;
 }
 
 /** Readings at the given instants; `source` 'manual' for typed-in ones. */
 async function addReadings(patientId: number, instants: string[], source = 'CUFF-1') {
-  await server.db.pool.query(
-    `INSERT INTO vitals (patient_id, source, created_at, systolic, diastolic)
-     SELECT $1, $2, t, 120, 80 FROM unnest($3::timestamptz[]) AS t`,
-    [patientId, source, instants],
+  await buildReadings(
+    server.db.pool,
+    patientId,
+    instants.map((at) => ({ at, source, systolic: 120, diastolic: 80 })),
   );
 }
 
@@ -86,10 +96,10 @@ beforeAll(async () => {
   // A name and policy a spreadsheet would run as formulas.
   const formula = await addPatient('formula', orgA, '=HYPERLINK("http://x")', '@Sum');
   await addReadings(formula, octoberNoons(range(1, 16)));
-  await server.db.pool.query(
-    `INSERT INTO insurances (patient_id, type, policy_number) VALUES ($1, 'Medicare', '+1-555'), ($1, 'Other', 'second')`,
-    [formula],
-  );
+  await buildInsurances(server.db.pool, formula, [
+    { type: 'Medicare', policyNumber: '+1-555' },
+    { type: 'Other', policyNumber: 'second' },
+  ]);
 
   await addPatient('notEnrolled', orgA, 'Dee', 'Unenrolled', false);
   const other = await addPatient('other', orgB, 'Eve', 'Elsewhere');
@@ -166,10 +176,10 @@ describe('billing report', () => {
     await addReadings(late, ['2026-07-01T16:00:00Z', '2026-08-05T16:00:00Z', '2026-08-06T16:00:00Z']);
     // Every day since January 1: the period ending in October is Sep 28–Oct 27, with 30 days.
     const long = await addPatient('long', orgA, 'Hal', 'Longterm');
-    await server.db.pool.query(
-      `INSERT INTO vitals (patient_id, source, created_at, systolic, diastolic)
-       SELECT $1, 'CUFF-9', timestamptz '2026-01-01 16:00:00+00' + make_interval(days => d), 120, 80 FROM generate_series(0, 303) d`,
-      [long],
+    await addReadings(
+      long,
+      range(0, 303).map((d) => new Date(Date.UTC(2026, 0, 1 + d, 16)).toISOString()),
+      'CUFF-9',
     );
     const codes = (r: BillingReport, key: string) => rowOf(r, key)!.codes.map((c) => `${c.code} ${c.period_start}`);
     const july = (await report(providerA, 'month=2026-07')).body;
@@ -328,10 +338,12 @@ describe('a closed month stays as it was closed', () => {
 
   it('a back-dated webhook reading does not change the closed month evidence', async () => {
     // As the owner, the one role that may still write into a closed month (a repair by hand).
-    await server.db.ownerPool.query(
-      `INSERT INTO vitals (patient_id, source, created_at, systolic, diastolic) VALUES ($1, 'CUFF-1', '2026-10-25T16:00:00Z', 120, 80)`,
-      [ids.full],
-    );
+    await buildReading(server.db.ownerPool, ids.full!, {
+      source: 'CUFF-1',
+      at: '2026-10-25T16:00:00Z',
+      systolic: 120,
+      diastolic: 80,
+    });
     expect(await evidenceOf('full')).toEqual(closedEvidence);
     expect(closedEvidence.reading_days).toHaveLength(18);
     expect((await report(providerA, 'month=2026-10')).body).toEqual(closedReport);
@@ -410,10 +422,7 @@ describe('a closed month stays as it was closed', () => {
   it("refuses an enrollment change while the organization's day is in a closed month", async () => {
     // The month of today in New York, closed by hand as an administrator would in the hours after a
     // UTC close; the close is taken back afterwards as the owner.
-    const { rows } = await server.db.ownerPool.query<{ month: string }>(
-      `INSERT INTO billing_closed_months (month) VALUES (date_trunc('month', now() AT TIME ZONE 'America/New_York')::date)
-       RETURNING to_char(month, 'YYYY-MM-DD') AS month`,
-    );
+    const month = await closeMonth(server.db.ownerPool, { currentIn: 'America/New_York' });
     try {
       expect(await codeOf('UPDATE patients SET enrolled_rpm = false WHERE id = $1', [ids.full])).toBe(
         CLOSED_MONTH_SQLSTATE,
@@ -424,7 +433,7 @@ describe('a closed month stays as it was closed', () => {
       // Other fields of the patient stay editable.
       expect(await codeOf(`UPDATE patients SET middle_name = 'Q' WHERE id = $1`, [ids.full])).toBe('accepted');
     } finally {
-      await server.db.ownerPool.query('DELETE FROM billing_closed_months WHERE month = $1', [rows[0]!.month]);
+      await server.db.ownerPool.query('DELETE FROM billing_closed_months WHERE month = $1', [month]);
     }
   });
 });

@@ -6,10 +6,11 @@ import {
   type ApiClient,
   type TestServer,
   signInNewStaff,
-} from '../../../test/app.ts';
+} from '../../../test/support/http.ts';
 import { testKeys } from '../../../test/db.ts';
 import { loadOrCreateSettings } from '../../identity/index.ts';
 import { SECRET_COLUMN_PATTERN } from './db-inspector.service.ts';
+import { buildDevice } from '../../../test/support/factories.ts';
 
 let server: TestServer;
 let admin: ApiClient;
@@ -18,9 +19,7 @@ beforeAll(async () => {
   server = await startTestServer();
   const org = await createOrganization(server);
   admin = await signInNewStaff(server, 'admin', org.id);
-  await server.db.pool.query(
-    `INSERT INTO devices (device_id, model) SELECT 'D-' || g, 'BP5' FROM generate_series(1, 80) g`,
-  );
+  for (let g = 1; g <= 80; g++) await buildDevice(server.db.pool, { deviceId: `D-${g}`, model: 'BP5' });
 });
 afterAll(async () => server?.close());
 

@@ -1,7 +1,8 @@
 import { AdminErrors } from '@rpm/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../../policies/actor.ts';
-import { buildDevice, buildOrganization, buildPatient, buildStaff, contextOf, refusalOf } from '../../../test/support/factories.ts';
+import { refusalOf } from '../../../test/support/audit.ts';
+import { buildDevice, buildOrganization, buildPatient, buildStaff, contextOf } from '../../../test/support/factories.ts';
 import { serviceDatabase } from '../../../test/support/service-database.ts';
 import { createDevice, getDevices } from './devices.service.ts';
 

@@ -6,7 +6,8 @@ import {
   type ApiClient,
   type TestServer,
   signInNewStaff,
-} from '../../../test/app.ts';
+} from '../../../test/support/http.ts';
+import { buildDevice, buildPatient } from '../../../test/support/factories.ts';
 
 let server: TestServer;
 let admin: ApiClient;
@@ -18,15 +19,10 @@ beforeAll(async () => {
   const orgB = await createOrganization(server);
   admin = await signInNewStaff(server, 'admin', orgA.id);
   provider = await signInNewStaff(server, 'provider', orgA.id);
-  const patients = await server.db.pool.query<{ id: number }>(
-    `INSERT INTO patients (first_name, last_name, date_of_birth, organization_id)
-     VALUES ('Ann', 'Own', '1950-02-03', $1), ('Bob', 'Other', '1960-04-05', $2) RETURNING id`,
-    [orgA.id, orgB.id],
-  );
-  await server.db.pool.query(
-    `INSERT INTO devices (device_id, model, type, patient_id) VALUES ('OWN-1', 'BP5', 'cuff', $1), ('OTHER-1', 'BP5', 'cuff', $2)`,
-    [patients.rows[0]!.id, patients.rows[1]!.id],
-  );
+  const own = await buildPatient(server.db.pool, { firstName: 'Ann', lastName: 'Own', dateOfBirth: '1950-02-03', organizationId: orgA.id });
+  const other = await buildPatient(server.db.pool, { firstName: 'Bob', lastName: 'Other', dateOfBirth: '1960-04-05', organizationId: orgB.id });
+  await buildDevice(server.db.pool, { deviceId: 'OWN-1', model: 'BP5', type: 'cuff', patientId: own });
+  await buildDevice(server.db.pool, { deviceId: 'OTHER-1', model: 'BP5', type: 'cuff', patientId: other });
 });
 afterAll(async () => server?.close());
 

@@ -6,7 +6,8 @@
 import type { Bundle, OperationOutcome } from '@medplum/fhirtypes';
 import { BillingErrors, billingClosePath, type IngestionSourceWithSecret } from '@rpm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOrganization, signInNewStaff, startTestServer, type TestServer } from '../../../test/app.ts';
+import { createOrganization, signInNewStaff, startTestServer, type TestServer } from '../../../test/support/http.ts';
+import { buildDevice, buildPatient } from '../../../test/support/factories.ts';
 
 let server: TestServer;
 let writeKey: IngestionSourceWithSecret;
@@ -61,16 +62,18 @@ beforeAll(async () => {
   // UTC, so that "forty days back" falls in the same month for the clinic as for the test.
   await server.db.ownerPool.query(`UPDATE organizations SET time_zone = 'UTC' WHERE id = $1`, [org.id]);
   const admin = await signInNewStaff(server, 'admin', org.id);
-  const p = await server.db.ownerPool.query<{ id: number }>(
-    `INSERT INTO patients (first_name, last_name, organization_id, created_at)
-     VALUES ('Cleo', 'Closed', $1, now() - interval '200 days') RETURNING id`,
-    [org.id],
-  );
-  patientId = p.rows[0]!.id;
-  await server.db.ownerPool.query(`INSERT INTO devices (device_id, model, patient_id) VALUES ('CLOSED-1', 'BP7', $1)`, [
+  patientId = await buildPatient(server.db.ownerPool, {
+    firstName: 'Cleo',
+    lastName: 'Closed',
+    organizationId: org.id,
+    createdAt: { ago: '200 days' },
+  });
+  await buildDevice(server.db.ownerPool, {
+    deviceId: 'CLOSED-1',
+    model: 'BP7',
     patientId,
-  ]);
-  await server.db.ownerPool.query(`UPDATE device_assignments SET assigned_from = now() - interval '200 days'`);
+    assignedFrom: { ago: '200 days' },
+  });
   writeKey = (
     await admin.post<IngestionSourceWithSecret>('/api/integrations', {
       name: 'Closed-month EHR',

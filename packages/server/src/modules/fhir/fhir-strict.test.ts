@@ -23,9 +23,10 @@ import {
   startTestServer,
   type ApiClient,
   type TestServer,
-} from '../../../test/app.ts';
+} from '../../../test/support/http.ts';
 import { fhirSchemaErrors } from '../../../test/fhir-schema.ts';
 import { loadConfig } from '../../config.ts';
+import { buildDevice, buildPatient, buildReadings } from '../../../test/support/factories.ts';
 
 let server: TestServer;
 let admin: ApiClient;
@@ -104,17 +105,13 @@ beforeAll(async () => {
   const other = await createOrganization(server);
   admin = await signInNewStaff(server, 'admin', org.id);
   provider = await signInNewStaff(server, 'provider', org.id);
-  const p = await server.db.pool.query<{ id: number }>(
-    `INSERT INTO patients (first_name, last_name, organization_id)
-     VALUES ('Sam', 'Strict', $1), ('Oli', 'Other', $2), ('Sue', 'Search', $1) RETURNING id`,
-    [org.id, other.id],
-  );
-  [patientId, otherPatientId, searchPatientId] = p.rows.map((r) => r.id) as [number, number, number];
-  await server.db.pool.query(
-    `INSERT INTO devices (device_id, model, patient_id) VALUES ('S-1', 'BP7', $1), ('O-1', 'BP7', $2), ('FREE-1', 'BP7', NULL)`,
-    [patientId, otherPatientId],
-  );
-  await server.db.pool.query(`UPDATE device_assignments SET assigned_from = '2000-01-01'`);
+  const db = server.db.pool;
+  patientId = await buildPatient(db, { firstName: 'Sam', lastName: 'Strict', organizationId: org.id });
+  otherPatientId = await buildPatient(db, { firstName: 'Oli', lastName: 'Other', organizationId: other.id });
+  searchPatientId = await buildPatient(db, { firstName: 'Sue', lastName: 'Search', organizationId: org.id });
+  await buildDevice(db, { deviceId: 'S-1', model: 'BP7', patientId, assignedFrom: '2000-01-01' });
+  await buildDevice(db, { deviceId: 'O-1', model: 'BP7', patientId: otherPatientId, assignedFrom: '2000-01-01' });
+  await buildDevice(db, { deviceId: 'FREE-1', model: 'BP7' });
   writeKey = (
     await admin.post<IngestionSourceWithSecret>('/api/integrations', {
       name: 'Strict in',
@@ -432,9 +429,10 @@ describe('FHIR date search (R4 prefixes and precision)', () => {
   };
 
   beforeAll(async () => {
-    await server.db.pool.query(
-      `INSERT INTO vitals (patient_id, created_at, systolic, diastolic) SELECT $1, t, 120, 80 FROM unnest($2::timestamptz[]) t`,
-      [searchPatientId, times],
+    await buildReadings(
+      server.db.pool,
+      searchPatientId,
+      times.map((at) => ({ at, systolic: 120, diastolic: 80 })),
     );
   });
 

@@ -18,8 +18,10 @@ import {
   startTestServer,
   type ApiClient,
   type TestServer,
-} from '../../../test/app.ts';
+} from '../../../test/support/http.ts';
 import { fhirSchemaErrors } from '../../../test/fhir-schema.ts';
+import { buildDevice, buildPatient, buildReading, buildReadings } from '../../../test/support/factories.ts';
+import { lastAuditOf } from '../../../test/support/audit.ts';
 
 const PHD_EXAMPLE = JSON.parse(
   readFileSync(new URL('../../../test/fixtures/phd-compound-blood-pressure.json', import.meta.url), 'utf8'),
@@ -105,17 +107,22 @@ beforeAll(async () => {
   admin = await signInNewStaff(server, 'admin', org.id);
   provider = await signInNewStaff(server, 'provider', org.id);
   otherProvider = await signInNewStaff(server, 'provider', other.id);
-  const p = await server.db.pool.query<{ id: number }>(
-    `INSERT INTO patients (first_name, last_name, date_of_birth, gender, organization_id)
-     VALUES ('Fay', 'Fhir', '1951-05-06', 'female', $1), ('Oz', 'Other', NULL, NULL, $2) RETURNING id`,
-    [org.id, other.id],
-  );
-  [patientId, otherPatientId] = p.rows.map((r) => r.id) as [number, number];
-  await server.db.pool.query(
-    `INSERT INTO devices (device_id, model, patient_id) VALUES ('FHIR-1', 'BP7', $1), ('711000FEFF5F49B0.B0495F001071', 'PHD', $1), ('OTHER-9', 'BP7', $2)`,
-    [patientId, otherPatientId],
-  );
-  await server.db.pool.query(`UPDATE device_assignments SET assigned_from = '2025-01-01'`);
+  const db = server.db.pool;
+  patientId = await buildPatient(db, {
+    firstName: 'Fay',
+    lastName: 'Fhir',
+    dateOfBirth: '1951-05-06',
+    gender: 'female',
+    organizationId: org.id,
+  });
+  otherPatientId = await buildPatient(db, { firstName: 'Oz', lastName: 'Other', organizationId: other.id });
+  for (const [deviceId, model, patient] of [
+    ['FHIR-1', 'BP7', patientId],
+    ['711000FEFF5F49B0.B0495F001071', 'PHD', patientId],
+    ['OTHER-9', 'BP7', otherPatientId],
+  ] as const) {
+    await buildDevice(db, { deviceId, model, patientId: patient, assignedFrom: '2025-01-01' });
+  }
   writeKey = (
     await admin.post<IngestionSourceWithSecret>('/api/integrations', {
       name: 'EHR in',
@@ -317,13 +324,7 @@ describe('FHIR R4 in', () => {
 
 describe('a FHIR key acts for its own organization', () => {
   const DAY = 24 * 60 * 60 * 1000;
-  const lastAudit = async (action: string) =>
-    (
-      await server.db.pool.query(
-        `SELECT outcome, reason, resource_id, details FROM audit_logs WHERE action = $1 ORDER BY id DESC LIMIT 1`,
-        [action],
-      )
-    ).rows[0];
+  const lastAudit = (action: string) => lastAuditOf(server, action);
   const vitalsOf = async (patient: number) =>
     (
       await server.db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM vitals WHERE patient_id = $1', [
@@ -350,19 +351,19 @@ describe('a FHIR key acts for its own organization', () => {
   });
 
   it("a FHIR read key made for organization A cannot search B's Observations nor read one by id", async () => {
-    const vital = await server.db.pool.query<{ id: number }>(
-      `INSERT INTO vitals (patient_id, created_at, systolic, diastolic, pulse) VALUES ($1, now() - interval '3 hours', 131, 85, 71) RETURNING id`,
-      [otherPatientId],
-    );
+    const vitalId = await buildReading(server.db.pool, otherPatientId, {
+      at: { ago: '3 hours' },
+      systolic: 131,
+      diastolic: 85,
+      pulse: 71,
+    });
     const search = await fhir('GET', `/fhir/R4/Observation?patient=${otherPatientId}`, { secret: readKey.secret });
     expect(search.status).toBe(404);
     expect(await lastAudit('fhir.observation.search')).toMatchObject({
       outcome: 'denied',
       details: { source_id: readKey.id },
     });
-    expect((await fhir('GET', `/fhir/R4/Observation/${vital.rows[0]!.id}`, { secret: readKey.secret })).status).toBe(
-      404,
-    );
+    expect((await fhir('GET', `/fhir/R4/Observation/${vitalId}`, { secret: readKey.secret })).status).toBe(404);
     expect(await lastAudit('fhir.observation.read')).toMatchObject({
       outcome: 'denied',
       details: { source_id: readKey.id },
@@ -534,9 +535,15 @@ describe('FHIR R4 out', () => {
   });
 
   it('searches Observations newest first with date bounds and next links', async () => {
-    await server.db.pool.query(
-      `INSERT INTO vitals (patient_id, created_at, systolic, diastolic, pulse) SELECT $1, timestamptz '2025-06-01T00:00:00Z' + g * interval '1 hour', 100 + g, 60, 70 FROM generate_series(1, 7) g`,
-      [patientId],
+    await buildReadings(
+      server.db.pool,
+      patientId,
+      [1, 2, 3, 4, 5, 6, 7].map((g) => ({
+        at: new Date(Date.UTC(2025, 5, 1) + g * 3_600_000),
+        systolic: 100 + g,
+        diastolic: 60,
+        pulse: 70,
+      })),
     );
     const first = await fhir<Bundle>(
       'GET',

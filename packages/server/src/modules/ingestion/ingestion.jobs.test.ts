@@ -3,6 +3,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { startIngestionJobs, UNMATCHED_RETENTION_QUEUE, type IngestionJobs } from './ingestion.jobs.ts';
+import { buildUnmatchedReading } from '../../../test/support/factories.ts';
 
 let db: TestDatabase;
 const log = pino({ level: 'silent' });
@@ -18,12 +19,18 @@ const unmatched = async () =>
 
 describe('the unmatched-readings retention job', () => {
   it('runs once per run with two instances on one database, as the portal’s runtime role, and deletes only expired readings', async () => {
-    await db.pool.query(
-      `INSERT INTO unmatched_readings (device_identifier, measured_at, systolic, diastolic, received_at)
-       VALUES ('EXPIRED', now() - interval '40 days', 120, 80, now() - make_interval(days => $1 + 1)),
-              ('KEPT', now() - interval '40 days', 120, 80, now() - make_interval(days => $1 - 1))`,
-      [UNMATCHED_RETENTION_DAYS],
-    );
+    for (const [deviceIdentifier, receivedDaysAgo] of [
+      ['EXPIRED', UNMATCHED_RETENTION_DAYS + 1],
+      ['KEPT', UNMATCHED_RETENTION_DAYS - 1],
+    ] as const) {
+      await buildUnmatchedReading(db.pool, {
+        deviceIdentifier,
+        measuredAt: { ago: '40 days' },
+        receivedAt: { ago: `${receivedDaysAgo} days` },
+        systolic: 120,
+        diastolic: 80,
+      });
+    }
     const instances: IngestionJobs[] = [];
     for (let i = 0; i < 2; i++) {
       instances.push(

@@ -19,7 +19,9 @@ import {
   startTestServer,
   type ApiClient,
   type TestServer,
-} from '../../../test/app.ts';
+} from '../../../test/support/http.ts';
+import { buildDevice, buildPatient, buildUnmatchedReading } from '../../../test/support/factories.ts';
+import { lastAuditOf } from '../../../test/support/audit.ts';
 
 let server: TestServer;
 let orgId: number;
@@ -84,19 +86,23 @@ beforeAll(async () => {
   otherOrgId = (await createOrganization(server)).id;
   admin = await signInNewStaff(server, 'admin', org.id);
   provider = await signInNewStaff(server, 'provider', org.id);
-  const p = await server.db.pool.query<{ id: number }>(
-    // Patients of a while ago: an assignment never reaches back before a patient was created.
-    `INSERT INTO patients (first_name, last_name, organization_id, created_at)
-     VALUES ('Ida', 'Ingest', $1, now() - interval '30 days'), ('Moe', 'Moved', $1, now() - interval '30 days') RETURNING id`,
-    [org.id],
-  );
-  [patientA, patientB] = p.rows.map((r) => r.id) as [number, number];
-  await server.db.pool.query(
-    `INSERT INTO devices (device_id, model, patient_id) VALUES ('HWI-A', 'BPM', $1), ('HWI-B', 'BPM', NULL)`,
-    [patientA],
-  );
+  // Patients of a while ago: an assignment never reaches back before a patient was created.
+  const db = server.db.pool;
+  patientA = await buildPatient(db, {
+    firstName: 'Ida',
+    lastName: 'Ingest',
+    organizationId: org.id,
+    createdAt: { ago: '30 days' },
+  });
+  patientB = await buildPatient(db, {
+    firstName: 'Moe',
+    lastName: 'Moved',
+    organizationId: org.id,
+    createdAt: { ago: '30 days' },
+  });
   // The assignment started a while ago, so readings of the last hours belong to patient A.
-  await server.db.pool.query(`UPDATE device_assignments SET assigned_from = now() - interval '30 days'`);
+  await buildDevice(db, { deviceId: 'HWI-A', model: 'BPM', patientId: patientA, assignedFrom: { ago: '30 days' } });
+  await buildDevice(db, { deviceId: 'HWI-B', model: 'BPM' });
   const res = await admin.post<IngestionSourceWithSecret>('/api/integrations', {
     name: 'Tenovi cloud',
     kind: 'tenovi',
@@ -429,14 +435,7 @@ describe('POST /api/ingest/tenovi/{sourceId}', () => {
 });
 
 describe('sources belong to one organization', () => {
-  const lastAudit = async (action: string, resourceId: string | null = null) =>
-    (
-      await server.db.pool.query(
-        `SELECT outcome, reason, details FROM audit_logs WHERE action = $1
-            AND ($2::text IS NULL OR resource_id = $2) ORDER BY id DESC LIMIT 1`,
-        [action, resourceId],
-      )
-    ).rows[0];
+  const lastAudit = (action: string, resourceId: string | null = null) => lastAuditOf(server, action, resourceId);
 
   it('a source is made for one existing organization, named in its audit record', async () => {
     expect(source.organization_id).toBe(orgId);
@@ -658,14 +657,26 @@ describe('sources belong to one organization', () => {
         organization_id: otherOrgId,
       })
     ).body;
-    await server.db.pool.query(
-      `INSERT INTO unmatched_readings (device_identifier, measured_at, measurement_index, systolic, diastolic, source_id)
-       VALUES ('HWI-ORG', now() - interval '2 hours', 1, 151, 91, $1), ('HWI-ORG', now() - interval '1 hour', 2, 121, 79, $2)`,
-      [cloudOfB.id, source.id],
-    );
-    await server.db.pool.query(`INSERT INTO devices (device_id, model, patient_id) VALUES ('HWI-ORG', 'BPM', $1)`, [
-      patientA,
-    ]);
+    const db = server.db.pool;
+    const unmatched = { deviceIdentifier: 'HWI-ORG', pulse: null };
+    await buildUnmatchedReading(db, {
+      ...unmatched,
+      measuredAt: { ago: '2 hours' },
+      measurementIndex: 1,
+      systolic: 151,
+      diastolic: 91,
+      sourceId: cloudOfB.id,
+    });
+    await buildUnmatchedReading(db, {
+      ...unmatched,
+      measuredAt: { ago: '1 hour' },
+      measurementIndex: 2,
+      systolic: 121,
+      diastolic: 79,
+      sourceId: source.id,
+    });
+    // Giving the device to a patient takes along what waited for it: only its own organization's.
+    await buildDevice(db, { deviceId: 'HWI-ORG', model: 'BPM', patientId: patientA });
     const moved = await server.db.pool.query(
       `SELECT v.systolic FROM vitals v JOIN devices d ON d.id = v.device_id WHERE d.device_id = 'HWI-ORG'`,
     );

@@ -23,10 +23,11 @@ import {
   startTestServer,
   type ApiClient,
   type TestServer,
-} from '../../../test/app.ts';
+} from '../../../test/support/http.ts';
 import { claimCriticalNotifications } from '../alerts/alerts.repository.ts';
 import { UNMATCHED_RETENTION_QUEUE } from './ingestion.jobs.ts';
 import { purgeExpiredUnmatched } from './unmatched.service.ts';
+import { buildDevice, buildPatient, setUnmatchedReceivedAt } from '../../../test/support/factories.ts';
 
 /** Small, so that the quota is reached in a few calls. */
 const QUOTA = 6;
@@ -91,17 +92,18 @@ async function newSource(organizationId: number, name: string): Promise<Ingestio
 /** A patient of the organization with a device assigned since 60 days, and a primary provider. */
 async function patientWithDevice(organizationId: number, device: string): Promise<number> {
   const provider = await createStaff(server, { role: 'provider', organizationId });
-  const { rows } = await server.db.pool.query<{ id: number }>(
-    `INSERT INTO patients (first_name, last_name, organization_id, primary_provider_id) VALUES ('Tess', 'Trust', $1, $2) RETURNING id`,
-    [organizationId, provider.id],
-  );
-  const id = rows[0]!.id;
-  await server.db.pool.query(`INSERT INTO devices (device_id, model, patient_id) VALUES ($1, 'BPM', $2)`, [device, id]);
-  await server.db.pool.query(
-    `UPDATE device_assignments SET assigned_from = now() - interval '60 days'
-      WHERE device_id = (SELECT id FROM devices WHERE device_id = $1)`,
-    [device],
-  );
+  const id = await buildPatient(server.db.pool, {
+    firstName: 'Tess',
+    lastName: 'Trust',
+    organizationId,
+    primaryProviderId: provider.id,
+  });
+  await buildDevice(server.db.pool, {
+    deviceId: device,
+    model: 'BPM',
+    patientId: id,
+    assignedFrom: { ago: '60 days' },
+  });
   return id;
 }
 
@@ -349,10 +351,7 @@ describe('unmatched readings', () => {
       ],
       r,
     );
-    await server.db.pool.query(
-      `UPDATE unmatched_readings SET received_at = now() - make_interval(days => $1) WHERE device_identifier LIKE 'OLD-%'`,
-      [UNMATCHED_RETENTION_DAYS + 1],
-    );
+    await setUnmatchedReceivedAt(server.db.pool, ['OLD-1', 'OLD-2'], { ago: `${UNMATCHED_RETENTION_DAYS + 1} days` });
     const result = await purgeExpiredUnmatched(server.db.pool, UNMATCHED_RETENTION_DAYS, 'job:test');
     expect(result.deleted).toBe(2);
     expect(await count(`unmatched_readings WHERE source_id = $1`, [r.id])).toBe(1);

@@ -1,4 +1,3 @@
-import { randomBytes, randomUUID } from 'node:crypto';
 import {
   BillingErrors,
   DEFAULT_INGEST_AUTH_HEADER,
@@ -14,9 +13,9 @@ import {
   startTestServer,
   type ApiClient,
   type TestServer,
-} from '../../../test/app.ts';
-import { lastAuditOf } from '../../../test/patient-fixtures.ts';
-import { hashSecret, newSourceSecret } from './source-secret.ts';
+} from '../../../test/support/http.ts';
+import { lastAuditOf } from '../../../test/support/audit.ts';
+import { assignDevice, buildPatient, buildSource, buildUnmatchedReading } from '../../../test/support/factories.ts';
 
 let server: TestServer;
 let admin: ApiClient;
@@ -27,36 +26,41 @@ let sourceA: string;
 let sourceB: string;
 
 async function addSource(organizationId: number): Promise<string> {
-  // As the owner: the runtime role makes sources only through the API's function (migration 0951).
-  const { rows } = await server.db.ownerPool.query<{ id: string }>(
-    `INSERT INTO ingestion_sources (name, kind, secret_hash, organization_id) VALUES ('Cloud', 'tenovi', $1, $2) RETURNING id`,
-    [randomBytes(32), organizationId],
-  );
-  return rows[0]!.id;
+  return (await buildSource(server.db.pool, { organizationId, name: 'Cloud' })).id;
 }
 
 async function addPatient(organizationId: number, createdAt: string): Promise<number> {
-  const { rows } = await server.db.pool.query<{ id: number }>(
-    `INSERT INTO patients (first_name, last_name, organization_id, enrolled_rpm, created_at) VALUES ('Una', 'Matched', $1, true, $2) RETURNING id`,
-    [organizationId, createdAt],
-  );
-  return rows[0]!.id;
+  return buildPatient(server.db.pool, {
+    firstName: 'Una',
+    lastName: 'Matched',
+    organizationId,
+    enrolledRpm: true,
+    createdAt,
+  });
 }
 
 /** Readings of a device the portal does not know yet, as the webhook keeps them; answers their ids. */
 async function addUnmatched(device: string, source: string, instants: string[]): Promise<number[]> {
-  const { rows } = await server.db.pool.query<{ id: string }>(
-    `INSERT INTO unmatched_readings (device_identifier, measured_at, systolic, diastolic, pulse, source_id)
-     SELECT $1, t, 128, 84, 70, $2 FROM unnest($3::timestamptz[]) AS t RETURNING id`,
-    [device, source, instants],
-  );
-  return rows.map((r) => Number(r.id));
+  const ids: number[] = [];
+  for (const measuredAt of instants) {
+    ids.push(
+      await buildUnmatchedReading(server.db.pool, {
+        deviceIdentifier: device,
+        measuredAt,
+        systolic: 128,
+        diastolic: 84,
+        pulse: 70,
+        sourceId: source,
+      }),
+    );
+  }
+  return ids;
 }
 
-async function registerAndAssign(device: string, patientId: number): Promise<void> {
+async function registerAndAssign(device: string, patientId: number, from?: string): Promise<void> {
   const created = await admin.post<{ id: number }>('/api/devices', { device_id: device });
   expect(created.status).toBe(201);
-  await server.db.pool.query('UPDATE devices SET patient_id = $1 WHERE id = $2', [patientId, created.body.id]);
+  await assignDevice(server.db.pool, created.body.id, patientId, from);
 }
 
 const readingTimesOf = async (patientId: number) =>
@@ -170,17 +174,13 @@ describe('attaching unmatched readings on purpose', () => {
 
 describe('a back-dated webhook reading', () => {
   it('of an assigned device, measured in a closed month, is refused with the closed-month conflict and not stored', async () => {
-    const id = randomUUID();
-    const secret = newSourceSecret(id);
-    await server.db.ownerPool.query(
-      `INSERT INTO ingestion_sources (id, name, kind, auth_header, secret_hash, organization_id) VALUES ($1, 'Cuffs', 'tenovi', $2, $3, $4)`,
-      [id, DEFAULT_INGEST_AUTH_HEADER, hashSecret(secret), orgA],
-    );
+    const { id, secret } = await buildSource(server.db.pool, {
+      organizationId: orgA,
+      name: 'Cuffs',
+      authHeader: DEFAULT_INGEST_AUTH_HEADER,
+    });
     const patientId = await addPatient(orgA, '2026-08-01T15:00:00Z');
-    await registerAndAssign('WEBHOOK-CUFF', patientId);
-    await server.db.pool.query(
-      `UPDATE device_assignments a SET assigned_from = '2026-08-01T15:00:00Z' FROM devices d WHERE d.id = a.device_id AND d.device_id = 'WEBHOOK-CUFF'`,
-    );
+    await registerAndAssign('WEBHOOK-CUFF', patientId, '2026-08-01T15:00:00Z');
     const res = await server.app.inject({
       method: 'POST',
       url: `/api/ingest/tenovi/${id}`,

@@ -9,7 +9,7 @@ import {
   startTestServer,
   type Staff,
   type TestServer,
-} from '../../../test/app.ts';
+} from '../../../test/support/http.ts';
 
 let server: TestServer;
 let provider: Staff;

@@ -1,7 +1,8 @@
 import { PatientErrors } from '@rpm/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../../policies/actor.ts';
-import { buildOrganization, buildPatient, buildStaff, contextOf, refusalOf } from '../../../test/support/factories.ts';
+import { refusalOf } from '../../../test/support/audit.ts';
+import { buildOrganization, buildPatient, buildStaff, contextOf } from '../../../test/support/factories.ts';
 import { serviceDatabase } from '../../../test/support/service-database.ts';
 import { addNote, listNotes } from './notes.service.ts';
 

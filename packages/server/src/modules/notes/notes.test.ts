@@ -1,7 +1,8 @@
 import { PatientErrors, type Note, type NotePage } from '@rpm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, type ApiClient, type TestServer } from '../../../test/app.ts';
-import { lastAuditOf, startPatientFixture } from '../../../test/patient-fixtures.ts';
+import { type ApiClient, apiClient, startPatientFixture, type TestServer } from '../../../test/support/http.ts';
+import { lastAuditOf } from '../../../test/support/audit.ts';
+import { buildNote, buildStaff } from '../../../test/support/factories.ts';
 
 let server: TestServer;
 let provider: ApiClient;
@@ -38,14 +39,9 @@ describe('notes', () => {
   it('names the author of every note: their name, or their e-mail when they have none', async () => {
     const added = await provider.post<Note>(`/api/patients/${patientId}/notes`, { content: 'Authored' });
     expect(added.body.author).toBe('Test provider');
-    const { rows } = await server.db.pool.query<{ id: number }>(
-      `INSERT INTO users (email, role, first_name, last_name) VALUES ('no-name@example.com', 'provider', NULL, NULL) RETURNING id`,
-    );
-    await server.db.pool.query(`INSERT INTO notes (patient_id, author_id, content) VALUES ($1, $2, 'By e-mail')`, [
-      patientId,
-      rows[0]!.id,
-    ]);
-    await server.db.pool.query(`INSERT INTO notes (patient_id, author_id, content) VALUES ($1, NULL, 'Imported')`, [patientId]);
+    const noName = await buildStaff(server.db.pool, 'provider', { email: 'no-name@example.com', firstName: null, lastName: null });
+    await buildNote(server.db.pool, { patientId, authorId: noName.id, content: 'By e-mail' });
+    await buildNote(server.db.pool, { patientId, authorId: null, content: 'Imported' });
     const list = await provider.get<NotePage>(`/api/patients/${patientId}/notes?limit=3`);
     expect(list.body.items.map((n) => [n.content, n.author])).toEqual([
       ['Imported', null],

@@ -10,7 +10,7 @@ import {
   type ApiClient,
   type Staff,
   type TestServer,
-} from '../../../test/app.ts';
+} from '../../../test/support/http.ts';
 import { configureAmplify } from '../../identity/test-support/amplify-client.ts';
 import { totpCode } from '../../identity/totp.ts';
 

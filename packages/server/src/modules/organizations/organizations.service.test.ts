@@ -1,7 +1,8 @@
 import { AdminErrors, ApiErrors } from '@rpm/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../../policies/actor.ts';
-import { buildOrganization, buildStaff, contextOf, refusalOf } from '../../../test/support/factories.ts';
+import { refusalOf } from '../../../test/support/audit.ts';
+import { buildOrganization, buildStaff, contextOf } from '../../../test/support/factories.ts';
 import { serviceDatabase } from '../../../test/support/service-database.ts';
 import { createOrganization, getOrganizations, getProviders, updateOrganizationSettings } from './organizations.service.ts';
 

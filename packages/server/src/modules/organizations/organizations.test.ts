@@ -8,7 +8,7 @@ import {
   type ApiClient,
   type TestServer,
   signInNewStaff,
-} from '../../../test/app.ts';
+} from '../../../test/support/http.ts';
 
 let server: TestServer;
 let admin: ApiClient;

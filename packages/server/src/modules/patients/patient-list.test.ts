@@ -1,10 +1,8 @@
 import { ENROLLMENT_STATUSES, type PatientList } from '@rpm/contracts';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createPool } from '../../db/pool.ts';
-import { runMigrations } from '../../db/migrate.ts';
-import { createOrganization, signInNewStaff, startTestServer, type ApiClient, type TestServer } from '../../../test/app.ts';
-import { lastAuditOf } from '../../../test/patient-fixtures.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOrganization, signInNewStaff, startTestServer, type ApiClient, type TestServer } from '../../../test/support/http.ts';
+import { lastAuditOf } from '../../../test/support/audit.ts';
+import { buildPatient } from '../../../test/support/factories.ts';
 import { parseSearch } from './patients.service.ts';
 
 let server: TestServer;
@@ -30,11 +28,13 @@ beforeAll(async () => {
   admin = await signInNewStaff(server, 'admin', orgA.id);
   provider = await signInNewStaff(server, 'provider', orgA.id);
   for (const [first, last, dob, status, org] of people) {
-    await server.db.pool.query(
-      `INSERT INTO patients (first_name, last_name, date_of_birth, enrollment_status, organization_id)
-       VALUES ($1, $2, $3, $4, $5)`,
-      [first, last, dob, status, org === 'A' ? orgA.id : orgB.id],
-    );
+    await buildPatient(server.db.pool, {
+      firstName: first,
+      lastName: last,
+      dateOfBirth: dob,
+      enrollmentStatus: status,
+      organizationId: org === 'A' ? orgA.id : orgB.id,
+    });
   }
 });
 afterAll(async () => server?.close());
@@ -141,7 +141,7 @@ describe('parseSearch', () => {
 describe('enrollment status list', () => {
   it('is enforced by the database and by the API', async () => {
     await expect(
-      server.db.pool.query(`INSERT INTO patients (first_name, last_name, organization_id, enrollment_status) VALUES ('X', 'Y', $1, 'active')`, [orgA.id]),
+      buildPatient(server.db.pool, { firstName: 'X', lastName: 'Y', organizationId: orgA.id, enrollmentStatus: 'active' }),
     ).rejects.toThrow(/patients_enrollment_status_list/);
     const res = await provider.post('/api/patients', { first_name: 'X', last_name: 'Y', organization_id: orgA.id, enrollment_status: 'Enrolled' });
     expect(res.status).toBe(400);
@@ -157,55 +157,13 @@ describe('enrollment status list', () => {
     }
   });
 
-  it('maps the free-text values of before, keeping an unknown one visible as the previous status', async () => {
-    // A database at the migration before the list, with the kinds of values clinics typed.
-    const adminUrl = inject('postgresAdminUrl');
-    const name = `rpm_test_status_${Date.now()}`;
-    const c = new pg.Client({ connectionString: adminUrl });
-    await c.connect();
-    await c.query(`CREATE DATABASE ${name}`);
-    const u = new URL(adminUrl);
-    u.pathname = `/${name}`;
-    const pool = createPool(u.toString(), 2);
-    try {
-      await runMigrations(pool, { before: '0761' });
-      const org = await pool.query<{ id: number }>(`INSERT INTO organizations (name) VALUES ('Old') RETURNING id`);
-      const before = ['Active', 'active', ' Enrolled ', 'ON HOLD', 'discharged', 'Declined', 'Waiting for cuff', '  ', null];
-      for (const [i, s] of before.entries()) {
-        await pool.query(`INSERT INTO patients (first_name, last_name, organization_id, enrollment_status) VALUES ($1, 'Old', $2, $3)`, [
-          `P${i}`,
-          org.rows[0]!.id,
-          s,
-        ]);
-      }
-      expect(await runMigrations(pool)).toContain('0761_enrollment_status_list.sql');
-      const { rows } = await pool.query<{ enrollment_status: string | null; enrollment_status_legacy: string | null }>(
-        `SELECT enrollment_status, enrollment_status_legacy FROM patients ORDER BY id`,
-      );
-      expect(rows).toEqual([
-        { enrollment_status: 'Active', enrollment_status_legacy: null },
-        { enrollment_status: 'Active', enrollment_status_legacy: null },
-        { enrollment_status: 'Active', enrollment_status_legacy: null },
-        { enrollment_status: 'Paused', enrollment_status_legacy: null },
-        { enrollment_status: 'Discharged', enrollment_status_legacy: null },
-        { enrollment_status: 'Declined', enrollment_status_legacy: null },
-        { enrollment_status: null, enrollment_status_legacy: 'Waiting for cuff' },
-        { enrollment_status: null, enrollment_status_legacy: null },
-        { enrollment_status: null, enrollment_status_legacy: null },
-      ]);
-    } finally {
-      await pool.end();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    }
-  });
-
   it('shows the previous free text on the patient until a status is chosen', async () => {
-    const { rows } = await server.db.pool.query<{ id: number }>(
-      `INSERT INTO patients (first_name, last_name, organization_id, enrollment_status_legacy) VALUES ('Leg', 'Acy', $1, 'Waiting for cuff') RETURNING id`,
-      [orgA.id],
-    );
-    const id = rows[0]!.id;
+    const id = await buildPatient(server.db.pool, {
+      firstName: 'Leg',
+      lastName: 'Acy',
+      organizationId: orgA.id,
+      enrollmentStatusLegacy: 'Waiting for cuff',
+    });
     const read = await provider.get<{ enrollment_status_legacy: string | null }>(`/api/patients/${id}`);
     expect(read.body.enrollment_status_legacy).toBe('Waiting for cuff');
     // An update names every field of the patient (a missing one is refused, not cleared).

@@ -2,15 +2,8 @@ import { ApiErrors, PatientErrors, Validation, type PatientUpdate } from '@rpm/c
 import { beforeAll, describe, expect, it } from 'vitest';
 import { kysely } from '../../db/kysely.ts';
 import type { Actor } from '../../policies/actor.ts';
-import {
-  auditsOf,
-  buildDevice,
-  buildOrganization,
-  buildPatient,
-  buildStaff,
-  contextOf,
-  refusalOf as refusalAs,
-} from '../../../test/support/factories.ts';
+import { auditsOf, refusalOf as refusalAs } from '../../../test/support/audit.ts';
+import { buildDevice, buildOrganization, buildPatient, buildStaff, contextOf } from '../../../test/support/factories.ts';
 import { serviceDatabase } from '../../../test/support/service-database.ts';
 import { createPatient, listPatientsFor, readPatient, savePatient } from './patients.service.ts';
 

@@ -9,7 +9,9 @@ import {
   type ApiClient,
   type Staff,
   type TestServer,
-} from '../../../test/app.ts';
+} from '../../../test/support/http.ts';
+import { lastAuditOf } from '../../../test/support/audit.ts';
+import { buildDevice } from '../../../test/support/factories.ts';
 
 let server: TestServer;
 let orgA: { id: number };
@@ -48,22 +50,8 @@ const body = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 
-async function lastAudit(action: string) {
-  const { rows } = await server.db.pool.query(
-    `SELECT action, outcome, resource_type, resource_id, user_id, details, reason FROM audit_logs
-      WHERE action = $1 ORDER BY id DESC LIMIT 1`,
-    [action],
-  );
-  return rows[0];
-}
-
-async function insertDevice(deviceId: string): Promise<number> {
-  const { rows } = await server.db.pool.query<{ id: number }>(
-    'INSERT INTO devices (device_id, model, type) VALUES ($1, $2, $3) RETURNING id',
-    [deviceId, 'BP-1', 'cuff'],
-  );
-  return rows[0]!.id;
-}
+const lastAudit = (action: string) => lastAuditOf(server, action);
+const insertDevice = (deviceId: string) => buildDevice(server.db.pool, { deviceId, model: 'BP-1', type: 'cuff' });
 
 describe('POST /api/patients', () => {
   it('creates a patient with insurances, stores empty strings as null and audits it', async () => {

@@ -18,7 +18,7 @@ import {
   type Staff,
   type TestServer,
   startTestServer,
-} from '../../../test/app.ts';
+} from '../../../test/support/http.ts';
 import { readOutbox } from '../../identity/index.ts';
 import { callPool } from '../../identity/test-support/harness.ts';
 import { configureAmplify, storedRefreshToken } from '../../identity/test-support/amplify-client.ts';

@@ -10,8 +10,9 @@ import {
   startTestServer,
   type Staff,
   type TestServer,
-} from '../../../test/app.ts';
+} from '../../../test/support/http.ts';
 import { tokenExchangeFailureCounts } from './exchange-failures.ts';
+import { auditRecordsOf } from '../../../test/support/audit.ts';
 
 let server: TestServer;
 let provider: Staff;
@@ -23,13 +24,7 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.close());
 
-const auditActions = async (userId: number) =>
-  (
-    await server.db.pool.query<{ action: string; outcome: string }>(
-      `SELECT action, outcome FROM audit_logs WHERE user_id = $1 OR target_user_id = $1 ORDER BY id`,
-      [userId],
-    )
-  ).rows;
+const auditActions = (userId: number) => auditRecordsOf(server, { involving: userId }, ['action', 'outcome']);
 
 describe('POST /api/token', () => {
   it('trades a pool access token for an HttpOnly, SameSite=Strict session cookie and audits it', async () => {

@@ -1,15 +1,17 @@
 import type { TrackingSession, TrackingSessionPage } from '@rpm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, type ApiClient, type TestServer } from '../../../test/app.ts';
-import { lastAuditOf, startPatientFixture } from '../../../test/patient-fixtures.ts';
+import { apiClient, type ApiClient, startPatientFixture, type TestServer } from '../../../test/support/http.ts';
+import { lastAuditOf } from '../../../test/support/audit.ts';
+import { buildPatient, buildTrackingEntry } from '../../../test/support/factories.ts';
 
 let server: TestServer;
 let provider: ApiClient;
+let organizationId: number;
 let patientId: number;
 let otherPatientId: number;
 
 beforeAll(async () => {
-  ({ server, provider, patientId, otherPatientId } = await startPatientFixture('T'));
+  ({ server, provider, organizationId, patientId, otherPatientId } = await startPatientFixture('T'));
 });
 afterAll(async () => server?.close());
 
@@ -33,12 +35,7 @@ describe('tracking time', () => {
   });
 
   it('answers the minutes of each of the last three months with entries, whatever page is shown', async () => {
-    const { rows } = await server.db.pool.query<{ id: number; organization_id: number }>(
-      `INSERT INTO patients (first_name, last_name, organization_id)
-       SELECT 'Month', 'Totals', organization_id FROM patients WHERE id = $1 RETURNING id, organization_id`,
-      [patientId],
-    );
-    const id = rows[0]!.id;
+    const id = await buildPatient(server.db.pool, { firstName: 'Month', lastName: 'Totals', organizationId });
     for (const [date, minutes] of [
       ['2026-01-31', 5],
       ['2026-02-01', 20],
@@ -47,7 +44,7 @@ describe('tracking time', () => {
       ['2026-05-10', 30],
       ['2026-05-31', 12],
     ] as const) {
-      await server.db.pool.query(`INSERT INTO tracking_sessions (patient_id, date, duration_minutes) VALUES ($1, $2, $3)`, [id, date, minutes]);
+      await buildTrackingEntry(server.db.pool, { patientId: id, date, durationMinutes: minutes });
     }
     const page = await provider.get<TrackingSessionPage>(`/api/patients/${id}/sessions?limit=1&offset=5`);
     expect(page.body.items.map((s) => s.date)).toEqual(['2026-01-31']);

@@ -7,7 +7,7 @@ import {
   type ApiClient,
   type TestServer,
   signInNewStaff,
-} from '../../../test/app.ts';
+} from '../../../test/support/http.ts';
 
 /** Every administration route, with a body that would be valid for an admin. */
 const ADMIN_ROUTES: Array<[method: 'GET' | 'POST', path: string, body?: unknown]> = [

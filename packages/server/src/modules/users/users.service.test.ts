@@ -1,7 +1,8 @@
 import { AdminErrors, ApiErrors } from '@rpm/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../../policies/actor.ts';
-import { auditsOf, buildOrganization, buildStaff, contextOf, refusalOf } from '../../../test/support/factories.ts';
+import { auditsOf, refusalOf } from '../../../test/support/audit.ts';
+import { buildOrganization, buildStaff, contextOf } from '../../../test/support/factories.ts';
 import { serviceDatabase } from '../../../test/support/service-database.ts';
 import { unreachablePool } from '../../../test/support/unreachable-pool.ts';
 import { createUser, disableUser, enableUser, getUsers, resendInvite, resetMfa } from './users.service.ts';

@@ -9,10 +9,11 @@ import {
   type ApiClient,
   type Staff,
   type TestServer,
-} from '../../../test/app.ts';
+} from '../../../test/support/http.ts';
 import { readOutbox } from '../../identity/index.ts';
 import { callPool } from '../../identity/test-support/harness.ts';
 import { totpCode } from '../../identity/totp.ts';
+import { auditRecordsOf } from '../../../test/support/audit.ts';
 
 let server: TestServer;
 let admin: Staff;
@@ -27,13 +28,7 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.close());
 
-const auditOf = async (action: string) =>
-  (
-    await server.db.pool.query<{ user_id: number; target_user_id: number | null; outcome: string; reason: string | null }>(
-      `SELECT user_id, target_user_id, outcome, reason FROM audit_logs WHERE action = $1 ORDER BY id`,
-      [action],
-    )
-  ).rows;
+const auditOf = (action: string) => auditRecordsOf(server, { action }, ['user_id', 'target_user_id', 'outcome', 'reason']);
 
 const registration = (email: string, extra: Record<string, unknown> = {}) => ({
   email,

@@ -1,26 +1,28 @@
 import { IngestionErrors, MANUAL_SOURCE, type Vital, type VitalPage, type VitalSeries } from '@rpm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, type ApiClient, type TestServer } from '../../../test/app.ts';
-import { lastAuditOf, startPatientFixture } from '../../../test/patient-fixtures.ts';
+import { apiClient, type ApiClient, startPatientFixture, type TestServer } from '../../../test/support/http.ts';
+import { lastAuditOf } from '../../../test/support/audit.ts';
+import { buildPatient, buildReading, buildReadings } from '../../../test/support/factories.ts';
+
+const HOUR = 60 * 60 * 1000;
+/** 1, 2, … n: the readings' positions in a series. */
+const series = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 
 let server: TestServer;
 let provider: ApiClient;
+let organizationId: number;
 let patientId: number;
 let otherPatientId: number;
 
 beforeAll(async () => {
-  ({ server, provider, patientId, otherPatientId } = await startPatientFixture('V'));
+  ({ server, provider, organizationId, patientId, otherPatientId } = await startPatientFixture('V'));
   // 25 readings one hour apart in January (outside the chart's recent window).
-  await server.db.pool.query(
-    `INSERT INTO vitals (patient_id, created_at, systolic, diastolic, pulse)
-     SELECT $1, timestamptz '2026-01-01T00:00:00Z' + g * interval '1 hour', 100 + g, 60 + g, NULL
-       FROM generate_series(1, 25) g`,
-    [patientId],
+  await buildReadings(
+    server.db.pool,
+    patientId,
+    series(25).map((g) => ({ at: new Date(Date.UTC(2026, 0, 1) + g * HOUR), systolic: 100 + g, diastolic: 60 + g, pulse: null })),
   );
-  await server.db.pool.query(
-    `INSERT INTO vitals (patient_id, created_at, systolic, diastolic) VALUES ($1, now() - interval '1 hour', 150, 95)`,
-    [otherPatientId],
-  );
+  await buildReading(server.db.pool, otherPatientId, { at: { ago: '1 hour' }, systolic: 150, diastolic: 95 });
 });
 afterAll(async () => server?.close());
 
@@ -85,11 +87,7 @@ describe('GET /api/patients/{id}/vitals', () => {
     expect((await provider.get('/api/patients/987654321/vitals')).status).toBe(404);
     expect(await refusal()).toEqual({ outcome: 'failure', reason: 'no such patient', resource_id: '987654321' });
 
-    const empty = (await server.db.pool.query<{ id: number }>(
-      `INSERT INTO patients (first_name, last_name, organization_id)
-       SELECT 'E', 'Empty', organization_id FROM patients WHERE id = $1 RETURNING id`,
-      [patientId],
-    )).rows[0]!.id;
+    const empty = await buildPatient(server.db.pool, { firstName: 'E', lastName: 'Empty', organizationId });
     const res = await provider.get<VitalPage>(`/api/patients/${empty}/vitals`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ items: [], total: 0 });
@@ -99,11 +97,7 @@ describe('GET /api/patients/{id}/vitals', () => {
   });
 
   it('gives the chart a series of the recent days, oldest first', async () => {
-    await server.db.pool.query(
-      `INSERT INTO vitals (patient_id, created_at, systolic, diastolic)
-       SELECT $1, now() - g * interval '1 day', 120 + g, 80 FROM generate_series(1, 3) g`,
-      [patientId],
-    );
+    await buildReadings(server.db.pool, patientId, series(3).map((g) => ({ at: { ago: `${g} days` }, systolic: 120 + g, diastolic: 80 })));
     const res = await provider.get<VitalSeries>(`/api/patients/${patientId}/vitals/series?days=7`);
     expect(res.status).toBe(200);
     expect(res.body.systolic).toEqual([123, 122, 121]);
@@ -112,19 +106,12 @@ describe('GET /api/patients/{id}/vitals', () => {
 
   it('keeps total exact through bulk inserts, deletes, moves and a deleted patient', async () => {
     const pool = server.db.pool;
-    const fresh = (await pool.query<{ id: number }>(
-      `INSERT INTO patients (first_name, last_name, organization_id)
-       SELECT 'C', 'Counter', organization_id FROM patients WHERE id = $1 RETURNING id`,
-      [patientId],
-    )).rows[0]!.id;
+    const fresh = await buildPatient(pool, { firstName: 'C', lastName: 'Counter', organizationId });
     const total = async (id: number) => (await provider.get<VitalPage>(`/api/patients/${id}/vitals`)).body.total;
     const actual = async (id: number) =>
       (await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM vitals WHERE patient_id = $1', [id])).rows[0]!.n;
     expect(await total(fresh)).toBe(0);
-    await pool.query(
-      `INSERT INTO vitals (patient_id, systolic, diastolic) SELECT $1, 120, 80 FROM generate_series(1, 500)`,
-      [fresh],
-    );
+    await buildReadings(pool, fresh, Array.from({ length: 500 }, () => ({ systolic: 120, diastolic: 80 })));
     expect(await total(fresh)).toBe(500);
     await pool.query(`DELETE FROM vitals WHERE patient_id = $1 AND id % 5 = 0`, [fresh]);
     expect(await total(fresh)).toBe(await actual(fresh));
@@ -138,7 +125,7 @@ describe('GET /api/patients/{id}/vitals', () => {
     // A rolled-back insert leaves the count as it was.
     const client = await pool.connect();
     await client.query('BEGIN');
-    await client.query(`INSERT INTO vitals (patient_id, systolic, diastolic) VALUES ($1, 120, 80)`, [fresh]);
+    await buildReading(client, fresh, { systolic: 120, diastolic: 80 });
     await client.query('ROLLBACK');
     client.release();
     expect(await total(fresh)).toBe(await actual(fresh));
