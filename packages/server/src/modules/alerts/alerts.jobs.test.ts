@@ -20,6 +20,8 @@ describe('the stale-data job', () => {
           pool: db.pool,
           log,
           pollingIntervalSeconds: 0.5,
+          // A real cron tick during the count would add a second, legitimate run (the default ticks at :07 each hour; seen in CI).
+          cron: '0 0 1 1 *',
           runStaleCheck: async () => {
             runs[i]!++;
           },

@@ -25,6 +25,8 @@ export async function startAlertJobs(deps: {
   runStaleCheck: () => Promise<unknown>;
   /** Tests: poll often so a queued job starts at once. */
   pollingIntervalSeconds?: number;
+  /** Tests: a schedule that does not tick while they count runs (the default ticks every few minutes). */
+  cron?: string;
 }): Promise<AlertJobs> {
   const boss = new PgBoss({
     db: jobQueueDatabase(deps.pool),
@@ -33,7 +35,7 @@ export async function startAlertJobs(deps: {
   });
   boss.on('error', (err: Error) => deps.log.error({ error: err.message }, 'job queue error'));
   await boss.start();
-  await boss.schedule(STALE_CHECK_QUEUE, STALE_CHECK_CRON, {}, { tz: 'UTC' });
+  await boss.schedule(STALE_CHECK_QUEUE, deps.cron ?? STALE_CHECK_CRON, {}, { tz: 'UTC' });
   await boss.work(
     STALE_CHECK_QUEUE,
     { pollingIntervalSeconds: deps.pollingIntervalSeconds ?? 30 },
