@@ -30,3 +30,4 @@ export * from './rules.ts';
 export * from './alerts.ts';
 export * from './billing.ts';
 export * from './unmatched.ts';
+export * from './measurements/index.ts';

@@ -1,0 +1,87 @@
+/**
+ * The shape of one measurement kind. Each kind is one file beside this one and is listed once in
+ * `registry.ts`; every layer (ingestion, FHIR, storage, billing, the web's panels and marks) reads
+ * the kind from there instead of knowing blood pressure by name.
+ */
+
+/** The device types the portal assigns; each kind names the one that measures it. */
+export type DeviceType = 'cuff' | 'scale' | 'glucometer' | 'pulse_oximeter' | 'thermometer';
+
+/** A table mark: how one reading compares with the kind's guidance (or the patient's targets). */
+export type MeasurementLevel = 'normal' | 'low' | 'high' | 'critical';
+
+export interface Classification {
+  level: MeasurementLevel;
+  /** The words shown beside the mark, e.g. "At or above 140/90". Empty for normal. */
+  label: string;
+}
+
+export interface ComponentDefinition {
+  /** The key of this value in an observation's `components` (e.g. 'systolic'). */
+  code: string;
+  /** Shown as a column heading (e.g. 'Systolic'). */
+  label: string;
+  /** LOINC code of the component (HL7 vital-signs profile). */
+  loinc: string;
+  /** The UCUM unit values are stored in (canonical), e.g. 'mm[Hg]', 'kg', 'mg/dL', '%', 'Cel', '/min'. */
+  ucum: string;
+  /** Plausible range in the canonical unit; outside it a reading is refused (400, nothing stored). */
+  range: { min: number; max: number };
+  /** Decimal places kept in storage (canonical unit). */
+  decimals: number;
+  /** True when a reading may come without this component (a cuff's pulse, an oximeter's pulse). */
+  optional?: boolean;
+}
+
+/** A unit a clinic may choose for display and that senders may use (kg or lb, mg/dL or mmol/L, °C or °F). */
+export interface UnitChoice {
+  /** UCUM code, e.g. '[lb_av]', 'mmol/L', '[degF]'. */
+  ucum: string;
+  /** Shown to people, e.g. 'lb', 'mmol/L', '°F'. */
+  label: string;
+  /** Decimal places shown. */
+  decimals: number;
+  toCanonical(value: number): number;
+  fromCanonical(value: number): number;
+}
+
+/** A metric name a device vendor sends, and which component of which kind it fills. */
+export interface VendorMetric {
+  vendor: 'tenovi';
+  metric: string;
+  /** The component its value_1 fills (value_2 fills `component2` when given). */
+  component: string;
+  component2?: string;
+  /** UCUM unit the vendor sends value_1 in (converted to canonical on the way in). */
+  unit: string;
+}
+
+export interface ClassifyContext {
+  /** The patient's programs (e.g. 'copd' changes the oxygen target, BTS 2017). */
+  programs?: readonly string[];
+}
+
+export interface MeasurementKind {
+  /** The stored kind, e.g. 'blood_pressure'. Lower-case letters and underscores. */
+  kind: string;
+  /** Shown as the panel title, e.g. 'Blood pressure'. */
+  label: string;
+  /** LOINC code of the observation (the panel code for multi-component kinds). */
+  loinc: string;
+  /** Other codes accepted on input (e.g. glucose by glucometer 41653-7). */
+  alternateLoinc?: readonly string[];
+  /** The FHIR category (always 'vital-signs' for the vital-signs profile kinds, 'laboratory' for glucose). */
+  category: 'vital-signs' | 'laboratory';
+  components: readonly ComponentDefinition[];
+  /** The component the panel's "latest" and the chart follow first. */
+  primary: string;
+  /** Display units a clinic may choose for the primary component(s); the first is the default. */
+  unitChoices: readonly UnitChoice[];
+  deviceType: DeviceType;
+  /** Counts as physiologic data for billing (CPT 99454 days). */
+  physiologic: boolean;
+  vendorMetrics: readonly VendorMetric[];
+  /** The guidance the classification follows, cited on the settings page and beside the code. */
+  guidance: string;
+  classify(values: Readonly<Record<string, number>>, context?: ClassifyContext): Classification;
+}
