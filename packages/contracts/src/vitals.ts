@@ -2,6 +2,13 @@ import { Type, type Static } from 'typebox';
 import { Timestamp } from './common.ts';
 import { PageOf } from './fields.ts';
 
+/**
+ * The kinds the spec's vitals answer (and today's FHIR Observation mapping) carries: blood
+ * pressure with its pulse, and a heart rate measured alone. Other kinds are served by
+ * /api/patients/{id}/observations.
+ */
+export const VITALS_KINDS = ['blood_pressure', 'heart_rate'] as const;
+
 export const Vital = Type.Object({
   created_at: Timestamp,
   /** Null on a heart rate measured alone (no blood pressure). */

@@ -38,8 +38,9 @@ try {
   // The 90 days end yesterday; readings at 08:00 and 20:00 UTC (morning and evening in the Americas),
   // each patient missing a few days so the day counts differ.
   await pool.query(
-    `INSERT INTO vitals (patient_id, source, created_at, systolic, diastolic, pulse)
-     SELECT p.id, 'CUFF-' || p.id, date_trunc('day', now()) - make_interval(days => d) + make_interval(hours => h), 125, 80, 70
+    `INSERT INTO observations (patient_id, source, created_at, kind, components, unit)
+     SELECT p.id, 'CUFF-' || p.id, date_trunc('day', now()) - make_interval(days => d) + make_interval(hours => h),
+            'blood_pressure', '{"systolic": 125, "diastolic": 80, "pulse": 70}', 'mm[Hg]'
        FROM patients p, generate_series(1, $1::int) d, (VALUES (8), (20)) AS hh(h)
       WHERE (p.id + d) % 9 <> 0`,
     [days],
@@ -51,7 +52,7 @@ try {
       WHERE (date_trunc('month', now()) + make_interval(days => k))::date <= current_date`,
   );
   await pool.query('VACUUM ANALYZE');
-  const { rows: counts } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM vitals');
+  const { rows: counts } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM observations');
   const fillS = (performance.now() - t0) / 1000;
 
   const app = await startBenchApp(pool);

@@ -41,8 +41,9 @@ try {
     )
   ).rows[0]!.id;
   await owner.query(
-    `INSERT INTO vitals (patient_id, source, created_at, systolic, diastolic)
-     SELECT $1, 'CUFF', timestamptz '2026-01-01' + make_interval(mins => g), 120, 80 FROM generate_series(1, 20000) g`,
+    `INSERT INTO observations (patient_id, source, created_at, kind, components, unit)
+     SELECT $1, 'CUFF', timestamptz '2026-01-01' + make_interval(mins => g), 'blood_pressure',
+            '{"systolic": 120, "diastolic": 80}', 'mm[Hg]' FROM generate_series(1, 20000) g`,
     [patient],
   );
   await owner.query(`INSERT INTO billing_closed_months (month) VALUES ('2026-09-01')`);
@@ -54,8 +55,9 @@ try {
         await c.query('BEGIN');
         const t0 = performance.now();
         await c.query(
-          `INSERT INTO vitals (patient_id, source, created_at, systolic, diastolic)
-           SELECT $1, 'CUFF-' || (g % 5), $2::timestamptz + make_interval(secs => g * 7), 120, 80 FROM generate_series(1, 500) g`,
+          `INSERT INTO observations (patient_id, source, created_at, kind, components, unit)
+           SELECT $1, 'CUFF-' || (g % 5), $2::timestamptz + make_interval(secs => g * 7), 'blood_pressure',
+                  '{"systolic": 120, "diastolic": 80}', 'mm[Hg]' FROM generate_series(1, 500) g`,
           [patient, start],
         );
         into.push(performance.now() - t0);
@@ -70,9 +72,9 @@ try {
   const within: number[] = [];
   await insert500('2026-10-15', 5, []);
   for (let round = 0; round < ROUNDS; round++) {
-    await owner.query('ALTER TABLE vitals DISABLE TRIGGER vitals_keep_closed_months_insert');
+    await owner.query('ALTER TABLE observations DISABLE TRIGGER vitals_keep_closed_months_insert');
     await insert500('2026-10-15', PER_ROUND, off);
-    await owner.query('ALTER TABLE vitals ENABLE TRIGGER vitals_keep_closed_months_insert');
+    await owner.query('ALTER TABLE observations ENABLE TRIGGER vitals_keep_closed_months_insert');
     // Mid-October: past the horizon (last closed month + 1 month + 1 day), no organization looked up.
     await insert500('2026-10-15', PER_ROUND, after);
     // October 1 in New York: before the horizon, so every row is checked against the closed months.

@@ -159,7 +159,7 @@ try {
 
   const cpu = process.cpuUsage(cpuBefore);
   const cpuPerRequest = (cpu.user + cpu.system) / 1000 / Math.max(1, result.requests.total);
-  const stored = (await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM vitals`)).rows[0]!.n;
+  const stored = (await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM observations`)).rows[0]!.n;
   console.log(
     `webhook, concurrency 10, ${seconds} s: ${Math.round(result.requests.average)} req/s, latency p50 ${result.latency.p50} ms, ` +
       `p99 ${result.latency.p99} ms, max ${result.latency.max} ms; non-2xx ${result.non2xx}, errors ${result.errors}; readings stored ${stored}; ` +

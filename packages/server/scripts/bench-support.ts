@@ -228,8 +228,9 @@ export async function fillPatients(pool: pg.Pool, n: number, organizationIds: nu
 /** `n` readings of one patient, 12 minutes apart back from now, pressures varying. */
 export async function fillVitals(pool: pg.Pool, patientId: number, n: number): Promise<void> {
   await pool.query(
-    `INSERT INTO vitals (patient_id, created_at, systolic, diastolic, pulse)
-     SELECT $1, now() - g * interval '12 minutes', 110 + (g * 7) % 50, 70 + (g * 3) % 25, 60 + g % 30
+    `INSERT INTO observations (patient_id, created_at, kind, components, unit)
+     SELECT $1, now() - g * interval '12 minutes', 'blood_pressure',
+            jsonb_build_object('systolic', 110 + (g * 7) % 50, 'diastolic', 70 + (g * 3) % 25, 'pulse', 60 + g % 30), 'mm[Hg]'
        FROM generate_series(1, $2::int) g`,
     [patientId, n],
   );

@@ -366,7 +366,7 @@ try {
   const vitals = [await record(vitalsPath, users[0]!), await record(vitalsPath, users[1]!)];
   const list = [await record(listPath, users[0]!), await record(listPath, users[1]!)];
   await recorder.close();
-  for (const [label, r] of [['vitals', vitals[0]!], ['patient list', list[0]!]] as const) {
+  for (const [label, r] of [['observations', vitals[0]!], ['patient list', list[0]!]] as const) {
     console.log(`\none ${label} request sends ${r.statements.length} statements:`);
     for (const st of r.statements) console.log(`  ${st.name ? `[${st.name}] ` : ''}${st.text.replace(/\s+/g, ' ').slice(0, 140)}`);
   }
@@ -384,7 +384,7 @@ try {
       await client.query('BEGIN');
       await client.query({
         name: 'bench_floor_page',
-        text: `SELECT created_at, systolic, diastolic, pulse, source FROM vitals
+        text: `SELECT created_at, systolic, diastolic, pulse, source FROM observations
                 WHERE patient_id = $1 ORDER BY created_at DESC, id DESC LIMIT 10`,
         values: [patientId],
       });

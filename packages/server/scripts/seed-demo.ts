@@ -328,18 +328,21 @@ async function main() {
           const baseSys = hypertensive ? 142 + r() * 18 : 112 + r() * 16;
           const baseDia = hypertensive ? 88 + r() * 10 : 70 + r() * 10;
           const inserted = await tx.query(
-            `INSERT INTO vitals (patient_id, device_id, source, created_at, systolic, diastolic, pulse)
-             SELECT $1, $2, coalesce($6, 'manual'), ts,
+            `INSERT INTO observations (patient_id, device_id, source, created_at, kind, components, unit)
+             SELECT pid, dev, src, ts, 'blood_pressure', jsonb_build_object('systolic', sys, 'diastolic', dia, 'pulse', pul),
+                    'mm[Hg]'
+               FROM (
+             SELECT $1::int AS pid, $2::int AS dev, coalesce($6, 'manual') AS src, ts,
                     least(260, greatest(80, round($3::float8 + (CASE WHEN slot = 0 THEN 6 ELSE -3 END) + 5 * sin(d / 7.0)
-                          + (random() + random() + random() - 1.5) * 12)))::int,
+                          + (random() + random() + random() - 1.5) * 12)))::int AS sys,
                     least(160, greatest(45, round($4::float8 + (CASE WHEN slot = 0 THEN 3 ELSE -2 END) + 3 * sin(d / 7.0)
-                          + (random() + random() + random() - 1.5) * 8)))::int,
-                    round(62 + random() * 25)::int
+                          + (random() + random() + random() - 1.5) * 8)))::int AS dia,
+                    round(62 + random() * 25)::int AS pul
                FROM generate_series(0, $5::int - 1) d, generate_series(0, 1) slot,
                     LATERAL (SELECT date_trunc('day', now()) - d * interval '1 day'
                                     + CASE WHEN slot = 0 THEN interval '7 hours' ELSE interval '19 hours' END
                                     + (random() * 50) * interval '1 minute' AS ts) t
-              WHERE ts <= now()
+              WHERE ts <= now()) v
              ON CONFLICT DO NOTHING RETURNING id`,
             [id, device.rows[0]?.id ?? null, baseSys, baseDia, DAYS, device.rows[0]?.device_id ?? null],
           );

@@ -283,7 +283,7 @@ const body: fc.Arbitrary<{ url: string; payload: string }> = fc.oneof(
 
 async function counts() {
   const { rows } = await server.db.pool.query<{ vitals: number; unmatched: number }>(
-    'SELECT (SELECT count(*) FROM vitals)::int AS vitals, (SELECT count(*) FROM unmatched_readings)::int AS unmatched',
+    'SELECT (SELECT count(*) FROM observations)::int AS vitals, (SELECT count(*) FROM unmatched_readings)::int AS unmatched',
   );
   return rows[0]!;
 }

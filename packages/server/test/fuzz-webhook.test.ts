@@ -259,7 +259,7 @@ const call: fc.Arbitrary<Call> = fc.oneof(
 /** Vitals, unmatched rows, and the alerts open for organization B (which the source is not of). */
 async function counts(): Promise<{ vitals: number; unmatched: number; alertsB: number }> {
   const { rows } = await server.db.pool.query<{ vitals: number; unmatched: number; alerts_b: number }>(
-    `SELECT (SELECT count(*)::int FROM vitals) AS vitals, (SELECT count(*)::int FROM unmatched_readings) AS unmatched,
+    `SELECT (SELECT count(*)::int FROM observations) AS vitals, (SELECT count(*)::int FROM unmatched_readings) AS unmatched,
             (SELECT count(*)::int FROM alerts a JOIN patients p ON p.id = a.patient_id WHERE p.last_name = 'OrgB') AS alerts_b`,
   );
   return { vitals: rows[0]!.vitals, unmatched: rows[0]!.unmatched, alertsB: rows[0]!.alerts_b };

@@ -22,7 +22,7 @@ describe('migrations', () => {
       'patients',
       'insurances',
       'devices',
-      'vitals',
+      'observations',
       'notes',
       'tracking_sessions',
       'users',

@@ -275,8 +275,27 @@ export interface Notes {
   patient_id: number;
 }
 
+export interface Observations {
+  components: Json;
+  created_at: Generated<Timestamp>;
+  device_id: number | null;
+  diastolic: Generated<number | null>;
+  id: Generated<number>;
+  irregular_heartbeat: boolean | null;
+  kind: string;
+  measurement_index: Generated<number>;
+  patient_id: number;
+  pulse: Generated<number | null>;
+  received_at: Generated<Timestamp>;
+  source: Generated<string>;
+  source_id: string | null;
+  systolic: Generated<number | null>;
+  unit: string;
+}
+
 export interface Organizations {
   created_at: Generated<Timestamp>;
+  display_units: Generated<Json>;
   id: Generated<number>;
   name: string;
   require_mfa: Generated<boolean>;
@@ -299,6 +318,18 @@ export interface PatientAlertThresholds {
   updated_by: number | null;
 }
 
+export interface PatientObservationCounts {
+  kind: string;
+  n: Generated<number>;
+  patient_id: number;
+}
+
+export interface PatientPrograms {
+  enrolled_at: Generated<Timestamp>;
+  patient_id: number;
+  program_id: string;
+}
+
 export interface Patients {
   created_at: Generated<Timestamp>;
   date_of_birth: string | null;
@@ -315,11 +346,6 @@ export interface Patients {
   organization_id: number;
   primary_provider_id: number | null;
   updated_at: Generated<Timestamp>;
-}
-
-export interface PatientVitalCounts {
-  n: Generated<number>;
-  patient_id: number;
 }
 
 export interface PgbossArchive {
@@ -407,6 +433,14 @@ export interface PgbossVersion {
   version: number;
 }
 
+export interface Programs {
+  built_in: Generated<boolean>;
+  created_at: Generated<Timestamp>;
+  id: string;
+  kinds: Generated<string[]>;
+  label: string;
+}
+
 export interface Roles {
   description: string;
   name: string;
@@ -438,17 +472,20 @@ export interface TrackingSessions {
 }
 
 export interface UnmatchedReadings {
+  components: Json;
   device_identifier: string;
-  diastolic: number | null;
+  diastolic: Generated<number | null>;
   id: Generated<number>;
   irregular_heartbeat: boolean | null;
-  kind: Generated<string>;
+  kind: string;
   measured_at: Timestamp;
   measurement_index: Generated<number>;
-  pulse: number | null;
+  metric: string | null;
+  pulse: Generated<number | null>;
   received_at: Generated<Timestamp>;
   source_id: string | null;
-  systolic: number | null;
+  systolic: Generated<number | null>;
+  unit: string;
 }
 
 export interface Users {
@@ -467,22 +504,6 @@ export interface Users {
   status: Generated<string>;
   title: string | null;
   updated_at: Generated<Timestamp>;
-}
-
-export interface Vitals {
-  created_at: Generated<Timestamp>;
-  device_id: number | null;
-  diastolic: number | null;
-  id: Generated<number>;
-  irregular_heartbeat: boolean | null;
-  kind: Generated<string>;
-  measurement_index: Generated<number>;
-  patient_id: number;
-  pulse: number | null;
-  received_at: Generated<Timestamp>;
-  source: Generated<string>;
-  source_id: string | null;
-  systolic: number | null;
 }
 
 export interface DB {
@@ -509,9 +530,11 @@ export interface DB {
   ingestion_sources: IngestionSources;
   insurances: Insurances;
   notes: Notes;
+  observations: Observations;
   organizations: Organizations;
   patient_alert_thresholds: PatientAlertThresholds;
-  patient_vital_counts: PatientVitalCounts;
+  patient_observation_counts: PatientObservationCounts;
+  patient_programs: PatientPrograms;
   patients: Patients;
   "pgboss.archive": PgbossArchive;
   "pgboss.job": PgbossJob;
@@ -519,10 +542,10 @@ export interface DB {
   "pgboss.schedule": PgbossSchedule;
   "pgboss.subscription": PgbossSubscription;
   "pgboss.version": PgbossVersion;
+  programs: Programs;
   roles: Roles;
   sessions: Sessions;
   tracking_sessions: TrackingSessions;
   unmatched_readings: UnmatchedReadings;
   users: Users;
-  vitals: Vitals;
 }

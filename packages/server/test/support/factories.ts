@@ -166,6 +166,14 @@ export async function assignDevice(db: Queryable, deviceId: number, patientId: n
 export interface ReadingOptions {
   /** When it was measured; now by default. */
   at?: Moment;
+  /**
+   * Another kind of the measurement registry with its components in the canonical unit (e.g.
+   * weight `{ weight: 82.5 }`, unit 'kg'); without it, a blood pressure (or, with systolic null,
+   * a heart rate) from the fields below.
+   */
+  kind?: string;
+  components?: Record<string, number>;
+  unit?: string;
   systolic?: number | null;
   diastolic?: number | null;
   pulse?: number | null;
@@ -180,13 +188,11 @@ export interface ReadingOptions {
 export async function buildReadings(db: Queryable, patientId: number, readings: ReadingOptions[]): Promise<number[]> {
   if (readings.length === 0) return [];
   const rows = await kysely(db)
-    .insertInto('vitals')
+    .insertInto('observations')
     .values(
       readings.map((r) => ({
         patient_id: patientId,
-        systolic: r.systolic === undefined ? 120 : r.systolic,
-        diastolic: r.diastolic === undefined ? 80 : r.diastolic,
-        pulse: r.pulse === undefined ? null : r.pulse,
+        ...storedValues(r),
         ...(r.at === undefined ? {} : { created_at: momentSql(r.at) }),
         ...(r.source === undefined ? {} : { source: r.source }),
       })),
@@ -194,6 +200,23 @@ export async function buildReadings(db: Queryable, patientId: number, readings: 
     .returning('id')
     .execute();
   return rows.map((r) => r.id);
+}
+
+/** A reading's kind, components and unit as the observations store keeps them. */
+function storedValues(r: Pick<ReadingOptions, 'kind' | 'components' | 'unit' | 'systolic' | 'diastolic' | 'pulse'>) {
+  if (r.kind !== undefined && r.kind !== 'blood_pressure' && r.kind !== 'heart_rate') {
+    return { kind: r.kind, components: JSON.stringify(r.components ?? {}), unit: r.unit ?? '1' };
+  }
+  const systolic = r.systolic === undefined ? 120 : r.systolic;
+  const diastolic = r.diastolic === undefined ? 80 : r.diastolic;
+  const pulse = r.pulse ?? null;
+  const values: Record<string, number> = {};
+  if (systolic !== null) values.systolic = systolic;
+  if (diastolic !== null) values.diastolic = diastolic;
+  if (pulse !== null) values.pulse = pulse;
+  // A pulse alone is a heart rate, except a waiting one given kind blood_pressure on purpose.
+  const kind = r.kind ?? (systolic === null ? 'heart_rate' : 'blood_pressure');
+  return { kind, components: JSON.stringify(values), unit: kind === 'blood_pressure' && systolic !== null ? 'mm[Hg]' : '/min' };
 }
 
 export async function buildReading(db: Queryable, patientId: number, r: ReadingOptions = {}): Promise<number> {
@@ -248,6 +271,12 @@ export async function buildUnmatchedReading(
     systolic?: number | null;
     diastolic?: number | null;
     pulse?: number | null;
+    /** A heart rate alone is 'heart_rate'; a pulse without its pressure waits as 'blood_pressure' (the default). */
+    kind?: string;
+    components?: Record<string, number>;
+    unit?: string;
+    /** A vendor metric the portal does not know (kind 'unknown'). */
+    metric?: string;
     sourceId?: string | null;
   },
 ): Promise<number> {
@@ -256,9 +285,8 @@ export async function buildUnmatchedReading(
     .values({
       device_identifier: u.deviceIdentifier,
       measured_at: momentSql(u.measuredAt ?? { ago: '0 seconds' }),
-      systolic: u.systolic === undefined ? 120 : u.systolic,
-      diastolic: u.diastolic === undefined ? 80 : u.diastolic,
-      pulse: u.pulse ?? null,
+      ...storedValues({ ...u, kind: u.kind ?? 'blood_pressure' }),
+      metric: u.metric ?? null,
       source_id: u.sourceId ?? null,
       ...(u.measurementIndex === undefined ? {} : { measurement_index: u.measurementIndex }),
       ...(u.receivedAt === undefined ? {} : { received_at: momentSql(u.receivedAt) }),

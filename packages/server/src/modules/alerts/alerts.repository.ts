@@ -65,7 +65,7 @@ export async function readingsToCheck(db: Queryable, vitalIds: number[]): Promis
            to_jsonb(t) - 'patient_id' - 'updated_by' - 'updated_at' AS patient,
            EXISTS (SELECT 1 FROM alerts sa WHERE sa.patient_id = v.patient_id AND sa.rule = 'stale_data'
                       AND sa.status <> 'resolved') AS stale_open
-      FROM vitals v
+      FROM observations v
       JOIN patients p ON p.id = v.patient_id
       LEFT JOIN alert_settings s ON s.organization_id = p.organization_id
       LEFT JOIN patient_alert_thresholds t ON t.patient_id = v.patient_id
@@ -246,7 +246,7 @@ export async function claimCriticalNotifications(
 export async function alertMarks(db: Queryable, patientId: number, days: number): Promise<number[]> {
   const { rows } = await sql<{ t: number }>`
     SELECT DISTINCT extract(epoch FROM v.created_at)::float8 AS t
-      FROM alert_readings ar JOIN vitals v ON v.id = ar.vital_id
+      FROM alert_readings ar JOIN observations v ON v.id = ar.vital_id
      WHERE v.patient_id = ${patientId} AND v.created_at >= now() - make_interval(days => ${days}::int)
      ORDER BY 1`.execute(kysely(db));
   return rows.map((r) => r.t);

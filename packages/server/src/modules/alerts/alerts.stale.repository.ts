@@ -17,7 +17,7 @@ export async function stalePatients(
            floor(extract(epoch FROM now() - coalesce(last.at, p.created_at)) / 86400)::int AS days
       FROM patients p
       LEFT JOIN alert_settings s ON s.organization_id = p.organization_id
-      LEFT JOIN LATERAL (SELECT v.created_at AS at FROM vitals v WHERE v.patient_id = p.id
+      LEFT JOIN LATERAL (SELECT v.created_at AS at FROM observations v WHERE v.patient_id = p.id
                           ORDER BY v.created_at DESC, v.id DESC LIMIT 1) last ON true
      WHERE p.enrolled_rpm
        AND coalesce(last.at, p.created_at) < now() - make_interval(days => coalesce(s.stale_days, ${defaultDays})::int)`.execute(

@@ -71,7 +71,7 @@ export function billingInputsQuery(opts: BillingInputsScope) {
     f AS (
       SELECT pts.*,
              (SELECT (min(v.created_at) AT TIME ZONE pts.time_zone)::date
-                FROM vitals v WHERE v.patient_id = pts.id AND ${device} AND v.created_at < pts.upto) AS first_day
+                FROM observations v WHERE v.patient_id = pts.id AND ${device} AND v.created_at < pts.upto) AS first_day
         FROM pts
     ),
     counted AS (
@@ -79,7 +79,7 @@ export function billingInputsQuery(opts: BillingInputsScope) {
         FROM f
         CROSS JOIN LATERAL (
           SELECT DISTINCT ${localDay} AS day
-            FROM vitals v
+            FROM observations v
            WHERE v.patient_id = f.id AND ${device} AND v.created_at < f.upto
              -- From the first day of the first period that overlaps the month.
              AND v.created_at >= ${midnight(sql`f.first_day + ${period} * greatest(0, (${monthStart}::date - f.first_day) / ${period})`)}
@@ -98,14 +98,14 @@ export function billingInputsQuery(opts: BillingInputsScope) {
     setup AS (
       SELECT f.id AS patient_id,
              CASE WHEN EXISTS (
-                    SELECT 1 FROM vitals v
+                    SELECT 1 FROM observations v
                      WHERE v.patient_id = f.id AND ${device} AND v.created_at < f.upto
                        AND v.created_at >= ${midnight(sql`f.first_day + 1`)}
                        AND v.created_at < ${midnight(sql`f.first_day + ${period}`)})
                   THEN 0
                   ELSE (SELECT min(idx) FROM (
                           SELECT (${localDay} - f.first_day) / ${period} AS idx, count(DISTINCT ${localDay}) AS n
-                            FROM vitals v WHERE v.patient_id = f.id AND ${device} AND v.created_at < f.upto
+                            FROM observations v WHERE v.patient_id = f.id AND ${device} AND v.created_at < f.upto
                            GROUP BY 1) per_period
                          WHERE n >= ${sql.lit(DEVICE_DAYS_SHORT)})
              END AS setup_period
@@ -225,7 +225,7 @@ export async function readingDays(
 ): Promise<{ patient_id: number; day: string; readings: number }[]> {
   const result = await sql<{ patient_id: number; day: string; readings: number }>`
     SELECT v.patient_id, to_char((v.created_at AT TIME ZONE o.time_zone)::date, 'YYYY-MM-DD') AS day, count(*)::int AS readings
-      FROM vitals v
+      FROM observations v
       JOIN patients p ON p.id = v.patient_id
       JOIN organizations o ON o.id = p.organization_id
      WHERE (${patientId}::int IS NULL OR v.patient_id = ${patientId}::int) AND v.source <> ${sql.lit(MANUAL_SOURCE)}

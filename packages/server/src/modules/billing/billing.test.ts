@@ -351,16 +351,17 @@ describe('a closed month stays as it was closed', () => {
   });
 
   it('the runtime role cannot insert, move or delete a reading of a closed month', async () => {
-    const insert = `INSERT INTO vitals (patient_id, source, created_at, systolic, diastolic) VALUES ($1, 'CUFF-1', $2, 120, 80)`;
+    const insert = `INSERT INTO observations (patient_id, source, created_at, kind, components, unit)
+                    VALUES ($1, 'CUFF-1', $2, 'blood_pressure', '{"systolic": 120, "diastolic": 80}', 'mm[Hg]')`;
     expect(await codeOf(insert, [ids.full, '2026-10-26T16:00:00Z'])).toBe(CLOSED_MONTH_SQLSTATE);
     // Month membership is the organization's: 02:00 UTC on November 1 is October 31 in New York.
     expect(await codeOf(insert, [ids.full, '2026-11-01T02:00:00Z'])).toBe(CLOSED_MONTH_SQLSTATE);
     expect(await codeOf(insert, [ids.full, '2026-11-01T05:00:00Z'])).toBe('accepted');
-    const october = `SELECT id FROM vitals WHERE patient_id = $1 AND created_at = '2026-10-01T16:00:00Z'`;
+    const october = `SELECT id FROM observations WHERE patient_id = $1 AND created_at = '2026-10-01T16:00:00Z'`;
     expect(
-      await codeOf(`UPDATE vitals SET created_at = '2026-11-02T16:00:00Z' WHERE id = (${october})`, [ids.full]),
+      await codeOf(`UPDATE observations SET created_at = '2026-11-02T16:00:00Z' WHERE id = (${october})`, [ids.full]),
     ).toBe(CLOSED_MONTH_SQLSTATE);
-    expect(await codeOf(`DELETE FROM vitals WHERE id = (${october})`, [ids.full])).toBe(CLOSED_MONTH_SQLSTATE);
+    expect(await codeOf(`DELETE FROM observations WHERE id = (${october})`, [ids.full])).toBe(CLOSED_MONTH_SQLSTATE);
   });
 
   it('tells ingestion which readings of a batch fall in a closed month, in the organization time zone', async () => {

@@ -51,7 +51,7 @@ async function post<T>(url: string, body: unknown) {
 
 const readingsOfPatient = async () =>
   (
-    await server.db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM vitals WHERE patient_id = $1', [
+    await server.db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM observations WHERE patient_id = $1', [
       patientId,
     ])
   ).rows[0]!.n;

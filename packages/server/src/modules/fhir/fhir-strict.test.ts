@@ -95,9 +95,9 @@ async function call<T = Resource>(
 }
 const post = <T = Resource>(url: string, body: unknown) => call<T>('POST', url, body);
 const diagnostics = (o: unknown) => (o as OperationOutcome).issue?.[0]?.diagnostics;
-const count = async (table: 'vitals' | 'unmatched_readings') =>
+const count = async (table: 'observations' | 'unmatched_readings') =>
   (await server.db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0]!.n;
-const rows = async () => ({ vitals: await count('vitals'), unmatched: await count('unmatched_readings') });
+const rows = async () => ({ vitals: await count('observations'), unmatched: await count('unmatched_readings') });
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -185,7 +185,7 @@ describe('strict FHIR input', () => {
   });
 
   it('status bogus is refused, not stored as final; only final, amended and corrected are stored', async () => {
-    const before = await count('vitals');
+    const before = await count('observations');
     const bogus = await post<OperationOutcome>(
       '/fhir/R4/Observation',
       bp('S-1', fresh(), 120, 80, { status: 'bogus' }),
@@ -202,7 +202,7 @@ describe('strict FHIR input', () => {
         expect(diagnostics(res.body)).toBe(FhirErrors.statusNotStored('status', status));
       }
     }
-    expect(await count('vitals')).toBe(before + FHIR_STORED_STATUSES.length);
+    expect(await count('observations')).toBe(before + FHIR_STORED_STATUSES.length);
   });
 
   it('effectiveDateTime must be a real calendar date-time with a zone, from 2000 on and at most 90 days old', async () => {
@@ -250,7 +250,7 @@ describe('strict FHIR input', () => {
   });
 
   it('valueQuantity.value must be a JSON number: "0x80" and " 1.2e2 " are refused, not read as 128 and 120', async () => {
-    const before = await count('vitals');
+    const before = await count('observations');
     for (const value of ['0x80', ' 1.2e2 ', '120', true, null, [120], { value: 120 }]) {
       const res = await post<OperationOutcome>('/fhir/R4/Observation', bp('S-1', fresh(), value, 80));
       expect(res.status, JSON.stringify(value)).toBe(400);
@@ -262,7 +262,7 @@ describe('strict FHIR input', () => {
     for (const value of [1e308, -120, 120.5]) {
       expect((await post('/fhir/R4/Observation', bp('S-1', fresh(), value, 80))).status, String(value)).toBe(400);
     }
-    expect(await count('vitals')).toBe(before);
+    expect(await count('observations')).toBe(before);
   });
 
   it("subjects must be this server's patients: a foreign Patient/34 is refused, and an unconfirmable subject is not dropped", async () => {
@@ -319,7 +319,7 @@ describe('strict FHIR input', () => {
     });
     expect(created.body.component).toBeUndefined();
     expect(fhirSchemaErrors(created.body)).toEqual([]);
-    const stored = await server.db.pool.query(`SELECT kind, systolic, diastolic, pulse FROM vitals WHERE id = $1`, [
+    const stored = await server.db.pool.query(`SELECT kind, systolic, diastolic, pulse FROM observations WHERE id = $1`, [
       Number(created.body.id),
     ]);
     expect(stored.rows).toEqual([{ kind: 'heart_rate', systolic: null, diastolic: null, pulse: 130 }]);
@@ -370,7 +370,7 @@ describe('strict FHIR input', () => {
   });
 
   it('a heart rate with the time and device of a panel in the same Bundle is that panel’s pulse', async () => {
-    const before = await count('vitals');
+    const before = await count('observations');
     const at = fresh();
     const res = await post<Bundle>(
       '/fhir/R4',
@@ -386,23 +386,23 @@ describe('strict FHIR input', () => {
       'staff',
     );
     expect(panel.body.component?.map((c) => c.valueQuantity?.value)).toEqual([131, 81, 66]);
-    expect(await count('vitals')).toBe(before + 2);
+    expect(await count('observations')).toBe(before + 2);
   });
 
   it(`a request carries at most ${FHIR_BUNDLE_MAX_ENTRIES} measurements: 413 above`, async () => {
     const base = Date.now() - 30 * 86_400_000;
     const many = (n: number) => Array.from({ length: n }, (_, i) => bp('S-1', new Date(base + i * 1000).toISOString()));
-    const before = await count('vitals');
+    const before = await count('observations');
     const tooMany = await post<OperationOutcome>('/fhir/R4', bundle('batch', many(FHIR_BUNDLE_MAX_ENTRIES + 1)));
     expect(tooMany.status).toBe(413);
     expect(tooMany.body.issue[0]).toMatchObject({
       code: 'too-costly',
       diagnostics: FhirErrors.bundleSize(FHIR_BUNDLE_MAX_ENTRIES),
     });
-    expect(await count('vitals')).toBe(before);
+    expect(await count('observations')).toBe(before);
     const full = await post<Bundle>('/fhir/R4', bundle('transaction', many(FHIR_BUNDLE_MAX_ENTRIES)));
     expect(full.status).toBe(200);
-    expect(await count('vitals')).toBe(before + FHIR_BUNDLE_MAX_ENTRIES);
+    expect(await count('observations')).toBe(before + FHIR_BUNDLE_MAX_ENTRIES);
   });
 });
 

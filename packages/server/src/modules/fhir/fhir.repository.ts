@@ -1,3 +1,4 @@
+import { VITALS_KINDS } from '@rpm/contracts';
 import { sql } from 'kysely';
 import type { Queryable } from '../../db/pool.ts';
 import { kysely } from '../../db/kysely.ts';
@@ -22,7 +23,7 @@ export async function findPatient(
 
 export async function findVital(db: Queryable, id: number): Promise<(VitalRow & { organization_id: number }) | null> {
   const row = await kysely(db)
-    .selectFrom('vitals as v')
+    .selectFrom('observations as v')
     .innerJoin('patients as p', 'p.id', 'v.patient_id')
     .select([
       'v.id',
@@ -36,6 +37,7 @@ export async function findVital(db: Queryable, id: number): Promise<(VitalRow & 
       'p.organization_id',
     ])
     .where('v.id', '=', id)
+    .where('v.kind', 'in', VITALS_KINDS)
     // The table's CHECK constraint holds kind to these values.
     .$narrowType<{ kind: VitalRow['kind'] }>()
     .executeTakeFirst();
@@ -55,9 +57,10 @@ export async function searchVitals(
   q: { patientId: number; dates: DateCondition[]; limit: number; offset: number },
 ): Promise<VitalRow[]> {
   let query = kysely(db)
-    .selectFrom('vitals')
+    .selectFrom('observations')
     .select(['id', 'patient_id', 'created_at', 'kind', 'systolic', 'diastolic', 'pulse', 'source'])
     .where('patient_id', '=', q.patientId)
+    .where('kind', 'in', VITALS_KINDS)
     .$narrowType<{ kind: VitalRow['kind'] }>();
   for (const d of q.dates) {
     const { start, end } = d;

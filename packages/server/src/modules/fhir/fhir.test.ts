@@ -96,7 +96,7 @@ async function fhir<T = Resource>(
 const post = <T = Resource>(url: string, body: unknown, secret: string | null = writeKey.secret) =>
   fhir<T>('POST', url, { body, secret });
 const vitalsCount = async () =>
-  (await server.db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM vitals')).rows[0]!.n;
+  (await server.db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM observations')).rows[0]!.n;
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -327,7 +327,7 @@ describe('a FHIR key acts for its own organization', () => {
   const lastAudit = (action: string) => lastAuditOf(server, action);
   const vitalsOf = async (patient: number) =>
     (
-      await server.db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM vitals WHERE patient_id = $1', [
+      await server.db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM observations WHERE patient_id = $1', [
         patient,
       ])
     ).rows[0]!.n;

@@ -74,7 +74,7 @@ const count = async (sql: string, params: unknown[] = []) =>
 const readingsOf = async (patientId: number) =>
   (
     await server.db.pool.query(
-      `SELECT systolic, diastolic, pulse, source, irregular_heartbeat FROM vitals WHERE patient_id = $1 ORDER BY created_at`,
+      `SELECT systolic, diastolic, pulse, source, irregular_heartbeat FROM observations WHERE patient_id = $1 ORDER BY created_at`,
       [patientId],
     )
   ).rows;
@@ -248,7 +248,7 @@ describe('POST /api/ingest/tenovi/{sourceId}', () => {
     const answers = await Promise.all(Array.from({ length: 4 }, () => send(concurrent)));
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
     expect(answers.reduce((n, a) => n + a.body.stored, 0)).toBe(1);
-    expect(await count(`vitals WHERE systolic = 131 AND patient_id = $1`, [patientA])).toBe(1);
+    expect(await count(`observations WHERE systolic = 131 AND patient_id = $1`, [patientA])).toBe(1);
   });
 
   it('attributes a late reading to the patient who had the device when it was measured', async () => {
@@ -344,12 +344,12 @@ describe('POST /api/ingest/tenovi/{sourceId}', () => {
   it.each(cases)(
     'refuses %s with 400 naming field and rule, stores nothing, records the rejection',
     async (_name, body, message) => {
-      const before = await count('vitals');
+      const before = await count('observations');
       const unmatchedBefore = await count('unmatched_readings');
       const res = await send(body);
       expect(res.status).toBe(400);
       expect(res.body.message).toBe(message);
-      expect(await count('vitals')).toBe(before);
+      expect(await count('observations')).toBe(before);
       expect(await count('unmatched_readings')).toBe(unmatchedBefore);
       const list = await admin.get<IngestionSource[]>('/api/integrations');
       expect(list.body.find((s) => s.id === source.id)?.recent_rejections[0]?.reason).toBe(message);
@@ -357,11 +357,11 @@ describe('POST /api/ingest/tenovi/{sourceId}', () => {
   );
 
   it('stores nothing of a batch when one measurement is bad, and keeps only the newest rejections', async () => {
-    const before = await count('vitals');
+    const before = await count('observations');
     const res = await send([bp('HWI-A', minutesAgo(4), 120, 80), bp('HWI-A', minutesAgo(4), 400, 80, 1)]);
     expect(res.status).toBe(400);
     expect(res.body.message).toBe(IngestionErrors.range('[1].value_1', 40, 300, 'mmHg'));
-    expect(await count('vitals')).toBe(before);
+    expect(await count('observations')).toBe(before);
     for (let i = 0; i < INGESTION_REJECTIONS_KEPT + 3; i++) await send(bp('X', minutesAgo(4), 10, 5));
     expect(await count('ingestion_rejections WHERE source_id = $1', [source.id])).toBe(INGESTION_REJECTIONS_KEPT);
     const rejection = (await admin.get<IngestionSource[]>('/api/integrations')).body.find((s) => s.id === source.id)!
@@ -371,13 +371,13 @@ describe('POST /api/ingest/tenovi/{sourceId}', () => {
 
   it('answers 401 for a wrong, missing or unknown-source secret, stores nothing, and audits it', async () => {
     const body = bp('HWI-A', minutesAgo(6), 120, 80);
-    const before = await count('vitals');
+    const before = await count('observations');
     expect((await send(body, { secret: null })).status).toBe(401);
     expect((await send(body, { secret: source.secret.slice(0, -2) + 'xx' })).status).toBe(401);
     expect((await send(body, { sourceId: '00000000-0000-4000-8000-000000000000' })).status).toBe(401);
     // A browser session is no substitute for the source's secret.
     expect((await admin.request('POST', `/api/ingest/tenovi/${source.id}`, { body })).status).toBe(401);
-    expect(await count('vitals')).toBe(before);
+    expect(await count('observations')).toBe(before);
     const reasons = await server.db.pool.query(
       `SELECT reason FROM audit_logs WHERE action = 'ingest.tenovi' AND outcome = 'failure' AND reason NOT LIKE '%must%' AND reason NOT LIKE '%required%' ORDER BY id DESC LIMIT 4`,
     );
@@ -678,7 +678,7 @@ describe('sources belong to one organization', () => {
     // Giving the device to a patient takes along what waited for it: only its own organization's.
     await buildDevice(db, { deviceId: 'HWI-ORG', model: 'BPM', patientId: patientA });
     const moved = await server.db.pool.query(
-      `SELECT v.systolic FROM vitals v JOIN devices d ON d.id = v.device_id WHERE d.device_id = 'HWI-ORG'`,
+      `SELECT v.systolic FROM observations v JOIN devices d ON d.id = v.device_id WHERE d.device_id = 'HWI-ORG'`,
     );
     expect(moved.rows).toEqual([{ systolic: 121 }]);
     expect(
@@ -710,7 +710,7 @@ describe('sources belong to one organization', () => {
     expect(res.body.battery_updates).toBe(0);
     expect(await battery()).toBe(before);
     const reading = await server.db.pool.query(
-      `SELECT pulse FROM vitals WHERE patient_id = $1 AND created_at = $2 AND kind = 'blood_pressure'`,
+      `SELECT pulse FROM observations WHERE patient_id = $1 AND created_at = $2 AND kind = 'blood_pressure'`,
       [patientA, t],
     );
     expect(reading.rows).toEqual([{ pulse: null }]);

@@ -79,6 +79,13 @@ export interface StoreAudit {
  * the call's audit record: one round trip fewer per webhook call, and the record cannot miss
  * the readings it counts.
  */
+/**
+ * A blood pressure or heart rate as the store keeps it: its components (codes of the measurement
+ * registry) and the unit of its primary component.
+ */
+const COMPONENTS = sql`jsonb_strip_nulls(jsonb_build_object('systolic', systolic, 'diastolic', diastolic, 'pulse', pulse))`;
+const UNIT = sql`CASE WHEN kind = 'blood_pressure' THEN 'mm[Hg]' ELSE '/min' END`;
+
 export async function storeReadings(
   db: Queryable,
   sender: Sender,
@@ -118,21 +125,22 @@ export async function storeReadings(
      ),
      ${admittedSteps(sourceId, unmatchedQuota)},
      stored AS (
-       INSERT INTO vitals (patient_id, device_id, source, created_at, measurement_index, kind, systolic, diastolic, pulse,
-                           irregular_heartbeat, source_id)
-       SELECT patient_id, device_pk, device_label, measured_at, idx, kind, systolic, diastolic, pulse, irregular,
+       INSERT INTO observations (patient_id, device_id, source, created_at, measurement_index, kind, components, unit,
+                                 irregular_heartbeat, source_id)
+       SELECT patient_id, device_pk, device_label, measured_at, idx, kind, ${COMPONENTS}, ${UNIT}, irregular,
               ${sourceId}
          FROM resolved WHERE patient_id IS NOT NULL ORDER BY ord
        ON CONFLICT (device_id, kind, created_at) DO NOTHING
        RETURNING id, patient_id, device_id, kind, created_at
      ),
      parked AS (
-       INSERT INTO unmatched_readings AS u (device_identifier, measured_at, measurement_index, kind, systolic, diastolic,
-                                            pulse, irregular_heartbeat, source_id)
-       SELECT ident, measured_at, idx, kind, systolic, diastolic, pulse, irregular, ${sourceId}
+       INSERT INTO unmatched_readings AS u (device_identifier, measured_at, measurement_index, kind, components, unit,
+                                            irregular_heartbeat, source_id)
+       SELECT ident, measured_at, idx, kind, ${COMPONENTS}, ${UNIT}, irregular, ${sourceId}
          FROM admitted
        ON CONFLICT ((lower(btrim(device_identifier))), kind, measured_at) DO UPDATE
-         SET systolic = EXCLUDED.systolic, diastolic = EXCLUDED.diastolic, pulse = coalesce(u.pulse, EXCLUDED.pulse),
+         -- The pressure joins the pulse that waited for it (the waiting pulse is kept).
+         SET components = EXCLUDED.components || u.components, unit = EXCLUDED.unit,
              irregular_heartbeat = coalesce(u.irregular_heartbeat, EXCLUDED.irregular_heartbeat)
          WHERE u.systolic IS NULL AND u.kind = 'blood_pressure'
        RETURNING id, lower(btrim(device_identifier)) AS ident_key, kind, measured_at
@@ -149,7 +157,7 @@ export async function storeReadings(
        LEFT JOIN admitted ad ON ad.ord = r.ord
        LEFT JOIN stored s ON s.device_id = r.device_pk AND s.kind = r.kind AND s.created_at = r.measured_at
        LEFT JOIN parked p ON p.ident_key = lower(r.ident) AND p.kind = r.kind AND p.measured_at = r.measured_at
-       LEFT JOIN vitals existing ON s.id IS NULL AND r.patient_id IS NOT NULL AND existing.device_id = r.device_pk
+       LEFT JOIN observations existing ON s.id IS NULL AND r.patient_id IS NOT NULL AND existing.device_id = r.device_pk
         AND existing.kind = r.kind AND existing.created_at = r.measured_at
       ORDER BY r.ord`;
   // Its text does not depend on the number of readings (they travel as arrays): prepared once
@@ -261,8 +269,8 @@ export async function storeLonePulses(db: Queryable, sender: Sender, pulses: Inc
          WITH ORDINALITY AS i(ident, measured_at, idx, pulse, irregular, ord)
      ),
      on_vital AS (
-       UPDATE vitals v
-          SET pulse = coalesce(v.pulse, i.pulse), irregular_heartbeat = coalesce(v.irregular_heartbeat, i.irregular)
+       UPDATE observations v
+          SET components = jsonb_build_object('pulse', i.pulse) || v.components, irregular_heartbeat = coalesce(v.irregular_heartbeat, i.irregular)
          FROM input i, devices d, patients p
         WHERE d.id = v.device_id AND lower(btrim(d.device_id)) = lower(btrim(i.ident)) AND v.kind = 'blood_pressure'
           AND v.created_at = i.measured_at AND p.id = v.patient_id AND p.organization_id = ${organizationId}::int
@@ -275,11 +283,12 @@ export async function storeLonePulses(db: Queryable, sender: Sender, pulses: Inc
      ),
      ${admittedSteps(sourceId, unmatchedQuota)},
      parked AS (
-       INSERT INTO unmatched_readings AS u (device_identifier, measured_at, measurement_index, pulse, irregular_heartbeat,
-                                            source_id)
-       SELECT ident, measured_at, idx, pulse, irregular, ${sourceId} FROM admitted
+       INSERT INTO unmatched_readings AS u (device_identifier, measured_at, measurement_index, kind, components, unit,
+                                            irregular_heartbeat, source_id)
+       SELECT ident, measured_at, idx, 'blood_pressure', jsonb_strip_nulls(jsonb_build_object('pulse', pulse)), '/min',
+              irregular, ${sourceId} FROM admitted
        ON CONFLICT ((lower(btrim(device_identifier))), kind, measured_at) DO UPDATE
-         SET pulse = coalesce(u.pulse, EXCLUDED.pulse),
+         SET components = EXCLUDED.components || u.components,
              irregular_heartbeat = coalesce(u.irregular_heartbeat, EXCLUDED.irregular_heartbeat)
      )
      SELECT i.ord::int, btrim(i.ident) AS ident, v.ord IS NOT NULL AS merged, v.ord IS NOT NULL OR a.ord IS NOT NULL AS admitted

@@ -190,11 +190,11 @@ describe('strict input', () => {
     ],
   ];
   it.each(refused)('refuses %s with 400 naming the rule, and stores nothing', async (_name, body, message) => {
-    const before = [await count('vitals'), await count('unmatched_readings')];
+    const before = [await count('observations'), await count('unmatched_readings')];
     const res = await send(body);
     expect(res.status).toBe(400);
     expect(res.body.message).toBe(message);
-    expect([await count('vitals'), await count('unmatched_readings')]).toEqual(before);
+    expect([await count('observations'), await count('unmatched_readings')]).toEqual(before);
   });
 
   it('accepts strictly decimal strings, a 41-day-old reading, and 0/1/true/false irregular flags', async () => {
@@ -203,7 +203,7 @@ describe('strict input', () => {
     expect(res.status).toBe(200);
     expect(res.body.stored).toBe(1);
     const stored = await server.db.pool.query(
-      `SELECT systolic, diastolic, irregular_heartbeat FROM vitals WHERE patient_id = $1 AND created_at = $2`,
+      `SELECT systolic, diastolic, irregular_heartbeat FROM observations WHERE patient_id = $1 AND created_at = $2`,
       [patientA, t],
     );
     expect(stored.rows).toEqual([{ systolic: 128, diastolic: 82, irregular_heartbeat: false }]);
@@ -254,7 +254,7 @@ describe('exactly once', () => {
     expect(first.body).toMatchObject({ received: 10, stored: 1 });
     for (const i of [0, 1, 2, 3, 4]) expect((await send(bp('TRUST-A', t, 133, 84, i))).body.stored).toBe(0);
     const rows = await server.db.pool.query(
-      `SELECT systolic, pulse FROM vitals WHERE patient_id = $1 AND created_at = $2`,
+      `SELECT systolic, pulse FROM observations WHERE patient_id = $1 AND created_at = $2`,
       [patientA, t],
     );
     expect(rows.rows).toEqual([{ systolic: 133, pulse: 71 }]);
@@ -292,7 +292,7 @@ describe('bounded', () => {
       duplicates: times.length,
       battery_updates: 1,
     });
-    expect(await count(`vitals WHERE patient_id = $1 AND pulse = 66`, [patientA])).toBe(times.length);
+    expect(await count(`observations WHERE patient_id = $1 AND pulse = 66`, [patientA])).toBe(times.length);
     // One by one it was two statements per pulse and one per battery level (750 here); now the
     // transaction is a handful (BEGIN, pulses, batteries, audit, COMMIT), with room for the sealer's.
     expect(statements).toBeGreaterThanOrEqual(3);
@@ -383,7 +383,7 @@ describe('organization scoping', () => {
     );
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ stored: 1, unmatched: 1 });
-    expect(await count(`vitals WHERE patient_id = $1`, [patientB])).toBe(0);
+    expect(await count(`observations WHERE patient_id = $1`, [patientB])).toBe(0);
     expect(await count(`alerts WHERE patient_id = $1 OR organization_id = $2`, [patientB, orgB])).toBe(0);
     expect(await count(`alerts WHERE patient_id = $1 AND rule = 'bp_crisis'`, [patientA])).toBe(1);
     // Nor does it complete B's readings with a pulse, or set B's battery.
@@ -400,12 +400,12 @@ describe('organization scoping', () => {
       duplicates: 1,
       battery_updates: 1,
     });
-    const b = await server.db.pool.query(`SELECT pulse FROM vitals WHERE patient_id = $1`, [patientB]);
+    const b = await server.db.pool.query(`SELECT pulse FROM observations WHERE patient_id = $1`, [patientB]);
     expect(b.rows).toEqual([{ pulse: 99 }]);
     // Assigning B's device again does not move A's parked reading to B's patient.
     await server.db.pool.query(`UPDATE devices SET patient_id = NULL WHERE device_id = 'TRUST-B'`);
     await server.db.pool.query(`UPDATE devices SET patient_id = $1 WHERE device_id = 'TRUST-B'`, [patientB]);
-    expect(await count(`vitals WHERE patient_id = $1 AND systolic = 211`, [patientB])).toBe(0);
+    expect(await count(`observations WHERE patient_id = $1 AND systolic = 211`, [patientB])).toBe(0);
   });
 });
 

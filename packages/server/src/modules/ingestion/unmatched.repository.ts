@@ -16,7 +16,7 @@ export interface UnmatchedRow {
 
 /** Readings (blood pressures and heart rates alone) a device assignment would carry. */
 const listed = (eb: ExpressionBuilder<DB, 'unmatched_readings'>) =>
-  eb.or([eb('systolic', 'is not', null), eb('kind', '=', 'heart_rate')]);
+  eb.or([eb('kind', '<>', 'blood_pressure'), eb('systolic', 'is not', null)]);
 
 /**
  * Readings waiting for their device to be assigned, newest first (pulses still waiting for their
@@ -67,7 +67,7 @@ export async function lockAttachable(db: Queryable, ids: number[], patientId: nu
       LEFT JOIN ingestion_sources s ON s.id = u.source_id
       CROSS JOIN patients p JOIN organizations o ON o.id = p.organization_id
      WHERE u.id = ANY (${ids}::bigint[]) AND p.id = ${patientId}
-       AND (u.systolic IS NOT NULL OR u.kind = 'heart_rate')
+       AND u.kind <> 'unknown' AND (u.kind <> 'blood_pressure' OR u.systolic IS NOT NULL)
        FOR UPDATE OF u`.execute(kysely(db));
   return result.rows;
 }
@@ -78,10 +78,10 @@ export async function moveToPatient(db: Queryable, ids: number[], patientId: num
     WITH moved AS (
       DELETE FROM unmatched_readings u WHERE u.id = ANY (${ids}::bigint[]) RETURNING u.*
     )
-    INSERT INTO vitals (patient_id, device_id, source, created_at, measurement_index, kind, systolic, diastolic, pulse,
-                        irregular_heartbeat, source_id, received_at)
-    SELECT ${patientId}, d.id, m.device_identifier, m.measured_at, m.measurement_index, m.kind, m.systolic, m.diastolic,
-           m.pulse, m.irregular_heartbeat, m.source_id, m.received_at
+    INSERT INTO observations (patient_id, device_id, source, created_at, measurement_index, kind, components, unit,
+                              irregular_heartbeat, source_id, received_at)
+    SELECT ${patientId}, d.id, m.device_identifier, m.measured_at, m.measurement_index, m.kind, m.components, m.unit,
+           m.irregular_heartbeat, m.source_id, m.received_at
       FROM moved m
       LEFT JOIN devices d ON lower(btrim(d.device_id)) = lower(btrim(m.device_identifier))
     ON CONFLICT DO NOTHING`.execute(kysely(db));

@@ -66,7 +66,7 @@ async function registerAndAssign(device: string, patientId: number, from?: strin
 const readingTimesOf = async (patientId: number) =>
   (
     await server.db.pool.query<{ t: string }>(
-      `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS t FROM vitals WHERE patient_id = $1 ORDER BY created_at`,
+      `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS t FROM observations WHERE patient_id = $1 ORDER BY created_at`,
       [patientId],
     )
   ).rows.map((r) => r.t);

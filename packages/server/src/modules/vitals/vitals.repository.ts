@@ -1,4 +1,4 @@
-import { MANUAL_SOURCE } from '@rpm/contracts';
+import { MANUAL_SOURCE, VITALS_KINDS } from '@rpm/contracts';
 import { sql, type CompiledQuery } from 'kysely';
 import type { Queryable } from '../../db/pool.ts';
 import { kysely, template, type Template } from '../../db/kysely.ts';
@@ -27,6 +27,10 @@ export interface VitalSeriesRow {
   systolic: number;
   diastolic: number;
 }
+
+/** The kinds the spec's vitals answer carries, as literals: the page is a prepared template. */
+const vitalsKind = (column: string) =>
+  sql<boolean>`${sql.ref(column)} IN (${sql.join(VITALS_KINDS.map((k) => sql.lit(k)))})`;
 
 const VITAL_COLUMNS = ['created_at', 'systolic', 'diastolic', 'pulse', 'source'] as const;
 
@@ -65,9 +69,10 @@ function scopedPageQuery(db: Queryable, p: ScopedPageParams) {
       // Read only when visible: a refused caller's request never brings a reading into the process.
       .with('page', (qb) =>
         qb
-          .selectFrom('vitals as v')
+          .selectFrom('observations as v')
           .select(['v.id', 'v.created_at', 'v.systolic', 'v.diastolic', 'v.pulse', 'v.source'])
           .where('v.patient_id', '=', p.patientId)
+          .where(vitalsKind('v.kind'))
           .where(({ exists, selectFrom }) =>
             exists(
               selectFrom('scope')
@@ -99,15 +104,22 @@ function scopedPageQuery(db: Queryable, p: ScopedPageParams) {
           ),
       )
       .selectFrom('scope as s')
-      .leftJoin('patient_vital_counts as c', (join) =>
-        join.onRef('c.patient_id', '=', 's.id').on(sql<boolean>`s.visible`),
+      .leftJoin(
+        (eb) =>
+          eb
+            .selectFrom('patient_observation_counts')
+            .select([(e) => e.fn.sum<number>('n').as('n')])
+            .where('patient_id', '=', p.patientId)
+            .where(vitalsKind('kind'))
+            .as('c'),
+        (join) => join.on(sql<boolean>`s.visible`),
       )
       .leftJoin('page', (join) => join.onTrue())
       .select([
         's.id as patient_id',
         's.organization_id',
         's.visible',
-        'c.n as total',
+        sql<number | null>`c.n::int8`.as('total'),
         'page.created_at',
         'page.systolic',
         'page.diastolic',
@@ -140,7 +152,7 @@ export async function readScopedVitalPage(
   success: AuditEntry,
 ): Promise<ScopedVitalPage | undefined> {
   scopedPageTemplate ??= template(
-    'vitals_scoped_page_v2',
+    'vitals_scoped_page_v3',
     ['patientId', 'visibleOrganization', 'limit', 'offset', ...AUDIT_RECORD_PARAM_KEYS],
     (p) => scopedPageQuery(db, p).compile(),
   );
@@ -176,7 +188,7 @@ export async function vitalSeries(
   max: number,
 ): Promise<VitalSeriesRow[]> {
   const newest = kysely(db)
-    .selectFrom('vitals')
+    .selectFrom('observations')
     .select(['created_at', 'id', 'systolic', 'diastolic'])
     .where('patient_id', '=', patientId)
     .where('kind', '=', 'blood_pressure')
@@ -202,13 +214,17 @@ export async function insertManualVital(
 ): Promise<VitalRow & { id: number }> {
   return (
     kysely(db)
-      .insertInto('vitals')
+      .insertInto('observations')
       .values({
         patient_id: patientId,
         created_at: r.measuredAt,
-        systolic: r.systolic,
-        diastolic: r.diastolic,
-        pulse: r.pulse,
+        kind: 'blood_pressure',
+        components: JSON.stringify(
+          r.pulse === null
+            ? { systolic: r.systolic, diastolic: r.diastolic }
+            : { systolic: r.systolic, diastolic: r.diastolic, pulse: r.pulse },
+        ),
+        unit: 'mm[Hg]',
         source: MANUAL_SOURCE,
       })
       .returning(['id', ...VITAL_COLUMNS])

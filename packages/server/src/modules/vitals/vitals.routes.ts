@@ -11,7 +11,7 @@ export const vitalsRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, d
     {
       config: { access: 'signed-in' },
       schema: {
-        tags: ['vitals'],
+        tags: ['observations'],
         params: IdParam,
         querystring: PatientPageQuery,
         response: { 200: VitalPage, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody },
@@ -27,7 +27,7 @@ export const vitalsRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, d
     {
       config: { access: 'signed-in' },
       schema: {
-        tags: ['vitals'],
+        tags: ['observations'],
         params: IdParam,
         querystring: VitalSeriesQuery,
         response: { 200: VitalSeries, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody },
@@ -41,7 +41,7 @@ export const vitalsRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, d
     {
       config: { access: 'signed-in' },
       schema: {
-        tags: ['vitals'],
+        tags: ['observations'],
         params: IdParam,
         body: ManualVitalBody,
         response: { 201: Vital, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody },

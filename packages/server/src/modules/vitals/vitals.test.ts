@@ -109,15 +109,15 @@ describe('GET /api/patients/{id}/vitals', () => {
     const fresh = await buildPatient(pool, { firstName: 'C', lastName: 'Counter', organizationId });
     const total = async (id: number) => (await provider.get<VitalPage>(`/api/patients/${id}/vitals`)).body.total;
     const actual = async (id: number) =>
-      (await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM vitals WHERE patient_id = $1', [id])).rows[0]!.n;
+      (await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM observations WHERE patient_id = $1', [id])).rows[0]!.n;
     expect(await total(fresh)).toBe(0);
     await buildReadings(pool, fresh, Array.from({ length: 500 }, () => ({ systolic: 120, diastolic: 80 })));
     expect(await total(fresh)).toBe(500);
-    await pool.query(`DELETE FROM vitals WHERE patient_id = $1 AND id % 5 = 0`, [fresh]);
+    await pool.query(`DELETE FROM observations WHERE patient_id = $1 AND id % 5 = 0`, [fresh]);
     expect(await total(fresh)).toBe(await actual(fresh));
     const before = await total(patientId);
     await pool.query(
-      `UPDATE vitals SET patient_id = $2 WHERE id IN (SELECT id FROM vitals WHERE patient_id = $1 LIMIT 7)`,
+      `UPDATE observations SET patient_id = $2 WHERE id IN (SELECT id FROM observations WHERE patient_id = $1 LIMIT 7)`,
       [fresh, patientId],
     );
     expect(await total(patientId)).toBe(before + 7);
@@ -130,7 +130,7 @@ describe('GET /api/patients/{id}/vitals', () => {
     client.release();
     expect(await total(fresh)).toBe(await actual(fresh));
     await pool.query('DELETE FROM patients WHERE id = $1', [fresh]);
-    expect((await pool.query('SELECT 1 FROM patient_vital_counts WHERE patient_id = $1', [fresh])).rowCount).toBe(0);
+    expect((await pool.query('SELECT 1 FROM patient_observation_counts WHERE patient_id = $1', [fresh])).rowCount).toBe(0);
   });
 });
 
