@@ -86,7 +86,7 @@ describe('readings from a device cloud', () => {
     const sent = /Sent (\d+) readings: (\d+) stored, 0 failed\./.exec(run.stdout);
     expect(sent, run.stdout + run.stderr).not.toBeNull();
     const stored = await portal.db.query<{ systolic: number; diastolic: number }>(
-      `SELECT systolic, diastolic FROM vitals WHERE patient_id = $1 ORDER BY created_at DESC, id DESC`,
+      `SELECT systolic, diastolic FROM observations WHERE patient_id = $1 ORDER BY created_at DESC, id DESC`,
       [patientId],
     );
     expect(stored.rows.length).toBe(Number(sent![2]));
