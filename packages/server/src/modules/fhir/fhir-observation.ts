@@ -192,12 +192,20 @@ export function parseObservation(resource: unknown, at: string, rules: Observati
     );
     const hr = component(LOINC_HEART_RATE);
     const pulse = hr ? heartRate(`${at}component[${LOINC_HEART_RATE}]`, hr.valueQuantity) : null;
-    return { reading: { ...reading, kind: 'blood_pressure', ...pressure, pulse }, subjectPatientId };
+    return {
+      reading: {
+        ...reading,
+        kind: 'blood_pressure',
+        components: pulse === null ? pressure : { ...pressure, pulse },
+        unit: 'mm[Hg]',
+      },
+      subjectPatientId,
+    };
   }
   if (hasLoinc(o.code, LOINC_HEART_RATE)) {
     const pulse = heartRate(at ? at.replace(/\.$/, '') : 'Observation', o.valueQuantity);
     return {
-      reading: { ...reading, kind: 'heart_rate', systolic: null, diastolic: null, pulse },
+      reading: { ...reading, kind: 'heart_rate', components: { pulse }, unit: '/min' },
       subjectPatientId,
     };
   }

@@ -193,7 +193,8 @@ async function store(
       continue;
     }
     const target = readings[panel]!;
-    target.pulse ??= r.pulse;
+    // The panel's own pulse wins over a heart rate sent beside it.
+    target.components = { ...r.components, ...target.components };
     mergedInto.set(i, panel);
   }
   const results = await storeAudited(

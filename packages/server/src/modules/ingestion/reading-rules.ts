@@ -128,5 +128,5 @@ export const pulseRate = (value: unknown, field: string, device: string | null):
 export const measurementKey = (
   device: string,
   at: Date,
-  kind: 'blood_pressure' | 'heart_rate' = 'blood_pressure',
+  kind = 'blood_pressure',
 ): string => `${device.trim().toLowerCase()}|${kind}|${at.getTime()}`;

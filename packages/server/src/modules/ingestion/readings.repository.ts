@@ -4,22 +4,20 @@ import type { Queryable } from '../../db/pool.ts';
 import { kysely } from '../../db/kysely.ts';
 import type { AuditEntry } from '../../kernel/audit-writer.repository.ts';
 
-/** What a stored reading measured: blood pressure (with its pulse) or a heart rate on its own. */
-export type ReadingKind = 'blood_pressure' | 'heart_rate';
-
 /**
  * One reading as a device reported it, before it is attributed to a patient. Its identity is
  * (device, kind, measured time); `index` is the vendor's own counter, kept but never part of it.
- * A heart rate has no systolic and diastolic and always a pulse.
+ * `kind` is a kind of the measurement registry, `components` its values by component code in the
+ * canonical units (already checked against the kind's plausible ranges), `unit` the UCUM unit of
+ * the kind's primary component.
  */
 export interface IncomingReading {
   deviceIdentifier: string;
   measuredAt: Date;
   index: number;
-  kind: ReadingKind;
-  systolic: number | null;
-  diastolic: number | null;
-  pulse: number | null;
+  kind: string;
+  components: Readonly<Record<string, number>>;
+  unit: string;
   irregular: boolean | null;
 }
 
@@ -79,13 +77,6 @@ export interface StoreAudit {
  * the call's audit record: one round trip fewer per webhook call, and the record cannot miss
  * the readings it counts.
  */
-/**
- * A blood pressure or heart rate as the store keeps it: its components (codes of the measurement
- * registry) and the unit of its primary component.
- */
-const COMPONENTS = sql`jsonb_strip_nulls(jsonb_build_object('systolic', systolic, 'diastolic', diastolic, 'pulse', pulse))`;
-const UNIT = sql`CASE WHEN kind = 'blood_pressure' THEN 'mm[Hg]' ELSE '/min' END`;
-
 export async function storeReadings(
   db: Queryable,
   sender: Sender,
@@ -100,13 +91,15 @@ export async function storeReadings(
   const statement = sql<OutcomeRow>`WITH input AS (
        SELECT * FROM unnest(${column((r) => r.deviceIdentifier)}::text[], ${column((r) => r.measuredAt)}::timestamptz[],
                             ${column((r) => r.index)}::int[], ${column((r) => r.kind)}::text[],
-                            ${column((r) => r.systolic)}::int2[], ${column((r) => r.diastolic)}::int2[],
-                            ${column((r) => r.pulse)}::int2[], ${column((r) => r.irregular)}::bool[])
-         WITH ORDINALITY AS i(ident, measured_at, idx, kind, systolic, diastolic, pulse, irregular, ord)
+                            ${column((r) => JSON.stringify(r.components))}::jsonb[], ${column((r) => r.unit)}::text[],
+                            ${column((r) => r.irregular)}::bool[])
+         WITH ORDINALITY AS i(ident, measured_at, idx, kind, components, unit, irregular, ord)
      ),
      resolved AS (
-       SELECT i.ord, btrim(i.ident) AS ident, i.measured_at, i.idx, i.kind, i.systolic, i.diastolic,
-              coalesce(i.pulse, pending.pulse) AS pulse, coalesce(i.irregular, pending.irregular_heartbeat) AS irregular,
+       -- A pulse that waited for its blood pressure joins it (the reading's own pulse wins).
+       SELECT i.ord, btrim(i.ident) AS ident, i.measured_at, i.idx, i.kind,
+              coalesce(pending.components, '{}') || i.components AS components, i.unit,
+              coalesce(i.irregular, pending.irregular_heartbeat) AS irregular,
               d.id AS device_pk, d.device_id AS device_label,
               -- A source writes for its own organization only: a device of another organization's
               -- patient is, for this source, a device of nobody (parked, no alert there).
@@ -121,13 +114,14 @@ export async function storeReadings(
          LEFT JOIN unmatched_readings pending
            ON lower(btrim(pending.device_identifier)) = lower(btrim(i.ident)) AND pending.measured_at = i.measured_at
           AND pending.kind = 'blood_pressure' AND i.kind = 'blood_pressure' AND pending.systolic IS NULL
+          AND i.components ? 'systolic'
           AND pending.source_id IS NOT DISTINCT FROM ${sourceId}::uuid
      ),
      ${admittedSteps(sourceId, unmatchedQuota)},
      stored AS (
        INSERT INTO observations (patient_id, device_id, source, created_at, measurement_index, kind, components, unit,
                                  irregular_heartbeat, source_id)
-       SELECT patient_id, device_pk, device_label, measured_at, idx, kind, ${COMPONENTS}, ${UNIT}, irregular,
+       SELECT patient_id, device_pk, device_label, measured_at, idx, kind, components, unit, irregular,
               ${sourceId}
          FROM resolved WHERE patient_id IS NOT NULL ORDER BY ord
        ON CONFLICT (device_id, kind, created_at) DO NOTHING
@@ -136,7 +130,7 @@ export async function storeReadings(
      parked AS (
        INSERT INTO unmatched_readings AS u (device_identifier, measured_at, measurement_index, kind, components, unit,
                                             irregular_heartbeat, source_id)
-       SELECT ident, measured_at, idx, kind, ${COMPONENTS}, ${UNIT}, irregular, ${sourceId}
+       SELECT ident, measured_at, idx, kind, components, unit, irregular, ${sourceId}
          FROM admitted
        ON CONFLICT ((lower(btrim(device_identifier))), kind, measured_at) DO UPDATE
          -- The pressure joins the pulse that waited for it (the waiting pulse is kept).

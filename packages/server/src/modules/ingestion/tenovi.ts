@@ -162,8 +162,8 @@ export function parseTenovi(body: unknown, options: TenoviOptions = {}): TenoviB
         measuredAt: g.at,
         index: g.index,
         kind: 'blood_pressure',
-        ...g.bp,
-        pulse: g.pulse ?? null,
+        components: g.pulse === undefined ? g.bp : { ...g.bp, pulse: g.pulse },
+        unit: 'mm[Hg]',
         irregular: g.irregular ?? null,
       });
     } else {
