@@ -31,3 +31,4 @@ export * from './alerts.ts';
 export * from './billing.ts';
 export * from './unmatched.ts';
 export * from './measurements/index.ts';
+export * from './observations.ts';
