@@ -21,8 +21,11 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh, fully migrated database of its own on the run's real PostgreSQL. */
-export async function createTestDatabase(): Promise<TestDatabase> {
+/**
+ * A fresh, fully migrated database of its own on the run's real PostgreSQL; with `empty`, one
+ * with nothing in it (a migration's test applies the migrations itself, as an upgrade would).
+ */
+export async function createTestDatabase(options: { empty?: boolean } = {}): Promise<TestDatabase> {
   const adminUrl = inject('postgresAdminUrl');
   const name = `rpm_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
@@ -31,7 +34,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     // A template can be copied by one session at a time; retry briefly when files race.
     for (let attempt = 0; ; attempt++) {
       try {
-        await admin.query(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DB}`);
+        await admin.query(`CREATE DATABASE ${name}${options.empty ? '' : ` TEMPLATE ${TEMPLATE_DB}`}`);
         break;
       } catch (err) {
         if (attempt >= 20 || !/being accessed by other users/.test((err as Error).message)) throw err;

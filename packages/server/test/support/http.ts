@@ -28,8 +28,9 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
-  const db = await createTestDatabase();
+/** The portal on a database of its own (or on `database`, already migrated, which it then owns and drops). */
+export async function startTestServer(env: Record<string, string> = {}, database?: TestDatabase): Promise<TestServer> {
+  const db = database ?? (await createTestDatabase());
   const port = await freePort();
   const config = loadConfig({
     PORT: String(port),
