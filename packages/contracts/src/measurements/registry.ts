@@ -7,6 +7,12 @@ import { oxygenSaturation } from './oxygen-saturation.ts';
 import type { ComponentDefinition, DeviceType, MeasurementKind, UnitChoice, VendorMetric } from './types.ts';
 import { weight } from './weight.ts';
 
+export * from './blood-pressure.ts';
+export * from './heart-rate.ts';
+export * from './weight.ts';
+export * from './glucose.ts';
+export * from './oxygen-saturation.ts';
+
 /**
  * Every measurement kind, in the patient page's panel order. A new kind is its own file plus one
  * entry here: the helpers below, and every layer, read the kinds from this list only.
