@@ -1,7 +1,9 @@
 /**
  * Demo data for the portal: two organizations, a demo admin and providers in each (real accounts
  * in the user pool, passwords printed once), ~50 patients with insurance and devices, 90 days of
- * blood pressure twice a day, notes and tracking time.
+ * blood pressure twice a day, notes and tracking time. Every patient is in a program (hypertension,
+ * heart failure, diabetes, COPD; some in two) and has that program's devices and readings too:
+ * daily weights, glucose finger-sticks, oxygen saturation (seed-demo-kinds.ts).
  *
  *   npm run seed:demo              (the portal's embedded database under DATA_DIR, portal stopped)
  *   DATABASE_URL=... npm run seed:demo
@@ -17,7 +19,8 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { EnrollmentStatus, Gender } from '@rpm/contracts';
+import { bloodPressure, type EnrollmentStatus, type Gender } from '@rpm/contracts';
+import type pg from 'pg';
 import pino from 'pino';
 import { buildApp } from '../src/app.ts';
 import { ConfigError, loadConfig } from '../src/config.ts';
@@ -30,6 +33,7 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from '../src/db/embedded
 import { runMigrations } from '../src/db/migrate.ts';
 import { createPool, withTransaction } from '../src/db/pool.ts';
 import { evaluateStoredReadings } from '../src/modules/alerts/index.ts';
+import { programDevices, programsFor } from './seed-demo-kinds.ts';
 
 const ORGANIZATIONS = ['Northside Cardiology', 'Lakeside Family Practice'] as const;
 const PATIENTS_PER_ORG = 25;
@@ -248,8 +252,38 @@ async function main() {
       ]);
     }
 
+    /**
+     * Gives the patient a device (added, or taken back from an earlier run whose patient was
+     * removed) that they have had since before its first reading, so the readings below (and
+     * any late upload) are attributed to them by the assignment history.
+     */
+    async function assignDevice(tx: pg.PoolClient, patientId: number, label: string, model: string, type: string) {
+      await tx.query(
+        `INSERT INTO devices (device_id, model, type, patient_id) VALUES ($1, $2, $3, $4)
+         ON CONFLICT ((lower(btrim(device_id)))) DO NOTHING`,
+        [label, model, type, patientId],
+      );
+      await tx.query(`UPDATE devices SET patient_id = $1 WHERE lower(device_id) = lower($2) AND patient_id IS NULL`, [
+        patientId,
+        label,
+      ]);
+      const device = await tx.query<{ id: number; device_id: string }>(
+        `SELECT id, device_id FROM devices WHERE lower(device_id) = lower($1) AND patient_id = $2`,
+        [label, patientId],
+      );
+      await tx.query(
+        `UPDATE device_assignments SET assigned_from = date_trunc('day', now()) - ($2::int + 1) * interval '1 day'
+          WHERE device_id = $1 AND patient_id = $3 AND assigned_to IS NULL
+            AND NOT EXISTS (SELECT 1 FROM device_assignments p WHERE p.device_id = $1 AND p.assigned_to IS NOT NULL)`,
+        [device.rows[0]?.id ?? null, DAYS, patientId],
+      );
+      return device.rows[0];
+    }
+
     let created = 0;
     let vitalsCount = 0;
+    const enrolled: Record<string, number> = {};
+    const byKind: Record<string, number> = {};
     for (const [o, orgId] of orgIds.entries()) {
       for (let k = 0; k < PATIENTS_PER_ORG; k++) {
         const n = o * PATIENTS_PER_ORG + k;
@@ -270,7 +304,7 @@ async function main() {
                  AND date_of_birth = $4 AND gender IS DISTINCT FROM $5`,
               [orgId, first, last, dob, gender],
             );
-            return 0;
+            return null;
           }
           const status = STATUSES[Math.floor(r() * STATUSES.length)]!;
           const { rows } = await tx.query<{ id: number }>(
@@ -300,28 +334,22 @@ async function main() {
               [id, PRIVATE_PAYERS[n % PRIVATE_PAYERS.length], `PV-${100000 + n * 37}`, `${first} ${last}`, dob],
             );
           }
-          const deviceLabel = `DEMO-BP-${String(n + 1).padStart(4, '0')}`;
+          // Enrolled in their programs since the start of their readings.
+          const programs = programsFor(n);
           await tx.query(
-            `INSERT INTO devices (device_id, model, type, patient_id) VALUES ($1, 'BP7250', 'Blood pressure cuff', $2)
-             ON CONFLICT ((lower(btrim(device_id)))) DO NOTHING`,
-            [deviceLabel, id],
+            `INSERT INTO patient_programs (patient_id, program_id, enrolled_at)
+             SELECT $1, program_id, date_trunc('day', now()) - ($3::int + 1) * interval '1 day'
+               FROM unnest($2::text[]) AS program_id
+             ON CONFLICT DO NOTHING`,
+            [id, programs, DAYS],
           );
-          // The device may exist from an earlier run whose patient was removed: give it to this one.
-          await tx.query(
-            `UPDATE devices SET patient_id = $1 WHERE lower(device_id) = lower($2) AND patient_id IS NULL`,
-            [id, deviceLabel],
-          );
-          const device = await tx.query<{ id: number; device_id: string }>(
-            `SELECT id, device_id FROM devices WHERE lower(device_id) = lower($1) AND patient_id = $2`,
-            [deviceLabel, id],
-          );
-          // The patient has had the cuff since before its first reading, so the readings below
-          // (and any late upload) are attributed to them by the assignment history.
-          await tx.query(
-            `UPDATE device_assignments SET assigned_from = date_trunc('day', now()) - ($2::int + 1) * interval '1 day'
-              WHERE device_id = $1 AND patient_id = $3 AND assigned_to IS NULL
-                AND NOT EXISTS (SELECT 1 FROM device_assignments p WHERE p.device_id = $1 AND p.assigned_to IS NOT NULL)`,
-            [device.rows[0]?.id ?? null, DAYS, id],
+          // Every patient has a cuff (the device simulator sends for DEMO-BP-0001…0050).
+          const cuff = await assignDevice(
+            tx,
+            id,
+            `DEMO-BP-${String(n + 1).padStart(4, '0')}`,
+            'BP7250',
+            bloodPressure.deviceType,
           );
           // About a third are hypertensive; every reading varies by time of day, week and noise.
           const hypertensive = r() < 0.35;
@@ -344,13 +372,35 @@ async function main() {
                                     + (random() * 50) * interval '1 minute' AS ts) t
               WHERE ts <= now()) v
              ON CONFLICT DO NOTHING RETURNING id`,
-            [id, device.rows[0]?.id ?? null, baseSys, baseDia, DAYS, device.rows[0]?.device_id ?? null],
+            [id, cuff?.id ?? null, baseSys, baseDia, DAYS, cuff?.device_id ?? null],
           );
+          const added: Record<string, number> = { [bloodPressure.kind]: inserted.rowCount ?? 0 };
+          const ids = inserted.rows.map((v: { id: number }) => v.id);
+          // The devices of the patient's programs, their readings already in canonical units: one
+          // statement a device.
+          for (const seeded of programDevices(n, rng(5000 + n), DAYS)) {
+            const device = await assignDevice(tx, id, seeded.label, seeded.model, seeded.type);
+            const stored = await tx.query<{ id: number }>(
+              `INSERT INTO observations (patient_id, device_id, source, created_at, kind, components, unit)
+               SELECT $1::int, $2::int, coalesce($3, 'manual'), ts, $4, g.c, $5
+                 FROM jsonb_to_recordset($6::jsonb) AS g(d int, m int, c jsonb),
+                      LATERAL (SELECT date_trunc('day', now()) - g.d * interval '1 day' + g.m * interval '1 minute' AS ts) t
+                WHERE ts <= now()
+               ON CONFLICT DO NOTHING RETURNING id`,
+              [
+                id,
+                device?.id ?? null,
+                device?.device_id ?? null,
+                seeded.kind.kind,
+                seeded.unit,
+                JSON.stringify(seeded.readings),
+              ],
+            );
+            added[seeded.kind.kind] = (added[seeded.kind.kind] ?? 0) + (stored.rowCount ?? 0);
+            ids.push(...stored.rows.map((v) => v.id));
+          }
           // Seeded readings are checked like any other, so the demo worklist has its alerts.
-          await evaluateStoredReadings(
-            tx,
-            inserted.rows.map((v: { id: number }) => v.id),
-          );
+          await evaluateStoredReadings(tx, ids);
           for (let j = 0; j < 1 + Math.floor(r() * 3); j++) {
             await tx.query(
               `INSERT INTO notes (patient_id, author_id, content, created_at)
@@ -371,22 +421,40 @@ async function main() {
               ],
             );
           }
-          return inserted.rowCount ?? 0;
+          return { programs, added };
         });
-        if (result > 0) {
+        if (result) {
           created++;
-          vitalsCount += result;
+          for (const program of result.programs) enrolled[program] = (enrolled[program] ?? 0) + 1;
+          for (const [kind, count] of Object.entries(result.added)) {
+            byKind[kind] = (byKind[kind] ?? 0) + count;
+            vitalsCount += count;
+          }
         }
       }
     }
     await pool.query(
       `INSERT INTO audit_logs (action, outcome, resource_type, details, reason)
        VALUES ('seed.demo', 'success', 'patient', $1, 'demo data seeding')`,
-      [JSON.stringify({ patients_created: created, vitals_created: vitalsCount })],
+      [
+        JSON.stringify({
+          patients_created: created,
+          vitals_created: vitalsCount,
+          observations_created: byKind,
+          enrollments_created: enrolled,
+        }),
+      ],
     );
     say(
       `\nPatients: ${created} created (${2 * PATIENTS_PER_ORG - created} already there); ${vitalsCount} readings added.`,
     );
+    if (created > 0) {
+      const list = (counts: Record<string, number>) =>
+        Object.entries(counts)
+          .map(([name, count]) => `${name} ${count}`)
+          .join(', ');
+      say(`Programs of the new patients: ${list(enrolled)}; readings by kind: ${list(byKind)}.`);
+    }
     say(`Organizations: ${ORGANIZATIONS.join(', ')}.`);
   } finally {
     await closeApp?.().catch(() => {});
