@@ -94,3 +94,21 @@ export const DisplayUnits = Type.Record(MeasurementKindName, Type.String({ minLe
 export type DisplayUnits = Static<typeof DisplayUnits>;
 export const OrganizationDisplayUnits = Type.Object({ display_units: DisplayUnits }, { additionalProperties: false });
 export type OrganizationDisplayUnits = Static<typeof OrganizationDisplayUnits>;
+
+/** POST /api/programs (admins): a new program; its kinds must be kinds of the measurement registry. */
+export const ProgramInput = Type.Object(
+  {
+    id: ProgramName,
+    label: Type.String({ minLength: 1, maxLength: 100 }),
+    kinds: Type.Array(MeasurementKindName, { maxItems: 20, uniqueItems: true }),
+  },
+  { additionalProperties: false },
+);
+export type ProgramInput = Static<typeof ProgramInput>;
+
+/** Refusals of the programs API (the JSON `message`). */
+export const ProgramErrors = {
+  unknownProgram: (id: string) => `Unknown program "${id}".`,
+  programExists: (id: string) => `A program "${id}" already exists.`,
+  labelRequired: 'A program needs a label.',
+} as const;

@@ -22,8 +22,10 @@ import { ingestionRoutes } from './modules/ingestion/index.ts';
 import { meRoutes } from './modules/me/index.ts';
 import type { ModuleDeps } from './modules/module-deps.ts';
 import { notesRoutes } from './modules/notes/index.ts';
+import { observationsRoutes } from './modules/observations/index.ts';
 import { organizationsRoutes } from './modules/organizations/index.ts';
 import { patientsRoutes } from './modules/patients/index.ts';
+import { programsRoutes } from './modules/programs/index.ts';
 import { rolesRoutes } from './modules/roles/index.ts';
 import { resolveSession } from './modules/sessions/index.ts';
 import { tokenRoutes } from './modules/token/index.ts';
@@ -173,6 +175,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     devicesRoutes,
     patientsRoutes,
     vitalsRoutes,
+    observationsRoutes,
+    programsRoutes,
     notesRoutes,
     trackingRoutes,
     auditRoutes,

@@ -1,7 +1,18 @@
-import { BILLING_PERIOD_DAYS, DEVICE_DAYS_SHORT, MANUAL_SOURCE } from '@rpm/contracts';
+import { BILLING_PERIOD_DAYS, DEVICE_DAYS_SHORT, MANUAL_SOURCE, MEASUREMENT_KINDS } from '@rpm/contracts';
 import { sql } from 'kysely';
 import { kysely } from '../../db/kysely.ts';
 import type { Queryable } from '../../db/pool.ts';
+
+/**
+ * Device data that counts for billing (CMS 99454/99445 days): a reading from a device (never one
+ * typed in) of a kind the registry marks physiologic. Constants written into the SQL as literals:
+ * the planner matches the partial index's predicate, and prepared statements keep one plan.
+ */
+function billableReading(alias: string) {
+  const physiologic = MEASUREMENT_KINDS.filter((k) => k.physiologic).map((k) => sql.lit(k.kind));
+  const kinds = physiologic.length > 0 ? sql`${sql.ref(`${alias}.kind`)} IN (${sql.join(physiologic)})` : sql`false`;
+  return sql`(${sql.ref(`${alias}.source`)} <> ${sql.lit(MANUAL_SOURCE)} AND ${kinds})`;
+}
 
 /** What the database counts for one enrolled patient and month: the rules' inputs. */
 export interface BillingInputRow {
@@ -22,8 +33,9 @@ export interface BillingInputRow {
 
 /**
  * The rules' inputs for every enrolled patient in scope, computed in PostgreSQL: distinct days
- * with device readings in the organization's time zone (manual readings never count), grouped into
- * 30-day periods from the first one; minutes and interactive contact of the calendar month.
+ * with device readings of a physiologic kind in the organization's time zone (manual readings never
+ * count; a cuff and a scale on one day make one day), grouped into 30-day periods from the first
+ * one; minutes and interactive contact of the calendar month.
  * Readings after the month are left out, so a past month's report does not change later.
  */
 export async function billingInputs(db: Queryable, opts: BillingInputsScope): Promise<BillingInputRow[]> {
@@ -53,7 +65,7 @@ export function billingInputsQuery(opts: BillingInputsScope) {
   const patientId = opts.patientId ?? null;
   const everyPatient = opts.everyPatient ?? false;
   // A constant, written into the SQL so the planner can match the partial index's predicate.
-  const device = sql`v.source <> ${sql.lit(MANUAL_SOURCE)}`;
+  const device = billableReading('v');
   const period = sql.lit(BILLING_PERIOD_DAYS);
   const localDay = sql`(v.created_at AT TIME ZONE f.time_zone)::date`;
   const midnight = (day: ReturnType<typeof sql>) => sql`((${day})::timestamp AT TIME ZONE f.time_zone)`;
@@ -228,7 +240,7 @@ export async function readingDays(
       FROM observations v
       JOIN patients p ON p.id = v.patient_id
       JOIN organizations o ON o.id = p.organization_id
-     WHERE (${patientId}::int IS NULL OR v.patient_id = ${patientId}::int) AND v.source <> ${sql.lit(MANUAL_SOURCE)}
+     WHERE (${patientId}::int IS NULL OR v.patient_id = ${patientId}::int) AND ${billableReading('v')}
        AND v.created_at >= (${monthStart}::date::timestamp AT TIME ZONE o.time_zone)
        AND v.created_at < ((${monthEnd}::date + 1)::timestamp AT TIME ZONE o.time_zone)
      GROUP BY 1, 2 ORDER BY 1, 2`.execute(kysely(db));

@@ -1,4 +1,4 @@
-import type { Organization, OrganizationSettings, Provider } from '@rpm/contracts';
+import type { Organization, OrganizationDisplayUnits, OrganizationSettings, Provider } from '@rpm/contracts';
 import type { OrganizationRow, ProviderRow } from './organizations.repository.ts';
 import { staffName } from '../../kernel/people.ts';
 
@@ -13,4 +13,10 @@ export function presentOrganizationSettings(row: OrganizationRow): OrganizationS
 /** A provider in the patient form's list: the name without title (or e-mail), never null. */
 export function presentProvider(row: ProviderRow): Provider {
   return { id: row.id, name: staffName(row, false) ?? row.email };
+}
+
+/** Display units as stored: kind -> UCUM code (anything else in the JSON is left out). */
+export function presentDisplayUnits(stored: unknown): OrganizationDisplayUnits {
+  const units = typeof stored === 'object' && stored !== null ? Object.entries(stored) : [];
+  return { display_units: Object.fromEntries(units.filter((e): e is [string, string] => typeof e[1] === 'string')) };
 }

@@ -78,3 +78,20 @@ export async function isKnownTimeZone(db: Queryable, name: string): Promise<bool
   const row = await sql<{ ok: number }>`SELECT 1 AS ok FROM pg_timezone_names WHERE name = ${name}`.execute(kysely(db));
   return row.rows.length > 0;
 }
+
+/** An organization's display units as stored (kind -> UCUM code); undefined for no such organization. */
+export async function findDisplayUnits(db: Queryable, id: number): Promise<unknown> {
+  const row = await kysely(db).selectFrom('organizations').select('display_units').where('id', '=', id).executeTakeFirst();
+  return row?.display_units;
+}
+
+/** Replaces an organization's display units; false for no such organization. */
+export async function setDisplayUnits(db: Queryable, id: number, units: Record<string, string>): Promise<boolean> {
+  const row = await kysely(db)
+    .updateTable('organizations')
+    .set({ display_units: JSON.stringify(units) })
+    .where('id', '=', id)
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}

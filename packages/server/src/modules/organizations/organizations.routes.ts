@@ -1,8 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   CreateOrganizationBody,
+  ErrorBody,
   IdParam,
   Organization,
+  OrganizationDisplayUnits,
   OrganizationSettings,
   OrganizationsResponse,
   ProvidersResponse,
@@ -10,6 +12,7 @@ import {
 } from '@rpm/contracts';
 import { signedInContextOf } from '../../kernel/request-context.ts';
 import type { ModuleDeps } from '../module-deps.ts';
+import { getDisplayUnits, updateDisplayUnits } from './display-units.service.ts';
 import {
   createOrganization,
   getOrganizationSettings,
@@ -63,5 +66,28 @@ export const organizationsRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async 
       schema: { tags: ['organizations'], params: IdParam, body: UpdateOrganizationSettingsBody, response: { 200: OrganizationSettings } },
     },
     async (request) => updateOrganizationSettings(db, signedInContextOf(request), request.params.id, request.body),
+  );
+
+  app.get(
+    '/api/organizations/:id/display-units',
+    {
+      config: { access: 'signed-in' },
+      schema: { tags: ['organizations'], params: IdParam, response: { 200: OrganizationDisplayUnits, 401: ErrorBody, 404: ErrorBody } },
+    },
+    async (request) => getDisplayUnits(db, signedInContextOf(request), request.params.id),
+  );
+
+  app.put(
+    '/api/organizations/:id/display-units',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags: ['organizations'],
+        params: IdParam,
+        body: OrganizationDisplayUnits,
+        response: { 200: OrganizationDisplayUnits, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
+      },
+    },
+    async (request) => updateDisplayUnits(db, signedInContextOf(request), request.params.id, request.body),
   );
 };

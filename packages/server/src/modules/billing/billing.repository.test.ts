@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
+import { buildOrganization, buildPatient, buildReadings } from '../../../test/support/factories.ts';
+import { billingInputs, readingDays } from './billing.repository.ts';
+
+/** Days with device data count any physiologic kind of the registry, from any device, once a day. */
+let db: TestDatabase;
+let organizationId: number;
+const october = { monthStart: '2026-10-01', monthEnd: '2026-10-31' };
+
+const weight = (at: string, source: string, kg = 80) => ({ at, source, kind: 'weight', components: { weight: kg }, unit: 'kg' });
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  organizationId = (await buildOrganization(db.pool, { timeZone: 'America/New_York' })).id;
+});
+afterAll(async () => db?.drop());
+
+async function patientWith(readings: Parameters<typeof buildReadings>[2]): Promise<number> {
+  const id = await buildPatient(db.pool, { firstName: 'B', lastName: 'Billing', organizationId, enrolledRpm: true });
+  await buildReadings(db.pool, id, readings);
+  return id;
+}
+
+async function inputsOf(patientId: number) {
+  const [row] = await billingInputs(db.pool, { ...october, organizationId, patientId });
+  return { first_day: row?.first_day, period_days: row?.period_days, days: await readingDays(db.pool, october.monthStart, october.monthEnd, patientId) };
+}
+
+describe('days with device data', () => {
+  it('count a cuff and a scale on one day (in the organization time zone) as one day', async () => {
+    const id = await patientWith([
+      { at: '2026-10-05T14:00:00Z', source: 'CUFF-1', systolic: 120, diastolic: 80 },
+      weight('2026-10-05T20:00:00Z', 'SCALE-1'),
+      // 23:30 in New York, still 5 October there.
+      weight('2026-10-06T03:30:00Z', 'SCALE-1'),
+    ]);
+    expect(await inputsOf(id)).toEqual({
+      first_day: '2026-10-05',
+      period_days: { 0: 1 },
+      days: [{ patient_id: id, day: '2026-10-05', readings: 3 }],
+    });
+  });
+
+  it('let a scale-only patient earn days', async () => {
+    const id = await patientWith(['01', '02', '03'].map((d) => weight(`2026-10-${d}T16:00:00Z`, 'SCALE-2')));
+    const inputs = await inputsOf(id);
+    expect(inputs.first_day).toBe('2026-10-01');
+    expect(inputs.period_days).toEqual({ 0: 3 });
+    expect(inputs.days.map((d) => d.day)).toEqual(['2026-10-01', '2026-10-02', '2026-10-03']);
+  });
+
+  it('never count manual readings, nor a kind the registry does not know as physiologic', async () => {
+    const id = await patientWith([
+      weight('2026-10-07T16:00:00Z', 'manual'),
+      { at: '2026-10-08T16:00:00Z', source: 'manual', systolic: 130, diastolic: 85 },
+      { at: '2026-10-09T16:00:00Z', source: 'THERMO-1', kind: 'body_temperature', components: { temperature: 37 }, unit: 'Cel' },
+      weight('2026-10-10T16:00:00Z', 'SCALE-3'),
+    ]);
+    expect(await inputsOf(id)).toEqual({
+      first_day: '2026-10-10',
+      period_days: { 0: 1 },
+      days: [{ patient_id: id, day: '2026-10-10', readings: 1 }],
+    });
+  });
+});

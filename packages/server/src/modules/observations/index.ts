@@ -1,0 +1,2 @@
+/** The observations module's public face: its routes (observations of any registered kind). */
+export { observationsRoutes } from './observations.routes.ts';

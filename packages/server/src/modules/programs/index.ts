@@ -1,0 +1,2 @@
+/** The programs module's public face: its routes (care programs and each patient's enrollment). */
+export { programsRoutes } from './programs.routes.ts';
