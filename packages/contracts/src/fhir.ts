@@ -213,6 +213,11 @@ export const FhirErrors = {
   searchDate: (value: string) =>
     `date must be an optional prefix (eq, ne, lt, le, gt, ge, sa, eb) and a FHIR date or dateTime on a real calendar day (got "${value}")`,
   bundleSize: (max: number) => `entry must hold at most ${max} entries`,
+  /** A Quantity in a unit the measurement does not accept; `units` lists the UCUM codes it does. */
+  unit: (field: string, units: readonly string[]) => `${field} must be in UCUM ${units.join(' or ')}`,
+  /** An Observation whose code names no measurement this server stores; `codes` e.g. "29463-7 (weight)". */
+  unknownCode: (field: string, codes: readonly string[]) =>
+    `${field} must be LOINC ${codes.slice(0, -1).join(', ')}${codes.length > 1 ? ' or ' : ''}${codes.at(-1) ?? ''}`,
 } as const;
 
 /** A date-time instant and its precision, as FHIR search reads it: [start, end) covers the value. */

@@ -9,7 +9,13 @@
  *
  * FUZZ_FHIR_REQUESTS sets how many requests (default 5,000).
  */
-import { FHIR_OBSERVATION_STATUSES, ReadingLimits, type IngestionSourceWithSecret } from '@rpm/contracts';
+import {
+  FHIR_OBSERVATION_STATUSES,
+  MEASUREMENT_KINDS,
+  ReadingLimits,
+  type IngestionSourceWithSecret,
+  type MeasurementKind,
+} from '@rpm/contracts';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrganization, signInNewStaff, startTestServer, type TestServer } from './support/http.ts';
@@ -150,6 +156,62 @@ const heartRate = fc
     valueQuantity: quantity(pulse, '/min'),
   })) as fc.Arbitrary<Json>;
 
+/**
+ * Every other kind of the registry (weight, glucose, oxygen saturation, ...), from its entry: the
+ * value of the kind's own code as valueQuantity, the others as components (an optional one
+ * sometimes left out), each in its canonical unit, one of the kind's unit choices or a wrong one.
+ */
+const registryKinds: readonly MeasurementKind[] = MEASUREMENT_KINDS;
+const otherKinds = registryKinds.filter((k) => k.loinc !== '85354-9' && k.components.length > 0);
+const unitFor = (kind: MeasurementKind, ucum: string): fc.Arbitrary<string> =>
+  fc.oneof(
+    { weight: 8, arbitrary: fc.constantFrom(ucum, ...kind.unitChoices.map((u) => u.ucum)) },
+    { weight: 1, arbitrary: fc.constantFrom('g', '[degF]', 'mmol/mol', 'mm[Hg]', '') },
+  );
+const ofKind = (kind: MeasurementKind): fc.Arbitrary<Json> =>
+  fc
+    .record({
+      status,
+      device,
+      at: effective,
+      subject: subject(),
+      code: fc.constantFrom(kind.loinc, ...(kind.alternateLoinc ?? [])),
+      values: fc.tuple(
+        ...kind.components.map((c) =>
+          fc.tuple(
+            fc.oneof(
+              { weight: 4, arbitrary: value(c.range.min, c.range.max) },
+              { weight: 1, arbitrary: fc.double({ min: c.range.min, max: c.range.max, noNaN: true }) },
+            ),
+            unitFor(kind, c.ucum),
+            fc.boolean(),
+          ),
+        ),
+      ),
+    })
+    .map(({ status: s, device: d, at, subject: subj, code, values }) => {
+      const own = (loinc: string) => loinc === kind.loinc || (kind.alternateLoinc ?? []).includes(loinc);
+      let valueQuantity: Json | undefined;
+      const component: Json[] = [];
+      kind.components.forEach((c, i) => {
+        const [v, unit, leftOut] = values[i]!;
+        if (c.optional && leftOut) return;
+        if (own(c.loinc)) valueQuantity = quantity(v, unit);
+        else component.push({ code: coded(c.loinc), valueQuantity: quantity(v, unit) });
+      });
+      return {
+        resourceType: 'Observation',
+        status: s,
+        code: coded(code),
+        effectiveDateTime: at,
+        device: { identifier: { value: d } },
+        ...(subj !== undefined ? { subject: subj } : {}),
+        ...(valueQuantity !== undefined ? { valueQuantity } : {}),
+        ...(component.length > 0 ? { component } : {}),
+      } as Json;
+    });
+const anyKind: fc.Arbitrary<Json> = fc.oneof(bloodPressure, heartRate, ...otherKinds.map(ofKind));
+
 const hostileValue: fc.Arbitrary<Json> = fc.oneof(
   fc.constantFrom<Json>(null, 0, -1, 1e308, true, '', 'http://loinc.org|85354-9', [], {}, [null]),
   fc.string({ maxLength: 40 }),
@@ -211,12 +273,10 @@ function setAt(root: Json, path: readonly (string | number)[], v: Json): Json {
 }
 
 const observation: fc.Arbitrary<Json> = fc.oneof(
-  { weight: 6, arbitrary: fc.oneof(bloodPressure, heartRate) },
+  { weight: 6, arbitrary: anyKind },
   {
     weight: 3,
-    arbitrary: fc
-      .tuple(fc.oneof(bloodPressure, heartRate), fc.constantFrom(...PATHS), hostileValue)
-      .map(([o, path, v]) => setAt(o, path, v)),
+    arbitrary: fc.tuple(anyKind, fc.constantFrom(...PATHS), hostileValue).map(([o, path, v]) => setAt(o, path, v)),
   },
   { weight: 1, arbitrary: hostileValue },
 );

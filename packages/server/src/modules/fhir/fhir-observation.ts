@@ -1,14 +1,21 @@
 import {
+  checkComponents,
   FHIR_STORED_STATUSES,
   FhirErrors,
   FhirObservationInput,
   IngestionErrors,
+  MEASUREMENT_KINDS,
   parseFhirDateTime,
   ReadingLimits,
+  toCanonical,
+  type ComponentDefinition,
   type FhirObservationInput as CheckedObservation,
+  type MeasurementKind,
 } from '@rpm/contracts';
 import { Compile } from 'typebox/compile';
 import {
+  isOwnValue,
+  kindCodes,
   LOINC,
   LOINC_BP_PANEL,
   LOINC_DIASTOLIC,
@@ -100,15 +107,24 @@ type Coded = { coding?: { system?: string; code?: string }[] } | undefined;
 const hasLoinc = (c: Coded, code: string) => (c?.coding ?? []).some((x) => x.system === LOINC && x.code === code);
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** A value in the UCUM unit required: anything else would be a silent unit error in clinical data. */
-function valueIn(q: CheckedObservation['valueQuantity'], field: string, ucum: string, device: string): number {
+/**
+ * A value in one of the UCUM units accepted (the first is the canonical one): anything else
+ * would be a silent unit error in clinical data. Returns the value and the unit it came in.
+ */
+function valueIn(
+  q: CheckedObservation['valueQuantity'],
+  field: string,
+  units: readonly string[],
+  device: string,
+): { value: number; ucum: string } {
   if (!q) throw new ReadingRejected(IngestionErrors.required(`${field}.valueQuantity`), device);
-  if (q.code !== ucum || (q.system !== undefined && q.system !== UCUM)) {
-    throw new ReadingRejected(`${field}.valueQuantity must be in UCUM ${ucum}`, device);
+  const ucum = units.find((u) => u === q.code);
+  if (ucum === undefined || (q.system !== undefined && q.system !== UCUM)) {
+    throw new ReadingRejected(FhirErrors.unit(`${field}.valueQuantity`, units), device);
   }
   if (q.value === undefined)
     throw new ReadingRejected(IngestionErrors.required(`${field}.valueQuantity.value`), device);
-  return q.value;
+  return { value: q.value, ucum };
 }
 
 /**
@@ -149,11 +165,76 @@ function effectiveTime(value: string, field: string, device: string, rules: Obse
   return t;
 }
 
+const registryKinds: readonly MeasurementKind[] = MEASUREMENT_KINDS;
+
+/** The UCUM units a component may be sent in: its canonical one, then the kind's choices that apply to it. */
+function unitsOf(kind: MeasurementKind, component: ComponentDefinition): string[] {
+  const choices = kind.unitChoices
+    .map((u) => u.ucum)
+    .filter((u) => toCanonical(kind, component.code, 1, u) !== undefined);
+  return [...new Set([component.ucum, ...choices])];
+}
+
 /**
- * Reads a vital-signs Observation: the blood-pressure panel (85354-9 with 8480-6 and 8462-4 in
- * mm[Hg], optionally 8867-4) or a heart rate alone (8867-4 in /min). The whole body is checked
- * against the input schema first, so the logic below reads only typed values. `at` prefixes
- * field names (a Bundle entry's path) so that a refusal points at the field.
+ * Checks the ingestion rules already define for a component, by its LOINC code: a pulse is a
+ * whole number of beats per minute wherever it is measured (alone, with a cuff or an oximeter),
+ * with the webhooks' message.
+ */
+const COMPONENT_RULES: Readonly<Record<string, (value: number, field: string, device: string) => number>> = {
+  [LOINC_HEART_RATE]: pulseRate,
+};
+
+/**
+ * A reading of any kind but the blood-pressure panel, from the registry: the component the
+ * kind's own code measures from `valueQuantity`, the others from `component[]` by their LOINC
+ * code; each in its canonical unit or one of the kind's unit choices (converted), then checked
+ * against the plausible ranges. A refusal names the field.
+ */
+function readComponents(
+  kind: MeasurementKind,
+  o: CheckedObservation,
+  at: string,
+  device: string,
+): Record<string, number> {
+  const values: Record<string, number> = {};
+  const fields: Record<string, string> = {};
+  for (const definition of kind.components) {
+    const own = isOwnValue(kind, definition);
+    const field = own ? at.replace(/\.$/, '') || 'Observation' : `${at}component[${definition.loinc}]`;
+    const quantity = own
+      ? o.valueQuantity
+      : (o.component ?? []).find((c) => hasLoinc(c.code, definition.loinc))?.valueQuantity;
+    const present = own ? quantity !== undefined : (o.component ?? []).some((c) => hasLoinc(c.code, definition.loinc));
+    if (!present && definition.optional) continue;
+    if (!own && !present) throw new ReadingRejected(IngestionErrors.required(field), device);
+    const sent = valueIn(quantity, field, unitsOf(kind, definition), device);
+    const value = toCanonical(kind, definition.code, sent.value, sent.ucum) ?? sent.value;
+    const rule = COMPONENT_RULES[definition.loinc];
+    values[definition.code] = rule ? rule(value, `${field}.valueQuantity.value`, device) : value;
+    fields[definition.code] = `${field}.valueQuantity.value`;
+  }
+  const check = checkComponents(kind, values);
+  if (check.ok) return check.values;
+  // The first component the check refuses, in the registry's order as the check goes.
+  const refused = kind.components.find((c) => {
+    const v = values[c.code];
+    return v !== undefined && (v < c.range.min || v > c.range.max);
+  });
+  const field = refused ? fields[refused.code] : at.replace(/\.$/, '') || 'Observation';
+  throw new ReadingRejected(FhirErrors.invalid(field ?? 'Observation', check.message), device);
+}
+
+/** The primary component's canonical unit: the unit a stored reading names. */
+const unitOf = (kind: MeasurementKind) => kind.components.find((c) => c.code === kind.primary)?.ucum ?? '';
+
+/**
+ * Reads an Observation of any kind the registry knows, by its LOINC code (the first kind in the
+ * registry's order that any coding names): the blood-pressure panel (85354-9 with 8480-6 and
+ * 8462-4 in mm[Hg], optionally 8867-4), whose pair has rules of its own, or any other kind from
+ * its registry entry (heart rate 8867-4, weight, glucose, oxygen saturation with an optional
+ * pulse, ...). The whole body is checked against the input schema first, so the logic below
+ * reads only typed values. `at` prefixes field names (a Bundle entry's path) so that a refusal
+ * points at the field.
  */
 export function parseObservation(resource: unknown, at: string, rules: ObservationRules): ParsedObservation {
   const o = checked<CheckedObservation>(checkObservation, resource, at);
@@ -173,44 +254,50 @@ export function parseObservation(resource: unknown, at: string, rules: Observati
   }
   const components = o.component ?? [];
   const component = (code: string) => components.find((c) => hasLoinc(c.code, code));
-  const heartRate = (field: string, q: CheckedObservation['valueQuantity']) =>
-    pulseRate(valueIn(q, field, '/min', device), `${field}.valueQuantity.value`, device);
   const reading = { deviceIdentifier: device, measuredAt, index: 0, irregular: null };
+  const kind = registryKinds.find((k) => kindCodes(k).some((code) => hasLoinc(o.code, code)));
+  if (!kind) {
+    throw new ReadingRejected(
+      FhirErrors.unknownCode(
+        `${at}code`,
+        registryKinds.map((k) => `${k.loinc} (${k.label.toLowerCase()})`),
+      ),
+      device,
+    );
+  }
 
-  if (hasLoinc(o.code, LOINC_BP_PANEL)) {
+  if (kind.loinc === LOINC_BP_PANEL) {
+    // The panel's pair is checked together (systolic above diastolic), as the webhooks check it.
     const s = component(LOINC_SYSTOLIC);
     const d = component(LOINC_DIASTOLIC);
     const sField = `${at}component[${LOINC_SYSTOLIC}]`;
     const dField = `${at}component[${LOINC_DIASTOLIC}]`;
     if (!s) throw new ReadingRejected(IngestionErrors.required(sField), device);
     if (!d) throw new ReadingRejected(IngestionErrors.required(dField), device);
+    const mmHg = ['mm[Hg]'];
     const pressure = bloodPressure(
-      valueIn(s.valueQuantity, sField, 'mm[Hg]', device),
-      valueIn(d.valueQuantity, dField, 'mm[Hg]', device),
+      valueIn(s.valueQuantity, sField, mmHg, device).value,
+      valueIn(d.valueQuantity, dField, mmHg, device).value,
       { systolic: `${sField}.valueQuantity.value`, diastolic: `${dField}.valueQuantity.value` },
       device,
     );
     const hr = component(LOINC_HEART_RATE);
-    const pulse = hr ? heartRate(`${at}component[${LOINC_HEART_RATE}]`, hr.valueQuantity) : null;
+    const hrField = `${at}component[${LOINC_HEART_RATE}]`;
+    const pulse = hr
+      ? pulseRate(valueIn(hr.valueQuantity, hrField, ['/min'], device).value, `${hrField}.valueQuantity.value`, device)
+      : null;
     return {
       reading: {
         ...reading,
-        kind: 'blood_pressure',
+        kind: kind.kind,
         components: pulse === null ? pressure : { ...pressure, pulse },
-        unit: 'mm[Hg]',
+        unit: unitOf(kind),
       },
       subjectPatientId,
     };
   }
-  if (hasLoinc(o.code, LOINC_HEART_RATE)) {
-    const pulse = heartRate(at ? at.replace(/\.$/, '') : 'Observation', o.valueQuantity);
-    return {
-      reading: { ...reading, kind: 'heart_rate', components: { pulse }, unit: '/min' },
-      subjectPatientId,
-    };
-  }
-  throw new ReadingRejected(
-    `${at}code must be LOINC ${LOINC_BP_PANEL} (blood pressure panel) or ${LOINC_HEART_RATE} (heart rate)`,
-    device,
-  );
+  return {
+    reading: { ...reading, kind: kind.kind, components: readComponents(kind, o, at, device), unit: unitOf(kind) },
+    subjectPatientId,
+  };
 }

@@ -2,13 +2,21 @@ import type {
   Bundle,
   BundleEntry,
   CapabilityStatement,
+  CodeableConcept,
   Device,
   Observation,
   ObservationComponent,
   OperationOutcome,
   Patient,
+  Quantity,
 } from '@medplum/fhirtypes';
-import { MANUAL_SOURCE } from '@rpm/contracts';
+import {
+  canonicalUnitLabel,
+  MANUAL_SOURCE,
+  measurementKind,
+  type ComponentDefinition,
+  type MeasurementKind,
+} from '@rpm/contracts';
 import type { DeviceRow } from '../devices/index.ts';
 
 export const LOINC = 'http://loinc.org';
@@ -20,20 +28,76 @@ export const LOINC_HEART_RATE = '8867-4';
 /** The system of the portal's device ids in Device.identifier and Observation.device.identifier. */
 export const DEVICE_ID_SYSTEM = 'urn:rpm-portal:device-id';
 export const FHIR_VERSION = '4.0.1';
+export const CATEGORY_SYSTEM = 'http://terminology.hl7.org/CodeSystem/observation-category';
+const PROFILE_BASE = 'http://hl7.org/fhir/StructureDefinition';
 /** The R4 vital-signs profiles each kind conforms to. */
-export const PROFILE_BP = 'http://hl7.org/fhir/StructureDefinition/bp';
-export const PROFILE_HEART_RATE = 'http://hl7.org/fhir/StructureDefinition/heartrate';
+export const PROFILE_BP = `${PROFILE_BASE}/bp`;
+export const PROFILE_HEART_RATE = `${PROFILE_BASE}/heartrate`;
 const DATA_ABSENT = 'http://terminology.hl7.org/CodeSystem/data-absent-reason';
 
-export interface VitalRow {
+/**
+ * The R4 vital-signs profile of each observation code (FHIR R4 §8.1 "Vital Signs", its table of
+ * profiles and LOINC codes): FHIR's vocabulary, not the portal's kinds. A kind conforms to the
+ * profile of its own code or of one of its alternates; a kind with none (glucose) claims none.
+ */
+const VITAL_SIGNS_PROFILES: Readonly<Record<string, string>> = {
+  [LOINC_BP_PANEL]: PROFILE_BP,
+  [LOINC_HEART_RATE]: PROFILE_HEART_RATE,
+  '29463-7': `${PROFILE_BASE}/bodyweight`,
+  '2708-6': `${PROFILE_BASE}/oxygensat`,
+  '59408-5': `${PROFILE_BASE}/oxygensat`,
+  '8310-5': `${PROFILE_BASE}/bodytemp`,
+  '9279-1': `${PROFILE_BASE}/resprate`,
+  '8302-2': `${PROFILE_BASE}/bodyheight`,
+  '39156-5': `${PROFILE_BASE}/bmi`,
+};
+
+/** LOINC display names of the codes the portal emits (a code missing here is sent without one). */
+const LOINC_DISPLAY: Readonly<Record<string, string>> = {
+  [LOINC_BP_PANEL]: 'Blood pressure panel with all children optional',
+  [LOINC_SYSTOLIC]: 'Systolic blood pressure',
+  [LOINC_DIASTOLIC]: 'Diastolic blood pressure',
+  [LOINC_HEART_RATE]: 'Heart rate',
+  '29463-7': 'Body weight',
+  '59408-5': 'Oxygen saturation in Arterial blood by Pulse oximetry',
+  '2708-6': 'Oxygen saturation in Arterial blood',
+  '2339-0': 'Glucose [Mass/volume] in Blood',
+  '41653-7': 'Glucose [Mass/volume] in Capillary blood by Glucometer',
+  '8310-5': 'Body temperature',
+};
+
+/** How the vital-signs profile's examples show a UCUM unit where it differs from the portal's label. */
+const UNIT_DISPLAY: Readonly<Record<string, string>> = { '/min': 'beats/minute' };
+
+const CATEGORY_DISPLAY: Readonly<Record<MeasurementKind['category'], string>> = {
+  'vital-signs': 'Vital Signs',
+  laboratory: 'Laboratory',
+};
+
+/** Every code that names a kind's observation: its own LOINC, then its alternates. */
+export const kindCodes = (kind: MeasurementKind): readonly string[] => [kind.loinc, ...(kind.alternateLoinc ?? [])];
+
+/**
+ * True when a component is the observation's own value (`valueQuantity`): its code is one of the
+ * kind's (heart rate, weight, glucose, SpO2). The others are `component[]` (a panel's systolic
+ * and diastolic, an oximeter's pulse).
+ */
+export const isOwnValue = (kind: MeasurementKind, component: ComponentDefinition): boolean =>
+  kindCodes(kind).includes(component.loinc);
+
+/** The vital-signs profile a kind's observations conform to, if any. */
+export const profileOf = (kind: MeasurementKind): string | undefined =>
+  kindCodes(kind)
+    .map((code) => VITAL_SIGNS_PROFILES[code])
+    .find((p) => p !== undefined);
+
+/** One stored observation of any kind: its values by component code, in the canonical units. */
+export interface ObservationRow {
   id: number;
   patient_id: number;
   created_at: Date;
-  /** A blood-pressure reading (with its pulse, when measured) or a heart rate alone. */
-  kind: 'blood_pressure' | 'heart_rate';
-  systolic: number | null;
-  diastolic: number | null;
-  pulse: number | null;
+  kind: string;
+  components: Readonly<Record<string, number>>;
   source: string;
 }
 
@@ -49,65 +113,63 @@ export interface PatientRow {
 /** The device columns a FHIR Device shows; `patient_id` only when the reader may see that patient. */
 export type FhirDeviceRow = Pick<DeviceRow, 'id' | 'device_id' | 'model' | 'type' | 'patient_id'>;
 
-const vitalSigns = [
-  {
-    coding: [
-      {
-        system: 'http://terminology.hl7.org/CodeSystem/observation-category',
-        code: 'vital-signs',
-        display: 'Vital Signs',
-      },
-    ],
-  },
+const loincCoding = (code: string) => {
+  const display = LOINC_DISPLAY[code];
+  return { system: LOINC, code, ...(display !== undefined ? { display } : {}) };
+};
+
+const categoryOf = (kind: MeasurementKind) => [
+  { coding: [{ system: CATEGORY_SYSTEM, code: kind.category, display: CATEGORY_DISPLAY[kind.category] }] },
 ];
 
-const quantity = (value: number, unit: string, code: string) => ({ value, unit, system: UCUM, code });
+/**
+ * The observation's code: the kind's LOINC, and for a vital sign its alternates too (the
+ * oxygen-saturation profile wants 2708-6 beside 59408-5). A laboratory kind's alternates name
+ * other methods (glucose by glucometer) the reading need not have used: left out.
+ */
+const codeOf = (kind: MeasurementKind): CodeableConcept => ({
+  coding: (kind.category === 'vital-signs' ? kindCodes(kind) : [kind.loinc]).map(loincCoding),
+});
 
-const heartRateCode = { coding: [{ system: LOINC, code: LOINC_HEART_RATE, display: 'Heart rate' }] };
-const beatsPerMinute = (pulse: number) => quantity(pulse, 'beats/minute', '/min');
+function quantityOf(kind: MeasurementKind, component: ComponentDefinition, value: number): Quantity {
+  const unit = UNIT_DISPLAY[component.ucum] ?? canonicalUnitLabel(kind, component);
+  return { value, unit, system: UCUM, code: component.ucum };
+}
 
 /**
- * A reading as an R4 vital-signs Observation of its kind: the blood-pressure panel (the heart
- * rate measured with it as a component), or a heart rate alone.
+ * A reading as an R4 Observation of its kind, from the registry: the category, code and profile
+ * of the kind; the value in `valueQuantity` (canonical UCUM) when the kind's own code measures it,
+ * every other component (the blood-pressure panel's, an oximeter's pulse) in `component[]`.
+ * Undefined for a kind the registry does not know.
  */
-export function presentObservation(v: VitalRow): Observation {
-  const common = {
-    resourceType: 'Observation' as const,
-    id: String(v.id),
-    status: 'final' as const,
-    category: vitalSigns,
-    subject: { reference: `Patient/${v.patient_id}` },
-    effectiveDateTime: v.created_at.toISOString(),
-    ...(v.source === MANUAL_SOURCE ? {} : { device: { identifier: { system: DEVICE_ID_SYSTEM, value: v.source } } }),
-  };
-  if (v.kind === 'heart_rate' || v.systolic === null || v.diastolic === null) {
-    return {
-      ...common,
-      meta: { profile: [PROFILE_HEART_RATE] },
-      code: heartRateCode,
-      ...(v.pulse !== null
-        ? { valueQuantity: beatsPerMinute(v.pulse) }
-        : { dataAbsentReason: { coding: [{ system: DATA_ABSENT, code: 'unknown' }] } }),
-    };
-  }
-  const component: ObservationComponent[] = [
-    {
-      code: { coding: [{ system: LOINC, code: LOINC_SYSTOLIC, display: 'Systolic blood pressure' }] },
-      valueQuantity: quantity(v.systolic, 'mmHg', 'mm[Hg]'),
-    },
-    {
-      code: { coding: [{ system: LOINC, code: LOINC_DIASTOLIC, display: 'Diastolic blood pressure' }] },
-      valueQuantity: quantity(v.diastolic, 'mmHg', 'mm[Hg]'),
-    },
-  ];
-  if (v.pulse !== null) component.push({ code: heartRateCode, valueQuantity: beatsPerMinute(v.pulse) });
+export function presentObservation(row: ObservationRow): Observation | undefined {
+  const kind = measurementKind(row.kind);
+  if (!kind) return undefined;
+  const profile = profileOf(kind);
+  const own = kind.components.find((c) => isOwnValue(kind, c));
+  const ownValue = own ? row.components[own.code] : undefined;
+  const component: ObservationComponent[] = kind.components.flatMap((c) => {
+    const value = row.components[c.code];
+    if (c === own || value === undefined) return [];
+    return [{ code: { coding: [loincCoding(c.loinc)] }, valueQuantity: quantityOf(kind, c, value) }];
+  });
   return {
-    ...common,
-    meta: { profile: [PROFILE_BP] },
-    code: {
-      coding: [{ system: LOINC, code: LOINC_BP_PANEL, display: 'Blood pressure panel with all children optional' }],
-    },
-    component,
+    resourceType: 'Observation',
+    id: String(row.id),
+    status: 'final',
+    category: categoryOf(kind),
+    subject: { reference: `Patient/${row.patient_id}` },
+    effectiveDateTime: row.created_at.toISOString(),
+    ...(row.source === MANUAL_SOURCE
+      ? {}
+      : { device: { identifier: { system: DEVICE_ID_SYSTEM, value: row.source } } }),
+    ...(profile !== undefined ? { meta: { profile: [profile] } } : {}),
+    code: codeOf(kind),
+    ...(own && ownValue !== undefined ? { valueQuantity: quantityOf(kind, own, ownValue) } : {}),
+    ...(own && ownValue === undefined
+      ? { dataAbsentReason: { coding: [{ system: DATA_ABSENT, code: 'unknown' }] } }
+      : {}),
+    ...(component.length > 0 ? { component } : {}),
   };
 }
 
@@ -203,6 +265,8 @@ export function capabilityStatement(publicUrl: string, date: string): Capability
             searchParam: [
               { name: 'patient', type: 'reference' },
               { name: 'date', type: 'date' },
+              { name: 'code', type: 'token', documentation: 'LOINC code of the observation (system|code or code)' },
+              { name: 'category', type: 'token', documentation: 'vital-signs or laboratory' },
               { name: '_count', type: 'number' },
             ],
           },

@@ -1,10 +1,19 @@
-import { FhirErrors, parseFhirDateTime, type AuditAction } from '@rpm/contracts';
+import {
+  FhirErrors,
+  MEASUREMENT_KINDS,
+  parseFhirDateTime,
+  type AuditAction,
+  type MeasurementKind,
+} from '@rpm/contracts';
 import type pg from 'pg';
 import type { Queryable } from '../../db/pool.ts';
 import type { RequestContext } from '../../kernel/request-context.ts';
 import { fhirOrganizationScope, mayReadPatientViaFhir, type FhirReader } from '../../policies/ingestion.ts';
 import {
   capabilityStatement,
+  CATEGORY_SYSTEM,
+  kindCodes,
+  LOINC,
   presentDevice,
   presentObservation,
   presentPatient,
@@ -12,7 +21,16 @@ import {
 } from './fhir.presenter.ts';
 import { audit } from '../../kernel/audit-writer.ts';
 import { FhirError, notFound, reader, sourceDetails, type FhirAnswer } from './fhir.auth.ts';
-import { devicesByIdentifier, findPatient, findVital, searchVitals, type DateCondition } from './fhir.repository.ts';
+import {
+  devicesByIdentifier,
+  findObservation,
+  findPatient,
+  searchObservationRows,
+  type DateCondition,
+} from './fhir.repository.ts';
+
+const registryKinds: readonly MeasurementKind[] = MEASUREMENT_KINDS;
+const ALL_KINDS = registryKinds.map((k) => k.kind);
 
 /**
  * A read refused or of something that does not exist: both answer the same 404, so ids of other
@@ -82,8 +100,9 @@ export async function readObservation(
 ): Promise<FhirAnswer> {
   const action = 'fhir.observation.read';
   const who = await reader(db, ctx, authorization, action);
-  const vital = await findVital(db, id);
-  if (!vital || !mayReadPatientViaFhir(who, vital.organization_id)) {
+  const vital = await findObservation(db, id, ALL_KINDS);
+  const observation = vital ? presentObservation(vital) : undefined;
+  if (!vital || !observation || !mayReadPatientViaFhir(who, vital.organization_id)) {
     throw await unreadable(db, ctx, who, { action, resourceType: 'observation', resourceId: id, exists: !!vital });
   }
   await audit(db, ctx, {
@@ -93,7 +112,7 @@ export async function readObservation(
     resourceId: vital.patient_id,
     details: { ...sourceDetails(who), observation_id: id },
   });
-  return { status: 200, body: presentObservation(vital) };
+  return { status: 200, body: observation };
 }
 
 const SEARCH_DATE = /^(eq|ne|lt|le|gt|ge|sa|eb)?(.*)$/;
@@ -127,9 +146,34 @@ export function dateCondition(value: string): DateCondition {
   }
 }
 
+/**
+ * A token search value (`system|code`, `|code` or `code`) against a code of `system`: a bare code
+ * matches in any system, `|code` only a code without one (none of the portal's).
+ */
+function tokenMatches(value: string, system: string, code: string): boolean {
+  const bar = value.indexOf('|');
+  if (bar < 0) return value === code;
+  return value.slice(0, bar) === system && value.slice(bar + 1) === code;
+}
+
+/**
+ * The kinds a search's `code` and `category` parameters select: each parameter given narrows
+ * (AND), the comma-separated values of one widen (OR). `code` matches a kind's LOINC or one of
+ * its alternates, `category` its FHIR category. A code no kind has selects nothing.
+ */
+export function kindsSearched(q: { code?: string | string[]; category?: string | string[] }): string[] {
+  const selects = (values: string[], matches: (k: MeasurementKind, v: string) => boolean) => (k: MeasurementKind) =>
+    values.every((param) => param.split(',').some((v) => matches(k, v.trim())));
+  const byCode = selects([q.code ?? []].flat(), (k, v) => kindCodes(k).some((c) => tokenMatches(v, LOINC, c)));
+  const byCategory = selects([q.category ?? []].flat(), (k, v) => tokenMatches(v, CATEGORY_SYSTEM, k.category));
+  return registryKinds.filter((k) => byCode(k) && byCategory(k)).map((k) => k.kind);
+}
+
 export interface ObservationQuery {
   patient?: string;
   date?: string | string[];
+  code?: string | string[];
+  category?: string | string[];
   _count?: number;
   _offset?: number;
 }
@@ -150,9 +194,12 @@ export async function searchObservations(
   const count = q._count ?? 50;
   const offset = q._offset ?? 0;
   await readablePatient(db, ctx, who, patientId, action);
-  const rows = await searchVitals(db, { patientId, dates, limit: count + 1, offset });
+  const kinds = kindsSearched(q);
+  const rows = await searchObservationRows(db, { patientId, kinds, dates, limit: count + 1, offset });
   const params = new URLSearchParams({ patient: String(patientId) });
   for (const d of [q.date ?? []].flat()) params.append('date', d);
+  for (const c of [q.code ?? []].flat()) params.append('code', c);
+  for (const c of [q.category ?? []].flat()) params.append('category', c);
   params.set('_count', String(count));
   const url = (o: number) => `${baseUrl}/fhir/R4/Observation?${params.toString()}${o ? `&_offset=${o}` : ''}`;
   await audit(db, ctx, {
@@ -164,10 +211,13 @@ export async function searchObservations(
   });
   return {
     status: 200,
-    body: searchBundle(rows.slice(0, count).map(presentObservation), {
-      self: url(offset),
-      ...(rows.length > count ? { next: url(offset + count) } : {}),
-    }),
+    body: searchBundle(
+      rows.slice(0, count).flatMap((r) => presentObservation(r) ?? []),
+      {
+        self: url(offset),
+        ...(rows.length > count ? { next: url(offset + count) } : {}),
+      },
+    ),
   };
 }
 

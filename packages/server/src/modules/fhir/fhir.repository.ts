@@ -1,8 +1,7 @@
-import { VITALS_KINDS } from '@rpm/contracts';
 import { sql } from 'kysely';
 import type { Queryable } from '../../db/pool.ts';
 import { kysely } from '../../db/kysely.ts';
-import type { FhirDeviceRow, PatientRow, VitalRow } from './fhir.presenter.ts';
+import type { FhirDeviceRow, ObservationRow, PatientRow } from './fhir.presenter.ts';
 
 /** Device ids are matched as people type them: case and surrounding spaces do not count. */
 const deviceKey = (v: string) => sql<string>`lower(btrim(${v}))`;
@@ -21,25 +20,21 @@ export async function findPatient(
   return row ?? null;
 }
 
-export async function findVital(db: Queryable, id: number): Promise<(VitalRow & { organization_id: number }) | null> {
+/** An observation by id, of one of `kinds` (the registry's: a kind it does not know is not served). */
+export async function findObservation(
+  db: Queryable,
+  id: number,
+  kinds: readonly string[],
+): Promise<(ObservationRow & { organization_id: number }) | null> {
+  if (kinds.length === 0) return null;
   const row = await kysely(db)
     .selectFrom('observations as v')
     .innerJoin('patients as p', 'p.id', 'v.patient_id')
-    .select([
-      'v.id',
-      'v.patient_id',
-      'v.created_at',
-      'v.kind',
-      'v.systolic',
-      'v.diastolic',
-      'v.pulse',
-      'v.source',
-      'p.organization_id',
-    ])
+    .select(['v.id', 'v.patient_id', 'v.created_at', 'v.kind', 'v.components', 'v.source', 'p.organization_id'])
     .where('v.id', '=', id)
-    .where('v.kind', 'in', VITALS_KINDS)
-    // The table's CHECK constraint holds kind to these values.
-    .$narrowType<{ kind: VitalRow['kind'] }>()
+    .where('v.kind', 'in', kinds)
+    // The components are an object of numbers (the store writes them from the registry).
+    .$narrowType<{ components: ObservationRow['components'] }>()
     .executeTakeFirst();
   return row ?? null;
 }
@@ -51,17 +46,21 @@ export interface DateCondition {
   outside: boolean;
 }
 
-/** Newest first within every date condition, `limit` rows after skipping `offset`: an index range scan per page. */
-export async function searchVitals(
+/**
+ * Newest first within every date condition and of one of `kinds`, `limit` rows after skipping
+ * `offset`: an index range scan per page.
+ */
+export async function searchObservationRows(
   db: Queryable,
-  q: { patientId: number; dates: DateCondition[]; limit: number; offset: number },
-): Promise<VitalRow[]> {
+  q: { patientId: number; kinds: readonly string[]; dates: DateCondition[]; limit: number; offset: number },
+): Promise<ObservationRow[]> {
+  if (q.kinds.length === 0) return [];
   let query = kysely(db)
     .selectFrom('observations')
-    .select(['id', 'patient_id', 'created_at', 'kind', 'systolic', 'diastolic', 'pulse', 'source'])
+    .select(['id', 'patient_id', 'created_at', 'kind', 'components', 'source'])
     .where('patient_id', '=', q.patientId)
-    .where('kind', 'in', VITALS_KINDS)
-    .$narrowType<{ kind: VitalRow['kind'] }>();
+    .where('kind', 'in', q.kinds)
+    .$narrowType<{ components: ObservationRow['components'] }>();
   for (const d of q.dates) {
     const { start, end } = d;
     if (d.outside && start && end) {

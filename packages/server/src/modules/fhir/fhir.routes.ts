@@ -26,6 +26,12 @@ const ObservationSearch = Type.Object({
   date: Type.Optional(
     Type.Union([Type.String({ maxLength: 40 }), Type.Array(Type.String({ maxLength: 40 }), { maxItems: 2 })]),
   ),
+  code: Type.Optional(
+    Type.Union([Type.String({ maxLength: 500 }), Type.Array(Type.String({ maxLength: 500 }), { maxItems: 5 })]),
+  ),
+  category: Type.Optional(
+    Type.Union([Type.String({ maxLength: 200 }), Type.Array(Type.String({ maxLength: 200 }), { maxItems: 5 })]),
+  ),
   _count: Type.Optional(Type.Integer({ minimum: 1, maximum: FHIR_BUNDLE_MAX_ENTRIES })),
   _offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000 })),
 });

@@ -6,6 +6,7 @@ import {
   FhirBundleInput,
   FhirErrors,
   IngestionErrors,
+  kindByLoinc,
   type AuditAction,
 } from '@rpm/contracts';
 import type pg from 'pg';
@@ -13,7 +14,14 @@ import { Compile } from 'typebox/compile';
 import { withTransaction, type Queryable } from '../../db/pool.ts';
 import type { RequestContext } from '../../kernel/request-context.ts';
 import { maySendForOrganization } from '../../policies/ingestion.ts';
-import { operationOutcome, presentObservation, responseBundle, type IssueCode } from './fhir.presenter.ts';
+import {
+  LOINC_BP_PANEL,
+  LOINC_HEART_RATE,
+  operationOutcome,
+  presentObservation,
+  responseBundle,
+  type IssueCode,
+} from './fhir.presenter.ts';
 import { audit } from '../../kernel/audit-writer.ts';
 import { readingsInClosedMonths } from '../billing/index.ts';
 import {
@@ -29,7 +37,7 @@ import {
 } from '../ingestion/index.ts';
 import { FhirError, writer, type FhirAnswer } from './fhir.auth.ts';
 import { checked, parseObservation, type ParsedObservation } from './fhir-observation.ts';
-import { attributedPatients, findVital, patientOrganizations } from './fhir.repository.ts';
+import { attributedPatients, findObservation, patientOrganizations } from './fhir.repository.ts';
 
 /** A parsed entry, or why it was refused. */
 type Checked = { ok: true; parsed: ParsedObservation } | { ok: false; error: ReadingRejected };
@@ -158,6 +166,13 @@ async function keepToOrganization(
 type EntryOutcome = ReadingOutcome | { status: 'merged'; into: ReadingOutcome };
 
 /**
+ * The kinds of the blood-pressure panel and of a heart rate alone, by their LOINC codes: a heart
+ * rate sent beside a panel of the same device and time is the panel's pulse component.
+ */
+const PANEL_KIND = kindByLoinc(LOINC_BP_PANEL)?.kind;
+const HEART_RATE_KIND = kindByLoinc(LOINC_HEART_RATE)?.kind;
+
+/**
  * Stores the accepted entries in one transaction with the call's audit record. Duplicates
  * within the request count once; a heart rate with the same device and time as a blood-pressure
  * panel of the request is that reading's pulse, any other heart rate a reading of its own.
@@ -181,13 +196,14 @@ async function store(
     readingOf.set(i, readings.length);
     readings.push({ ...r });
   };
-  // Panels first, so that a heart rate finds its panel wherever it stands in the Bundle.
+  // Every reading but a lone heart rate first, so that a heart rate finds its panel wherever it
+  // stands in the Bundle.
   for (const [i, c] of checked.entries())
-    if (c.ok && c.parsed.reading.kind === 'blood_pressure') add(i, c.parsed.reading);
+    if (c.ok && c.parsed.reading.kind !== HEART_RATE_KIND) add(i, c.parsed.reading);
   for (const [i, c] of checked.entries()) {
-    if (!c.ok || c.parsed.reading.kind !== 'heart_rate') continue;
+    if (!c.ok || c.parsed.reading.kind !== HEART_RATE_KIND) continue;
     const r = c.parsed.reading;
-    const panel = firstByKey.get(measurementKey(r.deviceIdentifier, r.measuredAt, 'blood_pressure'));
+    const panel = firstByKey.get(measurementKey(r.deviceIdentifier, r.measuredAt, PANEL_KIND));
     if (panel === undefined) {
       add(i, r);
       continue;
@@ -295,11 +311,11 @@ export async function createObservation(
   }
   const [o] = await withTransaction(db, (tx) => store(tx, ctx, source, action, checked));
   if (o && o.status !== 'merged' && o.status !== 'unmatched' && o.vitalId) {
-    const vital = await findVital(db, o.vitalId);
+    const stored = await findObservation(db, o.vitalId, [c.parsed.reading.kind]);
     return {
       status: o.status === 'stored' ? 201 : 200,
       location: `${rules.publicUrl}/fhir/R4/Observation/${o.vitalId}`,
-      body: presentObservation(vital!),
+      body: presentObservation(stored!)!,
     };
   }
   const response = entryResponse(o ?? null).response;
