@@ -144,11 +144,21 @@ function sentNumber(value: unknown, field: string, device: string): number {
  * stored (Tenovi's scales send pounds: 180.4 lb is 81.83 kg). The plausible range is checked on
  * the whole reading after (checkComponents).
  */
-function canonicalValue(kind: MeasurementKind, component: string, value: number, unit: string, field: string, device: string): number {
+function canonicalValue(
+  kind: MeasurementKind,
+  component: string,
+  value: number,
+  unit: string,
+  field: string,
+  device: string,
+): number {
   const converted = toCanonical(kind, component, value, unit);
   const definition = componentOf(kind, component);
   if (converted === undefined || !definition)
-    throw new ReadingRejected(IngestionErrors.measurement(field, MeasurementTexts.unknownUnit(unit, component)), device);
+    throw new ReadingRejected(
+      IngestionErrors.measurement(field, MeasurementTexts.unknownUnit(unit, component)),
+      device,
+    );
   return roundTo(converted, definition.decimals);
 }
 
