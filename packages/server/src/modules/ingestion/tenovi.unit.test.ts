@@ -6,6 +6,7 @@ import {
   bloodPressure,
   glucose,
   heartRate,
+  kindsForDeviceType,
   oxygenSaturation,
   weight,
   type MeasurementKind,
@@ -13,6 +14,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { ReadingRejected } from './reading-rules.ts';
 import { parseTenovi } from './tenovi.ts';
+import { SIMULATED_DEVICE_TYPES, roundRobinType, simulatedDevice, tenoviMeasurement } from './tenovi-simulator.ts';
 
 const now = Date.parse('2026-11-20T12:00:00Z');
 const at = '2026-11-20T11:00:00Z';
@@ -79,5 +81,27 @@ describe('parseTenovi, every kind of the registry', () => {
     ]);
     expect(() => parseTenovi(item('peak flow', 1), { now })).toThrow(IngestionErrors.metric('metric'));
     expect(() => parseTenovi(item('steps', true), { now })).toThrow(IngestionErrors.notNumber('value_1'));
+  });
+});
+
+describe('the device simulator', () => {
+  it.each(SIMULATED_DEVICE_TYPES)('sends what the webhook reads as the kind a %s measures', (type) => {
+    const device = simulatedDevice(`SIM-${type}`, 3, type);
+    for (let i = 0; i < 20; i++) {
+      const batch = parseTenovi(tenoviMeasurement(device, new Date(now - i * 86_400_000), 30), { now });
+      expect(batch.readings).toHaveLength(1);
+      expect(batch.pulses).toEqual([]);
+      const kinds = kindsForDeviceType(type).map((k) => k.kind);
+      expect(kinds).toContain(batch.readings[0]!.kind);
+    }
+  });
+
+  it("pairs an oximeter's pulse with its SpO2 and gives types in turn", () => {
+    const batch = parseTenovi(tenoviMeasurement(simulatedDevice('OXI', 1, 'pulse_oximeter'), new Date(now)), { now });
+    expect(Object.keys(batch.readings[0]!.components).sort()).toEqual(['pulse', 'spo2']);
+    expect([0, 1, 2, 3, 4].map((i) => roundRobinType(SIMULATED_DEVICE_TYPES, i))).toEqual([
+      ...SIMULATED_DEVICE_TYPES,
+      SIMULATED_DEVICE_TYPES[0],
+    ]);
   });
 });
