@@ -160,7 +160,12 @@ const VendorNumber = Type.Union([
 export const ZONED_DATE_TIME_PATTERN =
   '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|z|[+-]\\d{2}:?\\d{2})$';
 export const TENOVI_DEVICE_ID_MAX_LENGTH = 100;
-export const TENOVI_METRICS = ['blood_pressure', 'pulse', 'irregular_heartbeat', 'battery_percentage'] as const;
+/**
+ * A Tenovi metric name: any the vendor may add, not only those the measurement registry knows (a
+ * metric the portal does not know is kept as unmatched, never dropped), but a name, not free text.
+ */
+export const TENOVI_METRIC_PATTERN = '^[A-Za-z][A-Za-z0-9_]{0,63}$';
+export const TENOVI_METRIC_MAX_LENGTH = 64;
 
 /**
  * One Tenovi HWI measurement, as the vendor posts it (one object, or an array of them with its
@@ -169,7 +174,7 @@ export const TENOVI_METRICS = ['blood_pressure', 'pulse', 'irregular_heartbeat',
  * irregular_heartbeat (checked with the rules, which also name the field).
  */
 export const TenoviMeasurement = Type.Object({
-  metric: Type.Enum(TENOVI_METRICS),
+  metric: Type.String({ pattern: TENOVI_METRIC_PATTERN, maxLength: TENOVI_METRIC_MAX_LENGTH }),
   device_name: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
   hwi_device_id: Type.String({ minLength: 1, maxLength: TENOVI_DEVICE_ID_MAX_LENGTH, pattern: '\\S' }),
   sensor_code: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
@@ -219,7 +224,18 @@ export const UnmatchedReading = Type.Object({
   id: Type.Integer(),
   device_id: Type.String(),
   measured_at: Timestamp,
-  /** Null for a heart rate measured alone. */
+  /** A kind of the measurement registry, or UNKNOWN_METRIC_KIND for a metric the portal does not know. */
+  kind: Type.String(),
+  /** The vendor's metric name of an unknown metric; null for a kind of the registry. */
+  metric: Type.Union([Type.String(), Type.Null()]),
+  /**
+   * The values by component code in the kind's canonical units; for an unknown metric the
+   * vendor's own `value_1` (and `value_2`), as sent.
+   */
+  components: Type.Record(Type.String(), Type.Number()),
+  /** UCUM unit of the kind's primary component (UNKNOWN_METRIC_UNIT for an unknown metric). */
+  unit: Type.String(),
+  /** Blood pressure's values, as before; null for other kinds (and for a heart rate measured alone). */
   systolic: Type.Union([Type.Integer(), Type.Null()]),
   diastolic: Type.Union([Type.Integer(), Type.Null()]),
   pulse: Type.Union([Type.Integer(), Type.Null()]),
@@ -244,7 +260,10 @@ export const IngestionErrors = {
   timestamp: (field: string) => `${field} must be an ISO-8601 date-time with a time zone`,
   future: (field: string) =>
     `${field} must not be more than ${ReadingLimits.futureToleranceMinutes} minutes in the future`,
-  metric: (field: string) => `${field} must be one of blood_pressure, pulse, irregular_heartbeat, battery_percentage`,
+  metric: (field: string) =>
+    `${field} must be a metric name: a letter, then letters, digits or underscores, at most ${TENOVI_METRIC_MAX_LENGTH} characters`,
+  /** A value the measurement registry refuses (e.g. outside the plausible range): its field, then the registry's words. */
+  measurement: (field: string, message: string) => `${field}: ${message}`,
   battery: (field: string) => `${field} must be between 0 and 100 percent`,
   /** A date-time that does not exist (31 September, hour 24) is refused, never rolled over. */
   calendar: (field: string) => `${field} must be a real calendar date and time`,
@@ -291,6 +310,10 @@ export const IngestionTexts = {
   noRejections: 'No rejections.',
   noSources: 'No ingestion sources yet.',
   unmatchedTitle: 'Unmatched Readings',
+  unmatchedKind: 'Kind',
+  unmatchedValues: 'Values',
+  /** An unmatched reading of a metric the portal does not know, by the vendor's name. */
+  unknownMetric: (metric: string) => `${metric} (unknown metric)`,
   unmatchedCount: (n: number) => `${n} unmatched reading${n === 1 ? '' : 's'}`,
   noUnmatched: 'No unmatched readings.',
   unmatchedQuotaHeader: 'Unmatched',

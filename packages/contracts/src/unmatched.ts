@@ -1,5 +1,14 @@
 import { Type, type Static } from 'typebox';
 
+/**
+ * The kind under which a metric the measurement registry does not know waits in the unmatched
+ * list, with the vendor's name (`metric`) and values (`value_1`, `value_2`) as sent: kept, never
+ * dropped, and never an observation (migration 0960 holds `metric` to exactly these rows).
+ */
+export const UNKNOWN_METRIC_KIND = 'unknown';
+/** Its unit: UCUM's unity, since the vendor's unit of a metric the portal does not know is not known. */
+export const UNKNOWN_METRIC_UNIT = '1';
+
 /** At most this many unmatched readings are attached in one request (one page of the list is 50). */
 export const UNMATCHED_ATTACH_MAX = 500;
 
@@ -26,6 +35,8 @@ export const unmatchedAttachPath = '/api/unmatched-readings/attach';
 export const UnmatchedErrors = {
   patientUnknown: 'Patient does not exist',
   notUnmatched: 'Some of these readings are no longer unmatched; reload the list',
+  unknownMetric:
+    "Some of these readings are of a metric the portal does not know: they cannot become a patient's readings",
   otherOrganization: "Some of these readings came through another organization's source than the patient's",
 } as const;
 

@@ -5,6 +5,7 @@ import {
   INGEST_RATE_LIMIT_PER_MINUTE,
   INGESTION_REJECTIONS_KEPT,
   IngestionErrors,
+  UNKNOWN_METRIC_KIND,
   type IngestionSource,
   type IngestionSourceWithSecret,
   type IngestResult,
@@ -329,8 +330,8 @@ describe('POST /api/ingest/tenovi/{sourceId}', () => {
       IngestionErrors.required('hwi_device_id'),
     ],
     [
-      'an unknown metric',
-      { ...bp('HWI-A', minutesAgo(3), 120, 80), metric: 'weight' },
+      'a metric that is not a name',
+      { ...bp('HWI-A', minutesAgo(3), 120, 80), metric: 'peak flow; 1' },
       IngestionErrors.metric('metric'),
     ],
     [
@@ -355,6 +356,22 @@ describe('POST /api/ingest/tenovi/{sourceId}', () => {
       expect(list.body.find((s) => s.id === source.id)?.recent_rejections[0]?.reason).toBe(message);
     },
   );
+
+  // "A metric the portal does not know is kept as unmatched, never dropped" (Measurements as data):
+  // it used to be refused with 400.
+  it('keeps an unknown metric as unmatched under its own name instead of refusing it', async () => {
+    const before = await count('observations');
+    const at = minutesAgo(3);
+    const res = await send({ metric: 'peak_flow', hwi_device_id: 'HWI-A', value_1: '410', value_2: '', timestamp: at });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ received: 1, stored: 0, unmatched: 1 });
+    expect(await count('observations')).toBe(before);
+    const kept = await server.db.pool.query(
+      `SELECT kind, metric, components FROM unmatched_readings WHERE device_identifier = 'HWI-A' AND measured_at = $1`,
+      [at],
+    );
+    expect(kept.rows).toEqual([{ kind: UNKNOWN_METRIC_KIND, metric: 'peak_flow', components: { value_1: 410 } }]);
+  });
 
   it('stores nothing of a batch when one measurement is bad, and keeps only the newest rejections', async () => {
     const before = await count('observations');

@@ -1,3 +1,4 @@
+import { UNKNOWN_METRIC_KIND } from '@rpm/contracts';
 import { sql, type CompiledQuery } from 'kysely';
 import type pg from 'pg';
 import type { Queryable } from '../../db/pool.ts';
@@ -19,6 +20,11 @@ export interface IncomingReading {
   components: Readonly<Record<string, number>>;
   unit: string;
   irregular: boolean | null;
+  /**
+   * The vendor's metric name, only for kind UNKNOWN_METRIC_KIND (a metric the registry does not
+   * know): such a reading always goes to the unmatched list, never to a patient.
+   */
+  metric?: string | null;
 }
 
 /** A pulse (or irregular-heartbeat flag) that arrived without its blood pressure. */
@@ -92,18 +98,20 @@ export async function storeReadings(
        SELECT * FROM unnest(${column((r) => r.deviceIdentifier)}::text[], ${column((r) => r.measuredAt)}::timestamptz[],
                             ${column((r) => r.index)}::int[], ${column((r) => r.kind)}::text[],
                             ${column((r) => JSON.stringify(r.components))}::jsonb[], ${column((r) => r.unit)}::text[],
-                            ${column((r) => r.irregular)}::bool[])
-         WITH ORDINALITY AS i(ident, measured_at, idx, kind, components, unit, irregular, ord)
+                            ${column((r) => r.irregular)}::bool[], ${column((r) => r.metric ?? null)}::text[])
+         WITH ORDINALITY AS i(ident, measured_at, idx, kind, components, unit, irregular, metric, ord)
      ),
      resolved AS (
        -- A pulse that waited for its blood pressure joins it (the reading's own pulse wins).
        SELECT i.ord, btrim(i.ident) AS ident, i.measured_at, i.idx, i.kind,
               coalesce(pending.components, '{}') || i.components AS components, i.unit,
-              coalesce(i.irregular, pending.irregular_heartbeat) AS irregular,
+              coalesce(i.irregular, pending.irregular_heartbeat) AS irregular, i.metric,
               d.id AS device_pk, d.device_id AS device_label,
               -- A source writes for its own organization only: a device of another organization's
-              -- patient is, for this source, a device of nobody (parked, no alert there).
-              CASE WHEN a.organization_id = ${organizationId}::int THEN a.patient_id END AS patient_id
+              -- patient is, for this source, a device of nobody (parked, no alert there). A metric
+              -- the portal does not know is nobody's reading: it waits in the unmatched list.
+              CASE WHEN a.organization_id = ${organizationId}::int AND i.kind <> ${UNKNOWN_METRIC_KIND}::text
+                   THEN a.patient_id END AS patient_id
          FROM input i
          LEFT JOIN devices d ON lower(btrim(d.device_id)) = lower(btrim(i.ident))
          LEFT JOIN LATERAL (
@@ -129,8 +137,8 @@ export async function storeReadings(
      ),
      parked AS (
        INSERT INTO unmatched_readings AS u (device_identifier, measured_at, measurement_index, kind, components, unit,
-                                            irregular_heartbeat, source_id)
-       SELECT ident, measured_at, idx, kind, components, unit, irregular, ${sourceId}
+                                            irregular_heartbeat, metric, source_id)
+       SELECT ident, measured_at, idx, kind, components, unit, irregular, metric, ${sourceId}
          FROM admitted
        ON CONFLICT ((lower(btrim(device_identifier))), kind, measured_at) DO UPDATE
          -- The pressure joins the pulse that waited for it (the waiting pulse is kept).

@@ -4,13 +4,23 @@
  *
  *   npm run simulate:devices -- --source <source id> --secret <secret> [--url http://localhost:3000]
  *     [--header x-rpm-ingest-secret] [--rate 1] [--duration 60] [--devices DEMO-BP-0001,DEMO-BP-0002]
+ *     [--types cuff | scale | glucometer | pulse_oximeter | cuff,scale,... | all]
  *
  * The secret may come from RPM_INGEST_SECRET instead of the command line (keeps it out of the
- * shell history). Rate is readings per second across all devices; duration in seconds.
+ * shell history). Rate is readings per second across all devices; duration in seconds. Types
+ * are the devices' (cuff by default): one type for all, or several (`all`: every type the
+ * simulator knows) given to the devices in turn.
  */
 import { parseArgs } from 'node:util';
 import { DEFAULT_INGEST_AUTH_HEADER } from '@rpm/contracts';
-import { simulatedDevice, tenoviMeasurement } from './tenovi-simulator.ts';
+import type { DeviceType } from '@rpm/contracts';
+import {
+  SIMULATED_DEVICE_TYPES,
+  isSimulatedType,
+  roundRobinType,
+  simulatedDevice,
+  tenoviMeasurement,
+} from './tenovi-simulator.ts';
 
 const { values } = parseArgs({
   options: {
@@ -22,6 +32,7 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '60' },
     devices: { type: 'string' },
     count: { type: 'string', default: '50' },
+    types: { type: 'string', default: 'cuff' },
   },
 });
 
@@ -34,23 +45,48 @@ if (!values.source || !secret || !(rate > 0) || !(duration > 0)) {
   );
   process.exit(2);
 }
+const requested =
+  values.types === 'all'
+    ? SIMULATED_DEVICE_TYPES
+    : values.types
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+const unknownType = requested.find((t) => !isSimulatedType(t));
+if (requested.length === 0 || unknownType !== undefined) {
+  console.error(`--types: one or more of ${SIMULATED_DEVICE_TYPES.join(', ')}, or all`);
+  process.exit(2);
+}
+const types = requested as readonly DeviceType[];
+/** Generated device ids say their type (DEMO-BP-0001 is a cuff, as the demo's devices are). */
+const PREFIX: Partial<Record<DeviceType, string>> = {
+  cuff: 'BP',
+  scale: 'SCALE',
+  glucometer: 'GLUCO',
+  pulse_oximeter: 'OXI',
+};
 const ids = values.devices
   ? values.devices
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean)
-  : Array.from({ length: Number(values.count) }, (_, i) => `DEMO-BP-${String(i + 1).padStart(4, '0')}`);
-const devices = ids.map((id, i) => simulatedDevice(id, i + 1));
+  : Array.from(
+      { length: Number(values.count) },
+      (_, i) => `DEMO-${PREFIX[roundRobinType(types, i)] ?? 'DEV'}-${String(i + 1).padStart(4, '0')}`,
+    );
+const devices = ids.map((id, i) => simulatedDevice(id, i + 1, roundRobinType(types, i)));
 const endpoint = `${values.url.replace(/\/+$/, '')}/api/ingest/tenovi/${values.source}`;
 
 let sent = 0;
 let stored = 0;
 let failed = 0;
 const started = Date.now();
-console.log(`Sending ${rate} reading(s)/s for ${duration} s to ${endpoint} (${devices.length} devices)`);
+console.log(
+  `Sending ${rate} reading(s)/s for ${duration} s to ${endpoint} (${devices.length} devices: ${types.join(', ')})`,
+);
 while (Date.now() - started < duration * 1000) {
   const device = devices[Math.floor(Math.random() * devices.length)]!;
-  // One reading in ten was stored on the cuff and is uploaded a few minutes late.
+  // One reading in ten was stored on the device and is uploaded a few minutes late.
   const delay = Math.random() < 0.1 ? 60 + Math.random() * 600 : Math.random() * 5;
   const res = await fetch(endpoint, {
     method: 'POST',

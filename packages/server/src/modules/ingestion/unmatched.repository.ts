@@ -1,3 +1,4 @@
+import { UNKNOWN_METRIC_KIND } from '@rpm/contracts';
 import type { Queryable } from '../../db/pool.ts';
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { DB } from '../../db/types.ts';
@@ -7,6 +8,11 @@ export interface UnmatchedRow {
   id: number;
   device_identifier: string;
   measured_at: Date;
+  kind: string;
+  /** The vendor's name of a metric the portal does not know (kind UNKNOWN_METRIC_KIND); null otherwise. */
+  metric: string | null;
+  components: Record<string, number>;
+  unit: string;
   /** Null for a heart rate measured alone. */
   systolic: number | null;
   diastolic: number | null;
@@ -31,7 +37,19 @@ export async function pageUnmatched(
   const [rows, count] = await Promise.all([
     k
       .selectFrom('unmatched_readings')
-      .select(['id', 'device_identifier', 'measured_at', 'systolic', 'diastolic', 'pulse', 'received_at'])
+      .select([
+        'id',
+        'device_identifier',
+        'measured_at',
+        'kind',
+        'metric',
+        (eb) => eb.ref('components').$castTo<Record<string, number>>().as('components'),
+        'unit',
+        'systolic',
+        'diastolic',
+        'pulse',
+        'received_at',
+      ])
       .where(listed)
       .orderBy('measured_at', 'desc')
       .orderBy('id', 'desc')
@@ -50,33 +68,38 @@ export async function pageUnmatched(
 /** An unmatched reading as attaching it sees it: its source's organization and its month's close. */
 export interface AttachableRow {
   id: number;
+  kind: string;
   source_organization_id: number | null;
   in_closed_month: boolean;
 }
 
 /**
  * The requested readings that are still unmatched (a lone pulse waiting for its pressure is not
- * one), locked so that two admins attaching at once do not both move them. Month membership is
+ * one; a metric the portal does not know is, with its kind, for the caller to refuse), locked so that two admins attaching at once do not both move them. Month membership is
  * the patient's organization's time zone.
  */
 export async function lockAttachable(db: Queryable, ids: number[], patientId: number): Promise<AttachableRow[]> {
   const result = await sql<AttachableRow>`
-    SELECT u.id::int AS id, s.organization_id AS source_organization_id,
+    SELECT u.id::int AS id, u.kind, s.organization_id AS source_organization_id,
            rpm_closed_month_at(u.measured_at, o.time_zone) AS in_closed_month
       FROM unmatched_readings u
       LEFT JOIN ingestion_sources s ON s.id = u.source_id
       CROSS JOIN patients p JOIN organizations o ON o.id = p.organization_id
      WHERE u.id = ANY (${ids}::bigint[]) AND p.id = ${patientId}
-       AND u.kind <> 'unknown' AND (u.kind <> 'blood_pressure' OR u.systolic IS NOT NULL)
+       AND (u.kind <> 'blood_pressure' OR u.systolic IS NOT NULL)
        FOR UPDATE OF u`.execute(kysely(db));
   return result.rows;
 }
 
-/** Moves the readings to the patient, with the registered device of that identifier if there is one. */
+/**
+ * Moves the readings to the patient, with the registered device of that identifier if there is one.
+ * A metric the portal does not know never becomes an observation (the caller refuses it first).
+ */
 export async function moveToPatient(db: Queryable, ids: number[], patientId: number): Promise<number> {
   const result = await sql`
     WITH moved AS (
-      DELETE FROM unmatched_readings u WHERE u.id = ANY (${ids}::bigint[]) RETURNING u.*
+      DELETE FROM unmatched_readings u WHERE u.id = ANY (${ids}::bigint[]) AND u.kind <> ${UNKNOWN_METRIC_KIND}::text
+      RETURNING u.*
     )
     INSERT INTO observations (patient_id, device_id, source, created_at, measurement_index, kind, components, unit,
                               irregular_heartbeat, source_id, received_at)

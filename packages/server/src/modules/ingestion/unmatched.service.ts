@@ -1,5 +1,6 @@
 import {
   BillingErrors,
+  UNKNOWN_METRIC_KIND,
   UnmatchedErrors,
   type AttachUnmatchedBody,
   type AttachUnmatchedResult,
@@ -70,6 +71,9 @@ export async function attachUnmatched(
     const patient = await findPatientScope(tx, body.patient_id, true);
     if (!patient) throw refuse(404, UnmatchedErrors.patientUnknown, 'unknown patient');
     const rows = await lockAttachable(tx, ids, body.patient_id);
+    // A metric the portal does not know has no kind to be stored as: it stays unmatched.
+    if (rows.some((r) => r.kind === UNKNOWN_METRIC_KIND))
+      throw refuse(400, UnmatchedErrors.unknownMetric, 'metric the portal does not know');
     if (rows.length !== ids.length) throw refuse(409, UnmatchedErrors.notUnmatched, 'readings no longer unmatched');
     if (!rows.every((r) => mayAttachSourceReadings(r.source_organization_id, patient.organization_id))) {
       throw refuse(409, UnmatchedErrors.otherOrganization, "another organization's source");

@@ -1,5 +1,14 @@
 import { Box, Button, Checkbox, Stack, TableCell, TableRow, TextField, Typography } from '@mui/material';
-import { IngestionTexts, Labels, PatientTexts, UnmatchedTexts } from '@rpm/contracts';
+import {
+  IngestionTexts,
+  PatientTexts,
+  UNKNOWN_METRIC_KIND,
+  UnmatchedTexts,
+  formatValue,
+  measurementKind,
+  unitChoiceFor,
+  type UnmatchedReading,
+} from '@rpm/contracts';
 import { useSnackbar } from '../../lib/toast/toast.ts';
 import { useState } from 'react';
 import { errorMessage } from '../../api/errors.ts';
@@ -14,10 +23,35 @@ const COLUMNS = [
   UnmatchedTexts.select,
   'Device ID',
   PatientTexts.time,
-  PatientTexts.systolic,
-  PatientTexts.diastolic,
-  PatientTexts.pulse,
+  IngestionTexts.unmatchedKind,
+  IngestionTexts.unmatchedValues,
 ];
+
+/** The kind's label, or the vendor's name of a metric the portal does not know. */
+function kindLabel(r: UnmatchedReading): string {
+  if (r.kind === UNKNOWN_METRIC_KIND) return IngestionTexts.unknownMetric(r.metric ?? r.kind);
+  return measurementKind(r.kind)?.label ?? r.kind;
+}
+
+/**
+ * The values in the kind's order, each in its canonical unit with the unit's label (e.g.
+ * "Systolic 128 mmHg, Diastolic 84 mmHg, Pulse 70 /min"); an unknown metric's values as sent.
+ */
+function valuesText(r: UnmatchedReading): string {
+  const kind = r.kind === UNKNOWN_METRIC_KIND ? undefined : measurementKind(r.kind);
+  if (!kind) {
+    const parts = Object.entries(r.components).map(([code, value]) => `${code} ${value}`);
+    return parts.length > 0 ? parts.join(', ') : PatientTexts.noValue;
+  }
+  const parts = kind.components.flatMap((c) => {
+    const value = r.components[c.code];
+    if (value === undefined) return [];
+    const shown = formatValue(kind, c.code, value, c.ucum) ?? String(value);
+    const unit = unitChoiceFor(kind, c.code, c.ucum)?.label ?? c.ucum;
+    return [`${c.label} ${shown} ${unit}`];
+  });
+  return parts.length > 0 ? parts.join(', ') : PatientTexts.noValue;
+}
 const PATIENT_ID = /^[1-9]\d{0,9}$/;
 
 /**
@@ -94,9 +128,8 @@ export default function UnmatchedReadingsPage() {
                     </TableCell>
                     <TableCell>{r.device_id}</TableCell>
                     <TableCell>{time}</TableCell>
-                    <TableCell>{r.systolic ?? PatientTexts.noValue}</TableCell>
-                    <TableCell>{r.diastolic ?? PatientTexts.noValue}</TableCell>
-                    <TableCell>{r.pulse ?? Labels.notAvailable}</TableCell>
+                    <TableCell>{kindLabel(r)}</TableCell>
+                    <TableCell>{valuesText(r)}</TableCell>
                   </TableRow>
                 );
               })}
