@@ -3,6 +3,9 @@ import { Alert, MenuItem, Stack, TextField } from '@mui/material';
 import {
   MEASUREMENT_KINDS,
   bloodPressure,
+  componentOf,
+  roundTo,
+  toCanonical,
   ObservationTexts,
   formSchema,
   hasText,
@@ -22,7 +25,7 @@ import { schemaResolver } from '../../components/form/schema-resolver.ts';
 import { controlledInputProps, textFieldProps } from '../../components/form/text-field-props.ts';
 import { useSnackbar } from '../../lib/toast/toast.ts';
 import { useTimezone } from '../../lib/timezone.ts';
-import { componentUnit, displayUnitOf } from './measurement-units.ts';
+import { componentUnit } from './measurement-units.ts';
 import { SaveDialog } from './save-dialog.tsx';
 
 /** What the form holds: the kind, the measured time as typed, and each component's value as typed. */
@@ -57,7 +60,11 @@ export function observationFormSchema(kind: MeasurementKind | undefined) {
 const observationResolver: Resolver<ObservationFormValues> = (values, context, options) =>
   schemaResolver<ObservationFormValues>(observationFormSchema(measurementKind(values.kind)))(values, context, options);
 
-/** The reading as the API takes it: the values in the display unit, which the server converts. */
+/**
+ * The reading as the API takes it: each value typed in the organization's display unit (e.g. lb),
+ * converted here to the kind's canonical unit (kg) and rounded as the server stores it, so the
+ * server keeps exactly what the person will see again.
+ */
 export function toObservationInput(
   values: ObservationFormValues,
   timezone: string,
@@ -67,13 +74,17 @@ export function toObservationInput(
   const components: Record<string, number> = {};
   for (const c of kind.components) {
     const text = values.values[c.code]?.trim() ?? '';
-    if (text !== '') components[c.code] = Number(text);
+    if (text === '') continue;
+    const typed = Number(text);
+    const unit = componentUnit(kind, c.code, displayUnits);
+    const canonical = unit ? toCanonical(kind, c.code, typed, unit.ucum) : undefined;
+    components[c.code] = canonical === undefined ? typed : roundTo(canonical, c.decimals);
   }
   return {
     kind: kind.kind,
     created_at: fromLocalInput(values.measured_at, timezone),
     components,
-    unit: displayUnitOf(kind, displayUnits).ucum,
+    unit: componentOf(kind, kind.primary)?.ucum,
   };
 }
 
