@@ -41,6 +41,7 @@ export const ObservationTexts = {
   failedToLoadPrograms: 'Failed to load the programs',
 
   displayUnits: 'Display units',
+  organization: 'Organization',
   displayUnitsHelp: 'The unit each measurement is shown and typed in, for everyone in the organization.',
   displayUnitFor: (kind: string, organization: string) => `${kind}: ${organization}`,
   displayUnitsSaved: 'Display units saved',
