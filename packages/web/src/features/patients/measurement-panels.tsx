@@ -201,8 +201,10 @@ function KindTable({ patientId, kind, displayUnits, programs }: Omit<PanelProps,
             const mark = kind.classify(o.components, { programs });
             return (
               <TableRow key={o.id} data-level={mark.level} sx={rowStyle(mark.level)}>
-                <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                  <span>{formatTimestamp(o.created_at, timezone)}</span>
+                <TableCell sx={{ minWidth: 140 }}>
+                  <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
+                    {formatTimestamp(o.created_at, timezone)}
+                  </Box>
                   {mark.level !== 'normal' && <LevelMark level={mark.level} label={mark.label} />}
                 </TableCell>
                 {kind.components.map((c) => {
@@ -236,9 +238,10 @@ function rowStyle(level: MeasurementLevel) {
 function LevelMark({ level, label }: { level: Exclude<MeasurementLevel, 'normal'>; label: string }) {
   const Icon = level === 'critical' ? ReportIcon : WarningAmberIcon;
   return (
-    <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5, ml: 1, verticalAlign: 'middle' }}>
+    // Below the time, so that on a phone the mark's words do not push the values out of view.
+    <Box component="span" sx={{ display: 'flex', alignItems: 'flex-start', gap: 0.5, mt: 0.5 }}>
       <Icon fontSize="small" sx={{ color: level === 'critical' ? 'error.main' : 'warning.dark' }} aria-hidden />
-      <Typography component="span" variant="body2" sx={{ fontWeight: 700, whiteSpace: 'normal' }}>
+      <Typography component="span" variant="body2" sx={{ fontWeight: 700 }}>
         {label || ObservationTexts.levels[level]}
       </Typography>
     </Box>
