@@ -10,6 +10,7 @@ import {
   AuditLogColumns,
   AuthLabels,
   DbSchemaColumns,
+  DeviceTypeLabels,
   DevicesTableColumns,
   Labels,
   SessionTexts,
@@ -240,7 +241,7 @@ describe('administration', () => {
     await admin.waitForURL(`${portal.url}/devices/add`);
     await admin.getByLabel(AdminTexts.deviceId).fill(deviceId);
     await admin.getByLabel(AdminTexts.model).fill('BP5');
-    await admin.getByLabel(AdminTexts.type).fill('cuff');
+    await admin.getByLabel(AdminTexts.type).selectOption('cuff');
     await admin.getByRole('button', { name: AdminTexts.submit }).click();
     await expectToast(admin, Toasts.deviceAdded);
     await admin.getByLabel(AdminTexts.deviceId).fill(deviceId.toLowerCase());
@@ -253,7 +254,7 @@ describe('administration', () => {
     expect(await devices.getByRole('columnheader').allTextContents()).toEqual([...DevicesTableColumns]);
     await shot(admin, 'devices');
     const row = admin.getByRole('row').filter({ hasText: deviceId });
-    expect(await row.getByRole('cell').allTextContents()).toEqual([deviceId, 'BP5', 'cuff', AdminTexts.unassigned]);
+    expect(await row.getByRole('cell').allTextContents()).toEqual([deviceId, 'BP5', DeviceTypeLabels.cuff, AdminTexts.unassigned]);
   });
 
   it('pages through the audit log and finds these actions in it', async () => {

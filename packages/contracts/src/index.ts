@@ -32,3 +32,4 @@ export * from './billing.ts';
 export * from './unmatched.ts';
 export * from './measurements/index.ts';
 export * from './observations.ts';
+export * from './texts/observations.ts';

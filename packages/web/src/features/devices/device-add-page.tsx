@@ -1,6 +1,8 @@
 import { TextField } from '@mui/material';
 import {
   AdminTexts,
+  DEVICE_TYPES,
+  deviceTypeLabel,
   Toasts,
   Validation,
   anyText,
@@ -10,6 +12,7 @@ import {
   type CreateDeviceBody,
   type FormValues,
 } from '@rpm/contracts';
+import type { UseFormReturn } from 'react-hook-form';
 import { useSnackbar } from '../../lib/toast/toast.ts';
 import { FormPage } from '../../components/form-page.tsx';
 import { textFieldProps } from '../../components/form/text-field-props.ts';
@@ -36,6 +39,34 @@ function toCreateDeviceBody(values: DeviceFormValues): CreateDeviceBody {
   return body;
 }
 
+/**
+ * The type as a choice of the registry's device types, by name. A value stored as free text
+ * before (or a type this build does not list) stays selectable as it is, so editing never
+ * silently changes it.
+ */
+function DeviceTypeSelect({ form }: { form: UseFormReturn<DeviceFormValues> }) {
+  const current = form.watch('type');
+  const types: readonly string[] = DEVICE_TYPES;
+  const options = current && !types.includes(current) ? [...types, current] : types;
+  return (
+    <TextField
+      id="device-type"
+      select
+      label={AdminTexts.type}
+      fullWidth
+      {...textFieldProps(form, 'type')}
+      slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+    >
+      <option value="" />
+      {options.map((t) => (
+        <option key={t} value={t}>
+          {deviceTypeLabel(t)}
+        </option>
+      ))}
+    </TextField>
+  );
+}
+
 /** /devices/add: device_id is required; model and type are optional (spec section 5). */
 export default function DeviceAddPage() {
   const { enqueueSnackbar } = useSnackbar();
@@ -56,7 +87,7 @@ export default function DeviceAddPage() {
     <FormPage title={AdminTexts.addDeviceTitle} onSubmit={submit} pending={add.isPending}>
       <TextField id="device-id" label={AdminTexts.deviceId} required fullWidth {...textFieldProps(form, 'device_id')} />
       <TextField id="device-model" label={AdminTexts.model} fullWidth {...textFieldProps(form, 'model')} />
-      <TextField id="device-type" label={AdminTexts.type} fullWidth {...textFieldProps(form, 'type')} />
+      <DeviceTypeSelect form={form} />
     </FormPage>
   );
 }

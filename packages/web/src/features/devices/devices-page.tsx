@@ -1,5 +1,5 @@
 import { Box, Chip, Link, TableCell, TableRow } from '@mui/material';
-import { AdminTexts, DevicesTableColumns, IngestionTexts, type Device } from '@rpm/contracts';
+import { AdminTexts, DevicesTableColumns, IngestionTexts, deviceTypeLabel, type Device } from '@rpm/contracts';
 import { Link as RouterLink } from 'react-router';
 import { paths } from '../../config/paths.ts';
 import { DataTable, ListStates, PageHeader } from '../../components/table-states.tsx';
@@ -43,7 +43,7 @@ export default function DevicesPage() {
                   )}
                 </TableCell>
                 <TableCell>{d.model ?? ''}</TableCell>
-                <TableCell>{d.type ?? ''}</TableCell>
+                <TableCell>{d.type ? deviceTypeLabel(d.type) : ''}</TableCell>
                 <TableCell>{assignedTo(d)}</TableCell>
               </TableRow>
             ))}

@@ -1,4 +1,4 @@
-import { AdminTexts, DevicesTableColumns, Toasts, Validation } from '@rpm/contracts';
+import { AdminTexts, DeviceTypeLabels, DevicesTableColumns, Toasts, Validation } from '@rpm/contracts';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
@@ -37,7 +37,8 @@ afterAll(() => server.close());
 
 const wrap = (ui: ReactNode) => renderPage(ui);
 
-describe('devices', () => {
+// Generous timeout: typing into MUI fields is slow on a shared, busy machine.
+describe('devices', { timeout: 20_000 }, () => {
   it('lists devices with the patient and date of birth they are assigned to', async () => {
     wrap(<DevicesPage />);
     const table = await screen.findByRole('table', { name: AdminTexts.devicesTitle });
@@ -51,7 +52,7 @@ describe('devices', () => {
       within(rows[0]!)
         .getAllByRole('cell')
         .map((c) => c.textContent),
-    ).toEqual(['BP-1', 'BP5', 'cuff', 'Ann Lee (1950-02-03)']);
+    ).toEqual(['BP-1', 'BP5', DeviceTypeLabels.cuff, 'Ann Lee (1950-02-03)']);
     expect(
       within(rows[1]!)
         .getAllByRole('cell')
@@ -84,7 +85,7 @@ describe('devices', () => {
     expect(await screen.findByText(Validation.deviceIdRequired)).toBeInTheDocument();
     expect(bodies).toEqual([]);
     await user.type(screen.getByRole('textbox', { name: new RegExp(AdminTexts.deviceId) }), ' BP-3 ');
-    await user.type(screen.getByRole('textbox', { name: AdminTexts.type }), 'cuff');
+    await user.selectOptions(screen.getByRole('combobox', { name: AdminTexts.type }), DeviceTypeLabels.cuff!);
     await user.click(screen.getByRole('button', { name: AdminTexts.submit }));
     expect(await screen.findByText(Toasts.deviceAdded)).toBeInTheDocument();
     expect(bodies).toEqual([{ device_id: 'BP-3', type: 'cuff' }]);

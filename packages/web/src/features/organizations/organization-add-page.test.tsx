@@ -10,6 +10,7 @@ import OrganizationAddPage from './organization-add-page.tsx';
 const organizations = [{ id: 5, name: 'Harbor' }];
 const server = setupTestServer(
   http.get('/api/organizations', () => HttpResponse.json(organizations)),
+  http.get('/api/organizations/5/display-units', () => HttpResponse.json({ display_units: {} })),
   http.get('/api/organizations/5/settings', () => HttpResponse.json({ id: 5, name: 'Harbor', require_mfa: false, time_zone: 'America/New_York' })),
 );
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));

@@ -7,6 +7,7 @@ import { useSchemaForm } from '../../components/form/use-schema-form.ts';
 import { ApiError } from '../../api/errors.ts';
 import { useCreateOrganization } from '../../api/organizations/create-organization.ts';
 import { OrganizationSettingsSection } from './organization-settings-section.tsx';
+import { DisplayUnitsSection } from './display-units-section.tsx';
 
 const OrganizationForm = formSchema({ name: requiredText(Validation.organizationNameRequired) });
 
@@ -46,6 +47,7 @@ export default function OrganizationAddPage() {
       </FormPage>
       <Box sx={{ maxWidth: 520 }}>
         <OrganizationSettingsSection />
+        <DisplayUnitsSection />
       </Box>
     </>
   );

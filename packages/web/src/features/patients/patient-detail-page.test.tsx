@@ -85,6 +85,11 @@ const alertHandlers = [
 const server = setupTestServer(
   ...alertHandlers,
   http.get('/api/patients/4', () => HttpResponse.json(patient)),
+  // The measurement panels and programs (their own tests are in measurement-panels.test.tsx).
+  http.get('/api/patients/4/observations/summary', () => HttpResponse.json({ kinds: [] })),
+  http.get('/api/patients/4/programs', () => HttpResponse.json({ programs: [] })),
+  http.get('/api/programs', () => HttpResponse.json({ items: [] })),
+  http.get('/api/organizations/1/display-units', () => HttpResponse.json({ display_units: {} })),
   http.get('/api/patients/4/vitals', () =>
     HttpResponse.json({
       items: [

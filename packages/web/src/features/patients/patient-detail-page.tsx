@@ -14,6 +14,8 @@ import { PatientBadLink, PatientLoadProblem, patientIdFrom } from './patient-pro
 import { NotesSection } from './notes-section.tsx';
 import { TrackingSection } from './tracking-section.tsx';
 import { VitalsSection } from './vitals-section.tsx';
+import { MeasurementPanels } from './measurement-panels.tsx';
+import { PatientPrograms } from './patient-programs.tsx';
 
 // Last on the page and with its own progress bars: fetched after the page.
 const BillingProgress = lazy(() => import('./billing-progress.tsx'));
@@ -63,6 +65,7 @@ export default function PatientDetailPage() {
           />
         </Box>
       </Paper>
+      <PatientPrograms patientId={p.id} />
       <Box component="section" aria-labelledby="insurance-heading">
         <Typography id="insurance-heading" variant="h6" component="h2" sx={{ mb: 1 }}>
           {PatientTexts.insurance}
@@ -83,6 +86,8 @@ export default function PatientDetailPage() {
       <PatientAlerts patientId={p.id} />
       <Divider />
       <VitalsSection patientId={p.id} />
+      <Divider />
+      <MeasurementPanels patientId={p.id} organizationId={p.organization_id} />
       <Divider />
       <NotesSection patientId={p.id} />
       <Divider />
