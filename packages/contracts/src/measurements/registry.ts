@@ -5,6 +5,7 @@ import { glucose } from './glucose.ts';
 import { heartRate } from './heart-rate.ts';
 import { oxygenSaturation } from './oxygen-saturation.ts';
 import type { ComponentDefinition, DeviceType, MeasurementKind, UnitChoice, VendorMetric } from './types.ts';
+import { temperature } from './temperature.ts';
 import { weight } from './weight.ts';
 
 export * from './blood-pressure.ts';
@@ -12,6 +13,7 @@ export * from './heart-rate.ts';
 export * from './weight.ts';
 export * from './glucose.ts';
 export * from './oxygen-saturation.ts';
+export * from './temperature.ts';
 
 /**
  * Every measurement kind, in the patient page's panel order. A new kind is its own file plus one
@@ -23,6 +25,7 @@ export const MEASUREMENT_KINDS = [
   weight,
   glucose,
   oxygenSaturation,
+  temperature,
 ] as const satisfies readonly MeasurementKind[];
 
 /** A stored kind's name (`MeasurementKind.kind`): lower-case letters, digits and underscores. */
