@@ -6,6 +6,7 @@ import {
   fromCanonical,
   glucose,
   heartRate,
+  MEASUREMENT_KINDS,
   oxygenSaturation,
   roundTo,
   toCanonical,
@@ -256,4 +257,45 @@ describe('Tenovi measurements of every kind', () => {
       expect.objectContaining({ kind: weight.kind, components: { weight: 90.72 }, unit: 'kg' }),
     ]);
   });
+
+  // Every kind a Tenovi device sends as one value, whatever the registry holds (temperature was
+  // added after this test and needed nothing here): sent in the vendor's unit at the range ends,
+  // stored in the canonical unit; just outside refused with the registry's words.
+  const singleValueKinds = (MEASUREMENT_KINDS as readonly MeasurementKind[]).filter(
+    (k) => k.vendorMetrics.some((m) => m.vendor === 'tenovi' && !m.component2) && k.kind !== heartRate.kind,
+  );
+  it.each(singleValueKinds.map((k) => [k.kind, k] as const))(
+    'takes %s at its range ends from its own device',
+    async (_name, kind) => {
+      const device = unique(kind.deviceType.toUpperCase());
+      await buildDevice(server.db.pool, {
+        deviceId: device,
+        type: kind.deviceType,
+        patientId: patient,
+        assignedFrom: { ago: '30 days' },
+      });
+      const { component } = metricOf(kind);
+      const { min, max } = kind.components.find((c) => c.code === component)!.range;
+      const ok = await send([
+        measurement(kind, device, minutesAgo(20), sent(kind, min)),
+        measurement(kind, device, minutesAgo(19), sent(kind, max)),
+      ]);
+      expect(ok.status).toBe(200);
+      expect(ok.body).toMatchObject({ stored: 2 });
+      const stored = await observationsOf(device);
+      expect(stored.map((o) => [o.kind, o.unit])).toEqual([
+        [kind.kind, kind.components.find((c) => c.code === component)!.ucum],
+        [kind.kind, kind.components.find((c) => c.code === component)!.ucum],
+      ]);
+      expect(stored[0]!.components[component]).toBeCloseTo(min, 1);
+      expect(stored[1]!.components[component]).toBeCloseTo(max, 1);
+      const outside = max + (max - min) / 100;
+      const refused = await send(measurement(kind, device, minutesAgo(18), sent(kind, outside)));
+      expect(refused.status).toBe(400);
+      expect(refused.body.message).toBe(
+        refusal(kind, component, toCanonical(kind, component, sent(kind, outside), metricOf(kind).unit)!, 'value_1'),
+      );
+      expect(await observationsOf(device)).toHaveLength(2);
+    },
+  );
 });
