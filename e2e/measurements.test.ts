@@ -24,6 +24,9 @@ import {
 // Where to save the screenshots to look at (none when unset).
 const SHOTS = process.env.MEASUREMENT_SCREENSHOTS;
 const KG_PER_LB = 0.45359237;
+const YESTERDAY = new Date(Date.now() - 24 * 60 * 60 * 1000);
+/** Yesterday at `time` (UTC, the browser's and the organization's zone here) as the tables write it. */
+const yesterdayAt = (time: string) => `${YESTERDAY.toISOString().slice(0, 10)} ${time}`;
 
 let portal: Portal;
 let browser: Browser;
@@ -49,7 +52,9 @@ beforeAll(async () => {
   });
   expect(units.status).toBe(200);
 
-  const day = (d: number, hour = 8) => new Date(Date.UTC(2026, 0, 10 - d, hour));
+  // Readings of the last two weeks (the charts show the last 90 days), the newest yesterday.
+  const day = (d: number, hour = 8) =>
+    new Date(Date.UTC(YESTERDAY.getUTCFullYear(), YESTERDAY.getUTCMonth(), YESTERDAY.getUTCDate() - d, hour));
   heartFailureId = await buildPatient(portal.db, { organizationId, firstName: 'Hal', lastName: 'Heart' });
   await buildReadings(portal.db, heartFailureId, [
     ...Array.from({ length: 14 }, (_, d) => ({
@@ -77,7 +82,9 @@ beforeAll(async () => {
     [heartFailureId, ['heart_failure']],
     [diabetesId, ['diabetes']],
   ] as const) {
-    const put = await callApi<PatientPrograms>(portal, adminCookie, 'PUT', `/api/patients/${id}/programs`, { programs });
+    const put = await callApi<PatientPrograms>(portal, adminCookie, 'PUT', `/api/patients/${id}/programs`, {
+      programs,
+    });
     expect(put.status).toBe(200);
   }
 });
@@ -98,7 +105,11 @@ async function newPage(viewport: { width: number; height: number }) {
 async function panelShown(page: Page, kindLabel: string) {
   const table = page.getByRole('table', { name: kindLabel, exact: true });
   await table.waitFor();
-  await page.getByRole('img', { name: ObservationTexts.chartLabel(kindLabel) }).locator('canvas').first().waitFor();
+  await page
+    .getByRole('img', { name: ObservationTexts.chartLabel(kindLabel) })
+    .locator('canvas')
+    .first()
+    .waitFor();
   return table;
 }
 
@@ -119,7 +130,7 @@ describe('measurement panels', () => {
         ObservationTexts.source,
       ]);
       expect(await weight.locator('tbody tr').first().getByRole('cell').allTextContents()).toEqual([
-        '2026-01-10 08:00',
+        yesterdayAt('08:00'),
         '180.0',
         'SCALE-1',
       ]);
@@ -148,12 +159,12 @@ describe('measurement panels', () => {
     await page.getByRole('button', { name: ObservationTexts.addReadingOf('Weight') }).click();
     const dialog = page.getByRole('dialog', { name: ObservationTexts.addMeasurement });
     await dialog.getByLabel('Weight (lb)').fill('176.4');
-    await dialog.getByLabel(ObservationTexts.measuredAt).fill('2026-01-10T20:15');
+    await dialog.getByLabel(ObservationTexts.measuredAt).fill(yesterdayAt('20:15').replace(' ', 'T'));
     await dialog.getByRole('button', { name: 'Save' }).click();
     await page.getByText(ObservationTexts.readingAdded).waitFor();
     await dialog.waitFor({ state: 'detached' });
     const row = weight.locator('tbody tr').first();
-    await expect.poll(() => row.getByRole('cell').allTextContents()).toEqual(['2026-01-10 20:15', '176.4', 'manual']);
+    await expect.poll(() => row.getByRole('cell').allTextContents()).toEqual([yesterdayAt('20:15'), '176.4', 'manual']);
     expect(errors).toEqual([]);
     await close();
   });
