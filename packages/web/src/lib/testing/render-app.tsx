@@ -1,10 +1,7 @@
-import { configure, render } from '@testing-library/react';
+import { render } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { Providers } from '../../app/providers.tsx';
 import { routes } from '../../app/router.tsx';
-
-// Pages load lazily, and a busy machine takes a while to import them the first time.
-configure({ asyncUtilTimeout: 5000 });
 
 /** Renders the whole app (real providers, real route table and guards) at `path`. */
 export function renderApp(path: string) {
