@@ -5,8 +5,11 @@
 export const AuditActions = [
   'access.denied',
   'alert.acknowledge',
+  'alert.close_enrollment_ended',
+  'alert.escalate',
   'alert.list',
   'alert.marks.read',
+  'alert.reevaluate',
   'alert.resolve',
   'alert.settings.read',
   'alert.settings.update',

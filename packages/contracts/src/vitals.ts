@@ -38,13 +38,4 @@ export const VitalSeries = Type.Object({
 });
 export type VitalSeries = Static<typeof VitalSeries>;
 
-/** Blood pressure marks of the vitals table (ACC/AHA-based, as the alert defaults). */
-export const BP_HIGH = { systolic: 140, diastolic: 90 } as const;
-export const BP_CRITICAL = { systolic: 180, diastolic: 120 } as const;
-export type ReadingLevel = 'normal' | 'high' | 'critical';
-/** "Above 140/90": either number above its limit; critical the same above 180/120. */
-export function readingLevel(systolic: number, diastolic: number): ReadingLevel {
-  if (systolic > BP_CRITICAL.systolic || diastolic > BP_CRITICAL.diastolic) return 'critical';
-  if (systolic > BP_HIGH.systolic || diastolic > BP_HIGH.diastolic) return 'high';
-  return 'normal';
-}
+// The table marks come from the measurement registry's one classifier (measurements/blood-pressure.ts).

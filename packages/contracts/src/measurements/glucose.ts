@@ -1,23 +1,24 @@
-import type { MeasurementKind } from './types.ts';
+import { contextThresholds, GuidelineSources, type ThresholdValues } from './thresholds.ts';
+import { NORMAL, type MeasurementKind } from './types.ts';
 
 /** mg/dL in 1 mmol/L of glucose (molar mass 180.16 g/mol). */
 export const GLUCOSE_MG_DL_PER_MMOL_L = 18.016;
 
 /*
  * ADA Standards of Care in Diabetes 2025, section 6 (Glycemic goals and hypoglycemia), in mg/dL:
- * level 2 hypoglycemia below 54, level 1 below 70; above the target range above 180, very high
- * above 250 (the time-in-range terms of continuous monitoring). Marks compare the canonical value.
+ * level 2 hypoglycemia below 54, level 1 below 70; above the target range above 180 (marked, not
+ * alerted), very high above 250 (alerted when twice within 24 hours); above 400 the portal's
+ * default for a same-day call. The alert numbers are thresholds an organization may change
+ * (thresholds.ts); 180 is the guideline's target bound and fixed.
  */
-export const GLUCOSE_LEVEL_2_HYPOGLYCEMIA = 54;
-export const GLUCOSE_LEVEL_1_HYPOGLYCEMIA = 70;
 export const GLUCOSE_ABOVE_TARGET = 180;
-export const GLUCOSE_VERY_HIGH = 250;
 
-/** The marks' words, in the canonical unit (the web may reword them in the clinic's unit from the numbers above). */
+/** The marks' words, in the canonical unit, from the thresholds that applied. */
 export const GlucoseTexts = {
-  level2Hypoglycemia: `Level 2 hypoglycemia (below ${GLUCOSE_LEVEL_2_HYPOGLYCEMIA} mg/dL)`,
-  level1Hypoglycemia: `Level 1 hypoglycemia (below ${GLUCOSE_LEVEL_1_HYPOGLYCEMIA} mg/dL)`,
-  veryHigh: `Very high (above ${GLUCOSE_VERY_HIGH} mg/dL)`,
+  level2Hypoglycemia: (t: ThresholdValues) => `Level 2 hypoglycemia (below ${t.glucose_very_low} mg/dL)`,
+  level1Hypoglycemia: (t: ThresholdValues) => `Level 1 hypoglycemia (below ${t.glucose_low} mg/dL)`,
+  critical: (t: ThresholdValues) => `Very high (above ${t.glucose_very_high} mg/dL)`,
+  veryHigh: (t: ThresholdValues) => `High (above ${t.glucose_high} mg/dL)`,
   aboveTarget: `Above target (above ${GLUCOSE_ABOVE_TARGET} mg/dL)`,
 } as const;
 
@@ -45,15 +46,23 @@ export const glucose: MeasurementKind = {
   deviceType: 'glucometer',
   physiologic: true,
   vendorMetrics: [{ vendor: 'tenovi', metric: 'glucose', component: 'glucose', unit: 'mg/dL' }],
-  guidance: `ADA Standards of Care in Diabetes 2025, section 6: level 2 hypoglycemia below ${GLUCOSE_LEVEL_2_HYPOGLYCEMIA} mg/dL, level 1 below ${GLUCOSE_LEVEL_1_HYPOGLYCEMIA} mg/dL; above target above ${GLUCOSE_ABOVE_TARGET} mg/dL, very high above ${GLUCOSE_VERY_HIGH} mg/dL.`,
-  classify(values) {
+  guidance: `${GuidelineSources.adaHypo} ${GuidelineSources.adaHigh}`,
+  classify(values, context) {
     const { glucose: value } = values;
-    if (value === undefined) return { level: 'normal', label: '' };
-    if (value < GLUCOSE_LEVEL_2_HYPOGLYCEMIA) return { level: 'critical', label: GlucoseTexts.level2Hypoglycemia };
-    if (value < GLUCOSE_LEVEL_1_HYPOGLYCEMIA) return { level: 'low', label: GlucoseTexts.level1Hypoglycemia };
-    // ADA calls above 250 "very high", not an emergency by itself: a high mark, with its own words.
-    if (value > GLUCOSE_VERY_HIGH) return { level: 'high', label: GlucoseTexts.veryHigh };
-    if (value > GLUCOSE_ABOVE_TARGET) return { level: 'high', label: GlucoseTexts.aboveTarget };
-    return { level: 'normal', label: '' };
+    if (value === undefined) return NORMAL;
+    const t = contextThresholds(context);
+    if (value < t.glucose_very_low) return { level: 'critical', label: GlucoseTexts.level2Hypoglycemia(t), category: 'level2' };
+    if (value < t.glucose_low) return { level: 'low', label: GlucoseTexts.level1Hypoglycemia(t), category: 'level1' };
+    if (value > t.glucose_very_high) return { level: 'critical', label: GlucoseTexts.critical(t), category: 'very_high' };
+    if (value > t.glucose_high) return { level: 'high', label: GlucoseTexts.veryHigh(t), category: 'high' };
+    if (value > GLUCOSE_ABOVE_TARGET) return { level: 'elevated', label: GlucoseTexts.aboveTarget, category: 'above_target' };
+    return NORMAL;
   },
+  bands: (t) => [
+    { component: 'glucose', level: 'critical', from: t.glucose_very_high, to: null, label: GlucoseTexts.critical(t) },
+    { component: 'glucose', level: 'high', from: t.glucose_high, to: t.glucose_very_high, label: GlucoseTexts.veryHigh(t) },
+    { component: 'glucose', level: 'elevated', from: GLUCOSE_ABOVE_TARGET, to: t.glucose_high, label: GlucoseTexts.aboveTarget },
+    { component: 'glucose', level: 'low', from: t.glucose_very_low, to: t.glucose_low, label: GlucoseTexts.level1Hypoglycemia(t) },
+    { component: 'glucose', level: 'critical', from: null, to: t.glucose_very_low, label: GlucoseTexts.level2Hypoglycemia(t) },
+  ],
 };

@@ -1,17 +1,10 @@
-import { DEFAULT_ALERT_THRESHOLDS } from '../alerts.ts';
-import type { MeasurementKind } from './types.ts';
+import { contextThresholds, GuidelineSources, type ThresholdValues } from './thresholds.ts';
+import { NORMAL, type MeasurementKind } from './types.ts';
 
-/**
- * The marks follow the alert defaults (pulse_low, pulse_high): low below 50/min — ACC/AHA/HRS 2018
- * bradycardia guideline (Kusumoto et al., Circulation 2019;140:e382), which takes a rate below
- * 50/min as bradycardia — and high above 120/min, the portal's alert default.
- */
-export const HEART_RATE_LOW = DEFAULT_ALERT_THRESHOLDS.pulse_low;
-export const HEART_RATE_HIGH = DEFAULT_ALERT_THRESHOLDS.pulse_high;
-
+/** The marks' words, from the thresholds that applied (pulse_low, pulse_high in thresholds.ts). */
 export const HeartRateTexts = {
-  low: `Below ${HEART_RATE_LOW}/min`,
-  high: `Above ${HEART_RATE_HIGH}/min`,
+  low: (t: ThresholdValues) => `Below ${t.pulse_low}/min`,
+  high: (t: ThresholdValues) => `Above ${t.pulse_high}/min`,
 } as const;
 
 /** Heart rate measured alone (a cuff's pulse without a pressure, Tenovi's 'pulse' metric). */
@@ -28,12 +21,17 @@ export const heartRate: MeasurementKind = {
   deviceType: 'cuff',
   physiologic: true,
   vendorMetrics: [{ vendor: 'tenovi', metric: 'pulse', component: 'pulse', unit: '/min' }],
-  guidance: `ACC/AHA/HRS 2018 bradycardia guideline (rate below ${HEART_RATE_LOW}/min); high above ${HEART_RATE_HIGH}/min, the alert default.`,
-  classify(values) {
+  guidance: GuidelineSources.bradycardia,
+  classify(values, context) {
     const { pulse } = values;
-    if (pulse === undefined) return { level: 'normal', label: '' };
-    if (pulse < HEART_RATE_LOW) return { level: 'low', label: HeartRateTexts.low };
-    if (pulse > HEART_RATE_HIGH) return { level: 'high', label: HeartRateTexts.high };
-    return { level: 'normal', label: '' };
+    if (pulse === undefined) return NORMAL;
+    const t = contextThresholds(context);
+    if (pulse < t.pulse_low) return { level: 'low', label: HeartRateTexts.low(t), category: 'low' };
+    if (pulse > t.pulse_high) return { level: 'high', label: HeartRateTexts.high(t), category: 'high' };
+    return NORMAL;
   },
+  bands: (t) => [
+    { component: 'pulse', level: 'high', from: t.pulse_high, to: null, label: HeartRateTexts.high(t) },
+    { component: 'pulse', level: 'low', from: null, to: t.pulse_low, label: HeartRateTexts.low(t) },
+  ],
 };

@@ -1,20 +1,16 @@
-import { COPD_PROGRAM } from './programs.ts';
-import type { MeasurementKind } from './types.ts';
+import { contextThresholds, GuidelineSources, type ThresholdValues } from './thresholds.ts';
+import { NORMAL, type MeasurementKind } from './types.ts';
 
 /*
- * BTS guideline for oxygen use in adults in healthcare and emergency settings 2017 (O'Driscoll et
- * al., Thorax 2017;72:ii1): target saturation 94–98 %, or 88–92 % for patients at risk of
- * hypercapnic respiratory failure (here: the COPD program). Below the target's lower bound is low;
- * below 85 % is critical in either group. Above the target is not marked (home readings on air).
+ * BTS guideline for oxygen use in adults 2017 (O'Driscoll et al., Thorax 2017;72:ii1): target
+ * 94–98 %, 88–92 % at risk of hypercapnic respiratory failure (the COPD program). For home
+ * readings on air the alert floor is lower than the target's bound: below 92 % (NEWS2, RCP 2017,
+ * scores 91 % and below highest), below 88 % in COPD; below 85 % is critical in either group.
+ * The floors are thresholds (spo2_target, spo2_target_copd, spo2_critical in thresholds.ts).
  */
-export const SPO2_TARGET = { min: 94, max: 98 } as const;
-export const SPO2_TARGET_HYPERCAPNIC_RISK = { min: 88, max: 92 } as const;
-export const SPO2_CRITICAL_BELOW = 85;
-
 export const OxygenSaturationTexts = {
-  belowTarget: `Below ${SPO2_TARGET.min} %`,
-  belowTargetHypercapnicRisk: `Below ${SPO2_TARGET_HYPERCAPNIC_RISK.min} %`,
-  critical: `Below ${SPO2_CRITICAL_BELOW} %`,
+  belowTarget: (t: ThresholdValues) => `Below ${t.spo2_target} %`,
+  critical: (t: ThresholdValues) => `Below ${t.spo2_critical} %`,
 } as const;
 
 export const oxygenSaturation: MeasurementKind = {
@@ -41,17 +37,18 @@ export const oxygenSaturation: MeasurementKind = {
   physiologic: true,
   // The oximeter also sends a 'pulse' metric: the ingestion pairs it with the spO2 of the same time.
   vendorMetrics: [{ vendor: 'tenovi', metric: 'spO2', component: 'spo2', unit: '%' }],
-  guidance: `BTS guideline for oxygen use in adults 2017 (O'Driscoll et al., Thorax 2017;72:ii1): target ${SPO2_TARGET.min}–${SPO2_TARGET.max} %, or ${SPO2_TARGET_HYPERCAPNIC_RISK.min}–${SPO2_TARGET_HYPERCAPNIC_RISK.max} % at risk of hypercapnic respiratory failure (COPD); below ${SPO2_CRITICAL_BELOW} % is critical.`,
+  guidance: GuidelineSources.bts,
+  /** The target applied is the patient's (88 % in the COPD program unless set otherwise). */
   classify(values, context) {
     const { spo2 } = values;
-    if (spo2 === undefined) return { level: 'normal', label: '' };
-    if (spo2 < SPO2_CRITICAL_BELOW) return { level: 'critical', label: OxygenSaturationTexts.critical };
-    const atRisk = context?.programs?.includes(COPD_PROGRAM) ?? false;
-    const target = atRisk ? SPO2_TARGET_HYPERCAPNIC_RISK : SPO2_TARGET;
-    if (spo2 < target.min) {
-      const label = atRisk ? OxygenSaturationTexts.belowTargetHypercapnicRisk : OxygenSaturationTexts.belowTarget;
-      return { level: 'low', label };
-    }
-    return { level: 'normal', label: '' };
+    if (spo2 === undefined) return NORMAL;
+    const t = contextThresholds(context);
+    if (spo2 < t.spo2_critical) return { level: 'critical', label: OxygenSaturationTexts.critical(t), category: 'critical' };
+    if (spo2 < t.spo2_target) return { level: 'low', label: OxygenSaturationTexts.belowTarget(t), category: 'below_target' };
+    return NORMAL;
   },
+  bands: (t) => [
+    { component: 'spo2', level: 'low', from: t.spo2_critical, to: t.spo2_target, label: OxygenSaturationTexts.belowTarget(t) },
+    { component: 'spo2', level: 'critical', from: null, to: t.spo2_critical, label: OxygenSaturationTexts.critical(t) },
+  ],
 };

@@ -1,3 +1,5 @@
+import type { ThresholdValues } from './thresholds.ts';
+
 /**
  * The shape of one measurement kind. Each kind is one file beside this one and is listed once in
  * `registry.ts`; every layer (ingestion, FHIR, storage, billing, the web's panels and marks) reads
@@ -7,13 +9,23 @@
 /** The device types the portal assigns; each kind names the one that measures it. */
 export type DeviceType = 'cuff' | 'scale' | 'glucometer' | 'pulse_oximeter' | 'thermometer';
 
-/** A table mark: how one reading compares with the kind's guidance (or the patient's targets). */
-export type MeasurementLevel = 'normal' | 'low' | 'high' | 'critical';
+/**
+ * A table mark: how one reading compares with the kind's guidance (or the patient's own
+ * thresholds). `elevated` is worth seeing but not an alert by itself (blood-pressure stage 1,
+ * glucose above target).
+ */
+export type MeasurementLevel = 'normal' | 'elevated' | 'low' | 'high' | 'critical';
 
 export interface Classification {
   level: MeasurementLevel;
-  /** The words shown beside the mark, e.g. "At or above 140/90". Empty for normal. */
+  /** The words shown beside the mark, e.g. "At or above 135/85 (stage 2)". Empty for normal. */
   label: string;
+  /**
+   * The kind's own name for the band the value falls in (e.g. 'stage2', 'crisis', 'level1'):
+   * what the alert rules match on, so the table, the chart and the alerts cannot disagree.
+   * 'normal' when nothing applies.
+   */
+  category: string;
 }
 
 export interface ComponentDefinition {
@@ -59,6 +71,11 @@ export interface VendorMetric {
 export interface ClassifyContext {
   /** The patient's programs (e.g. 'copd' changes the oxygen target, BTS 2017). */
   programs?: readonly string[];
+  /**
+   * The thresholds that apply to the patient (`effectiveThresholds`: the patient's own, else the
+   * organization's, else the defaults). Without them, the defaults, with the programs applied.
+   */
+  thresholds?: ThresholdValues;
 }
 
 export interface MeasurementKind {
@@ -83,5 +100,23 @@ export interface MeasurementKind {
   vendorMetrics: readonly VendorMetric[];
   /** The guidance the classification follows, cited on the settings page and beside the code. */
   guidance: string;
+  /**
+   * The one classification of a value set of this kind: one reading for the table marks and the
+   * one-reading rules, a window's mean for the averaged rules, the bands of the chart.
+   */
   classify(values: Readonly<Record<string, number>>, context?: ClassifyContext): Classification;
+  /** The bands the chart draws for the primary component(s), from the same thresholds. */
+  bands?(thresholds: ThresholdValues): readonly ChartBand[];
 }
+
+/** A band the chart shades: values from `from` up to `to` (either open) are at `level`. */
+export interface ChartBand {
+  component: string;
+  level: Exclude<MeasurementLevel, 'normal'>;
+  from: number | null;
+  to: number | null;
+  label: string;
+}
+
+/** Nothing to mark. */
+export const NORMAL: Classification = Object.freeze({ level: 'normal', label: '', category: 'normal' });

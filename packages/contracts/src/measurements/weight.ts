@@ -1,4 +1,5 @@
-import type { MeasurementKind } from './types.ts';
+import { GuidelineSources } from './thresholds.ts';
+import { NORMAL, type MeasurementKind } from './types.ts';
 
 /** One international avoirdupois pound, exactly (international yard and pound agreement, 1959). */
 export const KG_PER_LB = 0.45359237;
@@ -10,6 +11,7 @@ export const KG_PER_LB = 0.45359237;
  */
 export const WEIGHT_GAIN_DAY_LB = 2;
 export const WEIGHT_GAIN_WEEK_LB = 5;
+// The alert thresholds (thresholds.ts: weight_gain_day 0.9 kg, weight_gain_week 2.3 kg) are these in kg.
 
 export const weight: MeasurementKind = {
   kind: 'weight',
@@ -34,7 +36,7 @@ export const weight: MeasurementKind = {
   physiologic: true,
   // Tenovi's scales send pounds.
   vendorMetrics: [{ vendor: 'tenovi', metric: 'weight', component: 'weight', unit: '[lb_av]' }],
-  guidance: `HFSA/ACC/AHA 2022 heart-failure guideline: daily weights; a gain of more than ${WEIGHT_GAIN_DAY_LB} lb (0.9 kg) in a day or ${WEIGHT_GAIN_WEEK_LB} lb (2.3 kg) in a week is reported.`,
+  guidance: GuidelineSources.hfsa,
   /** A single weight has no mark: the gain rule compares it with earlier weights (alerts). */
-  classify: () => ({ level: 'normal', label: '' }),
+  classify: () => NORMAL,
 };

@@ -36,7 +36,10 @@ export interface AlertReadings {
 export interface Alerts {
   acknowledged_at: Timestamp | null;
   acknowledged_by: number | null;
+  cleared_at: Timestamp | null;
+  confirmed: boolean | null;
   count: Generated<number>;
+  escalated_at: Timestamp | null;
   first_at: Timestamp;
   id: Generated<number>;
   last_at: Timestamp;
@@ -46,30 +49,51 @@ export interface Alerts {
   organization_id: number;
   patient_id: number;
   resolution_note_id: number | null;
+  resolution_reason: string | null;
   resolved_at: Timestamp | null;
   resolved_by: number | null;
   rule: string;
   severity: string;
   severity_rank: number;
+  snoozed_until: Timestamp | null;
   status: Generated<string>;
   updated_at: Generated<Timestamp>;
 }
 
 export interface AlertSettings {
+  bp_window_days: number | null;
+  bp_window_min_readings: number | null;
   crisis_diastolic: number | null;
   crisis_systolic: number | null;
-  high_diastolic: number | null;
-  high_systolic: number | null;
+  escalation_contact_ids: Generated<number[]>;
+  escalation_minutes: number | null;
+  fever: number | null;
+  glucose_high: number | null;
+  glucose_low: number | null;
+  glucose_very_high: number | null;
+  glucose_very_low: number | null;
   low_diastolic: number | null;
+  low_severe_diastolic: number | null;
+  low_severe_pulse: number | null;
+  low_severe_systolic: number | null;
   low_systolic: number | null;
   organization_id: number;
   pulse_high: number | null;
   pulse_low: number | null;
+  spo2_critical: number | null;
+  spo2_target: number | null;
+  spo2_target_copd: number | null;
+  stage1_diastolic: number | null;
+  stage1_systolic: number | null;
+  stage2_diastolic: number | null;
+  stage2_systolic: number | null;
   stale_days: number | null;
   target_diastolic: number | null;
   target_systolic: number | null;
   updated_at: Generated<Timestamp>;
   updated_by: number | null;
+  weight_gain_day: number | null;
+  weight_gain_week: number | null;
 }
 
 export interface AuditChain {
@@ -305,17 +329,31 @@ export interface Organizations {
 export interface PatientAlertThresholds {
   crisis_diastolic: number | null;
   crisis_systolic: number | null;
-  high_diastolic: number | null;
-  high_systolic: number | null;
+  fever: number | null;
+  glucose_high: number | null;
+  glucose_low: number | null;
+  glucose_very_high: number | null;
+  glucose_very_low: number | null;
   low_diastolic: number | null;
+  low_severe_diastolic: number | null;
+  low_severe_pulse: number | null;
+  low_severe_systolic: number | null;
   low_systolic: number | null;
   patient_id: number;
   pulse_high: number | null;
   pulse_low: number | null;
+  spo2_critical: number | null;
+  spo2_target: number | null;
+  stage1_diastolic: number | null;
+  stage1_systolic: number | null;
+  stage2_diastolic: number | null;
+  stage2_systolic: number | null;
   target_diastolic: number | null;
   target_systolic: number | null;
   updated_at: Generated<Timestamp>;
   updated_by: number | null;
+  weight_gain_day: number | null;
+  weight_gain_week: number | null;
 }
 
 export interface PatientObservationCounts {
