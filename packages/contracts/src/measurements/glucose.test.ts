@@ -1,14 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  DEFAULT_THRESHOLDS,
   GLUCOSE_ABOVE_TARGET,
-  GLUCOSE_LEVEL_1_HYPOGLYCEMIA,
-  GLUCOSE_LEVEL_2_HYPOGLYCEMIA,
   GLUCOSE_MG_DL_PER_MMOL_L,
-  GLUCOSE_VERY_HIGH,
   GlucoseTexts,
   MeasurementTexts,
   checkComponents,
+  effectiveThresholds,
   formatValue,
   glucose,
   kindByLoinc,
@@ -38,33 +37,68 @@ describe('glucose: plausible range', () => {
   });
 });
 
-describe('glucose: marks (ADA Standards of Care 2025, section 6)', () => {
-  const below = (n: number) => Math.round((n - 0.1) * 10) / 10;
-  const above = (n: number) => Math.round((n + 0.1) * 10) / 10;
+describe('glucose: marks at every boundary (ADA Standards of Care 2025, section 6)', () => {
+  const d = DEFAULT_THRESHOLDS;
+  const level2 = { level: 'critical', label: GlucoseTexts.level2Hypoglycemia(d), category: 'level2' };
+  const level1 = { level: 'low', label: GlucoseTexts.level1Hypoglycemia(d), category: 'level1' };
+  const normal = { level: 'normal', label: '', category: 'normal' };
+  const aboveTarget = { level: 'elevated', label: GlucoseTexts.aboveTarget, category: 'above_target' };
+  const high = { level: 'high', label: GlucoseTexts.veryHigh(d), category: 'high' };
+  const veryHigh = { level: 'critical', label: GlucoseTexts.critical(d), category: 'very_high' };
+
   it.each([
-    [below(GLUCOSE_LEVEL_2_HYPOGLYCEMIA), 'critical', GlucoseTexts.level2Hypoglycemia],
-    [GLUCOSE_LEVEL_2_HYPOGLYCEMIA, 'low', GlucoseTexts.level1Hypoglycemia],
-    [above(GLUCOSE_LEVEL_2_HYPOGLYCEMIA), 'low', GlucoseTexts.level1Hypoglycemia],
-    [below(GLUCOSE_LEVEL_1_HYPOGLYCEMIA), 'low', GlucoseTexts.level1Hypoglycemia],
-    [GLUCOSE_LEVEL_1_HYPOGLYCEMIA, 'normal', ''],
-    [above(GLUCOSE_LEVEL_1_HYPOGLYCEMIA), 'normal', ''],
-    [below(GLUCOSE_ABOVE_TARGET), 'normal', ''],
-    [GLUCOSE_ABOVE_TARGET, 'normal', ''],
-    [above(GLUCOSE_ABOVE_TARGET), 'high', GlucoseTexts.aboveTarget],
-    [below(GLUCOSE_VERY_HIGH), 'high', GlucoseTexts.aboveTarget],
-    [GLUCOSE_VERY_HIGH, 'high', GlucoseTexts.aboveTarget],
-    [above(GLUCOSE_VERY_HIGH), 'high', GlucoseTexts.veryHigh],
-  ])('%d mg/dL is %s', (value, level, label) => {
-    expect(glucose.classify({ glucose: value })).toEqual({ level, label });
+    [10, level2],
+    [53.9, level2],
+    [54, level1],
+    [54.1, level1],
+    [69.9, level1],
+    [70, normal],
+    [70.1, normal],
+    [179.9, normal],
+    [180, normal],
+    [180.1, aboveTarget],
+    [249.9, aboveTarget],
+    [250, aboveTarget],
+    [250.1, high],
+    [399.9, high],
+    [400, high],
+    [400.1, veryHigh],
+    [800, veryHigh],
+  ])('%d mg/dL', (value, expected) => {
+    expect(glucose.classify({ glucose: value })).toEqual(expected);
   });
 
-  it('has the ADA numbers', () => {
-    expect([
-      GLUCOSE_LEVEL_2_HYPOGLYCEMIA,
-      GLUCOSE_LEVEL_1_HYPOGLYCEMIA,
-      GLUCOSE_ABOVE_TARGET,
-      GLUCOSE_VERY_HIGH,
-    ]).toEqual([54, 70, 180, 250]);
+  it('has the ADA numbers, and words them', () => {
+    expect([d.glucose_very_low, d.glucose_low, GLUCOSE_ABOVE_TARGET, d.glucose_high, d.glucose_very_high]).toEqual([
+      54, 70, 180, 250, 400,
+    ]);
+    expect(GlucoseTexts.level2Hypoglycemia(d)).toBe('Level 2 hypoglycemia (below 54 mg/dL)');
+    expect(GlucoseTexts.level1Hypoglycemia(d)).toBe('Level 1 hypoglycemia (below 70 mg/dL)');
+    expect(GlucoseTexts.aboveTarget).toBe('Above target (above 180 mg/dL)');
+    expect(GlucoseTexts.veryHigh(d)).toBe('High (above 250 mg/dL)');
+    expect(GlucoseTexts.critical(d)).toBe('Very high (above 400 mg/dL)');
+  });
+
+  it("follows the patient's own numbers, and says them", () => {
+    const own = effectiveThresholds({ glucose_high: 300 }, { glucose_low: 80, glucose_very_high: 350 });
+    expect(glucose.classify({ glucose: 79.9 }, { thresholds: own })).toEqual({
+      level: 'low',
+      label: 'Level 1 hypoglycemia (below 80 mg/dL)',
+      category: 'level1',
+    });
+    expect(glucose.classify({ glucose: 80 }, { thresholds: own }).category).toBe('normal');
+    expect(glucose.classify({ glucose: 300 }, { thresholds: own }).category).toBe('above_target');
+    expect(glucose.classify({ glucose: 300.1 }, { thresholds: own })).toEqual({
+      level: 'high',
+      label: 'High (above 300 mg/dL)',
+      category: 'high',
+    });
+    expect(glucose.classify({ glucose: 350 }, { thresholds: own }).category).toBe('high');
+    expect(glucose.classify({ glucose: 350.1 }, { thresholds: own }).label).toBe('Very high (above 350 mg/dL)');
+  });
+
+  it('marks nothing without a glucose value', () => {
+    expect(glucose.classify({})).toEqual(normal);
   });
 });
 

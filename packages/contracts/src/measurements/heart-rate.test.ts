@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_ALERT_THRESHOLDS,
-  HEART_RATE_HIGH,
-  HEART_RATE_LOW,
+  DEFAULT_THRESHOLDS,
   HeartRateTexts,
   MeasurementTexts,
   checkComponents,
+  effectiveThresholds,
   formatValue,
   heartRate,
   kindByVendorMetric,
@@ -13,9 +13,16 @@ import {
 } from '../index.ts';
 
 describe('heart rate', () => {
-  it('uses the alert defaults for its marks', () => {
-    expect(HEART_RATE_LOW).toBe(DEFAULT_ALERT_THRESHOLDS.pulse_low);
-    expect(HEART_RATE_HIGH).toBe(DEFAULT_ALERT_THRESHOLDS.pulse_high);
+  const d = DEFAULT_THRESHOLDS;
+  const low = { level: 'low', label: HeartRateTexts.low(d), category: 'low' };
+  const high = { level: 'high', label: HeartRateTexts.high(d), category: 'high' };
+  const normal = { level: 'normal', label: '', category: 'normal' };
+
+  it('marks by the thresholds the alerts use (ACC/AHA/HRS 2018)', () => {
+    expect(DEFAULT_ALERT_THRESHOLDS).toBe(DEFAULT_THRESHOLDS);
+    expect([d.pulse_low, d.pulse_high]).toEqual([50, 120]);
+    expect(HeartRateTexts.low(d)).toBe('Below 50/min');
+    expect(HeartRateTexts.high(d)).toBe('Above 120/min');
   });
 
   it.each([20, 300, 72])('accepts %d/min', (pulse) => {
@@ -37,14 +44,38 @@ describe('heart rate', () => {
   });
 
   it.each([
-    [HEART_RATE_LOW - 1, 'low', HeartRateTexts.low],
-    [HEART_RATE_LOW, 'normal', ''],
-    [HEART_RATE_LOW + 1, 'normal', ''],
-    [HEART_RATE_HIGH - 1, 'normal', ''],
-    [HEART_RATE_HIGH, 'normal', ''],
-    [HEART_RATE_HIGH + 1, 'high', HeartRateTexts.high],
-  ])('%d/min is %s', (pulse, level, label) => {
-    expect(heartRate.classify({ pulse })).toEqual({ level, label });
+    [20, low],
+    [49, low],
+    [49.9, low],
+    [50, normal],
+    [51, normal],
+    [119, normal],
+    [120, normal],
+    [120.1, high],
+    [121, high],
+    [300, high],
+  ])('%d/min', (pulse, expected) => {
+    expect(heartRate.classify({ pulse })).toEqual(expected);
+  });
+
+  it("follows the patient's own numbers, and says them", () => {
+    const thresholds = effectiveThresholds({ pulse_high: 110 }, { pulse_low: 40 });
+    expect(heartRate.classify({ pulse: 45 }, { thresholds })).toEqual(normal);
+    expect(heartRate.classify({ pulse: 39 }, { thresholds })).toEqual({
+      level: 'low',
+      label: 'Below 40/min',
+      category: 'low',
+    });
+    expect(heartRate.classify({ pulse: 110 }, { thresholds })).toEqual(normal);
+    expect(heartRate.classify({ pulse: 111 }, { thresholds })).toEqual({
+      level: 'high',
+      label: 'Above 110/min',
+      category: 'high',
+    });
+  });
+
+  it('marks nothing without a pulse', () => {
+    expect(heartRate.classify({})).toEqual(normal);
   });
 
   it("is Tenovi's pulse metric, measured by a cuff", () => {

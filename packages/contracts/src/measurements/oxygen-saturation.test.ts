@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
   COPD_PROGRAM,
+  DEFAULT_THRESHOLDS,
   MeasurementTexts,
   OxygenSaturationTexts,
-  SPO2_CRITICAL_BELOW,
-  SPO2_TARGET,
-  SPO2_TARGET_HYPERCAPNIC_RISK,
   checkComponents,
+  effectiveThresholds,
   kindByLoinc,
   kindByVendorMetric,
   oxygenSaturation,
@@ -35,37 +34,71 @@ describe('oxygen saturation: plausible range', () => {
   });
 });
 
-describe('oxygen saturation: marks (BTS 2017)', () => {
-  it('has the BTS numbers', () => {
-    expect(SPO2_TARGET).toEqual({ min: 94, max: 98 });
-    expect(SPO2_TARGET_HYPERCAPNIC_RISK).toEqual({ min: 88, max: 92 });
-    expect(SPO2_CRITICAL_BELOW).toBe(85);
+describe('oxygen saturation: marks at every boundary (BTS 2017, NEWS2)', () => {
+  const d = DEFAULT_THRESHOLDS;
+  const copdThresholds = effectiveThresholds(null, null, [COPD_PROGRAM]);
+  const normal = { level: 'normal', label: '', category: 'normal' };
+  const critical = { level: 'critical', label: 'Below 85 %', category: 'critical' };
+  const low = (target: number) => ({ level: 'low', label: `Below ${target} %`, category: 'below_target' });
+
+  it('has the BTS numbers, and words them', () => {
+    expect([d.spo2_critical, d.spo2_target_copd, d.spo2_target]).toEqual([85, 88, 92]);
+    expect(OxygenSaturationTexts.belowTarget(d)).toBe('Below 92 %');
+    expect(OxygenSaturationTexts.belowTarget(copdThresholds)).toBe('Below 88 %');
+    expect(OxygenSaturationTexts.critical(d)).toBe('Below 85 %');
   });
 
   it.each([
-    [SPO2_TARGET.min - 1, 'low', OxygenSaturationTexts.belowTarget],
-    [SPO2_TARGET.min, 'normal', ''],
-    [SPO2_TARGET.min + 1, 'normal', ''],
-    [SPO2_TARGET_HYPERCAPNIC_RISK.min, 'low', OxygenSaturationTexts.belowTarget],
-    [SPO2_CRITICAL_BELOW - 1, 'critical', OxygenSaturationTexts.critical],
-    [SPO2_CRITICAL_BELOW, 'low', OxygenSaturationTexts.belowTarget],
-    [SPO2_CRITICAL_BELOW + 1, 'low', OxygenSaturationTexts.belowTarget],
-    [100, 'normal', ''],
-  ])('%d %% without COPD is %s', (spo2, level, label) => {
-    expect(oxygenSaturation.classify({ spo2 }, { programs: ['hypertension'] })).toEqual({ level, label });
-    expect(oxygenSaturation.classify({ spo2 })).toEqual({ level, label });
+    [100, normal],
+    [92, normal],
+    [91.9, low(92)],
+    [91, low(92)],
+    [88, low(92)],
+    [86, low(92)],
+    [85, low(92)],
+    [84.9, critical],
+    [84, critical],
+    [50, critical],
+  ])('%d %% without COPD', (spo2, expected) => {
+    expect(oxygenSaturation.classify({ spo2 }, { programs: ['hypertension'] })).toEqual(expected);
+    expect(oxygenSaturation.classify({ spo2 })).toEqual(expected);
+    expect(oxygenSaturation.classify({ spo2, pulse: 80 }, { thresholds: d })).toEqual(expected);
   });
 
   it.each([
-    [SPO2_TARGET_HYPERCAPNIC_RISK.min - 1, 'low', OxygenSaturationTexts.belowTargetHypercapnicRisk],
-    [SPO2_TARGET_HYPERCAPNIC_RISK.min, 'normal', ''],
-    [SPO2_TARGET_HYPERCAPNIC_RISK.min + 1, 'normal', ''],
-    [SPO2_TARGET.min - 1, 'normal', ''],
-    [SPO2_CRITICAL_BELOW - 1, 'critical', OxygenSaturationTexts.critical],
-    [SPO2_CRITICAL_BELOW, 'low', OxygenSaturationTexts.belowTargetHypercapnicRisk],
-    [SPO2_CRITICAL_BELOW + 1, 'low', OxygenSaturationTexts.belowTargetHypercapnicRisk],
-  ])('%d %% with COPD is %s', (spo2, level, label) => {
-    expect(oxygenSaturation.classify({ spo2 }, copd)).toEqual({ level, label });
+    [92, normal],
+    [91, normal],
+    [89, normal],
+    [88, normal],
+    [87.9, low(88)],
+    [87, low(88)],
+    [85, low(88)],
+    [84, critical],
+  ])('%d %% with COPD', (spo2, expected) => {
+    expect(oxygenSaturation.classify({ spo2 }, copd)).toEqual(expected);
+    expect(oxygenSaturation.classify({ spo2 }, { thresholds: copdThresholds })).toEqual(expected);
+  });
+
+  it("takes a COPD patient's own target over the program's", () => {
+    const own = effectiveThresholds(null, { spo2_target: 90 }, [COPD_PROGRAM]);
+    expect(oxygenSaturation.classify({ spo2: 90 }, { thresholds: own })).toEqual(normal);
+    expect(oxygenSaturation.classify({ spo2: 89 }, { thresholds: own })).toEqual(low(90));
+    expect(oxygenSaturation.classify({ spo2: 85 }, { thresholds: own })).toEqual(low(90));
+    expect(oxygenSaturation.classify({ spo2: 84 }, { thresholds: own })).toEqual(critical);
+  });
+
+  it("takes the organization's critical floor", () => {
+    const org = effectiveThresholds({ spo2_critical: 88 }, null);
+    expect(oxygenSaturation.classify({ spo2: 88 }, { thresholds: org })).toEqual(low(92));
+    expect(oxygenSaturation.classify({ spo2: 87 }, { thresholds: org })).toEqual({
+      level: 'critical',
+      label: 'Below 88 %',
+      category: 'critical',
+    });
+  });
+
+  it('marks nothing without a saturation', () => {
+    expect(oxygenSaturation.classify({ pulse: 150 })).toEqual(normal);
   });
 });
 

@@ -1,14 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  DEFAULT_THRESHOLDS,
   DEVICE_TYPES,
-  FEVER_CELSIUS,
   HYPERPYREXIA_CELSIUS,
   HYPOTHERMIA_CELSIUS,
   MEASUREMENT_KINDS,
   MeasurementTexts,
   TemperatureTexts,
   checkComponents,
+  effectiveThresholds,
   formatValue,
   kindByLoinc,
   kindByVendorMetric,
@@ -66,15 +67,51 @@ describe('body temperature: units', () => {
 });
 
 describe('body temperature: marks at every boundary', () => {
+  const d = DEFAULT_THRESHOLDS;
+  const normal = { level: 'normal', label: '', category: 'normal' };
+  const hypothermia = { level: 'low', label: TemperatureTexts.hypothermia, category: 'hypothermia' };
+  const fever = { level: 'high', label: TemperatureTexts.fever(d), category: 'fever' };
+  const hyperpyrexia = { level: 'critical', label: TemperatureTexts.hyperpyrexia, category: 'hyperpyrexia' };
+
+  it('has the CDC, hypothermia and hyperpyrexia numbers, and words them in both units', () => {
+    expect([HYPOTHERMIA_CELSIUS, d.fever, HYPERPYREXIA_CELSIUS]).toEqual([35, 38, 40]);
+    expect(TemperatureTexts.fever(d)).toBe('Fever (38.0 °C / 100.4 °F or above)');
+    expect(TemperatureTexts.hyperpyrexia).toBe('Very high (40.0 °C / 104.0 °F or above)');
+    expect(TemperatureTexts.hypothermia).toBe('Low (below 35.0 °C / 95.0 °F)');
+  });
+
   it.each([
-    [HYPOTHERMIA_CELSIUS - 0.01, 'low', TemperatureTexts.hypothermia],
-    [HYPOTHERMIA_CELSIUS, 'normal', ''],
-    [FEVER_CELSIUS - 0.01, 'normal', ''],
-    [FEVER_CELSIUS, 'high', TemperatureTexts.fever],
-    [HYPERPYREXIA_CELSIUS - 0.01, 'high', TemperatureTexts.fever],
-    [HYPERPYREXIA_CELSIUS, 'critical', TemperatureTexts.hyperpyrexia],
-  ])('%d °C is %s', (c, level, label) => {
-    expect(temperature.classify({ temperature: c })).toEqual({ level, label });
+    [30, hypothermia],
+    [34.99, hypothermia],
+    [35, normal],
+    [35.01, normal],
+    [37, normal],
+    [37.99, normal],
+    [38, fever],
+    [38.01, fever],
+    [39.99, fever],
+    [40, hyperpyrexia],
+    [40.01, hyperpyrexia],
+    [45, hyperpyrexia],
+  ])('%d °C', (c, expected) => {
+    expect(temperature.classify({ temperature: c })).toEqual(expected);
+  });
+
+  it("follows the patient's own fever threshold, and says it", () => {
+    const thresholds = effectiveThresholds({ fever: 38.3 }, { fever: 37.5 });
+    expect(temperature.classify({ temperature: 37.49 }, { thresholds })).toEqual(normal);
+    expect(temperature.classify({ temperature: 37.5 }, { thresholds })).toEqual({
+      level: 'high',
+      label: 'Fever (37.5 °C / 99.5 °F or above)',
+      category: 'fever',
+    });
+    // Hyperpyrexia and hypothermia are fixed.
+    expect(temperature.classify({ temperature: 40 }, { thresholds }).category).toBe('hyperpyrexia');
+    expect(temperature.classify({ temperature: 34.99 }, { thresholds }).category).toBe('hypothermia');
+  });
+
+  it('marks nothing without a temperature', () => {
+    expect(temperature.classify({})).toEqual(normal);
   });
 });
 

@@ -1,9 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  DEFAULT_THRESHOLDS,
   KG_PER_LB,
   MeasurementTexts,
+  WEIGHT_GAIN_DAY_LB,
+  WEIGHT_GAIN_WEEK_LB,
   checkComponents,
+  effectiveThresholds,
   formatValue,
   fromCanonical,
   kindByLoinc,
@@ -82,8 +86,19 @@ describe('weight: units', () => {
 
 describe('weight: marks, codes and vendors', () => {
   it('marks no single weight (the gain rule needs earlier weights)', () => {
-    expect(weight.classify({ weight: 20 })).toEqual({ level: 'normal', label: '' });
-    expect(weight.classify({ weight: 350 })).toEqual({ level: 'normal', label: '' });
+    const normal = { level: 'normal', label: '', category: 'normal' };
+    expect(weight.classify({ weight: 20 })).toEqual(normal);
+    expect(weight.classify({ weight: 350 })).toEqual(normal);
+    // Not even with the patient's own gain thresholds: those are the alert rule's.
+    const thresholds = effectiveThresholds(null, { weight_gain_day: 0.1, weight_gain_week: 0.1 });
+    expect(weight.classify({ weight: 200 }, { thresholds })).toEqual(normal);
+    expect(weight.bands).toBeUndefined();
+  });
+
+  it('has the HFSA gains, the defaults being those pounds in kg to a tenth', () => {
+    expect([WEIGHT_GAIN_DAY_LB, WEIGHT_GAIN_WEEK_LB]).toEqual([2, 5]);
+    expect(DEFAULT_THRESHOLDS.weight_gain_day).toBe(Math.round(WEIGHT_GAIN_DAY_LB * KG_PER_LB * 10) / 10);
+    expect(DEFAULT_THRESHOLDS.weight_gain_week).toBe(Math.round(WEIGHT_GAIN_WEEK_LB * KG_PER_LB * 10) / 10);
   });
 
   it("takes Tenovi's weight in pounds", () => {
