@@ -100,6 +100,9 @@ describe('blood pressure: marks at every boundary (ACC/AHA 2017, home readings)'
     ['85/50 pulse 101', bp(85, 50, 101), low],
     ['85/50 pulse 130', bp(85, 50, 130), low],
     ['79/49 pulse 100', bp(79, 49, 100), low],
+    // The diastolic counts only while the systolic is low too: 150/45 is a wide pulse pressure.
+    ['90/49 pulse 101 (systolic not low)', bp(90, 49, 101), low],
+    ['150/45 pulse 110', bp(150, 45, 110), stage2],
     // A crisis number outranks a low one; a stage number outranks low.
     ['75/125 pulse 130', bp(75, 125, 130), crisis],
     ['132/55', bp(132, 55), stage1],

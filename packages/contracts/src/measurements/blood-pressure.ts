@@ -22,8 +22,9 @@ export type BloodPressureCategory = (typeof BP_CATEGORIES)[number] | 'normal';
  * Blood pressure (home readings): one classification for a single reading and for a window's
  * mean. 2017 ACC/AHA guideline (Whelton et al., Hypertension 2018;71:e13), table 11, home
  * equivalents: stage 2 at or above 135/85 (office 140/90), stage 1 at or above 130/80; crisis
- * above 180/120 (section 11.2). Low below 90/60; below 80/50 with a pulse above 100 is severe.
- * Either number meeting a band is enough (the guideline's "or").
+ * above 180/120 (section 11.2). Low below 90/60; below 80/50 with a pulse above 100 is severe
+ * (the diastolic only with a systolic below 90). Otherwise either number meeting a band is enough
+ * (the guideline's "or").
  */
 export function classifyBloodPressure(values: Readonly<Record<string, number>>, t: ThresholdValues): Classification {
   const { systolic, diastolic, pulse } = values;
@@ -31,7 +32,10 @@ export function classifyBloodPressure(values: Readonly<Record<string, number>>, 
   if (systolic === undefined || diastolic === undefined) return NORMAL;
   if (systolic > t.crisis_systolic || diastolic > t.crisis_diastolic)
     return { level: 'critical', label: BloodPressureTexts.crisis(t), category: 'crisis' };
-  const belowSevere = systolic < t.low_severe_systolic || diastolic < t.low_severe_diastolic;
+  // A low diastolic alone under a normal or high systolic (e.g. 150/45: a wide pulse pressure) is
+  // not a shock picture: the diastolic counts only while the systolic is also low.
+  const belowSevere =
+    systolic < t.low_severe_systolic || (diastolic < t.low_severe_diastolic && systolic < t.low_systolic);
   if (belowSevere && pulse !== undefined && pulse > t.low_severe_pulse)
     return { level: 'critical', label: BloodPressureTexts.lowSevere(t), category: 'low_severe' };
   if (systolic >= t.stage2_systolic || diastolic >= t.stage2_diastolic)

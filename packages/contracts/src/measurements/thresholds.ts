@@ -90,7 +90,8 @@ export const THRESHOLDS = [
   def('spo2_target_copd', 'spo2', '%', 88, 50, 100, 'bts'),
   def('spo2_critical', 'spo2', '%', 85, 50, 100, 'bts'),
   // Fever: AT OR ABOVE.
-  def('fever', 'temperature', '°C', 38, 34, 43, 'fever', 1),
+  // Between hypothermia (35) and hyperpyrexia (40), so the bands cannot overlap.
+  def('fever', 'temperature', '°C', 38, 37, 40, 'fever', 1),
 ] as const satisfies readonly ThresholdDefinition[];
 
 export type ThresholdKey = (typeof THRESHOLDS)[number]['key'];
