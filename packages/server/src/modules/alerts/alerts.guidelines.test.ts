@@ -164,8 +164,8 @@ describe('blood pressure, the window mean', () => {
   /*
    * New York, daylight saving began on 2026-03-08 at 02:00. A reading on 2026-03-14 (EDT) has the
    * seven days 03-08 … 03-14 as its window, starting at 03-08 00:00 EST (05:00 UTC). A reading at
-   * 00:30 EST on 03-08 is on day 7; one at 23:30 EST on 03-07 is on day 8, although it is less than
-   * 6 × 24 h before 03-14 00:00 EDT + … (a window counted in UTC hours would take it).
+   * 00:30 EST on 03-08 is on day 7; one at 23:30 EST on 03-07 (04:30 UTC) is on day 8, which a
+   * window counted back in 24-hour days from 03-14 00:00 EDT (04:00 UTC) would wrongly take in.
    */
   it("counts the organization's calendar days across a daylight-saving change: day 7 in, day 8 out", async () => {
     const rest = [10, 11, 12, 13].map((d) => bp(new Date(`2026-03-${d}T12:00:00Z`), 150, 95));
