@@ -1,6 +1,6 @@
 import {
-  ALERT_THRESHOLD_KEYS,
   type AlertRule,
+  type AlertThresholdKey,
   type AlertSeverity,
   type AlertStatus,
   type AlertValues,
@@ -37,36 +37,55 @@ export interface AlertChange {
   status: AlertStatus;
 }
 
-type Overrides = Partial<Record<(typeof ALERT_THRESHOLD_KEYS)[number], number | null>>;
+type Overrides = Partial<Record<AlertThresholdKey, number | null>>;
 
-/** A stored reading with what its check needs: the patient's organization and both sets of overrides. */
+/** A stored reading with what its check needs: the patient's enrollment, thresholds, programs and alerts. */
 export interface ReadingToCheck {
   vital_id: number;
   patient_id: number;
   organization_id: number;
+  kind: string;
+  components: Record<string, number>;
   measured_at: Date;
-  systolic: number | null;
-  diastolic: number | null;
-  pulse: number | null;
   irregular: boolean | null;
+  /** RPM enrolled and status Active: only those patients' readings are checked. */
+  active: boolean;
+  time_zone: string;
+  bp_window_days: number | null;
+  bp_window_min_readings: number | null;
   organization: Overrides | null;
   patient: Overrides | null;
+  programs: string[];
   /** The patient has an open stale-data alert, which this reading ends. */
   stale_open: boolean;
+  /** Rules of the patient's unresolved alerts. */
+  open_rules: AlertRule[];
+  /** The last resolution of each rule for the patient (ISO time): a rule is met again only on readings after it. */
+  resolved: Partial<Record<AlertRule, string>>;
 }
 
-/** The readings just stored, each with its thresholds, in one query (the check's only read). */
+/** The readings just stored, each with its patient's settings and alert state, in one query. */
 export async function readingsToCheck(db: Queryable, vitalIds: number[]): Promise<ReadingToCheck[]> {
   if (vitalIds.length === 0) return [];
   const { rows } = await sql<ReadingToCheck>`
-    SELECT v.id::int8 AS vital_id, v.patient_id, p.organization_id, v.created_at AS measured_at, v.systolic, v.diastolic,
-           v.pulse, v.irregular_heartbeat AS irregular,
-           to_jsonb(s) - 'organization_id' - 'updated_by' - 'updated_at' - 'stale_days' AS organization,
+    SELECT v.id::int8 AS vital_id, v.patient_id, p.organization_id, v.kind, v.components, v.created_at AS measured_at,
+           v.irregular_heartbeat AS irregular,
+           (p.enrolled_rpm AND p.enrollment_status IS NOT DISTINCT FROM 'Active') AS active,
+           o.time_zone, s.bp_window_days, s.bp_window_min_readings,
+           to_jsonb(s) - 'organization_id' - 'updated_by' - 'updated_at' - 'stale_days' - 'escalation_minutes'
+             - 'escalation_contact_ids' - 'bp_window_days' - 'bp_window_min_readings' AS organization,
            to_jsonb(t) - 'patient_id' - 'updated_by' - 'updated_at' AS patient,
+           coalesce((SELECT array_agg(pp.program_id) FROM patient_programs pp WHERE pp.patient_id = v.patient_id), '{}') AS programs,
            EXISTS (SELECT 1 FROM alerts sa WHERE sa.patient_id = v.patient_id AND sa.rule = 'stale_data'
-                      AND sa.status <> 'resolved') AS stale_open
+                      AND sa.status <> 'resolved') AS stale_open,
+           coalesce((SELECT array_agg(a.rule) FROM alerts a WHERE a.patient_id = v.patient_id AND a.status <> 'resolved'), '{}')
+             AS open_rules,
+           coalesce((SELECT jsonb_object_agg(x.rule, x.at) FROM (
+                       SELECT a.rule, max(a.resolved_at) AS at FROM alerts a
+                        WHERE a.patient_id = v.patient_id AND a.status = 'resolved' GROUP BY a.rule) x), '{}') AS resolved
       FROM observations v
       JOIN patients p ON p.id = v.patient_id
+      JOIN organizations o ON o.id = p.organization_id
       LEFT JOIN alert_settings s ON s.organization_id = p.organization_id
       LEFT JOIN patient_alert_thresholds t ON t.patient_id = v.patient_id
      WHERE v.id = ANY(${vitalIds}::int8[])
@@ -91,6 +110,8 @@ export async function raiseAlert(
     at: Date;
     values: AlertValues;
     vitalId: number;
+    /** bp_crisis: whether a second crisis reading came within 15 minutes; null for other rules. */
+    confirmed?: boolean | null;
   },
 ): Promise<AlertChange & { created: boolean }> {
   const row = await kysely(db)
@@ -107,6 +128,7 @@ export async function raiseAlert(
           last_at: a.at,
           last_values: JSON.stringify(a.values),
           last_vital_id: a.vitalId,
+          confirmed: a.confirmed ?? null,
         })
         .onConflict((oc) =>
           oc
@@ -118,6 +140,10 @@ export async function raiseAlert(
               last_at: sql`greatest(alerts.last_at, excluded.last_at)`,
               last_values: sql`CASE WHEN excluded.last_at >= alerts.last_at THEN excluded.last_values ELSE alerts.last_values END`,
               last_vital_id: sql`CASE WHEN excluded.last_at >= alerts.last_at THEN excluded.last_vital_id ELSE alerts.last_vital_id END`,
+              // Met again: no longer cleared. Once confirmed, a crisis stays confirmed.
+              cleared_at: null,
+              confirmed: sql`CASE WHEN alerts.confirmed IS NULL AND excluded.confirmed IS NULL THEN NULL
+                                  ELSE coalesce(alerts.confirmed, false) OR coalesce(excluded.confirmed, false) END`,
               updated_at: sql`now()`,
             }),
         )
@@ -146,7 +172,7 @@ export async function closeStaleAlerts(db: Queryable, patientIds: number[]): Pro
   if (patientIds.length === 0) return [];
   const rows = await kysely(db)
     .updateTable('alerts')
-    .set({ status: 'resolved', resolved_at: sql`now()`, updated_at: sql`now()` })
+    .set({ status: 'resolved', resolved_at: sql`now()`, resolution_reason: 'readings_resumed', updated_at: sql`now()` })
     .where('patient_id', 'in', patientIds)
     .where('rule', '=', 'stale_data')
     .where('status', '<>', 'resolved')

@@ -89,7 +89,10 @@ async function newSource(organizationId: number, name: string): Promise<Ingestio
   return res.body;
 }
 
-/** A patient of the organization with a device assigned since 60 days, and a primary provider. */
+/**
+ * A patient of the organization with a device assigned since 60 days, and a primary provider;
+ * enrolled in RPM and active, as the alert rules need.
+ */
 async function patientWithDevice(organizationId: number, device: string): Promise<number> {
   const provider = await createStaff(server, { role: 'provider', organizationId });
   const id = await buildPatient(server.db.pool, {
@@ -97,6 +100,8 @@ async function patientWithDevice(organizationId: number, device: string): Promis
     lastName: 'Trust',
     organizationId,
     primaryProviderId: provider.id,
+    enrolledRpm: true,
+    enrollmentStatus: 'Active',
   });
   await buildDevice(server.db.pool, {
     deviceId: device,

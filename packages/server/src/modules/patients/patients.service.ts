@@ -26,6 +26,7 @@ import { auditedTransaction, failure, recordingRefusals } from '../../kernel/aud
 import { presentInsurance, presentPatientDetail, presentPatientListItem } from './patients.presenter.ts';
 import { assignDevicesToPatient } from '../devices/index.ts';
 import { organizationExists } from '../organizations/index.ts';
+import { closeAlertsForEnrollmentEnd } from '../alerts/index.ts';
 import {
   currentDeviceIds,
   findPatientDetail,
@@ -190,6 +191,7 @@ export async function savePatient(
     const devicesChange = wanted !== null && !sameIds(wanted, current);
     authorizeDeviceAssignment(ctx, devicesChange, action, id);
     await updatePatient(tx, id, row);
+    if (enrollmentEnds(before, row)) await closeAlertsForEnrollmentEnd(tx, id, ctx);
     let insuranceCount: number | undefined;
     if (input.insurances !== undefined) {
       const insurances = checkedInsurances(input.insurances, action, id);
@@ -318,6 +320,12 @@ async function assignDevices(tx: pg.PoolClient, id: number, deviceIds: number[],
     });
   }
   return moved;
+}
+
+/** Discharged, paused, declined or taken out of RPM: nobody reviews the readings, the alerts close. */
+function enrollmentEnds(before: PatientRow, after: PatientRow): boolean {
+  const stopped = after.enrollment_status !== before.enrollment_status && after.enrollment_status !== null && after.enrollment_status !== 'Active';
+  return (before.enrolled_rpm && !after.enrolled_rpm) || stopped;
 }
 
 /** True when `after` changes none of the fields it names. */
