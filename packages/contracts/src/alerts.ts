@@ -1,4 +1,4 @@
-import { Type, type Static, type TLiteral, type TObject, type TSchema, type TUnion } from 'typebox';
+import { Type, type Static, type TObject, type TSchema } from 'typebox';
 import { Timestamp } from './common.ts';
 import {
   BP_WINDOW_DAYS_MAX,
@@ -18,6 +18,10 @@ import {
   type ThresholdOverrides,
   type ThresholdValues,
 } from './measurements/thresholds.ts';
+
+/** A union of string literals from a list defined once, with the list's type as its static type. */
+const literals = <const T extends readonly string[]>(values: T) =>
+  Type.Unsafe<T[number]>(Type.Union(values.map((v) => Type.Literal(v))));
 
 /**
  * The rules readings (or the lack of them) are checked against, each with the measurement kind
@@ -47,7 +51,7 @@ export const ALERT_RULES = [
   'stale_data',
 ] as const;
 export type AlertRule = (typeof ALERT_RULES)[number];
-export const AlertRule = Type.Union(ALERT_RULES.map((r) => Type.Literal(r))) as unknown as TUnion<TLiteral<AlertRule>[]>;
+export const AlertRule = literals(ALERT_RULES);
 
 /**
  * What an alert asks of the care team: critical (act now: call the patient today, escalates when
@@ -56,9 +60,7 @@ export const AlertRule = Type.Union(ALERT_RULES.map((r) => Type.Literal(r))) as 
  */
 export const ALERT_SEVERITIES = ['critical', 'warning', 'info'] as const;
 export type AlertSeverity = (typeof ALERT_SEVERITIES)[number];
-export const AlertSeverity = Type.Union(ALERT_SEVERITIES.map((r) => Type.Literal(r))) as unknown as TUnion<
-  TLiteral<AlertSeverity>[]
->;
+export const AlertSeverity = literals(ALERT_SEVERITIES);
 
 export const ALERT_STATUSES = ['open', 'acknowledged', 'resolved'] as const;
 export const AlertStatus = Type.Union([Type.Literal('open'), Type.Literal('acknowledged'), Type.Literal('resolved')]);
@@ -230,12 +232,8 @@ export const RESOLUTION_REASONS = [
 ] as const;
 export const SYSTEM_RESOLUTION_REASONS = ['enrollment_ended', 'readings_resumed'] as const;
 export type ResolutionReason = (typeof RESOLUTION_REASONS)[number] | (typeof SYSTEM_RESOLUTION_REASONS)[number];
-export const ResolutionReasonChoice = Type.Union(RESOLUTION_REASONS.map((r) => Type.Literal(r))) as unknown as TUnion<
-  TLiteral<(typeof RESOLUTION_REASONS)[number]>[]
->;
-const ResolutionReason = Type.Union(
-  [...RESOLUTION_REASONS, ...SYSTEM_RESOLUTION_REASONS].map((r) => Type.Literal(r)),
-) as unknown as TUnion<TLiteral<ResolutionReason>[]>;
+export const ResolutionReasonChoice = literals(RESOLUTION_REASONS);
+const ResolutionReason = literals([...RESOLUTION_REASONS, ...SYSTEM_RESOLUTION_REASONS]);
 
 export const Alert = Type.Object({
   id: Type.Integer(),
@@ -295,7 +293,7 @@ export const WorklistQuery = Type.Object(
     severity: Type.Optional(AlertSeverity),
     rule: Type.Optional(AlertRule),
     provider_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
-    sort: Type.Optional(Type.Union(WORKLIST_SORTS.map((r) => Type.Literal(r)))),
+    sort: Type.Optional(literals(WORKLIST_SORTS)),
     order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: ALERT_PAGE_MAX, default: 25 })),
     offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0 })),
