@@ -8,14 +8,18 @@
 import {
   checkComponents,
   componentOf,
-  GLUCOSE_LEVEL_1_HYPOGLYCEMIA,
-  GLUCOSE_LEVEL_2_HYPOGLYCEMIA,
+  DEFAULT_THRESHOLDS,
   measurementKind,
   PROGRAMS,
-  SPO2_TARGET_HYPERCAPNIC_RISK,
   type DeviceType,
   type MeasurementKind,
 } from '@rpm/contracts';
+
+// The classifier's defaults (ADA level 2 and 1 hypoglycemia, the COPD oxygen floor): the demo's
+// rare lows fall on the right side of them.
+const GLUCOSE_LEVEL_2 = DEFAULT_THRESHOLDS.glucose_very_low;
+const GLUCOSE_LEVEL_1 = DEFAULT_THRESHOLDS.glucose_low;
+const SPO2_FLOOR_COPD = DEFAULT_THRESHOLDS.spo2_target_copd;
 
 export type Rng = () => number;
 export type ProgramId = (typeof PROGRAMS)[number]['id'];
@@ -137,10 +141,10 @@ function glucoseReadings(r: Rng, kind: MeasurementKind, days: number, missed: Se
       if (lowProne && low < 0.04) {
         mgdl =
           low < 0.008
-            ? between(r, GLUCOSE_LEVEL_2_HYPOGLYCEMIA - 12, GLUCOSE_LEVEL_2_HYPOGLYCEMIA - 1)
-            : between(r, GLUCOSE_LEVEL_2_HYPOGLYCEMIA, GLUCOSE_LEVEL_1_HYPOGLYCEMIA - 1);
+            ? between(r, GLUCOSE_LEVEL_2 - 12, GLUCOSE_LEVEL_2 - 1)
+            : between(r, GLUCOSE_LEVEL_2, GLUCOSE_LEVEL_1 - 1);
       } else {
-        mgdl = Math.max(GLUCOSE_LEVEL_1_HYPOGLYCEMIA + 2, mgdl);
+        mgdl = Math.max(GLUCOSE_LEVEL_1 + 2, mgdl);
       }
       if (missed.has(d)) continue;
       readings.push({ d, m: minute, c: canonical(kind, { [kind.primary]: mgdl }) });
@@ -163,8 +167,8 @@ function oximetry(r: Rng, kind: MeasurementKind, days: number, missed: Set<numbe
       const minute = from + Math.floor(r() * 90);
       const dip = r() < 0.03;
       const spo2 = dip
-        ? between(r, SPO2_TARGET_HYPERCAPNIC_RISK.min - 5, SPO2_TARGET_HYPERCAPNIC_RISK.min - 0.5)
-        : clamp(level + gauss(r) * 1.3, SPO2_TARGET_HYPERCAPNIC_RISK.min, 97);
+        ? between(r, SPO2_FLOOR_COPD - 5, SPO2_FLOOR_COPD - 0.5)
+        : clamp(level + gauss(r) * 1.3, SPO2_FLOOR_COPD, 97);
       const pulse = clamp(rate + gauss(r) * 6 + (dip ? 12 : 0), 60, 105);
       if (missed.has(d)) continue;
       readings.push({ d, m: minute, c: canonical(kind, { [kind.primary]: spo2, pulse }) });
