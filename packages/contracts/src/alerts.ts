@@ -1,4 +1,4 @@
-import { Type, type Static, type TLiteral, type TObject, type TSchema, type TUnion } from 'typebox';
+import { Type, type Static, type TObject, type TSchema, type TUnsafe } from 'typebox';
 import { Timestamp } from './common.ts';
 import {
   BP_WINDOW_DAYS_MAX,
@@ -47,7 +47,7 @@ export const ALERT_RULES = [
   'stale_data',
 ] as const;
 export type AlertRule = (typeof ALERT_RULES)[number];
-export const AlertRule = Type.Union(ALERT_RULES.map((r) => Type.Literal(r))) as unknown as TUnion<TLiteral<AlertRule>[]>;
+export const AlertRule = Type.Union(ALERT_RULES.map((r) => Type.Literal(r))) as unknown as TUnsafe<AlertRule>;
 
 /**
  * What an alert asks of the care team: critical (act now: call the patient today, escalates when
@@ -56,9 +56,7 @@ export const AlertRule = Type.Union(ALERT_RULES.map((r) => Type.Literal(r))) as 
  */
 export const ALERT_SEVERITIES = ['critical', 'warning', 'info'] as const;
 export type AlertSeverity = (typeof ALERT_SEVERITIES)[number];
-export const AlertSeverity = Type.Union(ALERT_SEVERITIES.map((r) => Type.Literal(r))) as unknown as TUnion<
-  TLiteral<AlertSeverity>[]
->;
+export const AlertSeverity = Type.Union(ALERT_SEVERITIES.map((r) => Type.Literal(r))) as unknown as TUnsafe<AlertSeverity>;
 
 export const ALERT_STATUSES = ['open', 'acknowledged', 'resolved'] as const;
 export const AlertStatus = Type.Union([Type.Literal('open'), Type.Literal('acknowledged'), Type.Literal('resolved')]);
@@ -230,12 +228,12 @@ export const RESOLUTION_REASONS = [
 ] as const;
 export const SYSTEM_RESOLUTION_REASONS = ['enrollment_ended', 'readings_resumed'] as const;
 export type ResolutionReason = (typeof RESOLUTION_REASONS)[number] | (typeof SYSTEM_RESOLUTION_REASONS)[number];
-export const ResolutionReasonChoice = Type.Union(RESOLUTION_REASONS.map((r) => Type.Literal(r))) as unknown as TUnion<
-  TLiteral<(typeof RESOLUTION_REASONS)[number]>[]
+export const ResolutionReasonChoice = Type.Union(RESOLUTION_REASONS.map((r) => Type.Literal(r))) as unknown as TUnsafe<
+  (typeof RESOLUTION_REASONS)[number]
 >;
 const ResolutionReason = Type.Union(
   [...RESOLUTION_REASONS, ...SYSTEM_RESOLUTION_REASONS].map((r) => Type.Literal(r)),
-) as unknown as TUnion<TLiteral<ResolutionReason>[]>;
+) as unknown as TUnsafe<ResolutionReason>;
 
 export const Alert = Type.Object({
   id: Type.Integer(),
@@ -295,7 +293,7 @@ export const WorklistQuery = Type.Object(
     severity: Type.Optional(AlertSeverity),
     rule: Type.Optional(AlertRule),
     provider_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
-    sort: Type.Optional(Type.Union(WORKLIST_SORTS.map((r) => Type.Literal(r)))),
+    sort: Type.Optional(Type.Union(WORKLIST_SORTS.map((r) => Type.Literal(r))) as unknown as TUnsafe<WorklistSort>),
     order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: ALERT_PAGE_MAX, default: 25 })),
     offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0 })),
