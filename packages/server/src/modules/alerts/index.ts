@@ -1,3 +1,4 @@
 /** The alerts module's public face: its routes, jobs, live stream and the evaluation of new readings. */
 export { alertsRoutes } from './alerts.routes.ts';
 export { evaluateStoredReadings } from './alerts.evaluate.ts';
+export { requestReevaluation } from './alerts.reevaluation.ts';
