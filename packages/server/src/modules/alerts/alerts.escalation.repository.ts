@@ -21,13 +21,12 @@ export interface ClaimedEscalation extends AlertChange {
 export async function claimEscalations(db: Queryable, now: Date): Promise<ClaimedEscalation[]> {
   const { rows } = await sql<ClaimedEscalation>`
     UPDATE alerts a SET escalated_at = ${now}, updated_at = now()
-      FROM patients p, LATERAL (
-        SELECT coalesce((SELECT s.escalation_minutes FROM alert_settings s WHERE s.organization_id = a.organization_id),
-                        ${DEFAULT_ESCALATION_MINUTES}::int) AS minutes
-      ) d
+      FROM patients p
      WHERE p.id = a.patient_id AND p.enrolled_rpm AND p.enrollment_status = 'Active'
        AND a.severity = 'critical' AND a.status = 'open' AND a.escalated_at IS NULL
-       AND a.first_at <= ${now}::timestamptz - make_interval(mins => d.minutes)
+       AND a.first_at <= ${now}::timestamptz - make_interval(mins => coalesce(
+             (SELECT s.escalation_minutes FROM alert_settings s WHERE s.organization_id = a.organization_id),
+             ${DEFAULT_ESCALATION_MINUTES}::int))
        AND a.last_at >= ${now}::timestamptz - make_interval(hours => ${LATE_READING_HOURS}::int)
      RETURNING a.id, a.patient_id, a.organization_id, a.severity, a.status, a.rule`.execute(kysely(db));
   return rows;
