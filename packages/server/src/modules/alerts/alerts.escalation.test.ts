@@ -52,9 +52,10 @@ const emailsOf = async (id: number) =>
   ).rows;
 const escalationAudits = async (id: number) =>
   (
-    await db.ownerPool.query(`SELECT user_id, details FROM audit_logs WHERE action = 'alert.escalate' AND resource_id = $1`, [
-      String(id),
-    ])
+    await db.ownerPool.query(
+      `SELECT user_id, details FROM audit_logs WHERE action = 'alert.escalate' AND resource_id = $1`,
+      [String(id)],
+    )
   ).rows;
 
 describe('escalation of critical alerts nobody acknowledged', () => {
@@ -126,7 +127,8 @@ describe('escalation of critical alerts nobody acknowledged', () => {
       const ids = await Promise.all(instances.map((j) => j.requestEscalationCheck('run-1')));
       expect(ids.filter((x) => x !== null)).toHaveLength(1);
       const started = Date.now();
-      while ((await escalated(id)) === null && Date.now() - started < 10_000) await new Promise((r) => setTimeout(r, 100));
+      while ((await escalated(id)) === null && Date.now() - started < 10_000)
+        await new Promise((r) => setTimeout(r, 100));
       await new Promise((r) => setTimeout(r, 1000));
       expect(runs[0]! + runs[1]!).toBe(1);
       expect(await emailsOf(id)).toHaveLength(1);

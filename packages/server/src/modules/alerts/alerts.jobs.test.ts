@@ -42,7 +42,9 @@ describe('the stale-data job', () => {
       await new Promise((r) => setTimeout(r, 1500));
       expect(runs[0]! + runs[1]!).toBe(1);
       // The cron schedule is one row, whichever instance registered it last.
-      const { rows } = await db.pool.query('SELECT count(*)::int AS n FROM pgboss.schedule WHERE name = $1', [STALE_CHECK_QUEUE]);
+      const { rows } = await db.pool.query('SELECT count(*)::int AS n FROM pgboss.schedule WHERE name = $1', [
+        STALE_CHECK_QUEUE,
+      ]);
       expect(rows[0].n).toBe(1);
     } finally {
       for (const j of instances) await j.stop();

@@ -33,7 +33,12 @@ export function criticalAlertMessage(publicUrl: string, alertId: number, to: str
  * the change, and the one that claims the alert (notified_at, set atomically) sends it. `sweep`
  * sends what no instance claimed (none was running when it was raised); the scheduled job calls it.
  */
-export function createAlertNotifier(deps: { db: pg.Pool; log: FastifyBaseLogger; config: Config; mailer?: AlertMailer }) {
+export function createAlertNotifier(deps: {
+  db: pg.Pool;
+  log: FastifyBaseLogger;
+  config: Config;
+  mailer?: AlertMailer;
+}) {
   const mailer: AlertMailer =
     deps.mailer ??
     createMailer({ db: deps.db, log: deps.log, smtpUrl: deps.config.smtpUrl, mailFrom: deps.config.mailFrom });

@@ -174,7 +174,9 @@ export async function notifyAlertChanges(db: Queryable, changes: AlertChange[]):
 const PATIENT_NAME = sql<string>`btrim(concat_ws(' ', p.first_name, p.last_name))`;
 type ResolutionReason = import('@rpm/contracts').ResolutionReason;
 // A user without a name on file is shown by address, so an acknowledgement always says who.
-const USER_NAME = sql<string | null>`coalesce(nullif(btrim(concat_ws(' ', ack.first_name, ack.last_name)), ''), ack.email)`;
+const USER_NAME = sql<
+  string | null
+>`coalesce(nullif(btrim(concat_ws(' ', ack.first_name, ack.last_name)), ''), ack.email)`;
 
 /** An alert with what the API shows beyond the evaluation's row: acknowledgement, snooze, escalation, resolution. */
 export interface AlertDetailRow extends AlertRow {
@@ -227,11 +229,21 @@ export async function findAlert(db: Queryable, id: number, lock = false): Promis
 /** Alerts by id, in the worklist's shape (the rows of one page). */
 export async function findAlerts(db: Queryable, ids: number[]): Promise<AlertDetailRow[]> {
   if (ids.length === 0) return [];
-  return (await alertQuery(db).where('a.id', 'in', ids).orderBy('a.severity_rank').orderBy('a.first_at').orderBy('a.id').execute()) as AlertDetailRow[];
+  return (await alertQuery(db)
+    .where('a.id', 'in', ids)
+    .orderBy('a.severity_rank')
+    .orderBy('a.first_at')
+    .orderBy('a.id')
+    .execute()) as AlertDetailRow[];
 }
 
 /** Acknowledged, optionally until `snoozeUntil` (after which the worklist shows it as waiting again). */
-export async function acknowledgeAlert(db: Queryable, id: number, userId: number, snoozeUntil: Date | null): Promise<void> {
+export async function acknowledgeAlert(
+  db: Queryable,
+  id: number,
+  userId: number,
+  snoozeUntil: Date | null,
+): Promise<void> {
   await kysely(db)
     .updateTable('alerts')
     .set({

@@ -57,7 +57,9 @@ describe('resolving an alert writes through the notes and tracking services', ()
     const { patientId, alertId } = await patientWithAlert();
     const ctx = contextOf(provider);
     const resolving = contextOf(provider);
-    expect(await resolve(deps, resolving, alertId, { reason: 'reached_patient', note: 'Called.', minutes: 5 })).toMatchObject({
+    expect(
+      await resolve(deps, resolving, alertId, { reason: 'reached_patient', note: 'Called.', minutes: 5 }),
+    ).toMatchObject({
       status: 'resolved',
     });
     expect((await listNotes(deps, ctx, patientId, 10, 0)).items.map((n) => n.content)).toEqual(['Called.']);

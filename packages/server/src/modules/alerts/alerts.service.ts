@@ -37,7 +37,12 @@ export const SnoozeErrors = {
  * The alert, if the caller may work it. An alert of another organization is answered like one
  * that does not exist (404), so ids cannot be probed; the audit record tells them apart.
  */
-async function requireAlert(tx: Queryable, ctx: SignedInContext, id: number, action: AuditAction): Promise<AlertDetailRow> {
+async function requireAlert(
+  tx: Queryable,
+  ctx: SignedInContext,
+  id: number,
+  action: AuditAction,
+): Promise<AlertDetailRow> {
   const alert = await findAlert(tx, id, true);
   if (!alert) {
     throw new AuditedRefusal(404, ApiErrors.notFound, {

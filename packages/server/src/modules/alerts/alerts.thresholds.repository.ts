@@ -14,7 +14,11 @@ const PATIENT_COLUMNS = ALERT_THRESHOLD_KEYS.filter((k) => !ORGANIZATION_ONLY_TH
   (typeof ALERT_THRESHOLD_KEYS)[number],
   'spo2_target_copd'
 >[];
-const ORGANIZATION_COLUMNS = [...ALERT_THRESHOLD_KEYS, ...ALERT_ORGANIZATION_SETTING_KEYS, 'escalation_contact_ids'] as const;
+const ORGANIZATION_COLUMNS = [
+  ...ALERT_THRESHOLD_KEYS,
+  ...ALERT_ORGANIZATION_SETTING_KEYS,
+  'escalation_contact_ids',
+] as const;
 
 export async function findPatientOverrides(db: Queryable, patientId: number): Promise<AlertThresholdOverrides | null> {
   const row = await kysely(db)
@@ -59,7 +63,10 @@ export async function saveOrganizationSettings(
   body: AlertSettingsBody,
 ): Promise<void> {
   const values = Object.fromEntries(
-    ORGANIZATION_COLUMNS.map((k) => [k, k === 'escalation_contact_ids' ? body.escalation_contact_ids : (body[k] ?? null)]),
+    ORGANIZATION_COLUMNS.map((k) => [
+      k,
+      k === 'escalation_contact_ids' ? body.escalation_contact_ids : (body[k] ?? null),
+    ]),
   );
   await kysely(db)
     .insertInto('alert_settings')

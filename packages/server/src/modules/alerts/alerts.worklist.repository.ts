@@ -1,4 +1,10 @@
-import { ALERT_SEVERITY_RANK, type AlertRule, type AlertSeverity, type AlertStatus, type WorklistSort } from '@rpm/contracts';
+import {
+  ALERT_SEVERITY_RANK,
+  type AlertRule,
+  type AlertSeverity,
+  type AlertStatus,
+  type WorklistSort,
+} from '@rpm/contracts';
 import { sql } from 'kysely';
 import type { Queryable } from '../../db/pool.ts';
 import { kysely } from '../../db/kysely.ts';
@@ -103,8 +109,10 @@ export interface WorklistPatientRow {
 const WAITING = sql<boolean>`(a.status = 'open' OR a.snoozed_until <= now())`;
 
 function statusCondition(status: WorklistStatus) {
-  if (status === 'open') return sql<boolean>`(a.status = 'open' OR (a.status = 'acknowledged' AND a.snoozed_until <= now()))`;
-  if (status === 'acknowledged') return sql<boolean>`(a.status = 'acknowledged' AND (a.snoozed_until IS NULL OR a.snoozed_until > now()))`;
+  if (status === 'open')
+    return sql<boolean>`(a.status = 'open' OR (a.status = 'acknowledged' AND a.snoozed_until <= now()))`;
+  if (status === 'acknowledged')
+    return sql<boolean>`(a.status = 'acknowledged' AND (a.snoozed_until IS NULL OR a.snoozed_until > now()))`;
   return sql<boolean>`a.status IN ('open', 'acknowledged')`;
 }
 
@@ -113,11 +121,7 @@ function statusCondition(status: WorklistStatus) {
  * in the caller's scope. The (organization, status, severity_rank, first_at, id) index finds them.
  */
 function activeAlerts(f: Pick<WorklistFilter, 'organizationId' | 'status' | 'providerId'>) {
-  const conditions = [
-    statusCondition(f.status),
-    sql`p.enrolled_rpm`,
-    sql`p.enrollment_status = 'Active'`,
-  ];
+  const conditions = [statusCondition(f.status), sql`p.enrolled_rpm`, sql`p.enrollment_status = 'Active'`];
   if (f.organizationId !== null) conditions.push(sql`a.organization_id = ${f.organizationId}`);
   if (f.providerId !== undefined) conditions.push(sql`p.primary_provider_id = ${f.providerId}`);
   return sql`

@@ -6,7 +6,12 @@ import { auditsOf, refusalOf } from '../../../test/support/audit.ts';
 import { buildOrganization, buildPatient, buildStaff, contextOf } from '../../../test/support/factories.ts';
 import { serviceDatabase } from '../../../test/support/service-database.ts';
 import { acknowledge, resolve, SnoozeErrors } from './alerts.service.ts';
-import { AlertSettingsErrors, putAlertSettings, putPatientThresholds, getPatientThresholds } from './alerts.thresholds.service.ts';
+import {
+  AlertSettingsErrors,
+  putAlertSettings,
+  putPatientThresholds,
+  getPatientThresholds,
+} from './alerts.thresholds.service.ts';
 import { alertSummary, listAlerts, worklist } from './alerts.worklist.service.ts';
 import { REEVALUATE_QUEUE } from './alerts.jobs.ts';
 
@@ -26,7 +31,9 @@ beforeAll(async () => {
 
 let seq = 0;
 /** An actively enrolled patient (the worklist's) unless told otherwise. */
-async function patient(o: { enrolled?: boolean; status?: string | null; lastName?: string; organizationId?: number } = {}) {
+async function patient(
+  o: { enrolled?: boolean; status?: string | null; lastName?: string; organizationId?: number } = {},
+) {
   return buildPatient(db.pool, {
     organizationId: o.organizationId ?? org,
     firstName: `W${++seq}`,
@@ -118,7 +125,9 @@ describe('the worklist', () => {
 
     const audits = (await auditsOf(db.pool, listing)).filter((a) => a.action === 'alert.list');
     expect(audits.at(-1)).toMatchObject({ outcome: 'success', resource_type: 'alert' });
-    expect((audits.at(-1)!.details as { patient_ids: number[] }).patient_ids).toEqual(page.items.map((r) => r.patient_id));
+    expect((audits.at(-1)!.details as { patient_ids: number[] }).patient_ids).toEqual(
+      page.items.map((r) => r.patient_id),
+    );
   });
 
   it('filters by severity (rows with one), rule and provider; sorts by name, waiting and last reading; pages with totals', async () => {
@@ -185,7 +194,9 @@ describe('acknowledging and resolving', () => {
     const acked = await acknowledge(deps, ctx(), id, { snooze_until: until });
     expect(acked).toMatchObject({ status: 'acknowledged', snoozed_until: until, acknowledged_by_name: 'Ada Lovelace' });
     expect(acked.acknowledged_at).not.toBeNull();
-    const row = (await worklist(deps, ctx(), { status: 'acknowledged', limit: 100 })).items.find((r) => r.patient_id === p);
+    const row = (await worklist(deps, ctx(), { status: 'acknowledged', limit: 100 })).items.find(
+      (r) => r.patient_id === p,
+    );
     expect(row!.alerts[0]!.snoozed_until).toBe(until);
     // Acknowledging again without a snooze ends the snooze.
     expect((await acknowledge(deps, ctx(), id)).snoozed_until).toBeNull();
@@ -199,7 +210,10 @@ describe('acknowledging and resolving', () => {
     expect(resolved).toMatchObject({ status: 'resolved', resolution_reason: 'medication_changed' });
     expect(resolved.resolved_at).not.toBeNull();
     const audit = (await auditsOf(db.pool, c)).find((a) => a.action === 'alert.resolve');
-    expect(audit).toMatchObject({ outcome: 'success', details: expect.objectContaining({ reason: 'medication_changed' }) });
+    expect(audit).toMatchObject({
+      outcome: 'success',
+      details: expect.objectContaining({ reason: 'medication_changed' }),
+    });
     const listed = await listAlerts(deps, ctx(), { patient_id: p, status: 'resolved' });
     expect(listed.items[0]).toMatchObject({ id, resolution_reason: 'medication_changed' });
   });
@@ -218,7 +232,9 @@ describe('settings and thresholds', () => {
     const p = await patient();
     const before = (await jobs()).length;
     await db.pool.query(`INSERT INTO patient_programs (patient_id, program_id) VALUES ($1, 'copd')`, [p]);
-    const body = Object.fromEntries(Object.keys((await getPatientThresholds(deps, ctx(), p)).overrides).map((k) => [k, null]));
+    const body = Object.fromEntries(
+      Object.keys((await getPatientThresholds(deps, ctx(), p)).overrides).map((k) => [k, null]),
+    );
     expect(Object.keys(body)).not.toContain('spo2_target_copd');
     const saved = await putPatientThresholds(deps, ctx(), p, { ...body, stage2_systolic: 140 });
     expect(saved.overrides.stage2_systolic).toBe(140);
@@ -250,7 +266,12 @@ describe('settings and thresholds', () => {
       escalation_contact_ids: [colleague.id],
     });
     expect(saved.overrides).toMatchObject({ escalation_minutes: 15, escalation_contact_ids: [colleague.id] });
-    expect(saved.effective).toMatchObject({ escalation_minutes: 15, bp_window_days: 7, bp_window_min_readings: 6, stale_days: 3 });
+    expect(saved.effective).toMatchObject({
+      escalation_minutes: 15,
+      bp_window_days: 7,
+      bp_window_min_readings: 6,
+      stale_days: 3,
+    });
     expect((await jobs()).slice(before)).toEqual([{ cause: 'organization-settings', organization_id: org }]);
   });
 });
