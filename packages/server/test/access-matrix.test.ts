@@ -545,8 +545,8 @@ beforeAll(async () => {
   const alertA = await buildAlert(server.db.pool, {
     patientId: patientA,
     organizationId: orgA.id,
-    rule: 'bp_high',
-    severity: 'high',
+    rule: 'bp_stage2',
+    severity: 'warning',
     severityRank: 1,
     values: { systolic: 150, diastolic: 95 },
   });
