@@ -130,11 +130,11 @@ function activeAlerts(f: Pick<WorklistFilter, 'organizationId' | 'status' | 'pro
      WHERE ${sql.join(conditions, sql` AND `)}`;
 }
 
-function orderBy(sort: WorklistSort, order: 'asc' | 'desc') {
+function orderBy(sort: WorklistSort, order: 'asc' | 'desc', names: 'p' | 'r' = 'p') {
   const dir = order === 'desc' ? sql`DESC` : sql`ASC`;
   switch (sort) {
     case 'patient':
-      return sql`p.last_name ${dir}, p.first_name ${dir}, r.patient_id`;
+      return sql`${sql.ref(`${names}.last_name`)} ${dir}, ${sql.ref(`${names}.first_name`)} ${dir}, r.patient_id`;
     case 'waiting':
       return sql`r.waiting_since ${dir}, r.patient_id`;
     case 'last_reading':
@@ -147,11 +147,54 @@ function orderBy(sort: WorklistSort, order: 'asc' | 'desc') {
   }
 }
 
+function havingOf(f: WorklistFilter) {
+  const having = [sql<boolean>`true`];
+  if (f.severity) having.push(sql<boolean>`bool_or(severity_rank = ${ALERT_SEVERITY_RANK[f.severity]})`);
+  if (f.rule) having.push(sql<boolean>`bool_or(rule = ${f.rule})`);
+  return sql.join(having, sql` AND `);
+}
+
+const LAST_READING = sql`(SELECT max(o.created_at) FROM observations o WHERE o.patient_id = r.patient_id)`;
+
 /**
  * One page of worklist rows (one per patient), with the number of rows and of their alerts in the
- * same statement. The newest reading is read only for the page's rows unless the sort needs it
- * (PostgreSQL computes an expensive output column after the sort and limit).
+ * same statement. The rows are grouped from the alerts once (a materialized CTE); the totals and
+ * the page read that. The newest reading is looked up only for the page's rows (an index probe
+ * each), except when the page is sorted by it.
  */
+export function worklistPageQuery(
+  f: WorklistFilter,
+  sort: WorklistSort,
+  order: 'asc' | 'desc',
+  limit: number,
+  offset: number,
+) {
+  const sortsByReading = sort === 'last_reading';
+  return sql<WorklistPatientRow>`
+    WITH act AS (${activeAlerts(f)}),
+    r AS MATERIALIZED (
+      SELECT patient_id, min(severity_rank)::int AS severity_rank,
+             bool_or(escalated_at IS NOT NULL AND waiting) AS escalated,
+             coalesce(min(first_at) FILTER (WHERE waiting), min(first_at)) AS waiting_since,
+             count(*)::int AS n
+        FROM act GROUP BY patient_id
+      HAVING ${havingOf(f)}
+    ),
+    t AS (SELECT count(*)::int AS total, coalesce(sum(n), 0)::int AS alerts FROM r),
+    page AS (
+      SELECT r.patient_id, btrim(concat_ws(' ', p.first_name, p.last_name)) AS patient_name, p.primary_provider_id,
+             p.first_name, p.last_name, r.severity_rank, r.escalated, r.waiting_since,
+             ${sortsByReading ? LAST_READING : sql`NULL::timestamptz`} AS last_reading_at
+        FROM r JOIN patients p ON p.id = r.patient_id
+       ORDER BY ${orderBy(sort, order)}
+       LIMIT ${limit} OFFSET ${offset}
+    )
+    SELECT r.patient_id, r.patient_name, r.primary_provider_id, r.severity_rank, r.escalated, r.waiting_since,
+           ${sortsByReading ? sql`r.last_reading_at` : LAST_READING} AS last_reading_at, t.total, t.alerts
+      FROM page r CROSS JOIN t
+     ORDER BY ${orderBy(sort, order, 'r')}`;
+}
+
 export async function pageWorklist(
   db: Queryable,
   f: WorklistFilter,
@@ -160,40 +203,15 @@ export async function pageWorklist(
   limit: number,
   offset: number,
 ): Promise<WorklistPatientRow[]> {
-  const having = [sql`true`];
-  if (f.severity) having.push(sql`bool_or(severity_rank = ${ALERT_SEVERITY_RANK[f.severity]})`);
-  if (f.rule) having.push(sql`bool_or(rule = ${f.rule})`);
-  const { rows } = await sql<WorklistPatientRow>`
-    WITH act AS (${activeAlerts(f)}),
-    r AS (
-      SELECT patient_id, min(severity_rank)::int AS severity_rank,
-             bool_or(escalated_at IS NOT NULL AND waiting) AS escalated,
-             coalesce(min(first_at) FILTER (WHERE waiting), min(first_at)) AS waiting_since,
-             count(*)::int AS n
-        FROM act GROUP BY patient_id
-      HAVING ${sql.join(having, sql` AND `)}
-    )
-    SELECT r.patient_id, btrim(concat_ws(' ', p.first_name, p.last_name)) AS patient_name, p.primary_provider_id,
-           r.severity_rank, r.escalated, r.waiting_since,
-           (SELECT max(o.created_at) FROM observations o WHERE o.patient_id = r.patient_id) AS last_reading_at,
-           (count(*) OVER ())::int AS total, (sum(r.n) OVER ())::int AS alerts
-      FROM r JOIN patients p ON p.id = r.patient_id
-     ORDER BY ${orderBy(sort, order)}
-     LIMIT ${limit} OFFSET ${offset}`.execute(kysely(db));
-  return rows;
+  return (await worklistPageQuery(f, sort, order, limit, offset).execute(kysely(db))).rows;
 }
 
 /** Rows and alerts of the worklist when a page past the end carries no total. */
 export async function countWorklist(db: Queryable, f: WorklistFilter): Promise<{ total: number; alerts: number }> {
-  const having = [sql`true`];
-  if (f.severity) having.push(sql`bool_or(severity_rank = ${ALERT_SEVERITY_RANK[f.severity]})`);
-  if (f.rule) having.push(sql`bool_or(rule = ${f.rule})`);
   const { rows } = await sql<{ total: number; alerts: number }>`
     WITH act AS (${activeAlerts(f)})
     SELECT count(*)::int AS total, coalesce(sum(n), 0)::int AS alerts
-      FROM (SELECT count(*) AS n FROM act GROUP BY patient_id HAVING ${sql.join(having, sql` AND `)}) r`.execute(
-    kysely(db),
-  );
+      FROM (SELECT count(*) AS n FROM act GROUP BY patient_id HAVING ${havingOf(f)}) r`.execute(kysely(db));
   return rows[0]!;
 }
 
