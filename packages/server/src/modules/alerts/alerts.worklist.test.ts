@@ -13,6 +13,7 @@ import {
   getPatientThresholds,
 } from './alerts.thresholds.service.ts';
 import { alertSummary, listAlerts, worklist } from './alerts.worklist.service.ts';
+import { updatePatientPrograms } from '../programs/programs.service.ts';
 import { REEVALUATE_QUEUE } from './alerts.jobs.ts';
 
 const db = serviceDatabase();
@@ -273,5 +274,13 @@ describe('settings and thresholds', () => {
       stale_days: 3,
     });
     expect((await jobs()).slice(before)).toEqual([{ cause: 'organization-settings', organization_id: org }]);
+  });
+
+  it('queues a re-evaluation when a patient’s programs change, not when they stay the same', async () => {
+    const p = await patient();
+    const before = (await jobs()).length;
+    await updatePatientPrograms(deps, ctx(), p, { programs: ['copd'] });
+    await updatePatientPrograms(deps, ctx(), p, { programs: ['copd'] });
+    expect((await jobs()).slice(before)).toEqual([{ cause: 'programs', patient_ids: [p] }]);
   });
 });
