@@ -1,33 +1,38 @@
 import { ALERT_SEVERITY_RANK, type AlertRule, type AlertSeverity } from '@rpm/contracts';
-import type pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Actor } from '../../policies/actor.ts';
-import { auditsOf, refusalOf } from '../../../test/support/audit.ts';
-import { buildOrganization, buildPatient, buildStaff, contextOf } from '../../../test/support/factories.ts';
 import { serviceDatabase } from '../../../test/support/service-database.ts';
+import * as build from '../../../test/support/factories.ts';
+import { auditsOf, refusalOf } from '../../../test/support/audit.ts';
+import type { Actor } from '../../policies/actor.ts';
+import { updatePatientPrograms } from '../programs/programs.service.ts';
+import { REEVALUATE_QUEUE } from './alerts.jobs.ts';
 import { acknowledge, resolve, SnoozeErrors } from './alerts.service.ts';
 import {
   AlertSettingsErrors,
+  getPatientThresholds,
   putAlertSettings,
   putPatientThresholds,
-  getPatientThresholds,
 } from './alerts.thresholds.service.ts';
 import { alertSummary, listAlerts, worklist } from './alerts.worklist.service.ts';
-import { updatePatientPrograms } from '../programs/programs.service.ts';
-import { REEVALUATE_QUEUE } from './alerts.jobs.ts';
 
+const { buildOrganization, buildPatient, buildStaff, contextOf } = build;
 const db = serviceDatabase();
-let deps: { db: pg.Pool };
+const deps = {
+  get db() {
+    return db.pool;
+  },
+};
 let provider: Actor;
 let admin: Actor;
 let org: number;
 
 beforeAll(async () => {
-  deps = { db: db.pool };
-  // An organization of its own per file run: the worklist counts everything in it.
+  // An organization of its own: the worklist counts everything in it.
   org = (await buildOrganization(db.pool)).id;
-  provider = await buildStaff(db.pool, 'provider', { organizationId: org, firstName: 'Ada', lastName: 'Lovelace' });
-  admin = await buildStaff(db.pool, 'admin', { organizationId: null });
+  [provider, admin] = await Promise.all([
+    buildStaff(db.pool, 'provider', { organizationId: org, firstName: 'Ada', lastName: 'Lovelace' }),
+    buildStaff(db.pool, 'admin', { organizationId: null }),
+  ]);
 });
 
 let seq = 0;
