@@ -29,6 +29,8 @@ const jobContext = (requestId: string): RequestContext => ({
   requestId,
 });
 
+const REEVALUATE_SLICE = 500;
+
 /** One queued re-evaluation: finds its patients, re-evaluates them, and audits 'alert.reevaluate'. */
 export async function runReevaluation(
   db: pg.Pool,
@@ -39,7 +41,9 @@ export async function runReevaluation(
   const patientIds =
     request.patient_ids ??
     (request.organization_id !== undefined ? await organizationPatientIds(db, request.organization_id) : []);
-  if (patientIds.length) await reevaluate(patientIds);
+  // In slices, so one organization's thousands of patients are not one long transaction.
+  for (let i = 0; i < patientIds.length; i += REEVALUATE_SLICE)
+    await reevaluate(patientIds.slice(i, i + REEVALUATE_SLICE));
   await withTransaction(db, (tx) =>
     audit(tx, jobContext(requestId), {
       action: 'alert.reevaluate',
