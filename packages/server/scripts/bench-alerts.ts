@@ -7,7 +7,10 @@
  *  2. the worklist query (the page and its total, as GET /api/alerts runs them, with the audit
  *     record) with BENCH_ALERTS alerts (default 100,000), for a provider's organization and for an
  *     admin, first and deep pages, a severity and a provider filter; the median of BENCH_QUERIES
- *     calls per case beside the aim (20 ms).
+ *     calls per case beside the aim (20 ms);
+ *  3. the worklist by patient (GET /api/alerts/worklist) and its summary, the same alerts of
+ *     actively enrolled patients (a tenth paused), the same cases by row; BENCH_EXPLAIN=1 prints
+ *     PostgreSQL's plan of the admin's first page.
  *
  *   npx tsx --conditions=@rpm/source scripts/bench-alerts.ts              (embedded PostgreSQL)
  *   DATABASE_URL=postgres://... npx tsx --conditions=@rpm/source scripts/bench-alerts.ts
@@ -16,12 +19,13 @@
  * BENCH_QUERIES (default 100).
  */
 import os from 'node:os';
-import type { AlertListQuery } from '@rpm/contracts';
+import type { AlertListQuery, WorklistQuery } from '@rpm/contracts';
 import { runMigrations } from '../src/db/migrate.ts';
 import { withTransaction } from '../src/db/pool.ts';
 import { evaluateStoredReadings } from '../src/modules/alerts/alerts.evaluate.ts';
-import { worklistQuery } from '../src/modules/alerts/alerts.worklist.repository.ts';
-import { listAlerts } from '../src/modules/alerts/alerts.worklist.service.ts';
+import { worklistPageQuery, worklistQuery } from '../src/modules/alerts/alerts.worklist.repository.ts';
+import { kysely } from '../src/db/kysely.ts';
+import { alertSummary, listAlerts, worklist } from '../src/modules/alerts/alerts.worklist.service.ts';
 import { alertListScope } from '../src/policies/alerts.ts';
 import { insertManualVital } from '../src/modules/vitals/vitals.repository.ts';
 import type { SignedInContext } from '../src/kernel/request-context.ts';
@@ -64,7 +68,11 @@ try {
   );
   const evalIds = evalPatients.rows.map((r) => r.id);
   const values = (i: number) =>
-    i % 4 === 0 ? { systolic: 150, diastolic: 92 } : i % 4 === 1 ? { systolic: 190, diastolic: 110 } : { systolic: 122, diastolic: 78 };
+    i % 4 === 0
+      ? { systolic: 150, diastolic: 92 }
+      : i % 4 === 1
+        ? { systolic: 190, diastolic: 110 }
+        : { systolic: 122, diastolic: 78 };
   const runP50: number[] = [];
   const runP99: number[] = [];
   const storeP50: number[] = [];
@@ -109,8 +117,9 @@ try {
   );
   const panel = [providerId, ...colleagues.rows.map((r) => r.id)];
   await pool.query(
-    `INSERT INTO patients (first_name, last_name, organization_id, primary_provider_id)
-     SELECT 'List', 'Patient ' || g, ($1::int[])[1 + g % 5], CASE WHEN g % 5 = 0 THEN ($3::int[])[1 + (g / 5) % 20] END
+    `INSERT INTO patients (first_name, last_name, organization_id, primary_provider_id, enrolled_rpm, enrollment_status)
+     SELECT 'List', 'Patient ' || g, ($1::int[])[1 + g % 5], CASE WHEN g % 5 = 0 THEN ($3::int[])[1 + (g / 5) % 20] END,
+            true, CASE WHEN g % 10 = 3 THEN 'Paused' ELSE 'Active' END
        FROM generate_series(1, $2::int) g`,
     [orgIds, patientsNeeded, panel],
   );
@@ -119,12 +128,12 @@ try {
   // the rest resolved, over the last 90 days.
   await pool.query(
     `WITH p AS (SELECT id, organization_id, row_number() OVER (ORDER BY id) AS n FROM patients WHERE first_name = 'List'),
-          g AS (SELECT g, (ARRAY['bp_crisis','bp_high','bp_low','pulse_high','irregular_heartbeat'])[1 + g / $2::int] AS rule,
+          g AS (SELECT g, (ARRAY['bp_crisis','bp_stage2','bp_low','pulse_high','irregular_heartbeat'])[1 + g / $2::int] AS rule,
                        1 + g % $2::int AS n
                   FROM generate_series(0, $1::int - 1) g)
      INSERT INTO alerts (patient_id, organization_id, rule, severity, severity_rank, status, count, first_at, last_at, last_values)
      SELECT p.id, p.organization_id, g.rule,
-            CASE g.rule WHEN 'bp_crisis' THEN 'critical' WHEN 'irregular_heartbeat' THEN 'info' ELSE 'high' END,
+            CASE g.rule WHEN 'bp_crisis' THEN 'critical' WHEN 'irregular_heartbeat' THEN 'info' ELSE 'warning' END,
             CASE g.rule WHEN 'bp_crisis' THEN 0 WHEN 'irregular_heartbeat' THEN 2 ELSE 1 END,
             CASE WHEN abs(hashint4(g.g)) % 10 < 4 THEN 'open' WHEN abs(hashint4(g.g)) % 10 = 4 THEN 'acknowledged' ELSE 'resolved' END,
             1 + g.g % 7, now() - (g.g % 129600) * interval '1 minute', now() - (g.g % 60000) * interval '1 second',
@@ -155,7 +164,11 @@ try {
     ['provider: open, first page of 25', provider, { status: 'open', limit: 25, offset: 0 }],
     ['provider: open, page at offset 2,000', provider, { status: 'open', limit: 25, offset: 2000 }],
     ['provider: critical only', provider, { status: 'open', severity: 'critical', limit: 25, offset: 0 }],
-    ['provider: their own patients (~200)', provider, { status: 'open', provider_id: providerId, limit: 25, offset: 0 }],
+    [
+      'provider: their own patients (~200)',
+      provider,
+      { status: 'open', provider_id: providerId, limit: 25, offset: 0 },
+    ],
     ['provider: resolved', provider, { status: 'resolved', limit: 25, offset: 0 }],
     ['admin: open, every organization', admin, { status: 'open', limit: 25, offset: 0 }],
   ];
@@ -175,7 +188,12 @@ try {
     // PostgreSQL's own time for the statement (no round trips, no client scheduling).
     const compiled = worklistQuery(
       pool,
-      { organizationId: alertListScope(who.actor), status: q.status ?? 'open', severity: q.severity, providerId: q.provider_id },
+      {
+        organizationId: alertListScope(who.actor),
+        status: q.status ?? 'open',
+        severity: q.severity,
+        providerId: q.provider_id,
+      },
       q.limit ?? 25,
       q.offset ?? 0,
     ).compile();
@@ -198,8 +216,60 @@ try {
       `access, page and total, audit record), worst statement ${ms(worstExecution)}; aim ≤ ${AIM_MS} ms: ` +
       `${worst <= AIM_MS ? 'met' : 'NOT met'} for the call, ${worstExecution <= AIM_MS ? 'met' : 'NOT met'} for the statement`,
   );
+
+  // --- 3. the worklist by patient (GET /api/alerts/worklist) and its summary -----------------
+  const rowCases: [string, SignedInContext, WorklistQuery][] = [
+    ['worklist: provider, priority, first page', provider, {}],
+    ['worklist: provider, page at offset 500', provider, { offset: 500 }],
+    ['worklist: provider, critical rows', provider, { severity: 'critical' }],
+    ['worklist: provider, their own patients', provider, { provider_id: providerId }],
+    ['worklist: provider, by name', provider, { sort: 'patient' }],
+    ['worklist: provider, by last reading', provider, { sort: 'last_reading', order: 'desc' }],
+    ['worklist: admin, priority', admin, {}],
+  ];
+  let worstRows = 0;
+  for (const [name, who, q] of rowCases) {
+    for (let i = 0; i < 3; i++) await worklist({ db: pool }, who, q);
+    const samples: number[] = [];
+    let total = 0;
+    for (let i = 0; i < queries; i++) {
+      const s = performance.now();
+      total = (await worklist({ db: pool }, who, q)).total;
+      samples.push(performance.now() - s);
+    }
+    worstRows = Math.max(worstRows, median(samples));
+    console.log(
+      `${name.padEnd(40)} call median ${ms(median(samples))}, p95 ${ms(quantile(samples, 0.95))}  (rows ${total})`,
+    );
+  }
+  if (process.env.BENCH_EXPLAIN) {
+    const compiled = worklistPageQuery(
+      { organizationId: alertListScope(admin.actor), status: 'active' },
+      'priority',
+      'asc',
+      25,
+      0,
+    ).compile(kysely(pool));
+    const { rows } = await pool.query(`EXPLAIN (ANALYZE, BUFFERS) ${compiled.sql}`, [...compiled.parameters]);
+    console.log(rows.map((r) => r['QUERY PLAN']).join('\n'));
+  }
+  const summarySamples: number[] = [];
+  for (let i = 0; i < queries; i++) {
+    const s = performance.now();
+    await alertSummary({ db: pool }, provider);
+    summarySamples.push(performance.now() - s);
+  }
+  console.log(`${'summary: provider'.padEnd(40)} call median ${ms(median(summarySamples))}`);
+  console.log(
+    `Worklist by patient: worst call median ${ms(worstRows)}; aim ≤ ${AIM_MS} ms: ${worstRows <= AIM_MS ? 'met' : 'NOT met'}`,
+  );
   // Shared machines skew every figure: the load is printed with them.
-  console.log(`load average during the run: ${os.loadavg().map((l) => l.toFixed(1)).join(', ')} on ${os.cpus().length} CPUs`);
+  console.log(
+    `load average during the run: ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(', ')} on ${os.cpus().length} CPUs`,
+  );
 } finally {
   await drop();
 }

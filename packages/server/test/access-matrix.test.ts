@@ -6,7 +6,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Bundle } from '@medplum/fhirtypes';
-import { ALERT_THRESHOLD_KEYS, DEFAULT_INGEST_AUTH_HEADER, type IngestionSourceWithSecret } from '@rpm/contracts';
+import {
+  ALERT_ORGANIZATION_SETTING_KEYS,
+  ALERT_THRESHOLD_KEYS,
+  DEFAULT_INGEST_AUTH_HEADER,
+  ORGANIZATION_ONLY_THRESHOLDS,
+  type IngestionSourceWithSecret,
+} from '@rpm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiClient,
@@ -42,7 +48,15 @@ interface Row {
 }
 
 const NO_SOURCE = '00000000-0000-4000-8000-000000000000';
-const NO_THRESHOLDS = Object.fromEntries(ALERT_THRESHOLD_KEYS.map((k) => [k, null]));
+/** A patient's thresholds all left to the defaults (a patient has no organization-only key). */
+const NO_THRESHOLDS = Object.fromEntries(
+  ALERT_THRESHOLD_KEYS.filter((k) => !ORGANIZATION_ONLY_THRESHOLDS.includes(k)).map((k) => [k, null]),
+);
+/** An organization's settings all left to the defaults, without escalation contacts. */
+const NO_SETTINGS = {
+  ...Object.fromEntries([...ALERT_THRESHOLD_KEYS, ...ALERT_ORGANIZATION_SETTING_KEYS].map((k) => [k, null])),
+  escalation_contact_ids: [],
+};
 const unique = (p: string) => `${p}-${randomBytes(3).toString('hex')}`;
 /** Signed-in routes: 401 for no, disabled or idle-expired sessions. */
 const signedIn = (ok: number, o: Partial<Expected> = {}): Expected => ({
@@ -421,6 +435,14 @@ const TABLE: Row[] = [
     expect: patientOfA(200),
     patientData: true,
   },
+  {
+    method: 'GET',
+    route: '/api/alerts/worklist',
+    path: () => '/api/alerts/worklist',
+    // Every signed-in user, limited by the alert list policy to their organization (admins: all).
+    expect: signedIn(200),
+    patientData: true,
+  },
   { method: 'GET', route: '/api/alerts/summary', path: () => '/api/alerts/summary', expect: signedIn(200) },
   {
     method: 'GET',
@@ -440,7 +462,7 @@ const TABLE: Row[] = [
     method: 'POST',
     route: '/api/alerts/:id/resolve',
     path: (f) => `/api/alerts/${f.alertA}/resolve`,
-    body: () => ({ note: 'Matrix resolution' }),
+    body: () => ({ reason: 'no_action_needed', note: 'Matrix resolution' }),
     // The first caller resolves it; the alert is then already resolved.
     expect: signedIn(200, { providerB: 404, admin: 409 }),
     patientData: true,
@@ -456,7 +478,7 @@ const TABLE: Row[] = [
     method: 'PUT',
     route: '/api/patients/:id/thresholds',
     path: (f) => `/api/patients/${f.patientA}/thresholds`,
-    body: () => ({ ...NO_THRESHOLDS, high_systolic: 135 }),
+    body: () => ({ ...NO_THRESHOLDS, stage2_systolic: 140 }),
     expect: patientOfA(200),
     patientData: true,
   },
@@ -477,7 +499,7 @@ const TABLE: Row[] = [
     method: 'PUT',
     route: '/api/organizations/:id/alert-settings',
     path: (f) => `/api/organizations/${f.orgA}/alert-settings`,
-    body: () => ({ ...NO_THRESHOLDS, stale_days: 4 }),
+    body: () => ({ ...NO_SETTINGS, stale_days: 4 }),
     expect: adminOnly(200),
   },
   // Last: it ends each caller's session.
@@ -523,8 +545,8 @@ beforeAll(async () => {
   const alertA = await buildAlert(server.db.pool, {
     patientId: patientA,
     organizationId: orgA.id,
-    rule: 'bp_high',
-    severity: 'high',
+    rule: 'bp_stage2',
+    severity: 'warning',
     severityRank: 1,
     values: { systolic: 150, diastolic: 95 },
   });

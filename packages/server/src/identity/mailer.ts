@@ -12,7 +12,7 @@ import { insertOutbox, latestOutbox, markOutboxDelivered, undeliveredOutbox } fr
  */
 
 export interface OutgoingMessage {
-  kind: 'invitation' | 'reset-code' | 'critical-alert';
+  kind: 'invitation' | 'reset-code' | 'critical-alert' | 'alert-escalation';
   to: string;
   subject: string;
   text: string;

@@ -306,8 +306,8 @@ export async function buildAlert(
     .values({
       patient_id: a.patientId,
       organization_id: a.organizationId,
-      rule: a.rule ?? 'bp_high',
-      severity: a.severity ?? 'high',
+      rule: a.rule ?? 'bp_stage2',
+      severity: a.severity ?? 'warning',
       severity_rank: a.severityRank ?? 1,
       first_at: sql`now()`,
       last_at: sql`now()`,

@@ -15,7 +15,7 @@ export interface OutboxRow {
 
 export async function insertOutbox(
   db: Queryable,
-  m: { kind: 'invitation' | 'reset-code' | 'critical-alert'; recipient: string; subject: string; body: string },
+  m: { kind: 'invitation' | 'reset-code' | 'critical-alert' | 'alert-escalation'; recipient: string; subject: string; body: string },
 ): Promise<void> {
   await kysely(db).insertInto('identity.outbox').values(m).execute();
 }

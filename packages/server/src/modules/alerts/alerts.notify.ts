@@ -2,12 +2,19 @@ import { AlertTexts } from '@rpm/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type pg from 'pg';
 import type { Config } from '../../config.ts';
+import type { Queryable } from '../../db/pool.ts';
 import { createMailer } from '../../identity/index.ts';
 import { claimCriticalNotifications, type AlertChange } from './alerts.repository.ts';
 
-/** What the alert e-mail needs of the portal's mailer (SMTP when configured, else the outbox). */
+/**
+ * What the alert e-mails (critical, escalation) need of the portal's mailer: SMTP when configured,
+ * else the outbox, written with `db` when given (the caller's transaction).
+ */
 export interface AlertMailer {
-  send(message: { kind: 'critical-alert'; to: string; subject: string; text: string }): Promise<void>;
+  send(
+    message: { kind: 'critical-alert' | 'alert-escalation'; to: string; subject: string; text: string },
+    db?: Queryable,
+  ): Promise<void>;
   close(): void;
 }
 
@@ -26,7 +33,12 @@ export function criticalAlertMessage(publicUrl: string, alertId: number, to: str
  * the change, and the one that claims the alert (notified_at, set atomically) sends it. `sweep`
  * sends what no instance claimed (none was running when it was raised); the scheduled job calls it.
  */
-export function createAlertNotifier(deps: { db: pg.Pool; log: FastifyBaseLogger; config: Config; mailer?: AlertMailer }) {
+export function createAlertNotifier(deps: {
+  db: pg.Pool;
+  log: FastifyBaseLogger;
+  config: Config;
+  mailer?: AlertMailer;
+}) {
   const mailer: AlertMailer =
     deps.mailer ??
     createMailer({ db: deps.db, log: deps.log, smtpUrl: deps.config.smtpUrl, mailFrom: deps.config.mailFrom });
@@ -41,6 +53,8 @@ export function createAlertNotifier(deps: { db: pg.Pool; log: FastifyBaseLogger;
       if (critical.length) await send(critical);
     },
     sweep: () => send(null),
+    /** The same mailer, for the escalation e-mails. */
+    mailer,
     close: () => mailer.close(),
   };
 }

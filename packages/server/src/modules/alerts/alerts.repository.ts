@@ -198,12 +198,30 @@ export async function notifyAlertChanges(db: Queryable, changes: AlertChange[]):
 }
 
 const PATIENT_NAME = sql<string>`btrim(concat_ws(' ', p.first_name, p.last_name))`;
+type ResolutionReason = import('@rpm/contracts').ResolutionReason;
+// A user without a name on file is shown by address, so an acknowledgement always says who.
+const USER_NAME = sql<
+  string | null
+>`coalesce(nullif(btrim(concat_ws(' ', ack.first_name, ack.last_name)), ''), ack.email)`;
+
+/** An alert with what the API shows beyond the evaluation's row: acknowledgement, snooze, escalation, resolution. */
+export interface AlertDetailRow extends AlertRow {
+  confirmed: boolean | null;
+  cleared_at: Date | null;
+  acknowledged_at: Date | null;
+  acknowledged_by_name: string | null;
+  snoozed_until: Date | null;
+  escalated_at: Date | null;
+  resolved_at: Date | null;
+  resolution_reason: ResolutionReason | null;
+}
 
 /** An alert with its patient's name and primary provider, as the worklist and the actions read it. */
 export function alertQuery(db: Queryable) {
   return kysely(db)
     .selectFrom('alerts as a')
     .innerJoin('patients as p', 'p.id', 'a.patient_id')
+    .leftJoin('users as ack', 'ack.id', 'a.acknowledged_by')
     .select([
       'a.id',
       'a.patient_id',
@@ -217,24 +235,61 @@ export function alertQuery(db: Queryable) {
       'a.first_at',
       'a.last_at',
       'a.last_values',
+      'a.confirmed',
+      'a.cleared_at',
+      'a.acknowledged_at',
+      USER_NAME.as('acknowledged_by_name'),
+      'a.snoozed_until',
+      'a.escalated_at',
+      'a.resolved_at',
+      'a.resolution_reason',
     ]);
 }
 
-export async function findAlert(db: Queryable, id: number, lock = false): Promise<AlertRow | undefined> {
+export async function findAlert(db: Queryable, id: number, lock = false): Promise<AlertDetailRow | undefined> {
   let q = alertQuery(db).where('a.id', '=', id);
   if (lock) q = q.forUpdate('a');
-  return (await q.executeTakeFirst()) as AlertRow | undefined;
+  return (await q.executeTakeFirst()) as AlertDetailRow | undefined;
 }
 
-export async function acknowledgeAlert(db: Queryable, id: number, userId: number): Promise<void> {
+/** Alerts by id, in the worklist's shape (the rows of one page). */
+export async function findAlerts(db: Queryable, ids: number[]): Promise<AlertDetailRow[]> {
+  if (ids.length === 0) return [];
+  return (await alertQuery(db)
+    .where('a.id', 'in', ids)
+    .orderBy('a.severity_rank')
+    .orderBy('a.first_at')
+    .orderBy('a.id')
+    .execute()) as AlertDetailRow[];
+}
+
+/** Acknowledged, optionally until `snoozeUntil` (after which the worklist shows it as waiting again). */
+export async function acknowledgeAlert(
+  db: Queryable,
+  id: number,
+  userId: number,
+  snoozeUntil: Date | null,
+): Promise<void> {
   await kysely(db)
     .updateTable('alerts')
-    .set({ status: 'acknowledged', acknowledged_by: userId, acknowledged_at: sql`now()`, updated_at: sql`now()` })
+    .set({
+      status: 'acknowledged',
+      acknowledged_by: userId,
+      acknowledged_at: sql`now()`,
+      snoozed_until: snoozeUntil,
+      updated_at: sql`now()`,
+    })
     .where('id', '=', id)
     .execute();
 }
 
-export async function resolveAlert(db: Queryable, id: number, userId: number, noteId: number): Promise<void> {
+export async function resolveAlert(
+  db: Queryable,
+  id: number,
+  userId: number,
+  noteId: number,
+  reason: ResolutionReason,
+): Promise<void> {
   await kysely(db)
     .updateTable('alerts')
     .set({
@@ -242,6 +297,8 @@ export async function resolveAlert(db: Queryable, id: number, userId: number, no
       resolved_by: userId,
       resolved_at: sql`now()`,
       resolution_note_id: noteId,
+      resolution_reason: reason,
+      snoozed_until: null,
       updated_at: sql`now()`,
     })
     .where('id', '=', id)

@@ -3,6 +3,7 @@ import {
   ALERT_STREAM_DEFAULT_SECONDS,
   ALERT_STREAM_MAX_SECONDS,
   ALERT_STREAM_SESSION_CHECK_MS,
+  AcknowledgeAlertBody,
   Alert,
   AlertListQuery,
   AlertMarks,
@@ -16,15 +17,19 @@ import {
   PatientThresholds,
   PatientThresholdsBody,
   ResolveAlertBody,
+  WorklistPage,
+  WorklistQuery,
 } from '@rpm/contracts';
 import { Type } from 'typebox';
 import { signedInContextOf } from '../../kernel/request-context.ts';
 import type { ModuleDeps } from '../module-deps.ts';
+import { checkEscalations } from './alerts.escalation.ts';
 import { startAlertJobs } from './alerts.jobs.ts';
 import { startAlertHub } from './alerts.live.ts';
 import { createAlertNotifier } from './alerts.notify.ts';
 import { createAlertStreams } from './alerts.stream.ts';
 import { acknowledge, getAlertMarks, resolve } from './alerts.service.ts';
+import { reevaluatePatients } from './alerts.reevaluate.ts';
 import { checkStaleData } from './alerts.stale.ts';
 import { openAlertStream } from './alerts.stream.service.ts';
 import {
@@ -33,7 +38,7 @@ import {
   putAlertSettings,
   putPatientThresholds,
 } from './alerts.thresholds.service.ts';
-import { alertSummary, listAlerts } from './alerts.worklist.service.ts';
+import { alertSummary, listAlerts, worklist } from './alerts.worklist.service.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 
@@ -58,6 +63,9 @@ export const alertsRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, d
     pool: deps.db,
     log: app.log,
     runStaleCheck: async () => ({ ...(await checkStaleData(deps.db)), notified: await notifier.sweep() }),
+    runEscalationCheck: (requestId) =>
+      checkEscalations({ db: deps.db, mailer: notifier.mailer, publicUrl: deps.config.publicUrl }, { requestId }),
+    reevaluate: (patientIds) => reevaluatePatients(deps.db, patientIds),
   });
   const streams = createAlertStreams({
     hub,
@@ -80,6 +88,15 @@ export const alertsRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, d
       schema: { tags: ['alerts'], querystring: AlertListQuery, response: { 200: AlertPage, ...errors } },
     },
     async (request) => listAlerts(deps, signedInContextOf(request), request.query),
+  );
+
+  app.get(
+    '/api/alerts/worklist',
+    {
+      config: { access: 'signed-in' },
+      schema: { tags: ['alerts'], querystring: WorklistQuery, response: { 200: WorklistPage, ...errors } },
+    },
+    async (request) => worklist(deps, signedInContextOf(request), request.query),
   );
 
   app.get(
@@ -121,9 +138,15 @@ export const alertsRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, d
     '/api/alerts/:id/acknowledge',
     {
       config: { access: 'signed-in' },
-      schema: { tags: ['alerts'], params: IdParam, response: { 200: Alert, ...errors } },
+      schema: {
+        tags: ['alerts'],
+        params: IdParam,
+        // No body at all acknowledges without a snooze, as before.
+        body: Type.Optional(AcknowledgeAlertBody),
+        response: { 200: Alert, ...errors },
+      },
     },
-    async (request) => acknowledge(deps, signedInContextOf(request), request.params.id),
+    async (request) => acknowledge(deps, signedInContextOf(request), request.params.id, request.body ?? {}),
   );
 
   app.post(
@@ -187,6 +210,7 @@ export const alertsRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, d
         response: { 200: AlertSettings, ...errors },
       },
     },
-    async (request) => putAlertSettings(deps, signedInContextOf(request), request.params.id, request.body),
+    async (request) =>
+      putAlertSettings(deps, signedInContextOf(request), request.params.id, request.body as AlertSettingsBody),
   );
 };

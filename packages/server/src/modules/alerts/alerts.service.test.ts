@@ -26,7 +26,7 @@ beforeAll(async () => {
 async function patientWithAlert() {
   const patientId = await buildPatient(db.pool, { organizationId: org });
   const ctx = contextOf(provider);
-  await addManualVital(deps, ctx, patientId, { measured_at: new Date().toISOString(), systolic: 185, diastolic: 95 });
+  await addManualVital(deps, ctx, patientId, { measured_at: new Date().toISOString(), systolic: 185, diastolic: 125 });
   const [alert] = (await listAlerts(deps, ctx, { patient_id: patientId })).items;
   expect(alert).toBeDefined();
   return { patientId, alertId: alert!.id };
@@ -41,7 +41,7 @@ describe('resolving an alert writes through the notes and tracking services', ()
       duration_minutes: TRACKING_MAX_MINUTES - 5,
     });
     const r = await refusalOf(db.pool, provider, (ctx) =>
-      resolve(deps, ctx, alertId, { note: 'Called.', minutes: 10 }),
+      resolve(deps, ctx, alertId, { reason: 'reached_patient', note: 'Called.', minutes: 10 }),
     );
     expect(r).toMatchObject({ status: 400, message: AlertErrors.minutesDayFull });
     expect(r.audits).toEqual([
@@ -57,7 +57,9 @@ describe('resolving an alert writes through the notes and tracking services', ()
     const { patientId, alertId } = await patientWithAlert();
     const ctx = contextOf(provider);
     const resolving = contextOf(provider);
-    expect(await resolve(deps, resolving, alertId, { note: 'Called.', minutes: 5 })).toMatchObject({
+    expect(
+      await resolve(deps, resolving, alertId, { reason: 'reached_patient', note: 'Called.', minutes: 5 }),
+    ).toMatchObject({
       status: 'resolved',
     });
     expect((await listNotes(deps, ctx, patientId, 10, 0)).items.map((n) => n.content)).toEqual(['Called.']);

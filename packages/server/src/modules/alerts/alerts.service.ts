@@ -1,4 +1,13 @@
-import { AlertErrors, ApiErrors, BillingErrors, type ResolveAlertBody, type AuditAction } from '@rpm/contracts';
+import {
+  ALERT_SNOOZE_MAX_HOURS,
+  AlertErrors,
+  ApiErrors,
+  BillingErrors,
+  type AcknowledgeAlertBody,
+  type Alert,
+  type AuditAction,
+  type ResolveAlertBody,
+} from '@rpm/contracts';
 import type pg from 'pg';
 import type { Queryable } from '../../db/pool.ts';
 import { authorize, requirePatientAccess } from '../../kernel/access.ts';
@@ -15,14 +24,25 @@ import {
   findAlert,
   notifyAlertChanges,
   resolveAlert,
-  type AlertRow,
+  type AlertDetailRow,
 } from './alerts.repository.ts';
+
+/** Refusals of a snooze (the contracts have no text for them yet). */
+export const SnoozeErrors = {
+  past: 'The snooze must end in the future.',
+  tooLong: `A snooze may last at most ${ALERT_SNOOZE_MAX_HOURS} hours.`,
+} as const;
 
 /**
  * The alert, if the caller may work it. An alert of another organization is answered like one
  * that does not exist (404), so ids cannot be probed; the audit record tells them apart.
  */
-async function requireAlert(tx: Queryable, ctx: SignedInContext, id: number, action: AuditAction): Promise<AlertRow> {
+async function requireAlert(
+  tx: Queryable,
+  ctx: SignedInContext,
+  id: number,
+  action: AuditAction,
+): Promise<AlertDetailRow> {
   const alert = await findAlert(tx, id, true);
   if (!alert) {
     throw new AuditedRefusal(404, ApiErrors.notFound, {
@@ -44,7 +64,7 @@ async function requireAlert(tx: Queryable, ctx: SignedInContext, id: number, act
   return alert;
 }
 
-function refuseResolved(action: AuditAction, alert: AlertRow): AuditedRefusal {
+function refuseResolved(action: AuditAction, alert: AlertDetailRow): AuditedRefusal {
   return new AuditedRefusal(409, AlertErrors.alreadyResolved, {
     action,
     outcome: 'failure',
@@ -55,22 +75,51 @@ function refuseResolved(action: AuditAction, alert: AlertRow): AuditedRefusal {
   });
 }
 
-export async function acknowledge(deps: { db: pg.Pool }, ctx: SignedInContext, id: number) {
+/** The alert as it now is (with who acknowledged it, by name), for the answer. */
+async function reread(tx: Queryable, id: number): Promise<Alert> {
+  return presentAlert((await findAlert(tx, id))!);
+}
+
+/**
+ * Acknowledges an alert, optionally snoozed until a time: in the future and at most
+ * ALERT_SNOOZE_MAX_HOURS ahead (a longer silence is a resolution, not a snooze). Acknowledging
+ * again replaces the snooze. An acknowledged alert no longer escalates.
+ */
+export async function acknowledge(
+  deps: { db: pg.Pool },
+  ctx: SignedInContext,
+  id: number,
+  body: AcknowledgeAlertBody = {},
+  now = new Date(),
+): Promise<Alert> {
   const action = 'alert.acknowledge';
   return auditedTransaction(deps.db, ctx, async (tx) => {
     const alert = await requireAlert(tx, ctx, id, action);
     if (alert.status === 'resolved') throw refuseResolved(action, alert);
-    await acknowledgeAlert(tx, id, ctx.actor.id);
+    const snoozeUntil = body.snooze_until === undefined ? null : new Date(body.snooze_until);
+    if (snoozeUntil) {
+      const tooLong = snoozeUntil.getTime() > now.getTime() + ALERT_SNOOZE_MAX_HOURS * 3_600_000;
+      if (snoozeUntil.getTime() <= now.getTime() || tooLong) {
+        throw new AuditedRefusal(400, tooLong ? SnoozeErrors.tooLong : SnoozeErrors.past, {
+          action,
+          outcome: 'failure',
+          resourceType: 'alert',
+          resourceId: id,
+          reason: tooLong ? 'snooze too long' : 'snooze in the past',
+          details: { patient_id: alert.patient_id, snooze_until: body.snooze_until },
+        });
+      }
+    }
+    await acknowledgeAlert(tx, id, ctx.actor.id, snoozeUntil);
     await audit(tx, ctx, {
       action,
       outcome: 'success',
       resourceType: 'alert',
       resourceId: id,
-      details: { patient_id: alert.patient_id, rule: alert.rule },
+      details: { patient_id: alert.patient_id, rule: alert.rule, snooze_until: snoozeUntil?.toISOString() ?? null },
     });
-    const updated = { ...alert, status: 'acknowledged' as const };
-    await notifyAlertChanges(tx, [updated]);
-    return presentAlert(updated);
+    await notifyAlertChanges(tx, [{ ...alert, status: 'acknowledged' }]);
+    return reread(tx, id);
   });
 }
 
@@ -114,17 +163,22 @@ export async function resolve(deps: { db: pg.Pool }, ctx: SignedInContext, id: n
       );
       trackingId = entry.id;
     }
-    await resolveAlert(tx, id, ctx.actor.id, note.id);
+    await resolveAlert(tx, id, ctx.actor.id, note.id, body.reason);
     await audit(tx, ctx, {
       action,
       outcome: 'success',
       resourceType: 'alert',
       resourceId: id,
-      details: { patient_id: alert.patient_id, rule: alert.rule, note_id: note.id, tracking_id: trackingId },
+      details: {
+        patient_id: alert.patient_id,
+        rule: alert.rule,
+        reason: body.reason,
+        note_id: note.id,
+        tracking_id: trackingId,
+      },
     });
-    const updated = { ...alert, status: 'resolved' as const };
-    await notifyAlertChanges(tx, [updated]);
-    return presentAlert(updated);
+    await notifyAlertChanges(tx, [{ ...alert, status: 'resolved' }]);
+    return reread(tx, id);
   });
 }
 

@@ -5,7 +5,8 @@ import { kysely } from '../../db/kysely.ts';
 import type { AlertChange } from './alerts.repository.ts';
 
 /**
- * RPM patients with no reading for their organization's number of days (or none since they were
+ * Actively enrolled RPM patients (a paused or discharged one is not expected to measure) with
+ * no reading for their organization's number of days (or none since they were
  * added), as one set: the stale-data job raises or refreshes an alert for each.
  */
 export async function stalePatients(
@@ -19,7 +20,7 @@ export async function stalePatients(
       LEFT JOIN alert_settings s ON s.organization_id = p.organization_id
       LEFT JOIN LATERAL (SELECT v.created_at AS at FROM observations v WHERE v.patient_id = p.id
                           ORDER BY v.created_at DESC, v.id DESC LIMIT 1) last ON true
-     WHERE p.enrolled_rpm
+     WHERE p.enrolled_rpm AND p.enrollment_status = 'Active'
        AND coalesce(last.at, p.created_at) < now() - make_interval(days => coalesce(s.stale_days, ${defaultDays})::int)`.execute(
     kysely(db),
   );

@@ -6,6 +6,8 @@ import {
   type AlertSettings,
   type AlertSummary,
   type PatientThresholds,
+  type WorklistPage,
+  ALERT_SNOOZE_MAX_HOURS,
 } from '@rpm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -18,8 +20,9 @@ import {
   type TestServer,
 } from '../../../test/support/http.ts';
 import { lastAuditOf } from '../../../test/support/audit.ts';
+import { SnoozeErrors } from './alerts.service.ts';
 import { checkStaleData } from './alerts.stale.ts';
-import { buildPatient, closeMonth, type Moment } from '../../../test/support/factories.ts';
+import { buildAlert, buildPatient, closeMonth, type Moment } from '../../../test/support/factories.ts';
 
 let server: TestServer;
 let provider: ApiClient;
@@ -51,6 +54,8 @@ async function newPatient(organizationId = orgId, enrolled = false, createdAt?: 
     organizationId,
     primaryProviderId: organizationId === orgId ? staffId : null,
     enrolledRpm: enrolled,
+    // Enrolled means actively enrolled here: the worklist shows only those.
+    enrollmentStatus: enrolled ? 'Active' : null,
     createdAt,
   });
 }
@@ -76,39 +81,33 @@ async function alertsOf(patientId: number, as = provider, status = 'open'): Prom
 }
 
 describe('evaluation of stored readings', () => {
+  // One reading raises only a crisis (above 180 or 120); stage 2 is the mean of a week of readings
+  // (the engine's own tests cover the windows), so one reading at 180/80 or 140/90 raises nothing.
   it.each([
-    [180, 80, 70, 'bp_high'],
+    [180, 80, 70, null],
     [181, 80, 70, 'bp_crisis'],
-    [130, 120, 70, 'bp_high'],
+    [130, 120, 70, null],
     [130, 121, 70, 'bp_crisis'],
-    [139, 80, 70, null],
-    [140, 80, 70, 'bp_high'],
-    [120, 89, 70, null],
-    [120, 90, 70, 'bp_high'],
-    [120, 80, 49, 'pulse_low'],
-    [120, 80, 50, null],
-    [120, 80, 120, null],
-    [120, 80, 121, 'pulse_high'],
+    [140, 90, 70, null],
   ])('a manual reading of %i/%i pulse %i raises %s', async (sys, dia, pulse, rule) => {
     const patientId = await newPatient();
     await addReading(patientId, sys, dia, pulse);
     const alerts = await alertsOf(patientId);
     expect(alerts.map((a) => a.rule)).toEqual(rule ? [rule] : []);
     if (rule === 'bp_crisis') expect(alerts[0]!.severity).toBe('critical');
-    if (rule && rule !== 'bp_crisis') expect(alerts[0]!.severity).toBe('high');
   });
 
   it('counts repeated readings that break one rule on one alert, with the latest values', async () => {
     const patientId = await newPatient();
-    await addReading(patientId, 150, 85);
-    await addReading(patientId, 155, 92);
-    const last = await addReading(patientId, 162, 95, 88);
+    await addReading(patientId, 185, 125);
+    await addReading(patientId, 190, 122);
+    const last = await addReading(patientId, 195, 126, 88);
     const alerts = await alertsOf(patientId);
     expect(alerts).toHaveLength(1);
     expect(alerts[0]).toMatchObject({
-      rule: 'bp_high',
+      rule: 'bp_crisis',
       count: 3,
-      last_values: { systolic: 162, diastolic: 95, pulse: 88 },
+      last_values: { systolic: 195, diastolic: 126, pulse: 88 },
     });
     expect(alerts[0]!.last_at).toBe(last);
     const { rows } = await server.db.pool.query(
@@ -118,62 +117,61 @@ describe('evaluation of stored readings', () => {
     expect(rows[0].n).toBe(3);
   });
 
-  it('applies a patient’s own thresholds over the defaults, and audits their change', async () => {
+  it('sets a patient’s own thresholds over the defaults, audited, and queues their re-evaluation', async () => {
     const patientId = await newPatient();
+    const current = await provider.get<PatientThresholds>(`/api/patients/${patientId}/thresholds`);
+    expect(current.status).toBe(200);
+    const blank = Object.fromEntries(Object.keys(current.body.overrides).map((k) => [k, null]));
     const put = await provider.put<PatientThresholds>(`/api/patients/${patientId}/thresholds`, {
-      crisis_systolic: null,
-      crisis_diastolic: null,
-      high_systolic: 130,
-      high_diastolic: 80,
-      low_systolic: null,
-      low_diastolic: null,
-      pulse_low: null,
-      pulse_high: null,
+      ...blank,
+      stage2_systolic: 130,
+      stage2_diastolic: 80,
       target_systolic: 125,
-      target_diastolic: 75,
     });
     expect(put.status).toBe(200);
-    expect(put.body.effective).toMatchObject({ high_systolic: 130, high_diastolic: 80, crisis_systolic: 180 });
+    expect(put.body.effective).toMatchObject({ stage2_systolic: 130, stage2_diastolic: 80, crisis_systolic: 180 });
     const audit = await lastAuditOf(server, 'alert.thresholds.update');
     expect(audit).toMatchObject({ outcome: 'success', resource_type: 'patient', resource_id: String(patientId) });
-    await addReading(patientId, 129, 79);
-    expect(await alertsOf(patientId)).toEqual([]);
-    await addReading(patientId, 132, 78);
-    expect((await alertsOf(patientId)).map((a) => a.rule)).toEqual(['bp_high']);
-    // The same reading for a patient on the defaults raises nothing.
-    const plain = await newPatient();
-    await addReading(plain, 132, 78);
-    expect(await alertsOf(plain)).toEqual([]);
+    const { rows } = await server.db.pool.query(
+      `SELECT 1 FROM pgboss.job WHERE name = 'alerts-reevaluate' AND data->'patient_ids' = $1::jsonb`,
+      [JSON.stringify([patientId])],
+    );
+    expect(rows).toHaveLength(1);
+    // An organization-only key is not a patient's.
+    expect(
+      (await provider.put(`/api/patients/${patientId}/thresholds`, { ...blank, spo2_target_copd: 88 })).status,
+    ).toBe(400);
   });
 
   it('lets admins change an organization’s defaults (audited), and not providers', async () => {
-    const body = {
-      crisis_systolic: null,
-      crisis_diastolic: null,
-      high_systolic: 150,
-      high_diastolic: null,
-      low_systolic: null,
-      low_diastolic: null,
-      pulse_low: null,
-      pulse_high: null,
-      target_systolic: null,
-      target_diastolic: null,
-      stale_days: 5,
-    };
     const org = (await createOrganization(server)).id;
+    const current = await admin.get<AlertSettings>(`/api/organizations/${org}/alert-settings`);
+    expect(current.status).toBe(200);
+    expect(current.body.overrides.escalation_contact_ids).toEqual([]);
+    const body = { ...current.body.overrides, stage2_systolic: 140, stale_days: 5, escalation_minutes: 20 };
     expect((await provider.put(`/api/organizations/${org}/alert-settings`, body)).status).toBe(403);
     const res = await admin.put<AlertSettings>(`/api/organizations/${org}/alert-settings`, body);
     expect(res.status).toBe(200);
-    expect(res.body.effective).toMatchObject({ high_systolic: 150, stale_days: 5, crisis_systolic: 180 });
+    expect(res.body.effective).toMatchObject({
+      stage2_systolic: 140,
+      stale_days: 5,
+      crisis_systolic: 180,
+      escalation_minutes: 20,
+      bp_window_days: 7,
+    });
     expect(await lastAuditOf(server, 'alert.settings.update')).toMatchObject({
       outcome: 'success',
       resource_id: String(org),
     });
-    const patientId = await newPatient(org);
-    await addReading(patientId, 145, 80, 70, admin);
-    expect(await alertsOf(patientId, admin)).toEqual([]);
-    await addReading(patientId, 151, 80, 70, admin);
-    expect((await alertsOf(patientId, admin)).map((a) => a.rule)).toEqual(['bp_high']);
+    // A contact of another organization is refused.
+    const staffId = (
+      await server.db.pool.query<{ id: number }>('SELECT id FROM users WHERE email = $1', [providerEmail])
+    ).rows[0]!.id;
+    const refused = await admin.put(`/api/organizations/${org}/alert-settings`, {
+      ...body,
+      escalation_contact_ids: [staffId],
+    });
+    expect(refused.status).toBe(400);
     expect((await provider.get(`/api/organizations/${org}/alert-settings`)).status).toBe(404);
     expect((await provider.get(`/api/organizations/${orgId}/alert-settings`)).status).toBe(200);
   });
@@ -183,14 +181,15 @@ describe('the worklist', () => {
   it('lists critical first, then oldest, and a provider of another organization never sees or acts on it (404, audited)', async () => {
     const a = await newPatient();
     const b = await newPatient();
-    await addReading(a, 150, 85);
+    // A warning set up directly (stage 2 needs a week of readings), a crisis from one reading.
+    await buildAlert(server.db.pool, { patientId: a, organizationId: orgId });
     await addReading(b, 190, 100);
     const list = await provider.get<AlertPage>('/api/alerts?status=open&limit=100');
     expect(list.status).toBe(200);
     const mine = list.body.items.filter((i) => i.patient_id === a || i.patient_id === b);
-    expect(mine.map((i) => i.severity)).toEqual(['critical', 'high']);
+    expect(mine.map((i) => i.severity)).toEqual(['critical', 'warning']);
     const severities = list.body.items.map((i) => i.severity);
-    expect(severities.indexOf('high')).toBeGreaterThan(severities.lastIndexOf('critical'));
+    expect(severities.indexOf('warning')).toBeGreaterThan(severities.lastIndexOf('critical'));
     expect(await lastAuditOf(server, 'alert.list')).toMatchObject({ outcome: 'success', resource_type: 'alert' });
 
     const alertId = mine[0]!.id;
@@ -201,7 +200,9 @@ describe('the worklist', () => {
       outcome: 'denied',
       resource_id: String(alertId),
     });
-    expect((await otherProvider.post(`/api/alerts/${alertId}/resolve`, { note: 'x' })).status).toBe(404);
+    expect(
+      (await otherProvider.post(`/api/alerts/${alertId}/resolve`, { reason: 'reached_patient', note: 'x' })).status,
+    ).toBe(404);
     expect(await lastAuditOf(server, 'alert.resolve')).toMatchObject({ outcome: 'denied' });
     expect((await otherProvider.get(`/api/patients/${b}/thresholds`)).status).toBe(404);
     expect((await otherProvider.get(`/api/alerts?patient_id=${b}`)).status).toBe(404);
@@ -211,10 +212,43 @@ describe('the worklist', () => {
     expect(summary.body.by_severity.critical).toBe(0);
   });
 
+  it('answers one row per enrolled patient at /api/alerts/worklist, and snoozes through acknowledge (400 past or too far)', async () => {
+    const patientId = await newPatient(orgId, true);
+    await addReading(patientId, 185, 125);
+    const page = await provider.get<WorklistPage>('/api/alerts/worklist?severity=critical&limit=100');
+    expect(page.status).toBe(200);
+    const row = page.body.items.find((r) => r.patient_id === patientId);
+    expect(row).toMatchObject({ severity: 'critical', escalated: false });
+    expect(row!.alerts.map((a) => a.rule)).toEqual(['bp_crisis']);
+    expect(row!.last_reading_at).not.toBeNull();
+    expect(await lastAuditOf(server, 'alert.list')).toMatchObject({ outcome: 'success', resource_type: 'alert' });
+    const other = await otherProvider.get<WorklistPage>('/api/alerts/worklist?limit=100');
+    expect(other.body.items.map((r) => r.patient_id)).not.toContain(patientId);
+    const summary = await provider.get<AlertSummary>('/api/alerts/summary');
+    const all = await provider.get<WorklistPage>('/api/alerts/worklist?limit=1');
+    expect(summary.body).toMatchObject({ patients: all.body.total, open: all.body.alerts });
+
+    const id = row!.alerts[0]!.id;
+    const past = await provider.post<{ message: string }>(`/api/alerts/${id}/acknowledge`, {
+      snooze_until: new Date(Date.now() - 60_000).toISOString(),
+    });
+    expect(past.status).toBe(400);
+    expect(past.body.message).toBe(SnoozeErrors.past);
+    const far = await provider.post(`/api/alerts/${id}/acknowledge`, {
+      snooze_until: new Date(Date.now() + (ALERT_SNOOZE_MAX_HOURS + 1) * 3_600_000).toISOString(),
+    });
+    expect(far.status).toBe(400);
+    const until = new Date(Date.now() + 3_600_000).toISOString();
+    const ack = await provider.post<Alert>(`/api/alerts/${id}/acknowledge`, { snooze_until: until });
+    expect(ack.status).toBe(200);
+    expect(ack.body).toMatchObject({ status: 'acknowledged', snoozed_until: until });
+    expect(ack.body.acknowledged_by_name).toBeTruthy();
+  });
+
   it('filters by severity and provider', async () => {
     const a = await newPatient();
     await addReading(a, 200, 100);
-    await addReading(a, 120, 80, 130);
+    await buildAlert(server.db.pool, { patientId: a, organizationId: orgId, rule: 'pulse_high' });
     const critical = await provider.get<AlertPage>(`/api/alerts?severity=critical&patient_id=${a}`);
     expect(critical.body.items.map((i) => i.rule)).toEqual(['bp_crisis']);
     const staffId = (
@@ -243,6 +277,7 @@ describe('the worklist', () => {
     expect((await alertsOf(patientId, provider, 'acknowledged'))[0]!.count).toBe(2);
 
     const res = await provider.post<Alert>(`/api/alerts/${alert!.id}/resolve`, {
+      reason: 'reached_patient',
       note: 'Called the patient; medication taken late.',
       minutes: 5,
     });
@@ -258,7 +293,9 @@ describe('the worklist', () => {
       outcome: 'success',
       resource_id: String(alert!.id),
     });
-    expect((await provider.post(`/api/alerts/${alert!.id}/resolve`, { note: 'again' })).status).toBe(409);
+    expect(
+      (await provider.post(`/api/alerts/${alert!.id}/resolve`, { reason: 'reached_patient', note: 'again' })).status,
+    ).toBe(409);
     // A new crisis after the resolution is a new alert.
     await addReading(patientId, 190, 95);
     const open = await alertsOf(patientId);
@@ -275,7 +312,11 @@ describe('the worklist', () => {
     const patientId = await newPatient(clinic);
     await addReading(patientId, 185, 95, 70, admin);
     const [alert] = await alertsOf(patientId, admin);
-    const res = await admin.post<Alert>(`/api/alerts/${alert!.id}/resolve`, { note: 'Reviewed.', minutes: 7 });
+    const res = await admin.post<Alert>(`/api/alerts/${alert!.id}/resolve`, {
+      reason: 'reached_patient',
+      note: 'Reviewed.',
+      minutes: 7,
+    });
     expect(res.status).toBe(200);
     const { rows } = await server.db.pool.query<{ date: string }>(
       'SELECT date FROM tracking_sessions WHERE patient_id = $1',
@@ -300,6 +341,7 @@ describe('the worklist', () => {
     const month = await closeMonth(server.db.ownerPool, { currentOf: orgId });
     try {
       const res = await provider.post<{ message: string }>(`/api/alerts/${alert!.id}/resolve`, {
+        reason: 'reached_patient',
         note: 'Called.',
         minutes: 5,
       });
@@ -315,7 +357,10 @@ describe('the worklist', () => {
       ]);
       expect(entries).toEqual([]);
       // Without minutes the alert still resolves: only tracking time is frozen.
-      expect((await provider.post(`/api/alerts/${alert!.id}/resolve`, { note: 'Called.' })).status).toBe(200);
+      expect(
+        (await provider.post(`/api/alerts/${alert!.id}/resolve`, { reason: 'reached_patient', note: 'Called.' }))
+          .status,
+      ).toBe(200);
     } finally {
       await server.db.ownerPool.query('DELETE FROM billing_closed_months WHERE month = $1', [month]);
     }
@@ -325,7 +370,9 @@ describe('the worklist', () => {
     const patientId = await newPatient();
     await addReading(patientId, 185, 95);
     const [alert] = await alertsOf(patientId);
-    expect((await provider.post(`/api/alerts/${alert!.id}/resolve`, { note: '   ' })).status).toBe(400);
+    expect(
+      (await provider.post(`/api/alerts/${alert!.id}/resolve`, { reason: 'reached_patient', note: '   ' })).status,
+    ).toBe(400);
   });
 });
 

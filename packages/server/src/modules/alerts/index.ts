@@ -2,3 +2,4 @@
 export { alertsRoutes } from './alerts.routes.ts';
 export { evaluateStoredReadings } from './alerts.evaluate.ts';
 export { closeAlertsForEnrollmentEnd, reevaluatePatients } from './alerts.reevaluate.ts';
+export { requestReevaluation } from './alerts.reevaluation.ts';

@@ -18,6 +18,7 @@ import { auditedTransaction, failure } from '../../kernel/audited-transaction.ts
 import { mayListPrograms, mayManagePrograms } from '../../policies/programs.ts';
 import { presentProgram } from './programs.presenter.ts';
 import { existingProgramIds, insertProgram, listPrograms, patientProgramIds, setPatientPrograms } from './programs.repository.ts';
+import { requestReevaluation } from '../alerts/index.ts';
 
 type Deps = { db: pg.Pool };
 
@@ -83,6 +84,9 @@ export async function updatePatientPrograms(
     await setPatientPrograms(tx, patientId, input.programs);
     const after = await patientProgramIds(tx, patientId);
     await audit(tx, ctx, { ...target, outcome: 'success', details: { programs: { from: before, to: after } } });
+    // A program changes which thresholds apply (COPD: the oxygen target): the patient's alerts are
+    // evaluated again, in a job queued with this change.
+    if (before.join() !== after.join()) await requestReevaluation(tx, { cause: 'programs', patient_ids: [patientId] });
     return { programs: after };
   });
 }
