@@ -92,6 +92,9 @@ describe('alerts worklist', { timeout: 30_000 }, () => {
     await user.type(within(dialog).getByLabelText(AlertTexts.resolveMinutes), '5');
     await user.click(within(dialog).getByRole('button', { name: AlertTexts.resolve }));
     expect(await screen.findByText(AlertTexts.resolved)).toBeInTheDocument();
-    expect(calls.find((c) => c.url === '/api/alerts/11/resolve')?.body).toEqual({ note: 'Called; fine now', minutes: 5 });
+    expect(calls.find((c) => c.url === '/api/alerts/11/resolve')?.body).toEqual({
+      note: 'Called; fine now',
+      minutes: 5,
+    });
   });
 });
