@@ -21,8 +21,12 @@ export const saveAlertSettings = (id: number, body: AlertSettingsBody) =>
   callApi(saveAlertSettingsCall, { params: { id }, body }) as Promise<Settings>;
 
 /** An organization's thresholds, blood-pressure window, stale days and escalation. */
-export const useAlertSettings = (id: number) =>
-  useQuery({ queryKey: alertKeys.settings(useUserScope(), id), queryFn: () => getAlertSettings(id) });
+export const useAlertSettings = (id: number | null) =>
+  useQuery({
+    queryKey: alertKeys.settings(useUserScope(), id ?? 0),
+    queryFn: () => getAlertSettings(id!),
+    enabled: id !== null,
+  });
 
 /** Saving changes what every alert query answers (a patient's effective thresholds too): all refresh. */
 export function useSaveAlertSettings(id: number) {
