@@ -14,6 +14,8 @@ const server = setupTestServer(
   http.get('/api/organizations/5/settings', () =>
     HttpResponse.json({ id: 5, name: 'Harbor', require_mfa: false, time_zone: 'America/New_York' }),
   ),
+  // The alert settings section has its own tests (alert-settings-section.test.tsx).
+  http.get('/api/organizations/5/alert-settings', () => HttpResponse.json({ message: 'Not found' }, { status: 404 })),
 );
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterAll(() => server.close());
