@@ -13,5 +13,4 @@ export const alertMarksQuery = (scope: UserScope, patientId: number, days: numbe
   queryOptions({ queryKey: alertKeys.marks(scope, patientId, days), queryFn: () => getAlertMarks(patientId, days) });
 
 /** Measurement times of the readings that raised an alert (vitals Figure marks). */
-export const useAlertMarks = (patientId: number, days: number) =>
-  useQuery(alertMarksQuery(useUserScope(), patientId, days));
+export const useAlertMarks = (patientId: number, days: number) => useQuery(alertMarksQuery(useUserScope(), patientId, days));

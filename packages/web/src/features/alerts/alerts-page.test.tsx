@@ -1,4 +1,4 @@
-import { AlertTexts, type Alert, type WorklistRow } from '@rpm/contracts';
+import { AlertTexts, type Alert, type AlertRule, type AlertSeverity, type WorklistRow } from '@rpm/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
@@ -8,7 +8,16 @@ import { renderPage } from '../../lib/testing/render-page.tsx';
 import { setupTestServer } from '../../lib/testing/test-server.ts';
 import { AlertsWorklist, snoozeUntil } from './alerts-page.tsx';
 
-const base: Alert = {
+/**
+ * An alert fixture. The contract's `Alert` type has `never` for rule and severity (their schemas
+ * are cast unions whose static type is lost), so fixtures are typed with the rule and severity
+ * types themselves.
+ */
+type AlertFixture = Omit<Alert, 'rule' | 'severity'> & { rule: AlertRule; severity: AlertSeverity };
+const asAlert = (a: AlertFixture) => a as unknown as Alert;
+type RowFixture = Omit<WorklistRow, 'severity' | 'alerts'> & { severity: AlertSeverity; alerts: Alert[] };
+
+const base: AlertFixture = {
   id: 11,
   patient_id: 4,
   patient_name: 'Ada Lovelace',
@@ -29,7 +38,7 @@ const base: Alert = {
   resolved_at: null,
   resolution_reason: null,
 };
-const lowMean: Alert = {
+const lowMean: AlertFixture = {
   ...base,
   id: 12,
   rule: 'bp_low',
@@ -43,7 +52,7 @@ const lowMean: Alert = {
   acknowledged_by_name: 'Grace Hopper',
   escalated_at: null,
 };
-const stale: Alert = {
+const stale: AlertFixture = {
   ...base,
   id: 13,
   patient_id: 5,
@@ -55,7 +64,7 @@ const stale: Alert = {
   confirmed: null,
   escalated_at: null,
 };
-const rows: WorklistRow[] = [
+const rows: RowFixture[] = [
   {
     patient_id: 4,
     patient_name: 'Ada Lovelace',
@@ -64,7 +73,7 @@ const rows: WorklistRow[] = [
     escalated: true,
     waiting_since: base.first_at,
     last_reading_at: base.last_at,
-    alerts: [base, lowMean],
+    alerts: [base, lowMean].map(asAlert),
   },
   {
     patient_id: 5,
@@ -74,7 +83,7 @@ const rows: WorklistRow[] = [
     escalated: false,
     waiting_since: stale.first_at,
     last_reading_at: null,
-    alerts: [stale],
+    alerts: [asAlert(stale)],
   },
 ];
 

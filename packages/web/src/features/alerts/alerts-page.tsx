@@ -246,7 +246,7 @@ export function AlertsWorklist({ organizationId }: { organizationId: number | nu
   };
   const rowLabel = (row: WorklistRow) => AlertTexts.worklistRowLabel(row.patient_name, row.alerts.length);
 
-  let content: ReactNode = null;
+  let content: ReactNode;
   if (worklist.isPending) content = <LoadingState />;
   else if (worklist.isError)
     content = (

@@ -23,14 +23,10 @@ describe('display units', { timeout: 30_000 }, () => {
   it('shows each kind’s unit with its guidance, and saves a new choice', async () => {
     const user = userEvent.setup();
     renderPage(<DisplayUnitsSection />);
-    const weightSelect = await screen.findByRole('combobox', {
-      name: ObservationTexts.displayUnitFor(weight.label, 'Harbor'),
-    });
+    const weightSelect = await screen.findByRole('combobox', { name: ObservationTexts.displayUnitFor(weight.label, 'Harbor') });
     await waitFor(() => expect(weightSelect).toBeEnabled());
     expect(weightSelect).toHaveValue('kg');
-    expect(
-      screen.getByRole('combobox', { name: ObservationTexts.displayUnitFor(glucose.label, 'Harbor') }),
-    ).toHaveValue('mmol/L');
+    expect(screen.getByRole('combobox', { name: ObservationTexts.displayUnitFor(glucose.label, 'Harbor') })).toHaveValue('mmol/L');
     expect(screen.getByText(weight.guidance)).toBeInTheDocument();
     await user.selectOptions(weightSelect, 'lb');
     await waitFor(() => expect(sent).toEqual({ display_units: { glucose: 'mmol/L', weight: '[lb_av]' } }));

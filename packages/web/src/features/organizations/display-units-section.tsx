@@ -1,11 +1,5 @@
 import { FormHelperText, Paper, Stack, TextField, Typography } from '@mui/material';
-import {
-  AdminTexts,
-  MEASUREMENT_KINDS,
-  ObservationTexts,
-  type MeasurementKind,
-  type Organization,
-} from '@rpm/contracts';
+import { AdminTexts, MEASUREMENT_KINDS, ObservationTexts, type MeasurementKind, type Organization } from '@rpm/contracts';
 import { useState } from 'react';
 import { errorMessage } from '../../api/errors.ts';
 import { useDisplayUnits } from '../../api/organizations/get-display-units.ts';
@@ -40,11 +34,7 @@ function KindUnitRow({ organization, kind }: { organization: Organization; kind:
             },
           )
         }
-        slotProps={{
-          select: { native: true },
-          inputLabel: { shrink: true },
-          htmlInput: { 'aria-describedby': captionId },
-        }}
+        slotProps={{ select: { native: true }, inputLabel: { shrink: true }, htmlInput: { 'aria-describedby': captionId } }}
         sx={{ maxWidth: 420 }}
       >
         {kind.unitChoices.map((u) => (
@@ -94,9 +84,7 @@ export function DisplayUnitsSection() {
             </TextField>
           )}
           {units.isError && (
-            <Typography color="error">
-              {errorMessage(units.error, ObservationTexts.failedToLoadDisplayUnits)}
-            </Typography>
+            <Typography color="error">{errorMessage(units.error, ObservationTexts.failedToLoadDisplayUnits)}</Typography>
           )}
           {MEASUREMENT_KINDS.map((kind) => (
             <KindUnitRow key={kind.kind} organization={organization} kind={kind} />

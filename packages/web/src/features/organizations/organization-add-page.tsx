@@ -49,6 +49,9 @@ export default function OrganizationAddPage() {
       <Box sx={{ maxWidth: 520 }}>
         <OrganizationSettingsSection />
         <DisplayUnitsSection />
+      </Box>
+      {/* Wider than the sections above: two columns of labelled thresholds with their sources. */}
+      <Box sx={{ maxWidth: 960 }}>
         <AlertSettingsSection />
       </Box>
     </>
