@@ -32,8 +32,8 @@ import {
   type WorklistRow,
   type WorklistSort,
 } from '@rpm/contracts';
-import { useCallback, useRef, useState, type ReactNode } from 'react';
-import { Link as RouterLink, useSearchParams } from 'react-router';
+import { useRef, useState, type ReactNode } from 'react';
+import { Link as RouterLink } from 'react-router';
 import { useAcknowledgeAlert } from '../../api/alerts/acknowledge-alert.ts';
 import { useWorklist, type WorklistParams } from '../../api/alerts/get-worklist.ts';
 import { errorMessage } from '../../api/errors.ts';
@@ -42,6 +42,7 @@ import { AlertStateMarks, alertReadingText, SeverityChip } from '../../component
 import { LoadingState } from '../../components/loading-state.tsx';
 import { useAuth } from '../../lib/auth/auth-context.tsx';
 import { formatTimestamp } from '../../lib/format-timestamp.ts';
+import { useSearchParamsUpdate } from '../../lib/search-params.ts';
 import { useTimezone } from '../../lib/timezone.ts';
 import { useSnackbar } from '../../lib/toast/toast.ts';
 import { ResolveDialog } from './resolve-dialog.tsx';
@@ -70,7 +71,7 @@ const oneOf = <T extends string>(list: readonly T[], value: string | null): T | 
  * the last change (each change is a history entry, unlike typing in a search box).
  */
 function useWorklistQuery() {
-  const [params, setParams] = useSearchParams();
+  const [params, update] = useSearchParamsUpdate({ replace: false });
   const rowsParam = Number(params.get('rows'));
   const limit = PAGE_SIZES.includes(rowsParam) ? rowsParam : DEFAULT_ROWS;
   const page = Math.max(0, Math.floor(Number(params.get('page')) || 0));
@@ -85,20 +86,6 @@ function useWorklistQuery() {
     limit,
     offset: page * limit,
   };
-  /** Changes some parameters; any change but the page itself goes back to the first page. */
-  const update = useCallback(
-    (changes: Record<string, string | number | undefined>) =>
-      setParams((prev) => {
-        const next = new URLSearchParams(prev);
-        for (const [k, v] of Object.entries(changes)) {
-          if (v === undefined || v === '' || (k === 'page' && v === 0)) next.delete(k);
-          else next.set(k, String(v));
-        }
-        if (!('page' in changes)) next.delete('page');
-        return next;
-      }),
-    [setParams],
-  );
   return { query, page, limit, update };
 }
 

@@ -41,6 +41,7 @@ import {
   thresholdValues,
 } from '../../components/threshold-fields.tsx';
 import { useSnackbar } from '../../lib/toast/toast.ts';
+import { OrganizationSelect } from './organization-select.tsx';
 
 /** The settings besides the thresholds, each with its label, the source of its default and its rule. */
 const SETTING_FIELDS: { key: AlertOrganizationSettingKey; label: string; source: string }[] = [
@@ -206,23 +207,12 @@ export function AlertSettingsSection() {
       {organizations.data?.length === 0 && <Typography>{AdminTexts.noOrganizations}</Typography>}
       {organization && (
         <Stack spacing={2}>
-          {(organizations.data?.length ?? 0) > 1 && (
-            <TextField
-              select
-              size="small"
-              label={AdminTexts.organization}
-              value={organization.id}
-              onChange={(e) => setChosen(Number(e.target.value))}
-              slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
-              sx={{ maxWidth: 420 }}
-            >
-              {organizations.data?.map((o) => (
-                <option key={o.id} value={o.id}>
-                  {o.name}
-                </option>
-              ))}
-            </TextField>
-          )}
+          <OrganizationSelect
+            label={AdminTexts.organization}
+            organizations={organizations.data ?? []}
+            value={organization.id}
+            onChange={setChosen}
+          />
           {settings.isError && (
             <Typography color="error">{errorMessage(settings.error, AlertTexts.settingsLoadFailed)}</Typography>
           )}
