@@ -361,10 +361,13 @@ export function AlertsWorklist({ organizationId }: { organizationId: number | nu
           }
         />
       )}
-      <Menu anchorEl={snoozeMenu?.anchor ?? null} open={snoozeMenu !== null} onClose={() => setSnoozeMenu(null)}>
-        <MenuItem disabled dense>
-          {AlertTexts.snooze}
-        </MenuItem>
+      {/* Acknowledging asks one thing more: until when (if at all) the alert may wait. */}
+      <Menu
+        anchorEl={snoozeMenu?.anchor ?? null}
+        open={snoozeMenu !== null}
+        onClose={() => setSnoozeMenu(null)}
+        slotProps={{ list: { 'aria-label': AlertTexts.snooze } }}
+      >
         {SNOOZE_CHOICES.map((c) => (
           <MenuItem key={c.value} onClick={() => snoozeMenu && handleAcknowledge(snoozeMenu.alert, c.value)}>
             {c.label}
