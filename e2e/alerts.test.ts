@@ -91,11 +91,22 @@ describe('clinical alerts', () => {
     const seenAfterMs = Date.now() - sentAt;
     expect(seenAfterMs).toBeLessThan(5_000);
     await expect.poll(() => row.textContent()).toContain(AlertTexts.rules.bp_crisis);
+    // One row per patient; a crisis is critical ("Critical", never "High") and, after a single
+    // reading, not yet confirmed by a second one.
+    expect(await row.textContent()).toContain(AlertTexts.severities.critical);
+    expect(await row.textContent()).toContain(AlertTexts.unconfirmed);
+    // The badge counts the active alerts: exactly what the default worklist lists.
     expect(await page.getByTestId('alerts-badge').textContent()).toContain('1');
+    expect(await page.getByTestId('alerts-badge').getAttribute('aria-label')).toBe(AlertTexts.badgeActive(1));
     if (SHOTS) await page.screenshot({ path: `${SHOTS}/alerts-1280x800.png` });
 
-    await row.getByRole('button', { name: AlertTexts.resolve }).click();
+    await row.getByRole('button', { name: AlertTexts.resolveButtonLabel(AlertTexts.rules.bp_crisis) }).click();
     const dialog = page.getByRole('dialog');
+    // A reason is required: without one nothing is sent.
+    await dialog.getByRole('button', { name: AlertTexts.resolve }).click();
+    await dialog.getByText(AlertTexts.resolveReasonRequired).waitFor();
+    await dialog.getByRole('combobox', { name: AlertTexts.resolveReason }).click();
+    await page.getByRole('option', { name: AlertTexts.reasons.reached_patient }).click();
     await dialog.getByLabel(AlertTexts.resolveNote).fill('Phoned the patient: repeat reading 150/90, GP informed.');
     await dialog.getByLabel(AlertTexts.resolveMinutes).fill('5');
     await dialog.getByRole('button', { name: AlertTexts.resolve }).click();

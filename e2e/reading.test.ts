@@ -5,7 +5,7 @@
  * Each page is checked with axe-core for serious or critical violations, and photographed.
  */
 import path from 'node:path';
-import { AdminTexts, Labels, PatientTexts } from '@rpm/contracts';
+import { AdminTexts, AlertTexts, BloodPressureTexts, DEFAULT_ALERT_THRESHOLDS, Labels, PatientTexts } from '@rpm/contracts';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -63,7 +63,8 @@ beforeAll(async () => {
   // Newest first: a critical reading, a high one, a normal one.
   await buildReadings(portal.db, patientId, [
     { at: { ago: '1 hour' }, systolic: 186, diastolic: 100, pulse: 80 },
-    { at: { ago: '2 hours' }, systolic: 150, diastolic: 85, pulse: 72 },
+    // Exactly 135/85: at or above stage 2, as the alert rule treats it.
+    { at: { ago: '2 hours' }, systolic: 135, diastolic: 85, pulse: 72 },
     { at: { ago: '3 hours' }, systolic: 128, diastolic: 82, pulse: 70 },
   ]);
   await buildNote(portal.db, { patientId, authorId: rows[0]!.id, content: 'Reviewed by phone' });
@@ -139,13 +140,16 @@ describe.each(SIZES)('reading data at $width x $height', (size) => {
     expect(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-level')))).toEqual([
       'critical',
       'high',
-      'normal',
+      // 128/82: stage 1 by its diastolic (marked, not alerted).
+      'elevated',
     ]);
-    expect(await rows.nth(0).textContent()).toContain(PatientTexts.readingCritical);
-    expect(await rows.nth(1).textContent()).toContain(PatientTexts.readingHigh);
+    const t = DEFAULT_ALERT_THRESHOLDS;
+    expect(await rows.nth(0).textContent()).toContain(`${AlertTexts.levels.critical}: ${BloodPressureTexts.crisis(t)}`);
+    expect(await rows.nth(1).textContent()).toContain(`${AlertTexts.levels.high}: ${BloodPressureTexts.stage2(t)}`);
+    expect(await rows.nth(2).textContent()).toContain(`${AlertTexts.levels.elevated}: ${BloodPressureTexts.stage1(t)}`);
     const legend = page.getByRole('note', { name: PatientTexts.readingLegend });
-    expect(await legend.textContent()).toContain(`${PatientTexts.readingHigh} ${PatientTexts.readingHighRule}`);
-    expect(await legend.textContent()).toContain(`${PatientTexts.readingCritical} ${PatientTexts.readingCriticalRule}`);
+    expect(await legend.textContent()).toContain(`${AlertTexts.levels.high} ${BloodPressureTexts.stage2(t)}`);
+    expect(await legend.textContent()).toContain(`${AlertTexts.levels.critical} ${BloodPressureTexts.crisis(t)}`);
     const term = (name: string) =>
       page.locator('dt', { hasText: new RegExp(`^${name}$`) }).locator('xpath=following-sibling::dd[1]');
     expect(await term(PatientTexts.gender).textContent()).toBe(PatientTexts.gender_male);

@@ -87,7 +87,8 @@ export const AlertTexts = {
   escalationTitle: 'Escalation',
   escalationMinutes: 'Escalate critical alerts not acknowledged within (minutes)',
   escalationContacts: 'Escalation contacts',
-  escalationContactsHint: 'Told by e-mail (a link only) when a critical alert escalates. None: the patient’s primary provider.',
+  escalationContactsHint:
+    'Told by e-mail (a link only) when a critical alert escalates. None: the patient’s primary provider.',
   windowTitle: 'Blood-pressure averages',
   windowDays: 'Window (days)',
   windowMinReadings: 'Readings needed in the window',
@@ -149,6 +150,21 @@ export const AlertTexts = {
   chartAverage: '7-day average',
   chartAlertMark: 'Raised an alert',
   chartBandTarget: 'Target',
+  /** A reading's mark in the patient's tables and legends (the classifier's level). */
+  levels: { elevated: 'Elevated', low: 'Low', high: 'High', critical: 'Critical' },
+  colPriority: 'Priority',
+  worklistRowLabel: (name: string, n: number) => `${name}: ${n} active alert${n === 1 ? '' : 's'}`,
+  acknowledgeMenuLabel: (rule: string) => `Acknowledge: ${rule}`,
+  resolveButtonLabel: (rule: string) => `Resolve: ${rule}`,
+  settingsTitle: 'Alert settings',
+  settingsSave: 'Save alert settings',
+  settingsLoadFailed: 'Alert settings could not be loaded.',
+  thresholdRange: (min: number, max: number, decimals: number) =>
+    decimals === 0
+      ? `Enter a whole number from ${min} to ${max}`
+      : `Enter a number from ${min} to ${max}, one decimal at most`,
+  defaultPlaceholder: (value: number) => `Default ${value}`,
+  escalationNoStaff: 'No active staff to choose from.',
   emailSubject: 'Critical alert on the RPM portal',
   emailBody: (link: string) =>
     `A reading of one of your patients needs attention now.\n\nOpen the alert (sign-in required):\n${link}\n`,

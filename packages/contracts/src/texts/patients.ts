@@ -76,8 +76,4 @@ export const PatientTexts = {
   previousStatus: 'Status before the status list',
   devicesSearch: 'Search devices',
   readingLegend: 'Readings marked',
-  readingHigh: 'High',
-  readingHighRule: 'above 140/90',
-  readingCritical: 'Critical',
-  readingCriticalRule: 'above 180/120',
 } as const;

@@ -1,7 +1,8 @@
 import { AlertTexts, BillingTexts, IngestionTexts, Labels, SESSION_EXPIRED_FLAG_KEY, SessionTexts, AuthLabels } from '@rpm/contracts';
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { makeUser, signInForTest, runPortalTestServer } from '../lib/testing/portal-test-server.ts';
+import { makeUser, server, signInForTest, runPortalTestServer } from '../lib/testing/portal-test-server.ts';
 import { renderApp } from '../lib/testing/render-app.tsx';
 
 runPortalTestServer();
@@ -91,5 +92,27 @@ describe('layout', () => {
     expect(screen.getByLabelText(AuthLabels.timezone)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: AuthLabels.accountMenu })).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: Labels.loginLink })).not.toBeInTheDocument();
+  });
+});
+
+describe('alert summary', () => {
+  it('badges the Alerts entry with the active alerts the worklist lists, and shows them by severity on the dashboard', async () => {
+    server.use(
+      http.get('/api/alerts/summary', () =>
+        HttpResponse.json({ open: 7, patients: 3, by_severity: { critical: 2, warning: 4, info: 1 }, escalated: 1, stale_patients: 1 }),
+      ),
+    );
+    signInForTest(makeUser({ role: 'provider' }));
+    renderApp('/');
+    const badge = await screen.findByTestId('alerts-badge');
+    expect(badge).toHaveAccessibleName(AlertTexts.badgeActive(7));
+    expect(badge).toHaveTextContent('7');
+    const overview = (await screen.findByRole('heading', { name: AlertTexts.dashboardAlertsTitle })).closest('div')!;
+    expect(overview).toHaveTextContent('7');
+    for (const [severity, n] of [['critical', 2], ['warning', 4], ['info', 1]] as const)
+      expect(within(overview).getByText(AlertTexts.severities[severity]).closest('div')?.parentElement).toHaveTextContent(
+        `${AlertTexts.severities[severity]}${n}`,
+      );
+    expect(screen.getByTestId('alerts-overview-escalated')).toHaveTextContent(`${AlertTexts.escalated}1`);
   });
 });

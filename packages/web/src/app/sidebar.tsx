@@ -58,14 +58,23 @@ function Hint({ title, children }: { title: string; children: ReactElement }) {
 
 const ALERTS_ENTRY = { label: AlertTexts.navAlerts, path: '/alerts' } as const;
 
-/** The Alerts icon carries the number of open alerts the user may see (kept live by the alert stream). */
+/**
+ * The Alerts icon carries the number of active alerts (open and acknowledged) the user may see:
+ * the summary counts exactly what the worklist's default view lists. Kept live by the alert stream.
+ */
 function AlertsIcon() {
   const summary = useAlertSummary();
   const open = summary.data?.open ?? 0;
   // No badge at zero: an invisible "0" would still be part of the entry's name.
   if (open === 0) return <NotificationsIcon />;
   return (
-    <Badge badgeContent={open} color="error" max={99} aria-label={AlertTexts.badgeLabel(open)} data-testid="alerts-badge">
+    <Badge
+      badgeContent={open}
+      color="error"
+      max={99}
+      aria-label={AlertTexts.badgeActive(open)}
+      data-testid="alerts-badge"
+    >
       <NotificationsIcon />
     </Badge>
   );
@@ -153,31 +162,31 @@ export function NavigationDrawer({
 
 function NavEntries({ role, collapsed, onNavigate }: { role: Role; collapsed: boolean; onNavigate?: () => void }) {
   return (
-      <List>
-        {sidebarEntriesFor(role).map((entry) => (
-          <ListItem key={entry.path} disablePadding sx={{ display: 'block' }}>
-            <Hint title={collapsed ? entry.label : ''}>
-              <ListItemButton
-                component={NavLink}
-                to={entry.path}
-                onClick={onNavigate}
-                end={entry.path === '/patients' ? false : true}
-                aria-label={collapsed ? entry.label : undefined}
-                sx={{
-                  minHeight: 44,
-                  justifyContent: collapsed ? 'center' : 'flex-start',
-                  px: 2.5,
-                  '&.active': { bgcolor: 'action.selected', fontWeight: 600 },
-                }}
-              >
-                <ListItemIcon sx={{ minWidth: 0, mr: collapsed ? 0 : 2, justifyContent: 'center' }}>
-                  {ICONS[entry.path]}
-                </ListItemIcon>
-                {!collapsed && <ListItemText primary={entry.label} />}
-              </ListItemButton>
-            </Hint>
-          </ListItem>
-        ))}
-      </List>
+    <List>
+      {sidebarEntriesFor(role).map((entry) => (
+        <ListItem key={entry.path} disablePadding sx={{ display: 'block' }}>
+          <Hint title={collapsed ? entry.label : ''}>
+            <ListItemButton
+              component={NavLink}
+              to={entry.path}
+              onClick={onNavigate}
+              end={entry.path === '/patients' ? false : true}
+              aria-label={collapsed ? entry.label : undefined}
+              sx={{
+                minHeight: 44,
+                justifyContent: collapsed ? 'center' : 'flex-start',
+                px: 2.5,
+                '&.active': { bgcolor: 'action.selected', fontWeight: 600 },
+              }}
+            >
+              <ListItemIcon sx={{ minWidth: 0, mr: collapsed ? 0 : 2, justifyContent: 'center' }}>
+                {ICONS[entry.path]}
+              </ListItemIcon>
+              {!collapsed && <ListItemText primary={entry.label} />}
+            </ListItemButton>
+          </Hint>
+        </ListItem>
+      ))}
+    </List>
   );
 }

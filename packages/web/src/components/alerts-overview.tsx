@@ -1,11 +1,12 @@
-import { Box, Button, Card, CardContent, Stack, Typography } from '@mui/material';
+import { Box, Button, Card, CardContent, Chip, Stack, Typography } from '@mui/material';
 import { ALERT_SEVERITIES, AlertTexts } from '@rpm/contracts';
 import { Link as RouterLink } from 'react-router';
 import { useAlertSummary } from '../api/alerts/alert-summary.ts';
 import { SeverityChip } from './alert-display.tsx';
 
 /**
- * The dashboard's view of the worklist: open alerts by severity and patients with stale data.
+ * The dashboard's view of the worklist: active alerts by severity (critical, needs review, for
+ * information), how many escalated, and patients with stale data.
  * The cards are not links themselves: a card-wide link would take its whole text as its name
  * ("Open alerts 0 …", "Patients with stale data 0"), which then competes with the sidebar's
  * Alerts and Patients entries for anyone (or any tool) looking for a link by name. One link
@@ -33,6 +34,12 @@ export function AlertsOverview() {
                   <Typography variant="body2">{s.by_severity[sev]}</Typography>
                 </Box>
               ))}
+              {s.escalated > 0 && (
+                <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }} data-testid="alerts-overview-escalated">
+                  <Chip size="small" color="error" label={AlertTexts.escalated} />
+                  <Typography variant="body2">{s.escalated}</Typography>
+                </Box>
+              )}
             </Stack>
           </CardContent>
         </Card>

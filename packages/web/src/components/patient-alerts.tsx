@@ -1,5 +1,5 @@
 import { Box, Button, List, ListItem, ListItemText, Stack, Typography } from '@mui/material';
-import { AlertTexts } from '@rpm/contracts';
+import { AlertTexts, bloodPressure, type ThresholdValues } from '@rpm/contracts';
 import { lazy, Suspense, useState } from 'react';
 import { PATIENT_ALERTS_PAGE, useAlerts } from '../api/alerts/list-alerts.ts';
 import { usePatientThresholds } from '../api/alerts/patient-thresholds.ts';
@@ -47,12 +47,7 @@ export function PatientAlerts({ patientId }: { patientId: number }) {
       )}
       {thresholds.data && (
         <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }} data-testid="patient-thresholds">
-          {AlertTexts.thresholdsTitle}: {AlertTexts.chartBandTarget} {thresholds.data.effective.target_systolic}/
-          {thresholds.data.effective.target_diastolic} · {AlertTexts.chartBandStage2} ≥ {thresholds.data.effective.high_systolic}/
-          {thresholds.data.effective.high_diastolic} · {AlertTexts.chartBandCrisis} &gt; {thresholds.data.effective.crisis_systolic}/
-          {thresholds.data.effective.crisis_diastolic} · {AlertTexts.rules.bp_low} &lt; {thresholds.data.effective.low_systolic}/
-          {thresholds.data.effective.low_diastolic} · {AlertTexts.thresholdLabels.pulse_low} {thresholds.data.effective.pulse_low} ·{' '}
-          {AlertTexts.thresholdLabels.pulse_high} {thresholds.data.effective.pulse_high}
+          {thresholdsSummary(thresholds.data.effective)}
         </Typography>
       )}
       {editing && thresholds.data && (
@@ -62,4 +57,15 @@ export function PatientAlerts({ patientId }: { patientId: number }) {
       )}
     </Box>
   );
+}
+
+/** The numbers this patient's readings are held to, in the classifier's own words. */
+function thresholdsSummary(t: ThresholdValues): string {
+  const bands = [...new Set((bloodPressure.bands?.(t) ?? []).map((b) => b.label))];
+  return [
+    `${AlertTexts.thresholdsTitle}: ${AlertTexts.chartBandTarget} ${t.target_systolic}/${t.target_diastolic}`,
+    ...bands,
+    `${AlertTexts.thresholdLabels.pulse_low} ${t.pulse_low}`,
+    `${AlertTexts.thresholdLabels.pulse_high} ${t.pulse_high}`,
+  ].join(' · ');
 }

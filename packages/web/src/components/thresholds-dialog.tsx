@@ -1,27 +1,26 @@
-import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Grid, TextField, Typography } from '@mui/material';
+import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Typography } from '@mui/material';
 import {
-  ALERT_THRESHOLD_KEYS,
   AlertTexts,
-  ReadingLimits,
-  type AlertThresholdKey,
+  ORGANIZATION_ONLY_THRESHOLDS,
+  THRESHOLDS,
   type PatientThresholds,
   type PatientThresholdsBody,
+  type ThresholdDefinition,
+  type ThresholdKey,
 } from '@rpm/contracts';
-import { useForm } from 'react-hook-form';
 import { useSavePatientThresholds } from '../api/alerts/save-patient-thresholds.ts';
 import { errorMessage } from '../api/errors.ts';
 import { useSnackbar } from '../lib/toast/toast.ts';
+import { useSchemaForm } from './form/use-schema-form.ts';
+import { ThresholdFields, thresholdsFormSchema, thresholdTexts, thresholdValues } from './threshold-fields.tsx';
 
-type ThresholdForm = Record<AlertThresholdKey, string>;
+/** A patient's own thresholds: all but the organization-only ones (the COPD oxygen target). */
+const PATIENT_THRESHOLDS: readonly ThresholdDefinition[] = THRESHOLDS.filter(
+  (d) => !ORGANIZATION_ONLY_THRESHOLDS.includes(d.key),
+);
+const PatientThresholdsForm = thresholdsFormSchema(PATIENT_THRESHOLDS);
 
-const limitsOf = (key: AlertThresholdKey) =>
-  key.startsWith('pulse')
-    ? ReadingLimits.pulse
-    : key.endsWith('diastolic')
-      ? ReadingLimits.diastolic
-      : ReadingLimits.systolic;
-
-/** Edits a patient's own thresholds; empty fields fall back to the defaults. */
+/** Edits a patient's own thresholds; empty fields fall back to the organization's (or the portal's) value. */
 export default function ThresholdsDialog({
   patientId,
   current,
@@ -33,17 +32,18 @@ export default function ThresholdsDialog({
 }) {
   const save = useSavePatientThresholds(patientId);
   const { enqueueSnackbar } = useSnackbar();
-  const { register, handleSubmit, formState } = useForm<ThresholdForm>({
-    mode: 'onBlur',
-    defaultValues: Object.fromEntries(
-      ALERT_THRESHOLD_KEYS.map((k) => [k, current.overrides[k] === null ? '' : String(current.overrides[k])]),
-    ) as ThresholdForm,
+  const form = useSchemaForm<Record<string, string>>(PatientThresholdsForm, {
+    defaultValues: thresholdTexts(PATIENT_THRESHOLDS, current.overrides),
   });
-  const submit = handleSubmit((v) => {
-    const body = Object.fromEntries(
-      ALERT_THRESHOLD_KEYS.map((k) => [k, v[k].trim() === '' ? null : Number(v[k])]),
-    ) as PatientThresholdsBody;
-    save.mutate(body, {
+  // The placeholder is what applies without the patient's own value: the effective value where
+  // none is set (the organization's or the default); where one is set the organization's value is
+  // not in this answer, so the portal default is shown.
+  const fallback = (key: ThresholdKey) =>
+    current.overrides[key] === null || current.overrides[key] === undefined
+      ? current.effective[key]
+      : THRESHOLDS.find((d) => d.key === key)!.default;
+  const submit = form.handleSubmit((v) => {
+    save.mutate(thresholdValues(PATIENT_THRESHOLDS, v) as PatientThresholdsBody, {
       onSuccess: () => {
         enqueueSnackbar(AlertTexts.thresholdsSaved, { variant: 'success' });
         onClose();
@@ -52,38 +52,19 @@ export default function ThresholdsDialog({
     });
   });
   return (
-    <Dialog open onClose={onClose} aria-labelledby="thresholds-title" fullWidth maxWidth="sm">
+    <Dialog open onClose={onClose} aria-labelledby="thresholds-title" fullWidth maxWidth="md">
       <form onSubmit={submit} noValidate>
         <DialogTitle id="thresholds-title">{AlertTexts.thresholdsTitle}</DialogTitle>
         <DialogContent>
           <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
             {AlertTexts.thresholdsHint}
           </Typography>
-          <Grid container spacing={2}>
-            {ALERT_THRESHOLD_KEYS.map((k) => {
-              const { min, max } = limitsOf(k);
-              return (
-                <Grid key={k} size={{ xs: 12, sm: 6 }}>
-                  <TextField
-                    fullWidth
-                    size="small"
-                    inputMode="numeric"
-                    label={AlertTexts.thresholdLabels[k]}
-                    placeholder={String(current.effective[k])}
-                    {...register(k, {
-                      validate: (val) => {
-                        if (val.trim() === '') return true;
-                        const n = Number(val);
-                        return (Number.isInteger(n) && n >= min && n <= max) || `${min}–${max}`;
-                      },
-                    })}
-                    error={!!formState.errors[k]}
-                    helperText={formState.errors[k]?.message}
-                  />
-                </Grid>
-              );
-            })}
-          </Grid>
+          <ThresholdFields
+            form={form}
+            definitions={PATIENT_THRESHOLDS}
+            fallback={fallback}
+            idPrefix="patient-threshold"
+          />
         </DialogContent>
         <DialogActions>
           <Button onClick={onClose}>{AlertTexts.cancel}</Button>

@@ -1,4 +1,4 @@
-import { Alert } from '@rpm/contracts';
+import { Alert, type AcknowledgeAlertBody } from '@rpm/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { callApi, defineCall } from '../client.ts';
 import { useUserScope } from '../scope.ts';
@@ -6,7 +6,8 @@ import { alertKeys } from './keys.ts';
 
 export const acknowledgeAlertCall = defineCall('POST', '/api/alerts/:id/acknowledge', import.meta.env.DEV && Alert);
 
-export const acknowledgeAlert = (id: number) => callApi(acknowledgeAlertCall, { params: { id } });
+export const acknowledgeAlert = ({ id, body }: { id: number; body: AcknowledgeAlertBody }) =>
+  callApi(acknowledgeAlertCall, { params: { id }, body });
 
 export function useAcknowledgeAlert() {
   const client = useQueryClient();

@@ -1,4 +1,5 @@
 import { PatientThresholds } from '@rpm/contracts';
+import type { PatientThresholds as Thresholds } from '@rpm/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { callApi, defineCall } from '../client.ts';
 import { useUserScope, type UserScope } from '../scope.ts';
@@ -10,7 +11,9 @@ export const getPatientThresholdsCall = defineCall(
   import.meta.env.DEV && PatientThresholds,
 );
 
-export const getPatientThresholds = (patientId: number) => callApi(getPatientThresholdsCall, { params: { id: patientId } });
+// The schema is built from the threshold list, so its static type has no named keys; the interface does.
+export const getPatientThresholds = (patientId: number) =>
+  callApi(getPatientThresholdsCall, { params: { id: patientId } }) as Promise<Thresholds>;
 
 export const patientThresholdsQuery = (scope: UserScope, patientId: number) =>
   queryOptions({ queryKey: alertKeys.thresholds(scope, patientId), queryFn: () => getPatientThresholds(patientId) });

@@ -1,4 +1,4 @@
-import { PatientThresholds, type PatientThresholdsBody } from '@rpm/contracts';
+import { PatientThresholds, type PatientThresholdsBody, type PatientThresholds as Thresholds } from '@rpm/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { callApi, defineCall } from '../client.ts';
 import { useUserScope } from '../scope.ts';
@@ -11,7 +11,7 @@ export const savePatientThresholdsCall = defineCall(
 );
 
 export const savePatientThresholds = (patientId: number, body: PatientThresholdsBody) =>
-  callApi(savePatientThresholdsCall, { params: { id: patientId }, body });
+  callApi(savePatientThresholdsCall, { params: { id: patientId }, body }) as Promise<Thresholds>;
 
 export function useSavePatientThresholds(patientId: number) {
   const client = useQueryClient();

@@ -1,62 +1,107 @@
-import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack, TextField } from '@mui/material';
-import { ALERT_RESOLVE_MAX_MINUTES, AlertTexts, type Alert } from '@rpm/contracts';
-import { useSnackbar } from '../../lib/toast/toast.ts';
-import { useForm } from 'react-hook-form';
+import { Button, Dialog, DialogActions, DialogContent, DialogTitle, MenuItem, Stack, TextField } from '@mui/material';
+import {
+  AlertTexts,
+  RESOLUTION_REASONS,
+  ResolveAlertBody,
+  formSchema,
+  optionalWholeNumberText,
+  requiredText,
+  textRule,
+  type Alert,
+  type FormValues,
+  type ResolveAlertBody as ResolveBody,
+} from '@rpm/contracts';
+import { Controller } from 'react-hook-form';
 import { useResolveAlert } from '../../api/alerts/resolve-alert.ts';
 import { errorMessage } from '../../api/errors.ts';
+import { controlledFieldProps, textFieldProps } from '../../components/form/text-field-props.ts';
+import { useSchemaForm } from '../../components/form/use-schema-form.ts';
+import { useSnackbar } from '../../lib/toast/toast.ts';
 
-interface ResolveForm {
-  note: string;
-  minutes: string;
-}
+/** The form's rules are the contract's: a reason of RESOLUTION_REASONS, a note, minutes in range. */
+const ResolveForm = formSchema({
+  reason: textRule((v) => (RESOLUTION_REASONS as readonly string[]).includes(v), AlertTexts.resolveReasonRequired),
+  note: requiredText(AlertTexts.resolveNoteRequired),
+  minutes: optionalWholeNumberText(ResolveAlertBody.properties.minutes, AlertTexts.resolveMinutesRange),
+});
 
-/** Resolve with a note (added to the patient's clinical notes) and optional minutes (a tracking entry). */
-export function ResolveDialog({ alert, onClose }: { alert: Alert; onClose: () => void }) {
+/** Resolve with a reason, a note (added to the patient's clinical notes) and optional minutes (a tracking entry). */
+export function ResolveDialog({
+  alert,
+  onClose,
+  onResolved,
+}: {
+  alert: Alert;
+  onClose: () => void;
+  /** After a successful resolve (the dialog has closed): the worklist moves focus on. */
+  onResolved?: () => void;
+}) {
   const { enqueueSnackbar } = useSnackbar();
   const resolve = useResolveAlert();
-  const { register, handleSubmit, formState } = useForm<ResolveForm>({ mode: 'onBlur', defaultValues: { note: '', minutes: '' } });
-  const submit = handleSubmit((v) =>
+  const form = useSchemaForm<FormValues<typeof ResolveForm>>(ResolveForm, {
+    defaultValues: { reason: '', note: '', minutes: '' },
+  });
+  const submit = form.handleSubmit((v) => {
+    const body: ResolveBody = {
+      reason: v.reason as ResolveBody['reason'],
+      note: v.note,
+      ...(v.minutes.trim() ? { minutes: Number(v.minutes) } : {}),
+    };
     resolve.mutate(
-      { id: alert.id, body: { note: v.note, ...(v.minutes.trim() ? { minutes: Number(v.minutes) } : {}) } },
+      { id: alert.id, body },
       {
         onSuccess: () => {
           enqueueSnackbar(AlertTexts.resolved, { variant: 'success' });
           onClose();
+          onResolved?.();
         },
         onError: (err) => enqueueSnackbar(errorMessage(err, AlertTexts.resolveTitle), { variant: 'error' }),
       },
-    ),
-  );
+    );
+  });
   return (
-    <Dialog open onClose={onClose} aria-labelledby="resolve-alert-title" fullWidth maxWidth="sm">
+    // The worklist moves focus to the next row itself after a resolve.
+    <Dialog
+      open
+      onClose={onClose}
+      aria-labelledby="resolve-alert-title"
+      fullWidth
+      maxWidth="sm"
+      disableRestoreFocus={!!onResolved}
+    >
       <form onSubmit={submit} noValidate>
         <DialogTitle id="resolve-alert-title">
           {AlertTexts.resolveTitle}: {alert.patient_name}, {AlertTexts.rules[alert.rule]}
         </DialogTitle>
         <DialogContent>
           <Stack spacing={2} sx={{ mt: 1 }}>
+            <Controller
+              control={form.control}
+              name="reason"
+              render={({ field, fieldState }) => (
+                <TextField
+                  select
+                  label={AlertTexts.resolveReason}
+                  required
+                  autoFocus
+                  {...controlledFieldProps(field, fieldState)}
+                >
+                  {RESOLUTION_REASONS.map((r) => (
+                    <MenuItem key={r} value={r}>
+                      {AlertTexts.reasons[r]}
+                    </MenuItem>
+                  ))}
+                </TextField>
+              )}
+            />
             <TextField
               label={AlertTexts.resolveNote}
+              required
               multiline
               minRows={3}
-              autoFocus
-              {...register('note', { validate: (v) => v.trim() !== '' || AlertTexts.resolveNoteRequired })}
-              error={!!formState.errors.note}
-              helperText={formState.errors.note?.message}
+              {...textFieldProps(form, 'note')}
             />
-            <TextField
-              label={AlertTexts.resolveMinutes}
-              inputMode="numeric"
-              {...register('minutes', {
-                validate: (v) => {
-                  if (v.trim() === '') return true;
-                  const n = Number(v);
-                  return (Number.isInteger(n) && n >= 1 && n <= ALERT_RESOLVE_MAX_MINUTES) || AlertTexts.resolveMinutesRange;
-                },
-              })}
-              error={!!formState.errors.minutes}
-              helperText={formState.errors.minutes?.message}
-            />
+            <TextField label={AlertTexts.resolveMinutes} inputMode="numeric" {...textFieldProps(form, 'minutes')} />
           </Stack>
         </DialogContent>
         <DialogActions>

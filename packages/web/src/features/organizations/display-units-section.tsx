@@ -6,6 +6,7 @@ import { useDisplayUnits } from '../../api/organizations/get-display-units.ts';
 import { useOrganizations } from '../../api/organizations/get-organizations.ts';
 import { useUpdateDisplayUnits } from '../../api/organizations/update-display-units.ts';
 import { useSnackbar } from '../../lib/toast/toast.ts';
+import { OrganizationSelect } from './organization-select.tsx';
 
 /** One kind's unit for one organization, with the guidance its marks follow cited below it. */
 function KindUnitRow({ organization, kind }: { organization: Organization; kind: MeasurementKind }) {
@@ -66,23 +67,12 @@ export function DisplayUnitsSection() {
       {organizations.data?.length === 0 && <Typography>{AdminTexts.noOrganizations}</Typography>}
       {organization && (
         <Stack spacing={2}>
-          {(organizations.data?.length ?? 0) > 1 && (
-            <TextField
-              select
-              size="small"
-              label={ObservationTexts.organization}
-              value={organization.id}
-              onChange={(e) => setChosen(Number(e.target.value))}
-              slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
-              sx={{ maxWidth: 420 }}
-            >
-              {organizations.data?.map((o) => (
-                <option key={o.id} value={o.id}>
-                  {o.name}
-                </option>
-              ))}
-            </TextField>
-          )}
+          <OrganizationSelect
+            label={ObservationTexts.organization}
+            organizations={organizations.data ?? []}
+            value={organization.id}
+            onChange={setChosen}
+          />
           {units.isError && (
             <Typography color="error">{errorMessage(units.error, ObservationTexts.failedToLoadDisplayUnits)}</Typography>
           )}

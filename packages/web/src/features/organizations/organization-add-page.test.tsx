@@ -11,7 +11,11 @@ const organizations = [{ id: 5, name: 'Harbor' }];
 const server = setupTestServer(
   http.get('/api/organizations', () => HttpResponse.json(organizations)),
   http.get('/api/organizations/5/display-units', () => HttpResponse.json({ display_units: {} })),
-  http.get('/api/organizations/5/settings', () => HttpResponse.json({ id: 5, name: 'Harbor', require_mfa: false, time_zone: 'America/New_York' })),
+  http.get('/api/organizations/5/settings', () =>
+    HttpResponse.json({ id: 5, name: 'Harbor', require_mfa: false, time_zone: 'America/New_York' }),
+  ),
+  // The alert settings section has its own tests (alert-settings-section.test.tsx).
+  http.get('/api/organizations/5/alert-settings', () => HttpResponse.json({ message: 'Not found' }, { status: 404 })),
 );
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterAll(() => server.close());
@@ -74,7 +78,9 @@ describe('add organization', { timeout: 20_000 }, () => {
   });
 
   it('says when the setting could not be saved, and leaves the switch as it was', async () => {
-    server.use(http.put(organizationSettingsPath(5), () => HttpResponse.json({ message: 'Forbidden' }, { status: 403 })));
+    server.use(
+      http.put(organizationSettingsPath(5), () => HttpResponse.json({ message: 'Forbidden' }, { status: 403 })),
+    );
     const user = userEvent.setup();
     renderAddPage();
     const toggle = await screen.findByRole('switch', { name: `${AdminTexts.requireMfa}: Harbor` });

@@ -8,6 +8,7 @@ import { ApiError } from '../../api/errors.ts';
 import { useCreateOrganization } from '../../api/organizations/create-organization.ts';
 import { OrganizationSettingsSection } from './organization-settings-section.tsx';
 import { DisplayUnitsSection } from './display-units-section.tsx';
+import { AlertSettingsSection } from './alert-settings-section.tsx';
 
 const OrganizationForm = formSchema({ name: requiredText(Validation.organizationNameRequired) });
 
@@ -48,6 +49,10 @@ export default function OrganizationAddPage() {
       <Box sx={{ maxWidth: 520 }}>
         <OrganizationSettingsSection />
         <DisplayUnitsSection />
+      </Box>
+      {/* Wider than the sections above: two columns of labelled thresholds with their sources. */}
+      <Box sx={{ maxWidth: 960 }}>
+        <AlertSettingsSection />
       </Box>
     </>
   );

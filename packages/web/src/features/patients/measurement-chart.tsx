@@ -6,6 +6,7 @@ import { PatientTexts } from '@rpm/contracts';
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import { formatTimestamp } from '../../lib/format-timestamp.ts';
+import { bandsPlugin, type DrawnBand } from './chart-bands.ts';
 
 /** One line of the chart: a component's values in its display unit, aligned with `t`. */
 export interface ChartLine {
@@ -22,13 +23,15 @@ interface Props {
   timezone: string;
   /** The chart's accessible name; the panel's table beside it is the accessible alternative. */
   label: string;
+  /** The kind's bands (its classifier's, with the patient's thresholds) in the display unit. */
+  bands?: readonly DrawnBand[];
 }
 
 const COLORS = ['#236fd6', '#d32f2f', '#2e7d32', '#8e24aa'];
 const HEIGHT = 220;
 
 /** A kind's trend: one line per component on a time axis, rebuilt when the time zone changes. */
-export default function MeasurementChart({ t, lines, unit, timezone, label }: Props) {
+export default function MeasurementChart({ t, lines, unit, timezone, label, bands }: Props) {
   const host = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
@@ -37,6 +40,7 @@ export default function MeasurementChart({ t, lines, unit, timezone, label }: Pr
     const width = () => Math.max(280, el.clientWidth || 600);
     const show = (v: number | null | undefined) => (v === null || v === undefined ? '—' : String(v));
     const opts: uPlot.Options = {
+      plugins: bands && bands.length > 0 ? [bandsPlugin(bands)] : [],
       width: width(),
       height: HEIGHT,
       tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), timezone),
@@ -59,13 +63,15 @@ export default function MeasurementChart({ t, lines, unit, timezone, label }: Pr
     };
     const plot = new uPlot(opts, [t, ...lines.map((l) => l.values)], el);
     const observer =
-      typeof ResizeObserver === 'function' ? new ResizeObserver(() => plot.setSize({ width: width(), height: HEIGHT })) : null;
+      typeof ResizeObserver === 'function'
+        ? new ResizeObserver(() => plot.setSize({ width: width(), height: HEIGHT }))
+        : null;
     observer?.observe(el);
     return () => {
       observer?.disconnect();
       plot.destroy();
     };
-  }, [t, lines, unit, timezone]);
+  }, [t, lines, unit, timezone, bands]);
 
   return <Box ref={host} role="img" aria-label={label} data-timezone={timezone} sx={{ width: '100%', minWidth: 0 }} />;
 }

@@ -1,5 +1,9 @@
 import {
+  ALERT_THRESHOLD_KEYS,
+  DEFAULT_ALERT_THRESHOLDS,
+  ORGANIZATION_ONLY_THRESHOLDS,
   ObservationTexts,
+  PatientTexts,
   TIMEZONE_STORAGE_KEY,
   type Observation,
   type ObservationSummary,
@@ -47,7 +51,18 @@ const byPatient: Record<string, { programs: string[]; observations: Observation[
 };
 
 let programsSent: unknown = null;
+/** The patients' effective thresholds: the defaults, unless a test sets its own. */
+let effective = DEFAULT_ALERT_THRESHOLDS;
 const server = setupTestServer(
+  http.get('/api/patients/:id/thresholds', ({ params }) =>
+    HttpResponse.json({
+      patient_id: Number(params.id),
+      overrides: Object.fromEntries(
+        ALERT_THRESHOLD_KEYS.filter((k) => !ORGANIZATION_ONLY_THRESHOLDS.includes(k)).map((k) => [k, null]),
+      ),
+      effective,
+    }),
+  ),
   http.get('/api/patients/:id/observations/summary', ({ params }) => {
     const all = byPatient[String(params.id)]!.observations;
     const kinds = [...new Set(['blood_pressure', ...all.map((o) => o.kind)])].map((kind) => {
@@ -131,6 +146,20 @@ describe('measurement panels', { timeout: 30_000 }, () => {
     expect(rows.map((r) => r.getAttribute('data-level'))).toEqual(['normal', 'critical']);
     expect(within(rows[1]!).getByText(/Level 2 hypoglycemia/)).toBeInTheDocument();
     expect(screen.getByTestId('measurement-latest')).toHaveTextContent('5.6 mmol/L');
+  });
+
+  it("marks glucose by the patient's own thresholds, and says them in the legend", async () => {
+    // A provider set the patient's level 1 line above 100.8 mg/dL (5.6 mmol/L): that reading is low now.
+    effective = { ...DEFAULT_ALERT_THRESHOLDS, glucose_low: 110 };
+    try {
+      renderPage(<MeasurementPanels patientId={6} organizationId={2} />);
+      const glucose = await screen.findByRole('table', { name: 'Blood glucose' }, { timeout: 10_000 });
+      const rows = within(glucose).getAllByRole('row').slice(1);
+      expect(rows.map((r) => r.getAttribute('data-level'))).toEqual(['low', 'critical']);
+      expect(screen.getByRole('note', { name: PatientTexts.readingLegend })).toHaveTextContent('110');
+    } finally {
+      effective = DEFAULT_ALERT_THRESHOLDS;
+    }
   });
 
   it('says so when the patient has no measurements beside blood pressure', async () => {

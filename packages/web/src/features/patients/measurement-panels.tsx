@@ -1,18 +1,18 @@
-import ReportIcon from '@mui/icons-material/Report';
-import WarningAmberIcon from '@mui/icons-material/WarningAmber';
-import { Box, Paper, Stack, TableCell, TableRow, Typography, alpha, type Theme } from '@mui/material';
+import { Box, Paper, Stack, TableCell, TableRow, Typography } from '@mui/material';
 import {
   ObservationTexts,
   VITALS_PAGE_SIZE,
   VITALS_PAGE_SIZE_OPTIONS,
   bloodPressure,
+  effectiveThresholds,
   formatValue,
   type DisplayUnits,
   type MeasurementKind,
-  type MeasurementLevel,
   type Observation,
+  type ThresholdValues,
 } from '@rpm/contracts';
 import { lazy, Suspense, useMemo } from 'react';
+import { usePatientThresholds } from '../../api/alerts/patient-thresholds.ts';
 import { useDisplayUnits } from '../../api/organizations/get-display-units.ts';
 import { useObservationSeries } from '../../api/observations/get-observation-series.ts';
 import { useObservationSummary } from '../../api/observations/get-observation-summary.ts';
@@ -25,6 +25,7 @@ import { useTimezone } from '../../lib/timezone.ts';
 import { AddObservationButton } from './add-observation-button.tsx';
 import { componentUnit, displayNumber, panelKinds, showValue } from './measurement-units.ts';
 import { PagedList, PatientSection, usePaging } from './paged-section.tsx';
+import { LevelMark, ReadingLegend, rowStyle } from './reading-marks.tsx';
 
 // uPlot and its CSS are fetched when the first chart draws, not with the patient page.
 const MeasurementChart = lazy(() => import('./measurement-chart.tsx'));
@@ -42,6 +43,10 @@ export function MeasurementPanels({ patientId, organizationId }: { patientId: nu
   const programs = usePrograms();
   const units = useDisplayUnits(organizationId);
   const enrolled = useMemo(() => patientPrograms.data?.programs ?? [], [patientPrograms.data]);
+  // The marks, legends and bands use the numbers that apply to this patient (their own, else the
+  // organization's, programs included); the server works them out, so the page never guesses.
+  const patientThresholds = usePatientThresholds(patientId);
+  const thresholds = patientThresholds.data?.effective;
   return (
     <PatientSection
       headingId="measurements-heading"
@@ -56,6 +61,8 @@ export function MeasurementPanels({ patientId, organizationId }: { patientId: nu
         loading={<Loading />}
       >
         {(data) => {
+          // Without the patient's thresholds the marks would show the defaults' and then change.
+          if (patientThresholds.isPending) return <Loading />;
           const has = data.kinds.filter((k) => k.kind !== SHOWN_BY_VITALS && k.total > 0);
           const programKinds = (id: string) => programs.data?.items.find((p) => p.id === id)?.kinds;
           const kinds = panelKinds(
@@ -75,6 +82,7 @@ export function MeasurementPanels({ patientId, organizationId }: { patientId: nu
                     latest={entry.latest}
                     displayUnits={units.data?.display_units}
                     programs={enrolled}
+                    thresholds={thresholds}
                   />
                 );
               })}
@@ -92,13 +100,21 @@ interface PanelProps {
   latest: Observation | null;
   displayUnits: DisplayUnits | undefined;
   programs: readonly string[];
+  /** The patient's effective thresholds; undefined when they failed to load (the defaults apply). */
+  thresholds: ThresholdValues | undefined;
 }
 
-function MeasurementPanel({ patientId, kind, latest, displayUnits, programs }: PanelProps) {
+function MeasurementPanel({ patientId, kind, latest, displayUnits, programs, thresholds }: PanelProps) {
   const { timezone } = useTimezone();
   const headingId = `measurement-${kind.kind}-heading`;
   return (
-    <Paper variant="outlined" component="section" aria-labelledby={headingId} sx={{ p: 2, minWidth: 0 }} data-kind={kind.kind}>
+    <Paper
+      variant="outlined"
+      component="section"
+      aria-labelledby={headingId}
+      sx={{ p: 2, minWidth: 0 }}
+      data-kind={kind.kind}
+    >
       <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', gap: 1, flexWrap: 'wrap' }}>
         <Typography id={headingId} variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
           {kind.label}
@@ -120,10 +136,22 @@ function MeasurementPanel({ patientId, kind, latest, displayUnits, programs }: P
       )}
       <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', lg: '1fr 1fr' }, gap: 2, alignItems: 'start' }}>
         <Box sx={{ minWidth: 0 }}>
-          <KindChart patientId={patientId} kind={kind} displayUnits={displayUnits} />
+          <KindChart
+            patientId={patientId}
+            kind={kind}
+            displayUnits={displayUnits}
+            thresholds={thresholds}
+            programs={programs}
+          />
         </Box>
         <Box sx={{ minWidth: 0 }}>
-          <KindTable patientId={patientId} kind={kind} displayUnits={displayUnits} programs={programs} />
+          <KindTable
+            patientId={patientId}
+            kind={kind}
+            displayUnits={displayUnits}
+            programs={programs}
+            thresholds={thresholds}
+          />
         </Box>
       </Box>
     </Paper>
@@ -141,19 +169,29 @@ function valuesText(kind: MeasurementKind, o: Observation, units: DisplayUnits |
     .join(' · ');
 }
 
-function KindChart({ patientId, kind, displayUnits }: Omit<PanelProps, 'latest' | 'programs'>) {
+function KindChart({ patientId, kind, displayUnits, thresholds, programs }: Omit<PanelProps, 'latest'>) {
   const { timezone } = useTimezone();
   const series = useObservationSeries(patientId, kind.kind);
   const chart = useMemo(() => {
     const items = series.data ?? [];
     return {
       t: items.map((o) => Math.floor(new Date(o.created_at).getTime() / 1000)),
-      lines: kind.components.map((c) => ({
-        label: `${c.label} (${componentUnit(kind, c.code, displayUnits)?.label ?? c.ucum})`,
-        values: items.map((o) => displayNumber(kind, c.code, o.components[c.code], displayUnits)),
-      })).filter((line) => line.values.some((v) => v !== null)),
+      lines: kind.components
+        .map((c) => ({
+          label: `${c.label} (${componentUnit(kind, c.code, displayUnits)?.label ?? c.ucum})`,
+          values: items.map((o) => displayNumber(kind, c.code, o.components[c.code], displayUnits)),
+        }))
+        .filter((line) => line.values.some((v) => v !== null)),
     };
   }, [series.data, kind, displayUnits]);
+  // The classifier's bands of the primary component, in the chart's (display) unit.
+  const bands = useMemo(() => {
+    const t = thresholds ?? effectiveThresholds(null, null, programs);
+    const shown = (v: number | null) => (v === null ? null : displayNumber(kind, kind.primary, v, displayUnits));
+    return (kind.bands?.(t) ?? [])
+      .filter((b) => b.component === kind.primary)
+      .map((b) => ({ level: b.level, from: shown(b.from), to: shown(b.to) }));
+  }, [kind, thresholds, programs, displayUnits]);
   return (
     <QueryStates
       query={series}
@@ -170,6 +208,7 @@ function KindChart({ patientId, kind, displayUnits }: Omit<PanelProps, 'latest' 
             unit={componentUnit(kind, kind.primary, displayUnits)?.label ?? ''}
             timezone={timezone}
             label={ObservationTexts.chartLabel(kind.label)}
+            bands={bands}
           />
         </Suspense>
       )}
@@ -177,7 +216,7 @@ function KindChart({ patientId, kind, displayUnits }: Omit<PanelProps, 'latest' 
   );
 }
 
-function KindTable({ patientId, kind, displayUnits, programs }: Omit<PanelProps, 'latest'>) {
+function KindTable({ patientId, kind, displayUnits, programs, thresholds }: Omit<PanelProps, 'latest'>) {
   const { timezone } = useTimezone();
   const paging = usePaging(VITALS_PAGE_SIZE);
   const page = useObservations(patientId, kind.kind, paging.rows, paging.offset);
@@ -196,55 +235,33 @@ function KindTable({ patientId, kind, displayUnits, programs }: Omit<PanelProps,
       loading={<Loading />}
     >
       {(items) => (
-        <DataTable label={kind.label} columns={columns} contained={false}>
-          {items.map((o) => {
-            const mark = kind.classify(o.components, { programs });
-            return (
-              <TableRow key={o.id} data-level={mark.level} sx={rowStyle(mark.level)}>
-                <TableCell sx={{ minWidth: 140 }}>
-                  <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
-                    {formatTimestamp(o.created_at, timezone)}
-                  </Box>
-                  {mark.level !== 'normal' && <LevelMark level={mark.level} label={mark.label} />}
-                </TableCell>
-                {kind.components.map((c) => {
-                  const value = o.components[c.code];
-                  const unit = componentUnit(kind, c.code, displayUnits);
-                  const text = value === undefined || !unit ? undefined : formatValue(kind, c.code, value, unit.ucum);
-                  return <TableCell key={c.code}>{text ?? ObservationTexts.noValue}</TableCell>;
-                })}
-                <TableCell>{o.source}</TableCell>
-              </TableRow>
-            );
-          })}
-        </DataTable>
+        <>
+          <ReadingLegend kind={kind} thresholds={thresholds ?? effectiveThresholds(null, null, programs)} />
+          <DataTable label={kind.label} columns={columns} contained={false}>
+            {items.map((o) => {
+              const mark = kind.classify(o.components, { thresholds, programs });
+              return (
+                <TableRow key={o.id} data-level={mark.level} sx={rowStyle(mark.level)}>
+                  <TableCell sx={{ minWidth: 140 }}>
+                    <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
+                      {formatTimestamp(o.created_at, timezone)}
+                    </Box>
+                    {mark.level !== 'normal' && <LevelMark level={mark.level} label={mark.label} />}
+                  </TableCell>
+                  {kind.components.map((c) => {
+                    const value = o.components[c.code];
+                    const unit = componentUnit(kind, c.code, displayUnits);
+                    const text = value === undefined || !unit ? undefined : formatValue(kind, c.code, value, unit.ucum);
+                    return <TableCell key={c.code}>{text ?? ObservationTexts.noValue}</TableCell>;
+                  })}
+                  <TableCell>{o.source}</TableCell>
+                </TableRow>
+              );
+            })}
+          </DataTable>
+        </>
       )}
     </PagedList>
-  );
-}
-
-/** A tinted row, never colour alone: the time cell also carries an icon and the words. */
-function rowStyle(level: MeasurementLevel) {
-  if (level === 'normal') return undefined;
-  return (theme: Theme) => ({
-    backgroundColor: alpha(
-      level === 'critical' ? theme.palette.error.main : theme.palette.warning.main,
-      level === 'critical' ? 0.16 : 0.1,
-    ),
-    '& td': level === 'critical' ? { fontWeight: 700 } : {},
-  });
-}
-
-function LevelMark({ level, label }: { level: Exclude<MeasurementLevel, 'normal'>; label: string }) {
-  const Icon = level === 'critical' ? ReportIcon : WarningAmberIcon;
-  return (
-    // Below the time, so that on a phone the mark's words do not push the values out of view.
-    <Box component="span" sx={{ display: 'flex', alignItems: 'flex-start', gap: 0.5, mt: 0.5 }}>
-      <Icon fontSize="small" sx={{ color: level === 'critical' ? 'error.main' : 'warning.dark' }} aria-hidden />
-      <Typography component="span" variant="body2" sx={{ fontWeight: 700 }}>
-        {label || ObservationTexts.levels[level]}
-      </Typography>
-    </Box>
   );
 }
 

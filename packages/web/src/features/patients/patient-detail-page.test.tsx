@@ -5,7 +5,15 @@ import { http, HttpResponse } from 'msw';
 import { setupTestServer } from '../../lib/testing/test-server.ts';
 import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ALERT_THRESHOLD_KEYS, AlertTexts, DEFAULT_ALERT_THRESHOLDS, TIMEZONE_STORAGE_KEY } from '@rpm/contracts';
+import {
+  ALERT_THRESHOLD_KEYS,
+  AlertTexts,
+  BloodPressureTexts,
+  DEFAULT_ALERT_THRESHOLDS,
+  GuidelineSources,
+  ORGANIZATION_ONLY_THRESHOLDS,
+  TIMEZONE_STORAGE_KEY,
+} from '@rpm/contracts';
 import { renderPage } from '../../lib/testing/render-page.tsx';
 import PatientDetailPage from './patient-detail-page.tsx';
 
@@ -45,6 +53,11 @@ const patient: PatientDetail = {
   ],
 };
 
+/** A patient with none of their own thresholds (the organization-only ones are never a patient's). */
+const NO_OVERRIDES = Object.fromEntries(
+  ALERT_THRESHOLD_KEYS.filter((k) => !ORGANIZATION_ONLY_THRESHOLDS.includes(k)).map((k) => [k, null]),
+);
+
 // The patient's alerts and thresholds (shown above the vitals).
 const alertHandlers = [
   http.get('/api/alerts', ({ request }) => {
@@ -65,6 +78,14 @@ const alertHandlers = [
                 last_at: '2026-01-10T12:00:00.000Z',
                 last_values: { systolic: 181, diastolic: 80, pulse: 70 },
                 primary_provider_id: 7,
+                confirmed: true,
+                cleared_at: null,
+                acknowledged_at: null,
+                acknowledged_by_name: null,
+                snoozed_until: null,
+                escalated_at: null,
+                resolved_at: null,
+                resolution_reason: null,
               },
             ],
             total: 1,
@@ -75,7 +96,7 @@ const alertHandlers = [
   http.get('/api/patients/4/thresholds', () =>
     HttpResponse.json({
       patient_id: 4,
-      overrides: Object.fromEntries(ALERT_THRESHOLD_KEYS.map((k) => [k, null])),
+      overrides: NO_OVERRIDES,
       effective: DEFAULT_ALERT_THRESHOLDS,
     }),
   ),
@@ -93,8 +114,8 @@ const server = setupTestServer(
   http.get('/api/patients/4/vitals', () =>
     HttpResponse.json({
       items: [
-        { created_at: '2026-01-10T12:00:00.000Z', systolic: 141, diastolic: 91, pulse: 70, source: 'manual' },
-        { created_at: '2026-01-09T12:00:00.000Z', systolic: 140, diastolic: 90, pulse: 70, source: 'manual' },
+        { created_at: '2026-01-10T12:00:00.000Z', systolic: 135, diastolic: 85, pulse: 70, source: 'manual' },
+        { created_at: '2026-01-09T12:00:00.000Z', systolic: 134, diastolic: 84, pulse: 70, source: 'manual' },
         { created_at: '2026-01-08T12:00:00.000Z', systolic: 181, diastolic: 80, pulse: 70, source: 'manual' },
       ],
       total: 3,
@@ -175,20 +196,41 @@ describe('patient detail', { timeout: 20_000 }, () => {
 
     const vitals = await screen.findByRole('table', { name: PatientTexts.vitals });
     const rows = within(vitals).getAllByRole('row').slice(1);
-    expect(rows.map((r) => r.getAttribute('data-level'))).toEqual(['high', 'normal', 'critical']);
-    // A word, not only a colour: high above 140/90 (140/90 itself is not), critical above 180/120.
-    expect(within(rows[0]!).getByText(PatientTexts.readingHigh)).toBeInTheDocument();
-    expect(within(rows[1]!).queryByText(PatientTexts.readingHigh)).not.toBeInTheDocument();
-    expect(within(rows[2]!).getByText(PatientTexts.readingCritical)).toBeInTheDocument();
+    // The blood-pressure classifier the alert rules use: 135/85 is at or above stage 2 (high),
+    // 134/84 stage 1 (elevated), 181/80 above the crisis line.
+    expect(rows.map((r) => r.getAttribute('data-level'))).toEqual(['high', 'elevated', 'critical']);
+    const t = DEFAULT_ALERT_THRESHOLDS;
+    expect(rows[0]).toHaveTextContent(`${AlertTexts.levels.high}: ${BloodPressureTexts.stage2(t)}`);
+    expect(rows[1]).toHaveTextContent(`${AlertTexts.levels.elevated}: ${BloodPressureTexts.stage1(t)}`);
+    expect(rows[2]).toHaveTextContent(`${AlertTexts.levels.critical}: ${BloodPressureTexts.crisis(t)}`);
     const legend = screen.getByRole('note', { name: PatientTexts.readingLegend });
-    expect(legend).toHaveTextContent(`${PatientTexts.readingHigh} ${PatientTexts.readingHighRule}`);
-    expect(legend).toHaveTextContent(`${PatientTexts.readingCritical} ${PatientTexts.readingCriticalRule}`);
+    expect(legend).toHaveTextContent(`${AlertTexts.levels.high} ${BloodPressureTexts.stage2(t)}`);
+    expect(legend).toHaveTextContent(`${AlertTexts.levels.critical} ${BloodPressureTexts.crisis(t)}`);
 
     const notes = await screen.findByRole('list', { name: PatientTexts.clinicalNotes });
     expect(within(notes).getByText('Grace Hopper, MD')).toBeInTheDocument();
     expect(await screen.findByTestId('tracking-month-totals')).toHaveTextContent(
       `${PatientTexts.monthlyTotals}: 2026-01: 25 ${PatientTexts.minutesShort} · 2025-12: 40 ${PatientTexts.minutesShort}`,
     );
+  });
+
+  it("marks readings by the patient's own thresholds when a provider set them", async () => {
+    const effective = { ...DEFAULT_ALERT_THRESHOLDS, stage2_systolic: 134, stage2_diastolic: 84 };
+    server.use(
+      http.get('/api/patients/4/thresholds', () =>
+        HttpResponse.json({
+          patient_id: 4,
+          overrides: { ...NO_OVERRIDES, stage2_systolic: 134, stage2_diastolic: 84 },
+          effective,
+        }),
+      ),
+    );
+    renderDetailPage();
+    const vitals = await screen.findByRole('table', { name: PatientTexts.vitals });
+    const rows = within(vitals).getAllByRole('row').slice(1);
+    expect(rows.map((r) => r.getAttribute('data-level'))).toEqual(['high', 'high', 'critical']);
+    expect(rows[1]).toHaveTextContent(BloodPressureTexts.stage2(effective));
+    expect(screen.getByRole('note', { name: PatientTexts.readingLegend })).toHaveTextContent('At or above 134/84 (stage 2)');
   });
 
   it('shows a heart rate measured alone with no pressures and no reading mark', async () => {
@@ -226,7 +268,42 @@ describe('patient detail', { timeout: 20_000 }, () => {
     renderDetailPage();
     const list = await screen.findByRole('list', { name: AlertTexts.patientAlertsTitle });
     expect(await within(list).findByText(`${AlertTexts.rules.bp_crisis} · 181/80 mmHg, pulse 70`)).toBeInTheDocument();
-    expect(await screen.findByTestId('patient-thresholds')).toHaveTextContent('Crisis > 180/120');
+    expect(await screen.findByTestId('patient-thresholds')).toHaveTextContent('Above 180/120 (crisis)');
+  });
+
+  it('saves nothing while a threshold is out of range or has too many decimals, then saves the values', async () => {
+    const user = userEvent.setup();
+    const saved: unknown[] = [];
+    server.use(
+      http.put('/api/patients/4/thresholds', async ({ request }) => {
+        saved.push(await request.json());
+        return HttpResponse.json({
+          patient_id: 4,
+          overrides: NO_OVERRIDES,
+          effective: DEFAULT_ALERT_THRESHOLDS,
+        });
+      }),
+    );
+    renderDetailPage();
+    const edit = await screen.findByRole('button', { name: AlertTexts.thresholdsEdit });
+    await waitFor(() => expect(edit).toBeEnabled());
+    await user.click(edit);
+    const dialog = await screen.findByRole('dialog', { name: AlertTexts.thresholdsTitle });
+    const weight = within(dialog).getByRole('textbox', { name: `${AlertTexts.thresholdLabels.weight_gain_day} [kg]` });
+    await user.type(weight, '1.25');
+    await user.click(within(dialog).getByRole('button', { name: AlertTexts.thresholdsSave }));
+    // The message comes first in the field's help, the source after it.
+    await waitFor(() =>
+      expect(weight).toHaveAccessibleDescription(expect.stringContaining(AlertTexts.thresholdRange(0.1, 20, 1))),
+    );
+    expect(weight).toHaveAttribute('aria-invalid', 'true');
+    expect(saved).toHaveLength(0);
+    await user.clear(weight);
+    await user.type(weight, '1.2');
+    await user.click(within(dialog).getByRole('button', { name: AlertTexts.thresholdsSave }));
+    expect(await screen.findByText(AlertTexts.thresholdsSaved)).toBeInTheDocument();
+    expect(saved[0]).toMatchObject({ weight_gain_day: 1.2, stage2_systolic: null });
+    expect(saved[0]).not.toHaveProperty('spo2_target_copd');
   });
 
   it('opens the thresholds dialog, whose code loads when it is first asked for', async () => {
@@ -235,7 +312,13 @@ describe('patient detail', { timeout: 20_000 }, () => {
     await waitFor(() => expect(edit).toBeEnabled());
     await userEvent.click(edit);
     const dialog = await screen.findByRole('dialog', { name: AlertTexts.thresholdsTitle });
-    expect(within(dialog).getAllByRole('textbox')).toHaveLength(ALERT_THRESHOLD_KEYS.length);
+    // Every threshold but the organization-only ones, each with its unit and its source as help.
+    expect(within(dialog).getAllByRole('textbox')).toHaveLength(ALERT_THRESHOLD_KEYS.length - ORGANIZATION_ONLY_THRESHOLDS.length);
+    expect(within(dialog).queryByLabelText(new RegExp(AlertTexts.thresholdLabels.spo2_target_copd.replace(/[()]/g, '.')))).toBeNull();
+    const stage2 = within(dialog).getByRole('textbox', { name: `${AlertTexts.thresholdLabels.stage2_systolic} [mmHg]` });
+    expect(stage2).toHaveAccessibleDescription(`${AlertTexts.thresholdSource}: ${GuidelineSources.accAha2017}`);
+    expect(stage2).toHaveAttribute('placeholder', AlertTexts.defaultPlaceholder(135));
+    expect(within(dialog).getByRole('group', { name: AlertTexts.thresholdGroups.weight })).toBeInTheDocument();
   });
 
   it("shows this month's billing progress and links the evidence view", async () => {

@@ -31,8 +31,9 @@ import {
   type PatientListQuery,
   type PatientSort,
 } from '@rpm/contracts';
-import { useCallback, useEffect, useState } from 'react';
-import { Link as RouterLink, useSearchParams } from 'react-router';
+import { useEffect, useState } from 'react';
+import { Link as RouterLink } from 'react-router';
+import { useSearchParamsUpdate } from '../../lib/search-params.ts';
 import { paths } from '../../config/paths.ts';
 import { LoadingState, PageHeader } from '../../components/table-states.tsx';
 import { errorMessage } from '../../api/errors.ts';
@@ -45,7 +46,7 @@ const STATUS_FILTERS: readonly string[] = [...ENROLLMENT_STATUSES, NO_ENROLLMENT
 
 /** The list's state lives in the address, so Back from a patient returns to the same page. */
 function useListQuery() {
-  const [params, setParams] = useSearchParams();
+  const [params, update] = useSearchParamsUpdate({ replace: true });
   const sortParam = params.get('sort');
   const statusParam = params.get('status');
   const rows = Number(params.get('rows'));
@@ -59,23 +60,6 @@ function useListQuery() {
     limit,
     offset: page * limit,
   };
-  /** Changes some parameters; any change but the page itself goes back to the first page. */
-  const update = useCallback(
-    (changes: Record<string, string | number | undefined>) =>
-      setParams(
-        (prev) => {
-          const next = new URLSearchParams(prev);
-          for (const [k, v] of Object.entries(changes)) {
-            if (v === undefined || v === '' || (k === 'page' && v === 0)) next.delete(k);
-            else next.set(k, String(v));
-          }
-          if (!('page' in changes)) next.delete('page');
-          return next;
-        },
-        { replace: true },
-      ),
-    [setParams],
-  );
   return { query, page, limit, update };
 }
 

@@ -2,15 +2,16 @@
 // the rest of the portal.
 import 'uplot/dist/uPlot.min.css';
 import { Box } from '@mui/material';
-import { AlertTexts, PatientTexts, type AlertThresholdValues, type VitalSeries } from '@rpm/contracts';
+import { AlertTexts, PatientTexts, bloodPressure, type AlertThresholdValues, type VitalSeries } from '@rpm/contracts';
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import { formatTimestamp } from '../../lib/format-timestamp.ts';
+import { bandsPlugin, type DrawnBand } from './chart-bands.ts';
 
 interface Props {
   series: VitalSeries;
   timezone: string;
-  /** The patient's thresholds: drawn as bands behind the lines (target, stage 2, crisis). */
+  /** The patient's thresholds: drawn as bands behind the lines (target, and the classifier's bands). */
   thresholds?: AlertThresholdValues;
   /** Measurement times (epoch seconds) of readings that raised an alert: marked on the systolic line. */
   alertTimes?: number[];
@@ -31,29 +32,15 @@ export function sevenDayAverage(t: number[], values: number[]): number[] {
   return out;
 }
 
-/** Horizontal bands in mmHg, drawn on the canvas before the series. */
-function bandsPlugin(t: AlertThresholdValues): uPlot.Plugin {
-  const bands: { from: number; to: number; color: string }[] = [
-    { from: 0, to: t.target_systolic, color: 'rgba(46, 125, 50, 0.08)' },
-    { from: t.high_systolic, to: t.crisis_systolic, color: 'rgba(237, 108, 2, 0.10)' },
-    { from: t.crisis_systolic, to: 400, color: 'rgba(211, 47, 47, 0.12)' },
+/**
+ * The bands behind the lines: the target, then the blood-pressure classifier's own bands for
+ * systolic (the line the alert marks sit on), so the chart and the table marks cannot disagree.
+ */
+function vitalsBands(t: AlertThresholdValues): DrawnBand[] {
+  return [
+    { from: null, to: t.target_systolic, level: 'target' },
+    ...(bloodPressure.bands?.(t) ?? []).filter((b) => b.component === 'systolic'),
   ];
-  return {
-    hooks: {
-      drawClear: (u) => {
-        const { ctx, bbox } = u;
-        ctx.save();
-        for (const b of bands) {
-          const top = Math.max(bbox.top, u.valToPos(b.to, 'y', true));
-          const bottom = Math.min(bbox.top + bbox.height, u.valToPos(b.from, 'y', true));
-          if (bottom <= top) continue;
-          ctx.fillStyle = b.color;
-          ctx.fillRect(bbox.left, top, bbox.width, bottom - top);
-        }
-        ctx.restore();
-      },
-    },
-  };
 }
 
 /**
@@ -71,18 +58,40 @@ export default function VitalsChart({ series, timezone, thresholds, alertTimes }
     const marked = new Set(alertTimes ?? []);
     const show = (v: number | null | undefined) => (v === null || v === undefined ? '—' : String(v));
     const opts: uPlot.Options = {
-      plugins: thresholds ? [bandsPlugin(thresholds)] : [],
+      plugins: thresholds ? [bandsPlugin(vitalsBands(thresholds))] : [],
       width: width(),
       height: 320,
       tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), timezone),
       cursor: { drag: { x: true, y: false } },
       scales: { x: { time: true } },
       series: [
-        { label: PatientTexts.date, value: (_u, v) => (v === null ? '—' : formatTimestamp(new Date(v * 1000).toISOString(), timezone)) },
+        {
+          label: PatientTexts.date,
+          value: (_u, v) => (v === null ? '—' : formatTimestamp(new Date(v * 1000).toISOString(), timezone)),
+        },
         { label: PatientTexts.systolic, stroke: '#d32f2f', width: 2, value: (_u, v) => (v === null ? '—' : String(v)) },
-        { label: PatientTexts.diastolic, stroke: '#236fd6', width: 2, value: (_u, v) => (v === null ? '—' : String(v)) },
-        { label: `${AlertTexts.chartAverage} (${PatientTexts.systolic})`, stroke: '#8e24aa', width: 1.5, dash: [6, 4], points: { show: false }, value: (_u, v) => show(v) },
-        { label: `${AlertTexts.chartAverage} (${PatientTexts.diastolic})`, stroke: '#00897b', width: 1.5, dash: [6, 4], points: { show: false }, value: (_u, v) => show(v) },
+        {
+          label: PatientTexts.diastolic,
+          stroke: '#236fd6',
+          width: 2,
+          value: (_u, v) => (v === null ? '—' : String(v)),
+        },
+        {
+          label: `${AlertTexts.chartAverage} (${PatientTexts.systolic})`,
+          stroke: '#8e24aa',
+          width: 1.5,
+          dash: [6, 4],
+          points: { show: false },
+          value: (_u, v) => show(v),
+        },
+        {
+          label: `${AlertTexts.chartAverage} (${PatientTexts.diastolic})`,
+          stroke: '#00897b',
+          width: 1.5,
+          dash: [6, 4],
+          points: { show: false },
+          value: (_u, v) => show(v),
+        },
         {
           label: AlertTexts.chartAlertMark,
           stroke: '#b71c1c',
@@ -98,7 +107,10 @@ export default function VitalsChart({ series, timezone, thresholds, alertTimes }
     const avgDia = sevenDayAverage(series.t, series.diastolic);
     const marks = series.t.map((ts, i) => (marked.has(ts) ? series.systolic[i]! : null));
     const plot = new uPlot(opts, [series.t, series.systolic, series.diastolic, avgSys, avgDia, marks], el);
-    const observer = typeof ResizeObserver === 'function' ? new ResizeObserver(() => plot.setSize({ width: width(), height: 320 })) : null;
+    const observer =
+      typeof ResizeObserver === 'function'
+        ? new ResizeObserver(() => plot.setSize({ width: width(), height: 320 }))
+        : null;
     observer?.observe(el);
     return () => {
       observer?.disconnect();
@@ -106,5 +118,7 @@ export default function VitalsChart({ series, timezone, thresholds, alertTimes }
     };
   }, [series, timezone, thresholds, alertTimes]);
 
-  return <Box ref={host} role="img" aria-label={PatientTexts.chartLabel} data-timezone={timezone} sx={{ width: '100%' }} />;
+  return (
+    <Box ref={host} role="img" aria-label={PatientTexts.chartLabel} data-timezone={timezone} sx={{ width: '100%' }} />
+  );
 }

@@ -1,24 +1,12 @@
-import ReportIcon from '@mui/icons-material/Report';
-import WarningAmberIcon from '@mui/icons-material/WarningAmber';
-import {
-  Box,
-  Stack,
-  TableCell,
-  TableRow,
-  ToggleButton,
-  ToggleButtonGroup,
-  Typography,
-  alpha,
-  type Theme,
-} from '@mui/material';
+import { Stack, TableCell, TableRow, ToggleButton, ToggleButtonGroup } from '@mui/material';
 import {
   IngestionTexts,
   Labels,
   PatientTexts,
   VITALS_PAGE_SIZE,
   VITALS_PAGE_SIZE_OPTIONS,
-  readingLevel,
-  type ReadingLevel,
+  bloodPressure,
+  effectiveThresholds,
 } from '@rpm/contracts';
 import { lazy, Suspense, useState } from 'react';
 import { DataTable, LoadingState, QueryStates } from '../../components/table-states.tsx';
@@ -30,6 +18,8 @@ import { useVitalSeries } from '../../api/vitals/get-vital-series.ts';
 import { useVitals } from '../../api/vitals/get-vitals.ts';
 import { formatTimestamp } from '../../lib/format-timestamp.ts';
 import { PagedList, PatientSection, usePaging } from './paged-section.tsx';
+import { LevelMark, ReadingLegend, rowStyle } from './reading-marks.tsx';
+import { usePatientPrograms } from '../../api/programs/get-patient-programs.ts';
 
 // The chart module (uPlot and its CSS) is fetched the first time Figure is pressed.
 const VitalsChart = lazy(() => import('./vitals-chart.tsx'));
@@ -73,6 +63,13 @@ function VitalsTable({ patientId }: { patientId: number }) {
   const { timezone } = useTimezone();
   const paging = usePaging(VITALS_PAGE_SIZE);
   const vitals = useVitals(patientId, paging.rows, paging.offset);
+  // The marks use the patient's effective thresholds (their own, else the organization's) and the
+  // blood-pressure classifier the alert rules use: 135/85 is stage 2 here exactly as there.
+  const patientThresholds = usePatientThresholds(patientId);
+  const programs = usePatientPrograms(patientId).data?.programs ?? [];
+  const thresholds = patientThresholds.data?.effective ?? effectiveThresholds(null, null, programs);
+  // Without the patient's thresholds the marks would show the defaults' and then change.
+  if (patientThresholds.isPending) return <Loading />;
   return (
     <PagedList
       query={vitals}
@@ -84,17 +81,20 @@ function VitalsTable({ patientId }: { patientId: number }) {
     >
       {(items) => (
         <>
-          <ReadingLegend />
+          <ReadingLegend kind={bloodPressure} thresholds={thresholds} />
           <DataTable label={PatientTexts.vitals} columns={vitalsColumns} contained={false}>
             {items.map((v, i) => {
-              // A heart rate alone has no pressure to grade.
-              const level =
-                v.systolic !== null && v.diastolic !== null ? readingLevel(v.systolic, v.diastolic) : 'normal';
+              // A heart rate alone has no pressure to grade: the classifier answers normal.
+              const values: Record<string, number> = {};
+              if (v.systolic !== null) values.systolic = v.systolic;
+              if (v.diastolic !== null) values.diastolic = v.diastolic;
+              if (v.pulse !== null) values.pulse = v.pulse;
+              const mark = bloodPressure.classify(values, { thresholds, programs });
               return (
-                <TableRow key={`${v.created_at}-${i}`} data-level={level} sx={rowStyle(level)}>
-                  <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                    <span>{formatTimestamp(v.created_at, timezone)}</span>
-                    {level !== 'normal' && <LevelMark level={level} />}
+                <TableRow key={`${v.created_at}-${i}`} data-level={mark.level} sx={rowStyle(mark.level)}>
+                  <TableCell sx={{ minWidth: 140 }}>
+                    <span style={{ whiteSpace: 'nowrap' }}>{formatTimestamp(v.created_at, timezone)}</span>
+                    {mark.level !== 'normal' && <LevelMark level={mark.level} label={mark.label} />}
                   </TableCell>
                   <TableCell>{v.systolic ?? PatientTexts.noValue}</TableCell>
                   <TableCell>{v.diastolic ?? PatientTexts.noValue}</TableCell>
@@ -135,77 +135,6 @@ function VitalsFigure({ patientId }: { patientId: number }) {
         </Suspense>
       )}
     </QueryStates>
-  );
-}
-
-/** A tinted row, never colour alone: the time cell also carries an icon and the word. */
-function rowStyle(level: ReadingLevel) {
-  if (level === 'normal') return undefined;
-  return (theme: Theme) => ({
-    backgroundColor: alpha(
-      level === 'critical' ? theme.palette.error.main : theme.palette.warning.main,
-      level === 'critical' ? 0.16 : 0.1,
-    ),
-    '& td': level === 'critical' ? { fontWeight: 700 } : {},
-  });
-}
-
-const LEVELS = {
-  high: {
-    Icon: WarningAmberIcon,
-    label: PatientTexts.readingHigh,
-    rule: PatientTexts.readingHighRule,
-    color: 'warning.dark',
-  },
-  critical: {
-    Icon: ReportIcon,
-    label: PatientTexts.readingCritical,
-    rule: PatientTexts.readingCriticalRule,
-    color: 'error.main',
-  },
-} as const;
-
-function LevelMark({ level }: { level: Exclude<ReadingLevel, 'normal'> }) {
-  const { Icon, label, color } = LEVELS[level];
-  return (
-    <Box
-      component="span"
-      sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5, ml: 1, verticalAlign: 'middle' }}
-    >
-      <Icon fontSize="small" sx={{ color }} aria-hidden />
-      <Typography component="span" variant="body2" sx={{ fontWeight: 700 }}>
-        {label}
-      </Typography>
-    </Box>
-  );
-}
-
-/** What the marks mean, above the table. */
-function ReadingLegend() {
-  return (
-    <Stack
-      direction="row"
-      spacing={2}
-      useFlexGap
-      sx={{ flexWrap: 'wrap', alignItems: 'center', mb: 1 }}
-      aria-label={PatientTexts.readingLegend}
-      role="note"
-    >
-      <Typography variant="body2" color="text.secondary">
-        {PatientTexts.readingLegend}:
-      </Typography>
-      {(['high', 'critical'] as const).map((level) => {
-        const { Icon, label, rule, color } = LEVELS[level];
-        return (
-          <Box key={level} component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}>
-            <Icon fontSize="small" sx={{ color }} aria-hidden />
-            <Typography component="span" variant="body2">
-              <b>{label}</b> {rule}
-            </Typography>
-          </Box>
-        );
-      })}
-    </Stack>
   );
 }
 

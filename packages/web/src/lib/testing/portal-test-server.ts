@@ -53,9 +53,15 @@ export const server = setupTestServer(
     testPortal.user = null;
     return new HttpResponse(null, { status: 204 });
   }),
-  // The sidebar badge and the dashboard ask for the open alerts.
+  // The sidebar badge and the dashboard ask for the active alerts.
   http.get('/api/alerts/summary', () =>
-    HttpResponse.json({ open: 0, by_severity: { critical: 0, high: 0, info: 0 }, stale_patients: 0 }),
+    HttpResponse.json({
+      open: 0,
+      patients: 0,
+      by_severity: { critical: 0, warning: 0, info: 0 },
+      escalated: 0,
+      stale_patients: 0,
+    }),
   ),
 );
 
