@@ -123,6 +123,9 @@ async function raiseCriticalAlert(watching: OpenStream): Promise<number> {
     firstName: `S${++seq}`,
     lastName: 'Streamson',
     organizationId: orgId,
+    // Rules run only for patients in the program (enrolled in RPM, Active).
+    enrolledRpm: true,
+    enrollmentStatus: 'Active',
   });
   const res = await watcher.post(`/api/patients/${patientId}/vitals`, {
     measured_at: new Date(Date.now() - 60_000 * seq).toISOString(),

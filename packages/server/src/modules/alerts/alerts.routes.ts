@@ -65,7 +65,9 @@ export const alertsRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, d
     runStaleCheck: async () => ({ ...(await checkStaleData(deps.db)), notified: await notifier.sweep() }),
     runEscalationCheck: (requestId) =>
       checkEscalations({ db: deps.db, mailer: notifier.mailer, publicUrl: deps.config.publicUrl }, { requestId }),
-    reevaluate: (patientIds) => reevaluatePatients(deps.db, patientIds),
+    reevaluate: async (patientIds) => {
+      await reevaluatePatients(deps.db, patientIds);
+    },
   });
   const streams = createAlertStreams({
     hub,

@@ -24,7 +24,7 @@ beforeAll(async () => {
 
 /** A patient with one open alert, raised by a severe manual reading. */
 async function patientWithAlert() {
-  const patientId = await buildPatient(db.pool, { organizationId: org });
+  const patientId = await buildPatient(db.pool, { organizationId: org, enrolledRpm: true, enrollmentStatus: 'Active' });
   const ctx = contextOf(provider);
   await addManualVital(deps, ctx, patientId, { measured_at: new Date().toISOString(), systolic: 185, diastolic: 125 });
   const [alert] = (await listAlerts(deps, ctx, { patient_id: patientId })).items;

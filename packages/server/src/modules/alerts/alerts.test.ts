@@ -45,7 +45,7 @@ beforeAll(async () => {
 afterAll(async () => server?.close());
 
 let seq = 0;
-async function newPatient(organizationId = orgId, enrolled = false, createdAt?: Moment): Promise<number> {
+async function newPatient(organizationId = orgId, enrolled = true, createdAt?: Moment): Promise<number> {
   const staffId = (await server.db.pool.query<{ id: number }>('SELECT id FROM users WHERE email = $1', [providerEmail]))
     .rows[0]!.id;
   return buildPatient(server.db.pool, {
@@ -296,8 +296,15 @@ describe('the worklist', () => {
     expect(
       (await provider.post(`/api/alerts/${alert!.id}/resolve`, { reason: 'reached_patient', note: 'again' })).status,
     ).toBe(409);
-    // A new crisis after the resolution is a new alert.
-    await addReading(patientId, 190, 95);
+    // A new crisis measured after the resolution is a new alert (one measured before it is not:
+    // the rule must be met again on readings after the resolution).
+    const after = await provider.post(`/api/patients/${patientId}/vitals`, {
+      measured_at: new Date().toISOString(),
+      systolic: 190,
+      diastolic: 95,
+      pulse: 70,
+    });
+    expect(after.status).toBe(201);
     const open = await alertsOf(patientId);
     expect(open).toHaveLength(1);
     expect(open[0]!.id).not.toBe(alert!.id);
