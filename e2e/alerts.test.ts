@@ -41,6 +41,8 @@ beforeAll(async () => {
     lastName: 'Cuffwearer',
     organizationId: orgId,
     enrolledRpm: true,
+    // Rules run for patients in the program: enrolled in RPM and Active.
+    enrollmentStatus: 'Active',
   });
   await buildDevice(portal.db, {
     deviceId: 'SIM-ALERT-1',

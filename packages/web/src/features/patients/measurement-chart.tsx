@@ -73,5 +73,15 @@ export default function MeasurementChart({ t, lines, unit, timezone, label, band
     };
   }, [t, lines, unit, timezone, bands]);
 
-  return <Box ref={host} role="img" aria-label={label} data-timezone={timezone} sx={{ width: '100%', minWidth: 0 }} />;
+  return (
+    <Box
+      ref={host}
+      role="img"
+      aria-label={label}
+      data-timezone={timezone}
+      // The drawn bands, readable outside the canvas (end-to-end checks compare them with the marks).
+      data-bands={bands ? JSON.stringify(bands) : undefined}
+      sx={{ width: '100%', minWidth: 0 }}
+    />
+  );
 }

@@ -119,6 +119,14 @@ export default function VitalsChart({ series, timezone, thresholds, alertTimes }
   }, [series, timezone, thresholds, alertTimes]);
 
   return (
-    <Box ref={host} role="img" aria-label={PatientTexts.chartLabel} data-timezone={timezone} sx={{ width: '100%' }} />
+    <Box
+      ref={host}
+      role="img"
+      aria-label={PatientTexts.chartLabel}
+      data-timezone={timezone}
+      // The drawn bands, readable outside the canvas (end-to-end checks compare them with the marks).
+      data-bands={thresholds ? JSON.stringify(vitalsBands(thresholds)) : undefined}
+      sx={{ width: '100%' }}
+    />
   );
 }
