@@ -2,6 +2,8 @@ import { Value } from 'typebox/value';
 import { describe, expect, it } from 'vitest';
 import {
   ALERT_RULES,
+  ALERT_SNOOZE_MAX_HOURS,
+  AlertErrors,
   ALERT_RULE_INFO,
   ALERT_RULE_SEVERITY,
   ALERT_SEVERITIES,
@@ -174,5 +176,11 @@ describe('ResolveAlertBody', () => {
     for (const minutes of [0, 1441, 2.5])
       expect(Value.Check(ResolveAlertBody, { ...body, minutes }), String(minutes)).toBe(false);
     expect(Value.Check(ResolveAlertBody, { ...body, extra: 1 })).toBe(false);
+  });
+});
+
+describe('AlertErrors', () => {
+  it('names the longest snooze the schema allows', () => {
+    expect(AlertErrors.snoozeTooLong).toContain(`${ALERT_SNOOZE_MAX_HOURS} hours`);
   });
 });

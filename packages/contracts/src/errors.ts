@@ -49,6 +49,10 @@ export const AdminErrors = {
 export const AlertErrors = {
   alreadyResolved: 'This alert is already resolved.',
   minutesDayFull: 'The patient already has 1,440 minutes tracked today.',
+  snoozePast: 'The snooze must end in the future.',
+  // ALERT_SNOOZE_MAX_HOURS (alerts.ts) is 168: a week.
+  snoozeTooLong: 'A snooze may last at most 168 hours.',
+  contactsNotStaff: 'Escalation contacts must be active staff of this organization.',
 } as const;
 
 export const BillingErrors = {

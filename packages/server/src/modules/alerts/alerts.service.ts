@@ -28,11 +28,6 @@ import {
 } from './alerts.repository.ts';
 
 /** Refusals of a snooze (the contracts have no text for them yet). */
-export const SnoozeErrors = {
-  past: 'The snooze must end in the future.',
-  tooLong: `A snooze may last at most ${ALERT_SNOOZE_MAX_HOURS} hours.`,
-} as const;
-
 /**
  * The alert, if the caller may work it. An alert of another organization is answered like one
  * that does not exist (404), so ids cannot be probed; the audit record tells them apart.
@@ -100,7 +95,7 @@ export async function acknowledge(
     if (snoozeUntil) {
       const tooLong = snoozeUntil.getTime() > now.getTime() + ALERT_SNOOZE_MAX_HOURS * 3_600_000;
       if (snoozeUntil.getTime() <= now.getTime() || tooLong) {
-        throw new AuditedRefusal(400, tooLong ? SnoozeErrors.tooLong : SnoozeErrors.past, {
+        throw new AuditedRefusal(400, tooLong ? AlertErrors.snoozeTooLong : AlertErrors.snoozePast, {
           action,
           outcome: 'failure',
           resourceType: 'alert',

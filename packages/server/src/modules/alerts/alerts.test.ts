@@ -1,4 +1,5 @@
 import {
+  AlertErrors,
   AlertTexts,
   BillingErrors,
   type Alert,
@@ -20,7 +21,6 @@ import {
   type TestServer,
 } from '../../../test/support/http.ts';
 import { lastAuditOf } from '../../../test/support/audit.ts';
-import { SnoozeErrors } from './alerts.service.ts';
 import { checkStaleData } from './alerts.stale.ts';
 import { buildAlert, buildPatient, closeMonth, type Moment } from '../../../test/support/factories.ts';
 
@@ -233,7 +233,7 @@ describe('the worklist', () => {
       snooze_until: new Date(Date.now() - 60_000).toISOString(),
     });
     expect(past.status).toBe(400);
-    expect(past.body.message).toBe(SnoozeErrors.past);
+    expect(past.body.message).toBe(AlertErrors.snoozePast);
     const far = await provider.post(`/api/alerts/${id}/acknowledge`, {
       snooze_until: new Date(Date.now() + (ALERT_SNOOZE_MAX_HOURS + 1) * 3_600_000).toISOString(),
     });

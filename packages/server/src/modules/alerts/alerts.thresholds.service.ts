@@ -1,5 +1,6 @@
 import {
   ALERT_ORGANIZATION_SETTING_KEYS,
+  AlertErrors,
   ALERT_THRESHOLD_KEYS,
   DEFAULT_ALERT_ORGANIZATION_SETTINGS,
   ORGANIZATION_ONLY_THRESHOLDS,
@@ -29,10 +30,6 @@ import {
 } from './alerts.thresholds.repository.ts';
 
 /** Refusal of escalation contacts (the contracts have no text for it yet). */
-export const AlertSettingsErrors = {
-  contactsNotStaff: 'Escalation contacts must be active staff of this organization.',
-} as const;
-
 const PATIENT_KEYS = ALERT_THRESHOLD_KEYS.filter((k) => !ORGANIZATION_ONLY_THRESHOLDS.includes(k));
 
 const blankPatientOverrides = (): AlertThresholdOverrides =>
@@ -150,7 +147,7 @@ export async function putAlertSettings(
     const staff = new Set(await activeStaffOf(tx, organizationId, contacts));
     const strangers = contacts.filter((id) => !staff.has(id));
     if (strangers.length) {
-      throw new AuditedRefusal(400, AlertSettingsErrors.contactsNotStaff, {
+      throw new AuditedRefusal(400, AlertErrors.contactsNotStaff, {
         action,
         outcome: 'failure',
         resourceType: 'organization',

@@ -1,4 +1,4 @@
-import { ALERT_SEVERITY_RANK, type AlertRule, type AlertSeverity } from '@rpm/contracts';
+import { ALERT_SEVERITY_RANK, AlertErrors, type AlertRule, type AlertSeverity } from '@rpm/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { serviceDatabase } from '../../../test/support/service-database.ts';
 import * as build from '../../../test/support/factories.ts';
@@ -6,9 +6,8 @@ import { auditsOf, refusalOf } from '../../../test/support/audit.ts';
 import type { Actor } from '../../policies/actor.ts';
 import { updatePatientPrograms } from '../programs/programs.service.ts';
 import { REEVALUATE_QUEUE } from './alerts.jobs.ts';
-import { acknowledge, resolve, SnoozeErrors } from './alerts.service.ts';
+import { acknowledge, resolve } from './alerts.service.ts';
 import {
-  AlertSettingsErrors,
   getPatientThresholds,
   putAlertSettings,
   putPatientThresholds,
@@ -189,11 +188,11 @@ describe('acknowledging and resolving', () => {
     const past = await refusalOf(db.pool, provider, (c) =>
       acknowledge(deps, c, id, { snooze_until: new Date(Date.now() - 1000).toISOString() }),
     );
-    expect(past).toMatchObject({ status: 400, message: SnoozeErrors.past });
+    expect(past).toMatchObject({ status: 400, message: AlertErrors.snoozePast });
     const far = await refusalOf(db.pool, provider, (c) =>
       acknowledge(deps, c, id, { snooze_until: new Date(Date.now() + 8 * 86_400_000).toISOString() }),
     );
-    expect(far).toMatchObject({ status: 400, message: SnoozeErrors.tooLong });
+    expect(far).toMatchObject({ status: 400, message: AlertErrors.snoozeTooLong });
     expect(far.audits).toEqual([expect.objectContaining({ action: 'alert.acknowledge', outcome: 'failure' })]);
 
     const until = new Date(Date.now() + 3_600_000).toISOString();
@@ -263,7 +262,7 @@ describe('settings and thresholds', () => {
       const r = await refusalOf(db.pool, admin, (c) =>
         putAlertSettings(deps, c, org, { ...settings, escalation_contact_ids: [colleague.id, bad] }),
       );
-      expect(r).toMatchObject({ status: 400, message: AlertSettingsErrors.contactsNotStaff });
+      expect(r).toMatchObject({ status: 400, message: AlertErrors.contactsNotStaff });
     }
     const before = (await jobs()).length;
     const saved = await putAlertSettings(deps, contextOf(admin), org, {
