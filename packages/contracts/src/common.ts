@@ -1,4 +1,4 @@
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 
 /** Every API error answer: never a stack trace, never SQL. */
 export const ErrorBody = Type.Object(
@@ -30,5 +30,18 @@ export type PageQuery = Static<typeof PageQuery>;
 /** ISO calendar date, YYYY-MM-DD. */
 export const IsoDate = Type.String({ format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
 export const Timestamp = Type.String({ format: 'date-time' });
+
+/**
+ * A JSON object of values by name (an observation's components, display units by kind). Written
+ * as an object schema, not Type.Record: Record's key machinery would bring TypeBox's whole type
+ * system into the browser's first load. `keys`: a pattern every name must match (others refused).
+ */
+export function valuesByName<T extends TSchema>(value: T, options: { keys?: string; maxProperties?: number } = {}) {
+  const { keys, ...rest } = options;
+  const shape = keys
+    ? { additionalProperties: false, patternProperties: { [keys]: value }, ...rest }
+    : { additionalProperties: value, ...rest };
+  return Type.Unsafe<Record<string, Static<T>>>(Type.Object({}, shape));
+}
 
 export const OkBody = Type.Object({ ok: Type.Literal(true) });

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Timestamp } from './common.ts';
+import { Timestamp, valuesByName } from './common.ts';
 
 /** Limits a reading must respect, wherever it comes from (webhook, FHIR, manual entry). */
 export const ReadingLimits = {
@@ -232,7 +232,7 @@ export const UnmatchedReading = Type.Object({
    * The values by component code in the kind's canonical units; for an unknown metric the
    * vendor's own `value_1` (and `value_2`), as sent.
    */
-  components: Type.Record(Type.String(), Type.Number()),
+  components: valuesByName(Type.Number()),
   /** UCUM unit of the kind's primary component (UNKNOWN_METRIC_UNIT for an unknown metric). */
   unit: Type.String(),
   /** Blood pressure's values, as before; null for other kinds (and for a heart rate measured alone). */

@@ -1,8 +1,8 @@
 import { Type, type Static } from 'typebox';
-import { Timestamp } from './common.ts';
+import { Timestamp, valuesByName } from './common.ts';
 import { MAX_PAGE_LIMIT } from './constants.ts';
 import { PageOf } from './fields.ts';
-import { MeasurementKindName } from './measurements/registry.ts';
+import { KIND_NAME_PATTERN, MeasurementKindName } from './measurements/registry.ts';
 import { ProgramName } from './measurements/programs.ts';
 
 /**
@@ -16,7 +16,7 @@ export const Observation = Type.Object({
   kind: MeasurementKindName,
   /** When it was measured. */
   created_at: Timestamp,
-  components: Type.Record(Type.String(), Type.Number()),
+  components: valuesByName(Type.Number()),
   /** UCUM unit of the kind's primary component. */
   unit: Type.String(),
   /** The device id it came from, or 'manual' for one typed in by staff. */
@@ -50,7 +50,7 @@ export const ObservationInput = Type.Object(
   {
     kind: MeasurementKindName,
     created_at: Timestamp,
-    components: Type.Record(Type.String({ pattern: '^[a-z][a-z0-9_]{0,39}$' }), Type.Number(), { maxProperties: 10 }),
+    components: valuesByName(Type.Number(), { keys: KIND_NAME_PATTERN, maxProperties: 10 }),
     unit: Type.Optional(Type.String({ minLength: 1, maxLength: 20 })),
   },
   { additionalProperties: false },
@@ -90,7 +90,7 @@ export const PatientPrograms = Type.Object({ programs: Type.Array(ProgramName) }
 export type PatientPrograms = Static<typeof PatientPrograms>;
 
 /** An organization's display units: kind -> UCUM code of one of the kind's unit choices. */
-export const DisplayUnits = Type.Record(MeasurementKindName, Type.String({ minLength: 1, maxLength: 20 }));
+export const DisplayUnits = valuesByName(Type.String({ minLength: 1, maxLength: 20 }), { keys: KIND_NAME_PATTERN });
 export type DisplayUnits = Static<typeof DisplayUnits>;
 export const OrganizationDisplayUnits = Type.Object({ display_units: DisplayUnits }, { additionalProperties: false });
 export type OrganizationDisplayUnits = Static<typeof OrganizationDisplayUnits>;

@@ -29,7 +29,9 @@ export const MEASUREMENT_KINDS = [
 ] as const satisfies readonly MeasurementKind[];
 
 /** A stored kind's name (`MeasurementKind.kind`): lower-case letters, digits and underscores. */
-export const MeasurementKindName = Type.String({ pattern: '^[a-z][a-z0-9_]{0,39}$' });
+/** A kind's name: lower-case letters, digits and underscores. */
+export const KIND_NAME_PATTERN = '^[a-z][a-z0-9_]{0,39}$';
+export const MeasurementKindName = Type.String({ pattern: KIND_NAME_PATTERN });
 export type MeasurementKindName = Static<typeof MeasurementKindName>;
 
 const kinds: readonly MeasurementKind[] = MEASUREMENT_KINDS;
