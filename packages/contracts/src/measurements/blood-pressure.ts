@@ -1,4 +1,4 @@
-import { contextThresholds, GuidelineSources, type ThresholdValues } from './thresholds.ts';
+import { contextThresholds, type ThresholdValues } from './thresholds.ts';
 import { NORMAL, type Classification, type MeasurementKind } from './types.ts';
 
 /**
@@ -80,7 +80,7 @@ export const bloodPressure: MeasurementKind = {
   vendorMetrics: [
     { vendor: 'tenovi', metric: 'blood_pressure', component: 'systolic', component2: 'diastolic', unit: 'mm[Hg]' },
   ],
-  guidance: GuidelineSources.accAha2017,
+  guidance: ['accAha2017', 'accAhaCrisis', 'lowBp'],
   classify: (values, context) => classifyBloodPressure(values, contextThresholds(context)),
   bands: (t) => [
     { component: 'systolic', level: 'critical', from: t.crisis_systolic, to: null, label: BloodPressureTexts.crisis(t) },

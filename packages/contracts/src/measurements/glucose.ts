@@ -1,4 +1,4 @@
-import { contextThresholds, GuidelineSources, type ThresholdValues } from './thresholds.ts';
+import { contextThresholds, type ThresholdValues } from './thresholds.ts';
 import { NORMAL, type MeasurementKind } from './types.ts';
 
 /** mg/dL in 1 mmol/L of glucose (molar mass 180.16 g/mol). */
@@ -46,7 +46,7 @@ export const glucose: MeasurementKind = {
   deviceType: 'glucometer',
   physiologic: true,
   vendorMetrics: [{ vendor: 'tenovi', metric: 'glucose', component: 'glucose', unit: 'mg/dL' }],
-  guidance: `${GuidelineSources.adaHypo} ${GuidelineSources.adaHigh}`,
+  guidance: ['adaHypo', 'adaHigh'],
   classify(values, context) {
     const { glucose: value } = values;
     if (value === undefined) return NORMAL;

@@ -1,4 +1,4 @@
-import { contextThresholds, GuidelineSources, type ThresholdValues } from './thresholds.ts';
+import { contextThresholds, type ThresholdValues } from './thresholds.ts';
 import { NORMAL, type MeasurementKind } from './types.ts';
 
 /** The marks' words, from the thresholds that applied (pulse_low, pulse_high in thresholds.ts). */
@@ -21,7 +21,7 @@ export const heartRate: MeasurementKind = {
   deviceType: 'cuff',
   physiologic: true,
   vendorMetrics: [{ vendor: 'tenovi', metric: 'pulse', component: 'pulse', unit: '/min' }],
-  guidance: GuidelineSources.bradycardia,
+  guidance: ['bradycardia'],
   classify(values, context) {
     const { pulse } = values;
     if (pulse === undefined) return NORMAL;

@@ -1,4 +1,4 @@
-import { contextThresholds, GuidelineSources, type ThresholdValues } from './thresholds.ts';
+import { contextThresholds, type ThresholdValues } from './thresholds.ts';
 import { NORMAL, type MeasurementKind } from './types.ts';
 
 /*
@@ -37,7 +37,7 @@ export const oxygenSaturation: MeasurementKind = {
   physiologic: true,
   // The oximeter also sends a 'pulse' metric: the ingestion pairs it with the spO2 of the same time.
   vendorMetrics: [{ vendor: 'tenovi', metric: 'spO2', component: 'spo2', unit: '%' }],
-  guidance: GuidelineSources.bts,
+  guidance: ['bts'],
   /** The target applied is the patient's (88 % in the COPD program unless set otherwise). */
   classify(values, context) {
     const { spo2 } = values;

@@ -1,6 +1,7 @@
 import { Value } from 'typebox/value';
 import { describe, expect, it } from 'vitest';
 import {
+  GuidelineSources,
   DEVICE_TYPES,
   MEASUREMENT_KINDS,
   MeasurementKindName,
@@ -57,7 +58,9 @@ describe('the registry of measurement kinds', () => {
       expect(toCanonical(kind, m.component, 1, m.unit)).toBeDefined();
     }
     expect(DEVICE_TYPES).toContain(kind.deviceType);
-    expect(kind.guidance).not.toBe('');
+    // Each kind cites at least one source, and each source has its text.
+    expect(kind.guidance.length).toBeGreaterThan(0);
+    for (const source of kind.guidance) expect(GuidelineSources[source]).toBeTruthy();
     expect(measurementKind(kind.kind)).toBe(kind);
   });
 

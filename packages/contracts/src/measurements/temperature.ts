@@ -1,4 +1,4 @@
-import { contextThresholds, GuidelineSources, type ThresholdValues } from './thresholds.ts';
+import { contextThresholds, type ThresholdValues } from './thresholds.ts';
 import { NORMAL, type MeasurementKind } from './types.ts';
 
 /**
@@ -45,7 +45,7 @@ export const temperature: MeasurementKind = {
   physiologic: true,
   // Tenovi's thermometers send Fahrenheit.
   vendorMetrics: [{ vendor: 'tenovi', metric: 'temperature', component: 'temperature', unit: '[degF]' }],
-  guidance: `${GuidelineSources.fever} Hypothermia below ${HYPOTHERMIA_CELSIUS} °C (Brown et al., N Engl J Med 2012); ${HYPERPYREXIA_CELSIUS} °C and above is critical.`,
+  guidance: ['fever', 'hypothermia'],
   classify: (values, context) => {
     const v = values.temperature;
     if (v === undefined) return NORMAL;

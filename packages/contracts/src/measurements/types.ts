@@ -1,3 +1,4 @@
+import type { GuidelineSource } from '../texts/guidelines.ts';
 import type { ThresholdValues } from './thresholds.ts';
 
 /**
@@ -98,8 +99,8 @@ export interface MeasurementKind {
   /** Counts as physiologic data for billing (CPT 99454 days). */
   physiologic: boolean;
   vendorMetrics: readonly VendorMetric[];
-  /** The guidance the classification follows, cited on the settings page and beside the code. */
-  guidance: string;
+  /** The guidance the classification follows (keys of GuidelineSources), cited on the settings page. */
+  guidance: readonly GuidelineSource[];
   /**
    * The one classification of a value set of this kind: one reading for the table marks and the
    * one-reading rules, a window's mean for the averaged rules, the bands of the chart.

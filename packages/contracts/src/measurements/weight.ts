@@ -1,4 +1,3 @@
-import { GuidelineSources } from './thresholds.ts';
 import { NORMAL, type MeasurementKind } from './types.ts';
 
 /** One international avoirdupois pound, exactly (international yard and pound agreement, 1959). */
@@ -36,7 +35,7 @@ export const weight: MeasurementKind = {
   physiologic: true,
   // Tenovi's scales send pounds.
   vendorMetrics: [{ vendor: 'tenovi', metric: 'weight', component: 'weight', unit: '[lb_av]' }],
-  guidance: GuidelineSources.hfsa,
+  guidance: ['hfsa'],
   /** A single weight has no mark: the gain rule compares it with earlier weights (alerts). */
   classify: () => NORMAL,
 };

@@ -1,4 +1,4 @@
-import { ObservationTexts, glucose, weight } from '@rpm/contracts';
+import { GuidelineSources, ObservationTexts, glucose, weight } from '@rpm/contracts';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
@@ -27,7 +27,7 @@ describe('display units', { timeout: 30_000 }, () => {
     await waitFor(() => expect(weightSelect).toBeEnabled());
     expect(weightSelect).toHaveValue('kg');
     expect(screen.getByRole('combobox', { name: ObservationTexts.displayUnitFor(glucose.label, 'Harbor') })).toHaveValue('mmol/L');
-    expect(screen.getByText(weight.guidance)).toBeInTheDocument();
+    expect(screen.getByText(weight.guidance.map((s) => GuidelineSources[s]).join(' '))).toBeInTheDocument();
     await user.selectOptions(weightSelect, 'lb');
     await waitFor(() => expect(sent).toEqual({ display_units: { glucose: 'mmol/L', weight: '[lb_av]' } }));
     expect(await screen.findByText(ObservationTexts.displayUnitsSaved)).toBeInTheDocument();

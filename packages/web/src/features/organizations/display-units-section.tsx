@@ -1,5 +1,5 @@
 import { FormHelperText, Paper, Stack, TextField, Typography } from '@mui/material';
-import { AdminTexts, MEASUREMENT_KINDS, ObservationTexts, type MeasurementKind, type Organization } from '@rpm/contracts';
+import { AdminTexts, GuidelineSources, MEASUREMENT_KINDS, ObservationTexts, type MeasurementKind, type Organization } from '@rpm/contracts';
 import { useState } from 'react';
 import { errorMessage } from '../../api/errors.ts';
 import { useDisplayUnits } from '../../api/organizations/get-display-units.ts';
@@ -45,7 +45,7 @@ function KindUnitRow({ organization, kind }: { organization: Organization; kind:
         ))}
       </TextField>
       <Typography id={captionId} variant="caption" color="text.secondary" component="p">
-        {kind.guidance}
+        {kind.guidance.map((source) => GuidelineSources[source]).join(' ')}
       </Typography>
     </Stack>
   );
