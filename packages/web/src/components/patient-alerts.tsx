@@ -1,5 +1,5 @@
 import { Box, Button, List, ListItem, ListItemText, Stack, Typography } from '@mui/material';
-import { AlertTexts, bloodPressure, type ThresholdValues } from '@rpm/contracts';
+import { AlertTexts, bloodPressure, heartRate, type ThresholdValues } from '@rpm/contracts';
 import { lazy, Suspense, useState } from 'react';
 import { PATIENT_ALERTS_PAGE, useAlerts } from '../api/alerts/list-alerts.ts';
 import { usePatientThresholds } from '../api/alerts/patient-thresholds.ts';
@@ -59,13 +59,11 @@ export function PatientAlerts({ patientId }: { patientId: number }) {
   );
 }
 
-/** The numbers this patient's readings are held to, in the classifier's own words. */
+/** The numbers this patient's readings are held to, in the classifiers' own words. */
 function thresholdsSummary(t: ThresholdValues): string {
-  const bands = [...new Set((bloodPressure.bands?.(t) ?? []).map((b) => b.label))];
+  const labels = [...(bloodPressure.bands?.(t) ?? []), ...(heartRate.bands?.(t) ?? [])].map((b) => b.label);
   return [
     `${AlertTexts.thresholdsTitle}: ${AlertTexts.chartBandTarget} ${t.target_systolic}/${t.target_diastolic}`,
-    ...bands,
-    `${AlertTexts.thresholdLabels.pulse_low} ${t.pulse_low}`,
-    `${AlertTexts.thresholdLabels.pulse_high} ${t.pulse_high}`,
+    ...new Set(labels),
   ].join(' · ');
 }

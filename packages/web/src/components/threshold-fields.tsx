@@ -1,6 +1,6 @@
 import { Box, Grid, TextField, Typography } from '@mui/material';
 import {
-  AlertTexts,
+  AlertSettingsTexts, AlertTexts,
   GuidelineSources,
   formSchema,
   textRule,
@@ -78,7 +78,7 @@ export function ThresholdFields<Values extends FieldValues>({
       {kinds.map((kind) => (
         <Box key={kind} component="fieldset" sx={{ border: 0, p: 0, m: 0, mb: 2, minWidth: 0 }} data-kind={kind}>
           <Typography component="legend" variant="subtitle2" sx={{ mb: 1 }}>
-            {AlertTexts.thresholdGroups[kind]}
+            {AlertSettingsTexts.thresholdGroups[kind]}
           </Typography>
           <Grid container spacing={2}>
             {definitions
@@ -86,14 +86,14 @@ export function ThresholdFields<Values extends FieldValues>({
               .map((d) => {
                 const key = d.key as ThresholdKey;
                 const props = textFieldProps(form, key as Path<Values>);
-                const source = `${AlertTexts.thresholdSource}: ${GuidelineSources[d.source]}`;
+                const source = `${AlertSettingsTexts.thresholdSource}: ${GuidelineSources[d.source]}`;
                 return (
                   <Grid key={key} size={{ xs: 12, sm: 6 }}>
                     <TextField
                       id={`${idPrefix}-${key}`}
                       fullWidth
                       size="small"
-                      label={`${AlertTexts.thresholdLabels[key]} [${d.unit}]`}
+                      label={`${AlertSettingsTexts.thresholdLabels[key]} [${d.unit}]`}
                       placeholder={AlertTexts.defaultPlaceholder(fallback(key))}
                       {...props}
                       // The source is the help text: what the default rests on, read with the field.

@@ -1,6 +1,6 @@
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Typography } from '@mui/material';
 import {
-  AlertTexts,
+  AlertSettingsTexts, AlertTexts,
   ORGANIZATION_ONLY_THRESHOLDS,
   THRESHOLDS,
   type PatientThresholds,
@@ -45,10 +45,10 @@ export default function ThresholdsDialog({
   const submit = form.handleSubmit((v) => {
     save.mutate(thresholdValues(PATIENT_THRESHOLDS, v) as PatientThresholdsBody, {
       onSuccess: () => {
-        enqueueSnackbar(AlertTexts.thresholdsSaved, { variant: 'success' });
+        enqueueSnackbar(AlertSettingsTexts.thresholdsSaved, { variant: 'success' });
         onClose();
       },
-      onError: (err) => enqueueSnackbar(errorMessage(err, AlertTexts.thresholdsSave), { variant: 'error' }),
+      onError: (err) => enqueueSnackbar(errorMessage(err, AlertSettingsTexts.thresholdsSave), { variant: 'error' }),
     });
   });
   return (
@@ -57,7 +57,7 @@ export default function ThresholdsDialog({
         <DialogTitle id="thresholds-title">{AlertTexts.thresholdsTitle}</DialogTitle>
         <DialogContent>
           <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-            {AlertTexts.thresholdsHint}
+            {AlertSettingsTexts.thresholdsHint}
           </Typography>
           <ThresholdFields
             form={form}
@@ -69,7 +69,7 @@ export default function ThresholdsDialog({
         <DialogActions>
           <Button onClick={onClose}>{AlertTexts.cancel}</Button>
           <Button type="submit" variant="contained" disabled={save.isPending}>
-            {AlertTexts.thresholdsSave}
+            {AlertSettingsTexts.thresholdsSave}
           </Button>
         </DialogActions>
       </form>

@@ -1,5 +1,5 @@
 import {
-  AlertTexts,
+  AlertSettingsTexts, AlertTexts,
   DEFAULT_ALERT_ORGANIZATION_SETTINGS,
   DEFAULT_ALERT_THRESHOLDS,
   GuidelineSources,
@@ -68,16 +68,16 @@ describe('organization alert settings', { timeout: 30_000 }, () => {
   it('groups the thresholds by kind, each with its unit, default and source as help', async () => {
     renderPage(<AlertSettingsSection />);
     const form = await screen.findByRole('form', { name: `${AlertTexts.settingsTitle}: North Clinic` });
-    expect(within(form).getByRole('group', { name: AlertTexts.thresholdGroups.blood_pressure })).toBeInTheDocument();
-    const stage2 = within(form).getByRole('textbox', { name: `${AlertTexts.thresholdLabels.stage2_systolic} [mmHg]` });
+    expect(within(form).getByRole('group', { name: AlertSettingsTexts.thresholdGroups.blood_pressure })).toBeInTheDocument();
+    const stage2 = within(form).getByRole('textbox', { name: `${AlertSettingsTexts.thresholdLabels.stage2_systolic} [mmHg]` });
     expect(stage2).toHaveValue('140');
-    expect(stage2).toHaveAccessibleDescription(`${AlertTexts.thresholdSource}: ${GuidelineSources.accAha2017}`);
-    const fever = within(form).getByRole('textbox', { name: `${AlertTexts.thresholdLabels.fever} [°C]` });
+    expect(stage2).toHaveAccessibleDescription(`${AlertSettingsTexts.thresholdSource}: ${GuidelineSources.accAha2017}`);
+    const fever = within(form).getByRole('textbox', { name: `${AlertSettingsTexts.thresholdLabels.fever} [°C]` });
     expect(fever).toHaveAttribute('placeholder', AlertTexts.defaultPlaceholder(38));
     // The organization-only COPD target is the organization's to set.
-    expect(within(form).getByRole('textbox', { name: `${AlertTexts.thresholdLabels.spo2_target_copd} [%]` })).toBeInTheDocument();
-    expect(within(form).getByRole('textbox', { name: AlertTexts.escalationMinutes })).toHaveAccessibleDescription(
-      `${AlertTexts.thresholdSource}: ${GuidelineSources.escalation}`,
+    expect(within(form).getByRole('textbox', { name: `${AlertSettingsTexts.thresholdLabels.spo2_target_copd} [%]` })).toBeInTheDocument();
+    expect(within(form).getByRole('textbox', { name: AlertSettingsTexts.escalationMinutes })).toHaveAccessibleDescription(
+      `${AlertSettingsTexts.thresholdSource}: ${GuidelineSources.escalation}`,
     );
   });
 
@@ -85,9 +85,9 @@ describe('organization alert settings', { timeout: 30_000 }, () => {
     const u = userEvent.setup();
     renderPage(<AlertSettingsSection />);
     const form = await screen.findByRole('form', { name: `${AlertTexts.settingsTitle}: North Clinic` });
-    const fever = within(form).getByRole('textbox', { name: `${AlertTexts.thresholdLabels.fever} [°C]` });
+    const fever = within(form).getByRole('textbox', { name: `${AlertSettingsTexts.thresholdLabels.fever} [°C]` });
     await u.type(fever, '38.25');
-    const window = within(form).getByRole('textbox', { name: AlertTexts.windowDays });
+    const window = within(form).getByRole('textbox', { name: AlertSettingsTexts.windowDays });
     await u.type(window, '0');
     await u.click(within(form).getByRole('button', { name: AlertTexts.settingsSave }));
     await waitFor(() => expect(fever).toHaveAttribute('aria-invalid', 'true'));
@@ -98,13 +98,13 @@ describe('organization alert settings', { timeout: 30_000 }, () => {
     await u.type(fever, '37.8');
     await u.clear(window);
     await u.type(window, '14');
-    await u.click(within(form).getByRole('combobox', { name: AlertTexts.escalationContacts }));
+    await u.click(within(form).getByRole('combobox', { name: AlertSettingsTexts.escalationContacts }));
     const options = await screen.findAllByRole('option');
     expect(options.map((o) => o.textContent)).toEqual(['Ann Doeann@example.test']);
     await u.click(options[0]!);
     await u.keyboard('{Escape}');
     await u.click(within(form).getByRole('button', { name: AlertTexts.settingsSave }));
-    expect(await screen.findByText(AlertTexts.settingsSaved)).toBeInTheDocument();
+    expect(await screen.findByText(AlertSettingsTexts.settingsSaved)).toBeInTheDocument();
     expect(saved[0]).toMatchObject({
       fever: 37.8,
       stage2_systolic: 140,

@@ -14,7 +14,7 @@ import {
 import {
   AdminTexts,
   AlertSettingsBody,
-  AlertTexts,
+  AlertSettingsTexts, AlertTexts,
   DEFAULT_ALERT_ORGANIZATION_SETTINGS,
   GuidelineSources,
   THRESHOLDS,
@@ -45,10 +45,10 @@ import { OrganizationSelect } from './organization-select.tsx';
 
 /** The settings besides the thresholds, each with its label, the source of its default and its rule. */
 const SETTING_FIELDS: { key: AlertOrganizationSettingKey; label: string; source: string }[] = [
-  { key: 'bp_window_days', label: AlertTexts.windowDays, source: GuidelineSources.window },
-  { key: 'bp_window_min_readings', label: AlertTexts.windowMinReadings, source: GuidelineSources.window },
-  { key: 'stale_days', label: AlertTexts.staleDaysLabel, source: '' },
-  { key: 'escalation_minutes', label: AlertTexts.escalationMinutes, source: GuidelineSources.escalation },
+  { key: 'bp_window_days', label: AlertSettingsTexts.windowDays, source: GuidelineSources.window },
+  { key: 'bp_window_min_readings', label: AlertSettingsTexts.windowMinReadings, source: GuidelineSources.window },
+  { key: 'stale_days', label: AlertSettingsTexts.staleDaysLabel, source: '' },
+  { key: 'escalation_minutes', label: AlertSettingsTexts.escalationMinutes, source: GuidelineSources.escalation },
 ];
 const settingSchema = (key: AlertOrganizationSettingKey) =>
   (AlertSettingsBody.properties[key] as { anyOf: [object] }).anyOf[0];
@@ -99,7 +99,7 @@ function OrganizationAlertSettingsForm({
     save.mutate(body, {
       onSuccess: (saved) => {
         form.reset(formValues(saved));
-        enqueueSnackbar(AlertTexts.settingsSaved, { variant: 'success' });
+        enqueueSnackbar(AlertSettingsTexts.settingsSaved, { variant: 'success' });
       },
       onError: (err) => enqueueSnackbar(errorMessage(err, AlertTexts.settingsSave), { variant: 'error' }),
     });
@@ -115,7 +115,7 @@ function OrganizationAlertSettingsForm({
       />
       <Box component="fieldset" sx={{ border: 0, p: 0, m: 0, mb: 2, minWidth: 0 }}>
         <Typography component="legend" variant="subtitle2" sx={{ mb: 1 }}>
-          {AlertTexts.windowTitle} · {AlertTexts.escalationTitle}
+          {AlertSettingsTexts.windowTitle} · {AlertSettingsTexts.escalationTitle}
         </Typography>
         <Grid container spacing={2}>
           {SETTING_FIELDS.map((f) => {
@@ -133,7 +133,7 @@ function OrganizationAlertSettingsForm({
                     props.error
                       ? props.helperText
                       : f.source
-                        ? `${AlertTexts.thresholdSource}: ${f.source}`
+                        ? `${AlertSettingsTexts.thresholdSource}: ${f.source}`
                         : props.helperText
                   }
                   slotProps={{ inputLabel: { shrink: true }, htmlInput: { inputMode: 'numeric' } }}
@@ -151,14 +151,14 @@ function OrganizationAlertSettingsForm({
                   select
                   fullWidth
                   size="small"
-                  label={AlertTexts.escalationContacts}
+                  label={AlertSettingsTexts.escalationContacts}
                   value={field.value}
                   onChange={(e) => field.onChange(e.target.value as unknown as number[])}
                   onBlur={field.onBlur}
                   helperText={
                     staff.length === 0 && users.isSuccess
                       ? AlertTexts.escalationNoStaff
-                      : AlertTexts.escalationContactsHint
+                      : AlertSettingsTexts.escalationContactsHint
                   }
                   slotProps={{
                     select: {
@@ -202,7 +202,7 @@ export function AlertSettingsSection() {
       <Typography id="alert-settings-title" variant="h6" component="h2">
         {AlertTexts.settingsTitle}
       </Typography>
-      <FormHelperText sx={{ mb: 2 }}>{AlertTexts.thresholdsHint}</FormHelperText>
+      <FormHelperText sx={{ mb: 2 }}>{AlertSettingsTexts.thresholdsHint}</FormHelperText>
       {organizations.isError && <Typography color="error">{AdminTexts.failedToLoadOrganizations}</Typography>}
       {organizations.data?.length === 0 && <Typography>{AdminTexts.noOrganizations}</Typography>}
       {organization && (
