@@ -7,7 +7,7 @@ import { Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   ALERT_THRESHOLD_KEYS,
-  AlertTexts,
+  AlertSettingsTexts, AlertTexts,
   BloodPressureTexts,
   DEFAULT_ALERT_THRESHOLDS,
   GuidelineSources,
@@ -289,9 +289,9 @@ describe('patient detail', { timeout: 20_000 }, () => {
     await waitFor(() => expect(edit).toBeEnabled());
     await user.click(edit);
     const dialog = await screen.findByRole('dialog', { name: AlertTexts.thresholdsTitle });
-    const weight = within(dialog).getByRole('textbox', { name: `${AlertTexts.thresholdLabels.weight_gain_day} [kg]` });
+    const weight = within(dialog).getByRole('textbox', { name: `${AlertSettingsTexts.thresholdLabels.weight_gain_day} [kg]` });
     await user.type(weight, '1.25');
-    await user.click(within(dialog).getByRole('button', { name: AlertTexts.thresholdsSave }));
+    await user.click(within(dialog).getByRole('button', { name: AlertSettingsTexts.thresholdsSave }));
     // The message comes first in the field's help, the source after it.
     await waitFor(() =>
       expect(weight).toHaveAccessibleDescription(expect.stringContaining(AlertTexts.thresholdRange(0.1, 20, 1))),
@@ -300,8 +300,8 @@ describe('patient detail', { timeout: 20_000 }, () => {
     expect(saved).toHaveLength(0);
     await user.clear(weight);
     await user.type(weight, '1.2');
-    await user.click(within(dialog).getByRole('button', { name: AlertTexts.thresholdsSave }));
-    expect(await screen.findByText(AlertTexts.thresholdsSaved)).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: AlertSettingsTexts.thresholdsSave }));
+    expect(await screen.findByText(AlertSettingsTexts.thresholdsSaved)).toBeInTheDocument();
     expect(saved[0]).toMatchObject({ weight_gain_day: 1.2, stage2_systolic: null });
     expect(saved[0]).not.toHaveProperty('spo2_target_copd');
   });
@@ -314,11 +314,11 @@ describe('patient detail', { timeout: 20_000 }, () => {
     const dialog = await screen.findByRole('dialog', { name: AlertTexts.thresholdsTitle });
     // Every threshold but the organization-only ones, each with its unit and its source as help.
     expect(within(dialog).getAllByRole('textbox')).toHaveLength(ALERT_THRESHOLD_KEYS.length - ORGANIZATION_ONLY_THRESHOLDS.length);
-    expect(within(dialog).queryByLabelText(new RegExp(AlertTexts.thresholdLabels.spo2_target_copd.replace(/[()]/g, '.')))).toBeNull();
-    const stage2 = within(dialog).getByRole('textbox', { name: `${AlertTexts.thresholdLabels.stage2_systolic} [mmHg]` });
-    expect(stage2).toHaveAccessibleDescription(`${AlertTexts.thresholdSource}: ${GuidelineSources.accAha2017}`);
+    expect(within(dialog).queryByLabelText(new RegExp(AlertSettingsTexts.thresholdLabels.spo2_target_copd.replace(/[()]/g, '.')))).toBeNull();
+    const stage2 = within(dialog).getByRole('textbox', { name: `${AlertSettingsTexts.thresholdLabels.stage2_systolic} [mmHg]` });
+    expect(stage2).toHaveAccessibleDescription(`${AlertSettingsTexts.thresholdSource}: ${GuidelineSources.accAha2017}`);
     expect(stage2).toHaveAttribute('placeholder', AlertTexts.defaultPlaceholder(135));
-    expect(within(dialog).getByRole('group', { name: AlertTexts.thresholdGroups.weight })).toBeInTheDocument();
+    expect(within(dialog).getByRole('group', { name: AlertSettingsTexts.thresholdGroups.weight })).toBeInTheDocument();
   });
 
   it("shows this month's billing progress and links the evidence view", async () => {

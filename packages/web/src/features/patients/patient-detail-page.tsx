@@ -14,11 +14,15 @@ import { PatientBadLink, PatientLoadProblem, patientIdFrom } from './patient-pro
 import { NotesSection } from './notes-section.tsx';
 import { TrackingSection } from './tracking-section.tsx';
 import { VitalsSection } from './vitals-section.tsx';
-import { MeasurementPanels } from './measurement-panels.tsx';
 import { PatientPrograms } from './patient-programs.tsx';
 
 // Last on the page and with its own progress bars: fetched after the page.
 const BillingProgress = lazy(() => import('./billing-progress.tsx'));
+// The other kinds' panels sit below the vitals: their code loads after the page's first screen
+// (it keeps the page near its first-load budget).
+const MeasurementPanels = lazy(() =>
+  import('./measurement-panels.tsx').then((m) => ({ default: m.MeasurementPanels })),
+);
 
 /** /patients/:id: the patient, insurance, vitals, notes and tracking time. */
 export default function PatientDetailPage() {
@@ -87,7 +91,9 @@ export default function PatientDetailPage() {
       <Divider />
       <VitalsSection patientId={p.id} />
       <Divider />
-      <MeasurementPanels patientId={p.id} organizationId={p.organization_id} />
+      <Suspense fallback={<LoadingState />}>
+        <MeasurementPanels patientId={p.id} organizationId={p.organization_id} />
+      </Suspense>
       <Divider />
       <NotesSection patientId={p.id} />
       <Divider />
