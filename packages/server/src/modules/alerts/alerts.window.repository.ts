@@ -1,4 +1,4 @@
-import type { AlertRule } from '@rpm/contracts';
+import { weight, type AlertRule } from '@rpm/contracts';
 import { sql } from 'kysely';
 import type { Queryable } from '../../db/pool.ts';
 import { kysely } from '../../db/kysely.ts';
@@ -68,12 +68,12 @@ export async function weightBaselines(
   const dayStart = (daysBack: number) =>
     sql`((date_trunc('day', ${local}) - make_interval(days => ${daysBack}::int)) AT TIME ZONE ${w.timeZone})`;
   const { rows } = await sql<{ day: number | null; week: number | null }>`
-    SELECT (SELECT (o.components ->> 'weight')::float8 FROM observations o
-             WHERE o.patient_id = ${w.patientId} AND o.kind = 'weight'
+    SELECT (SELECT (o.components ->> ${weight.primary})::float8 FROM observations o
+             WHERE o.patient_id = ${w.patientId} AND o.kind = ${weight.kind}
                AND o.created_at >= ${dayStart(1)} AND o.created_at < ${dayStart(0)}
              ORDER BY o.created_at DESC, o.id DESC LIMIT 1) AS day,
-           (SELECT (o.components ->> 'weight')::float8 FROM observations o
-             WHERE o.patient_id = ${w.patientId} AND o.kind = 'weight'
+           (SELECT (o.components ->> ${weight.primary})::float8 FROM observations o
+             WHERE o.patient_id = ${w.patientId} AND o.kind = ${weight.kind}
                AND o.created_at >= ${dayStart(7)} AND o.created_at < ${dayStart(6)}
              ORDER BY abs(extract(epoch FROM o.created_at - (${w.at}::timestamptz - interval '7 days'))), o.id DESC
              LIMIT 1) AS week`.execute(kysely(db));
