@@ -1,5 +1,6 @@
 import { Type, type Static, type TObject, type TSchema } from 'typebox';
 import { Timestamp } from './common.ts';
+import { ContactTypeSchema } from './tracking.ts';
 import {
   BP_WINDOW_DAYS_MAX,
   BP_WINDOW_MIN_READINGS_MAX,
@@ -352,6 +353,8 @@ export const ResolveAlertBody = Type.Object(
     reason: ResolutionReasonChoice,
     note: Type.String({ minLength: 1, maxLength: 10000, pattern: '\\S' }),
     minutes: Type.Optional(Type.Integer({ minimum: 1, maximum: ALERT_RESOLVE_MAX_MINUTES })),
+    /** The live contact the minutes included, if any: the tracking entry is then interactive. */
+    contact_type: Type.Optional(Type.Union([ContactTypeSchema, Type.Null()])),
   },
   { additionalProperties: false },
 );

@@ -81,6 +81,8 @@ export const BillingReport = Type.Object({
   month: BillingMonth,
   closed: Type.Boolean(),
   closed_at: Type.Union([Timestamp, Type.Null()]),
+  /** When an admin marked the closed month's claims as sent (it can no longer be reopened). */
+  claims_sent_at: Type.Union([Timestamp, Type.Null()]),
   rows: Type.Array(BillingRow),
   totals: Type.Array(BillingTotal),
 });
@@ -88,6 +90,91 @@ export type BillingReport = Static<typeof BillingReport>;
 
 export const BillingClosing = Type.Object({ month: BillingMonth, closed: Type.Literal(true), closed_at: Timestamp });
 export type BillingClosing = Static<typeof BillingClosing>;
+
+export const BILLING_REOPEN_REASON_MAX = 1000;
+/** POST /api/billing/{month}/reopen (admins, until the claims are sent): why, kept and audited. */
+export const BillingReopenBody = Type.Object(
+  { reason: Type.String({ minLength: 1, maxLength: BILLING_REOPEN_REASON_MAX, pattern: '\\S' }) },
+  { additionalProperties: false },
+);
+export type BillingReopenBody = Static<typeof BillingReopenBody>;
+export const BillingReopening = Type.Object({ month: BillingMonth, closed: Type.Literal(false), reopened_at: Timestamp });
+export type BillingReopening = Static<typeof BillingReopening>;
+/** POST /api/billing/{month}/claims-sent: the closed month's claims went to the payer. */
+export const BillingClaimsSent = Type.Object({ month: BillingMonth, claims_sent_at: Timestamp });
+export type BillingClaimsSent = Static<typeof BillingClaimsSent>;
+
+/**
+ * GET /api/billing/worklist: who can still earn what this month. `month` defaults to the current
+ * one; a past month shows how it ended (no days left), which is the month's report.
+ */
+export const BillingWorklistQuery = Type.Object(
+  {
+    month: Type.Optional(BillingMonth),
+    organization_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
+    provider_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
+    program: Type.Optional(Type.String({ pattern: '^[a-z][a-z0-9_]{0,39}$' })),
+  },
+  { additionalProperties: false },
+);
+export type BillingWorklistQuery = Static<typeof BillingWorklistQuery>;
+
+/**
+ * What the patient's device days can still come to in the running 30-day period: the full code
+ * earned (16 days), reachable in the days left, only the short code (2 days) reachable or earned,
+ * or nothing.
+ */
+export const DEVICE_OUTLOOKS = ['full_earned', 'full_reachable', 'short_earned', 'short_reachable', 'none'] as const;
+export type DeviceOutlook = (typeof DEVICE_OUTLOOKS)[number];
+
+/** The cheapest next code and what it needs (0 / false: nothing more of that). */
+export const BillingNeeds = Type.Object({
+  /** The code the needs lead to, or null when nothing more can be earned this month. */
+  code: Type.Union([Type.String(), Type.Null()]),
+  minutes: Type.Integer({ minimum: 0 }),
+  contact: Type.Boolean(),
+  /** Days with device data still needed, within `within_days` days left in the period. */
+  days: Type.Integer({ minimum: 0 }),
+  within_days: Type.Integer({ minimum: 0 }),
+});
+export type BillingNeeds = Static<typeof BillingNeeds>;
+
+export const BillingWorklistRow = Type.Object({
+  patient_id: Type.Integer(),
+  patient_name: Type.String(),
+  organization_id: Type.Integer(),
+  primary_provider_id: Type.Union([Type.Integer(), Type.Null()]),
+  primary_provider: Type.Union([Type.String(), Type.Null()]),
+  programs: Type.Array(Type.String()),
+  /** Active for billing today (enrolled, status Active). */
+  active: Type.Boolean(),
+  period_start: Type.Union([IsoDate, Type.Null()]),
+  period_end: Type.Union([IsoDate, Type.Null()]),
+  device_days: Type.Integer(),
+  /** Days of the running period after today (0 once it ended). */
+  days_left: Type.Integer(),
+  device_outlook: Type.Unsafe<DeviceOutlook>({ type: 'string', enum: [...DEVICE_OUTLOOKS] }),
+  minutes: Type.Integer(),
+  /** The next minutes threshold (10, 20, 40, 60 ...). */
+  next_minutes: Type.Integer(),
+  interactive: Type.Boolean(),
+  /** Codes earned so far, by the same rules as the report (equal to its row for a past month). */
+  codes: Type.Array(BillingCodeUnits),
+  needs: BillingNeeds,
+  /** Device days will not reach the full code in this period even with a reading every day left. */
+  at_risk: Type.Boolean(),
+  last_reading_at: Type.Union([Timestamp, Type.Null()]),
+  last_outreach_at: Type.Union([Timestamp, Type.Null()]),
+});
+export type BillingWorklistRow = Static<typeof BillingWorklistRow>;
+
+export const BillingWorklist = Type.Object({
+  month: BillingMonth,
+  /** The organization's today (or the month's last day for a past month). */
+  today: IsoDate,
+  rows: Type.Array(BillingWorklistRow),
+});
+export type BillingWorklist = Static<typeof BillingWorklist>;
 
 export const PatientBillingQuery = Type.Object({ month: Type.Optional(BillingMonth) }, { additionalProperties: false });
 export type PatientBillingQuery = Static<typeof PatientBillingQuery>;
@@ -97,16 +184,31 @@ export const BillingTimeEntry = Type.Object({
   date: IsoDate,
   duration_minutes: Type.Integer(),
   interactive: Type.Boolean(),
+  contact_type: Type.Union([Type.String(), Type.Null()]),
+  activity: Type.Union([Type.String(), Type.Null()]),
   notes: Type.Union([Type.String(), Type.Null()]),
   logged_by: Type.Union([Type.String(), Type.Null()]),
 });
 export type BillingTimeEntry = Static<typeof BillingTimeEntry>;
+
+/** Who the claim is for, as an auditor asks (as it was when the month closed, for a closed month). */
+export const BillingEvidencePatient = Type.Object({
+  name: Type.String(),
+  date_of_birth: Type.Union([IsoDate, Type.Null()]),
+  insurances: Type.Array(Type.Object({ type: Type.String(), policy_number: Type.Union([Type.String(), Type.Null()]) })),
+  devices: Type.Array(Type.Object({ name: Type.String(), serial: Type.Union([Type.String(), Type.Null()]) })),
+  ordering_provider: Type.Union([Type.String(), Type.Null()]),
+  consent_date: Type.Union([IsoDate, Type.Null()]),
+  diagnosis_codes: Type.Array(Type.String()),
+});
+export type BillingEvidencePatient = Static<typeof BillingEvidencePatient>;
 
 /** One patient's month: the report's row, and the evidence behind it (days with readings, time entries). */
 export const PatientBilling = Type.Object({
   month: BillingMonth,
   closed: Type.Boolean(),
   time_zone: Type.String(),
+  patient: BillingEvidencePatient,
   row: BillingRow,
   reading_days: Type.Array(Type.Object({ day: IsoDate, readings: Type.Integer() })),
   entries: Type.Array(BillingTimeEntry),
@@ -116,4 +218,7 @@ export type PatientBilling = Static<typeof PatientBilling>;
 export const billingPath = '/api/billing';
 export const billingExportPath = '/api/billing/export.csv';
 export const billingClosePath = (month: string) => `/api/billing/${month}/close`;
+export const billingReopenPath = (month: string) => `/api/billing/${month}/reopen`;
+export const billingClaimsSentPath = (month: string) => `/api/billing/${month}/claims-sent`;
+export const billingWorklistPath = '/api/billing/worklist';
 export const patientBillingPath = (id: number) => `/api/patients/${id}/billing`;

@@ -61,4 +61,13 @@ export const BillingErrors = {
   alreadyClosed: 'This month is already closed',
   futureMonth: 'A month that has not ended cannot be closed',
   unknownTimeZone: 'Unknown time zone',
+  notClosed: 'This month is not closed',
+  claimsSent: 'The claims of this month were sent: it cannot be reopened',
+  claimsAlreadySent: 'The claims of this month were already marked as sent',
+} as const;
+
+/** Refusals of tracking time beyond the field checks. */
+export const TrackingErrors = {
+  adjustmentReasonRequired: 'Give a reason to log more minutes than the timer measured',
+  contactNotInteractive: 'A contact type needs an interactive contact',
 } as const;

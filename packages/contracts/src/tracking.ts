@@ -2,6 +2,30 @@ import { Type, type Static } from 'typebox';
 import { IsoDate } from './common.ts';
 import { InputText, PageOf } from './fields.ts';
 
+/** What the time was spent on (the tracking dialog's choice; labels in texts/care-month.ts). */
+export const TRACKING_ACTIVITIES = [
+  'review_readings',
+  'phone_call',
+  'video_visit',
+  'care_plan_update',
+  'medication_review',
+  'education',
+  'care_coordination',
+  'other',
+] as const;
+export type TrackingActivity = (typeof TRACKING_ACTIVITIES)[number];
+export const TrackingActivitySchema = Type.Unsafe<TrackingActivity>({ type: 'string', enum: [...TRACKING_ACTIVITIES] });
+
+/**
+ * A real-time interactive contact with the patient or caregiver, as CMS counts one for 99457/99470:
+ * a live phone call, a video visit or in person. An entry with a contact type is interactive.
+ */
+export const CONTACT_TYPES = ['phone', 'video', 'in_person'] as const;
+export type ContactType = (typeof CONTACT_TYPES)[number];
+export const ContactTypeSchema = Type.Unsafe<ContactType>({ type: 'string', enum: [...CONTACT_TYPES] });
+/** The most a reason for claiming more than the timer measured may say. */
+export const TRACKING_ADJUSTMENT_REASON_MAX = 1000;
+
 export const TrackingSession = Type.Object({
   id: Type.Integer(),
   date: IsoDate,
@@ -9,6 +33,12 @@ export const TrackingSession = Type.Object({
   notes: Type.Union([Type.String(), Type.Null()]),
   /** A real-time interactive communication with the patient or caregiver (live call or video). */
   interactive: Type.Boolean(),
+  activity: Type.Union([TrackingActivitySchema, Type.Null()]),
+  contact_type: Type.Union([ContactTypeSchema, Type.Null()]),
+  /** What the care timer measured, when the entry came from it. */
+  measured_minutes: Type.Union([Type.Integer(), Type.Null()]),
+  /** Why the entry claims more minutes than were measured. */
+  adjustment_reason: Type.Union([Type.String(), Type.Null()]),
 });
 export type TrackingSession = Static<typeof TrackingSession>;
 
@@ -36,6 +66,15 @@ export const TrackingSessionInput = Type.Object(
     duration_minutes: Type.Integer({ minimum: TRACKING_MIN_MINUTES, maximum: TRACKING_MAX_MINUTES }),
     notes: Type.Optional(InputText(5000)),
     interactive: Type.Optional(Type.Boolean()),
+    activity: Type.Optional(Type.Union([TrackingActivitySchema, Type.Null()])),
+    /** Given: the entry is interactive (a contact type with interactive false is refused). */
+    contact_type: Type.Optional(Type.Union([ContactTypeSchema, Type.Null()])),
+    /**
+     * The timer's minutes. duration_minutes may be lower; higher only with adjustment_reason
+     * (TrackingErrors.adjustmentReasonRequired otherwise).
+     */
+    measured_minutes: Type.Optional(Type.Integer({ minimum: 0, maximum: TRACKING_MAX_MINUTES })),
+    adjustment_reason: Type.Optional(InputText(TRACKING_ADJUSTMENT_REASON_MAX)),
   },
   { additionalProperties: false },
 );

@@ -134,9 +134,21 @@ export interface AuditUnsealed {
 }
 
 export interface BillingClosedMonths {
+  claims_sent_at: Timestamp | null;
+  claims_sent_by: number | null;
   closed_at: Generated<Timestamp>;
   closed_by: number | null;
   month: string;
+}
+
+export interface BillingMonthReopenings {
+  closed_at: Timestamp;
+  closed_by: number | null;
+  id: Generated<number>;
+  month: string;
+  reason: string;
+  reopened_at: Generated<Timestamp>;
+  reopened_by: number;
 }
 
 export interface BillingMonthSnapshots {
@@ -324,6 +336,14 @@ export interface Organizations {
   name: string;
   require_mfa: Generated<boolean>;
   time_zone: Generated<string>;
+  timer_start: Generated<string>;
+}
+
+export interface PatientActiveSpans {
+  active_from: Timestamp;
+  active_to: Timestamp | null;
+  id: Generated<number>;
+  patient_id: number;
 }
 
 export interface PatientAlertThresholds {
@@ -362,6 +382,15 @@ export interface PatientObservationCounts {
   patient_id: number;
 }
 
+export interface PatientOutreach {
+  created_at: Generated<Timestamp>;
+  id: Generated<number>;
+  notes: string | null;
+  outcome: string;
+  patient_id: number;
+  user_id: number | null;
+}
+
 export interface PatientPrograms {
   enrolled_at: Generated<Timestamp>;
   patient_id: number;
@@ -369,8 +398,10 @@ export interface PatientPrograms {
 }
 
 export interface Patients {
+  consent_date: string | null;
   created_at: Generated<Timestamp>;
   date_of_birth: string | null;
+  diagnosis_codes: Generated<string[]>;
   enrolled_rpm: Generated<boolean>;
   enrollment_status: string | null;
   enrollment_status_legacy: string | null;
@@ -381,6 +412,7 @@ export interface Patients {
   last_name: string;
   last_name_key: Generated<string | null>;
   middle_name: string | null;
+  ordering_provider_id: number | null;
   organization_id: number;
   primary_provider_id: number | null;
   updated_at: Generated<Timestamp>;
@@ -499,11 +531,15 @@ export interface Sessions {
 }
 
 export interface TrackingSessions {
+  activity: string | null;
+  adjustment_reason: string | null;
+  contact_type: string | null;
   created_at: Generated<Timestamp>;
   date: string;
   duration_minutes: Generated<number>;
   id: Generated<number>;
   interactive: Generated<boolean>;
+  measured_minutes: number | null;
   notes: string | null;
   patient_id: number;
   user_id: number | null;
@@ -553,6 +589,7 @@ export interface DB {
   audit_logs: AuditLogs;
   audit_unsealed: AuditUnsealed;
   billing_closed_months: BillingClosedMonths;
+  billing_month_reopenings: BillingMonthReopenings;
   billing_month_snapshots: BillingMonthSnapshots;
   device_assignments: DeviceAssignments;
   devices: Devices;
@@ -570,8 +607,10 @@ export interface DB {
   notes: Notes;
   observations: Observations;
   organizations: Organizations;
+  patient_active_spans: PatientActiveSpans;
   patient_alert_thresholds: PatientAlertThresholds;
   patient_observation_counts: PatientObservationCounts;
+  patient_outreach: PatientOutreach;
   patient_programs: PatientPrograms;
   patients: Patients;
   "pgboss.archive": PgbossArchive;
