@@ -55,6 +55,24 @@ export function programsFor(n: number): ProgramId[] {
   return ['heart_failure', 'diabetes'];
 }
 
+/**
+ * A demo diagnosis (ICD-10-CM) per program, for the claim fields an auditor asks for: essential
+ * hypertension, heart failure unspecified, type 2 diabetes without complications, COPD unspecified.
+ */
+const DEMO_DIAGNOSES: Record<ProgramId, string> = {
+  hypertension: 'I10',
+  heart_failure: 'I50.9',
+  diabetes: 'E11.9',
+  copd: 'J44.9',
+};
+export const diagnosesFor = (n: number): string[] => programsFor(n).map((p) => DEMO_DIAGNOSES[p]);
+
+/**
+ * About one patient in ten stopped measuring some days ago (no reading since), so the billing
+ * worklist has patients at risk and outreach to show. 0 for the others.
+ */
+export const stoppedDaysAgo = (n: number): number => (n % 10 === 3 ? 6 + (n % 7) : 0);
+
 /** The patient's place among the demo patients of a program (0-based), so shares are exact. */
 function indexInProgram(n: number, program: ProgramId): number {
   let index = 0;

@@ -33,7 +33,7 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from '../src/db/embedded
 import { runMigrations } from '../src/db/migrate.ts';
 import { createPool, withTransaction } from '../src/db/pool.ts';
 import { evaluateStoredReadings } from '../src/modules/alerts/index.ts';
-import { programDevices, programsFor } from './seed-demo-kinds.ts';
+import { diagnosesFor, programDevices, programsFor, stoppedDaysAgo } from './seed-demo-kinds.ts';
 
 const ORGANIZATIONS = ['Northside Cardiology', 'Lakeside Family Practice'] as const;
 const PATIENTS_PER_ORG = 25;
@@ -307,10 +307,12 @@ async function main() {
             return null;
           }
           const status = STATUSES[Math.floor(r() * STATUSES.length)]!;
+          // Ordered by their primary provider; consent given the day before the first reading.
           const { rows } = await tx.query<{ id: number }>(
             `INSERT INTO patients (first_name, last_name, date_of_birth, gender, organization_id, primary_provider_id,
-               enrolled_rpm, enrollment_status)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
+               enrolled_rpm, enrollment_status, ordering_provider_id, consent_date, diagnosis_codes)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $6, (now() - ($9::int + 1) * interval '1 day')::date, $10)
+             RETURNING id`,
             [
               first,
               last,
@@ -320,6 +322,8 @@ async function main() {
               providers[o]![k % 2]!,
               status === 'Active' || status === 'Paused',
               status || null,
+              DAYS,
+              diagnosesFor(n),
             ],
           );
           const id = rows[0]!.id;
@@ -353,6 +357,7 @@ async function main() {
           );
           // About a third are hypertensive; every reading varies by time of day, week and noise.
           const hypertensive = r() < 0.35;
+          const stopped = stoppedDaysAgo(n);
           const baseSys = hypertensive ? 142 + r() * 18 : 112 + r() * 16;
           const baseDia = hypertensive ? 88 + r() * 10 : 70 + r() * 10;
           const inserted = await tx.query(
@@ -370,9 +375,9 @@ async function main() {
                     LATERAL (SELECT date_trunc('day', now()) - d * interval '1 day'
                                     + CASE WHEN slot = 0 THEN interval '7 hours' ELSE interval '19 hours' END
                                     + (random() * 50) * interval '1 minute' AS ts) t
-              WHERE ts <= now()) v
+              WHERE ts <= now() AND d >= $7) v
              ON CONFLICT DO NOTHING RETURNING id`,
-            [id, cuff?.id ?? null, baseSys, baseDia, DAYS, cuff?.device_id ?? null],
+            [id, cuff?.id ?? null, baseSys, baseDia, DAYS, cuff?.device_id ?? null, stopped],
           );
           const added: Record<string, number> = { [bloodPressure.kind]: inserted.rowCount ?? 0 };
           const ids = inserted.rows.map((v: { id: number }) => v.id);
@@ -385,7 +390,7 @@ async function main() {
                SELECT $1::int, $2::int, coalesce($3, 'manual'), ts, $4, g.c, $5
                  FROM jsonb_to_recordset($6::jsonb) AS g(d int, m int, c jsonb),
                       LATERAL (SELECT date_trunc('day', now()) - g.d * interval '1 day' + g.m * interval '1 minute' AS ts) t
-                WHERE ts <= now()
+                WHERE ts <= now() AND g.d >= $7
                ON CONFLICT DO NOTHING RETURNING id`,
               [
                 id,
@@ -394,6 +399,7 @@ async function main() {
                 seeded.kind.kind,
                 seeded.unit,
                 JSON.stringify(seeded.readings),
+                stopped,
               ],
             );
             added[seeded.kind.kind] = (added[seeded.kind.kind] ?? 0) + (stored.rowCount ?? 0);
@@ -407,10 +413,13 @@ async function main() {
                VALUES ($1, $2, $3, now() - $4 * interval '1 day' - interval '3 hours')`,
               [id, providers[o]![j % 2]!, NOTES[(n + j) % NOTES.length], 5 + j * 20],
             );
+            // Most months have a live call among the entries; the rest are reviews of readings.
+            const call = r() < 0.6;
             await tx.query(
               // Dated in the clinic's day, as the portal dates tracking time.
-              `INSERT INTO tracking_sessions (patient_id, user_id, date, duration_minutes, notes)
-               SELECT $1, $2, ((now() - $3 * interval '1 day') AT TIME ZONE o.time_zone)::date, $4, $5
+              `INSERT INTO tracking_sessions (patient_id, user_id, date, duration_minutes, notes, activity, contact_type,
+                 interactive)
+               SELECT $1, $2, ((now() - $3 * interval '1 day') AT TIME ZONE o.time_zone)::date, $4, $5, $6::text, $7::text, $7::text IS NOT NULL
                  FROM patients p JOIN organizations o ON o.id = p.organization_id WHERE p.id = $1`,
               [
                 id,
@@ -418,7 +427,17 @@ async function main() {
                 5 + j * 20,
                 10 + Math.floor(r() * 30),
                 j === 0 ? 'Monthly review of readings' : null,
+                call ? 'phone_call' : 'review_readings',
+                call ? 'phone' : null,
               ],
+            );
+          }
+          if (stopped > 0) {
+            // The care team tried to reach the patient who stopped measuring.
+            await tx.query(
+              `INSERT INTO patient_outreach (patient_id, user_id, outcome, notes, created_at)
+               VALUES ($1, $2, 'left_message', 'No readings for several days; asked to call back', now() - interval '2 days')`,
+              [id, providers[o]![0]!],
             );
           }
           return { programs, added };
