@@ -54,7 +54,7 @@ async function unreadable(
 }
 
 /** The patient-level check of every FHIR read: unknown and not-allowed answer the same 404. */
-async function readablePatient(
+export async function readablePatient(
   db: Queryable,
   ctx: RequestContext,
   who: FhirReader,

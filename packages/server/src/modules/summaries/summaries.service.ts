@@ -2,6 +2,7 @@ import { PassThrough, type Readable } from 'node:stream';
 import {
   DEFAULT_SUMMARY_PAPER,
   effectiveThresholds,
+  measurementKind,
   summaryPdfFileName,
   type AuditAction,
   type BillingCodeUnits,
@@ -26,6 +27,7 @@ import {
   monthNotes,
   monthReadings,
   monthTracking,
+  monthsWithReadings,
   patientProgramIds,
   providerPatientIds,
   summaryHead,
@@ -73,7 +75,8 @@ export async function summaryData(
       tracking,
       codes,
     }),
-    observationIds: readings.map((r) => r.id),
+    // The ones FHIR serves as Observations: of a registered kind.
+    observationIds: readings.filter((r) => measurementKind(r.kind)).map((r) => r.id),
   };
 }
 
@@ -181,3 +184,6 @@ export async function summaryArchive(
   })();
   return out;
 }
+
+/** The months ('YYYY-MM', organization's time zone) in which the patient has readings, newest first; no access check. */
+export const summaryMonths = (db: Queryable, patientId: number): Promise<string[]> => monthsWithReadings(db, patientId);
