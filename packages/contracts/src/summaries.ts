@@ -131,3 +131,14 @@ export const summaryPagePath = (id: number, month: string) => `/patients/${id}/s
 /** File names of the downloads. */
 export const summaryPdfFileName = (patientId: number, month: string) => `summary-${patientId}-${month}.pdf`;
 export const summaryArchiveFileName = (month: string) => `summaries-${month}.zip`;
+
+/** The month `delta` months from `month` ('YYYY-MM'). */
+export function shiftMonth(month: string, delta: number): string {
+  const [year, mon] = month.split('-').map(Number) as [number, number];
+  const d = new Date(Date.UTC(year, mon - 1 + delta, 1));
+  return `${d.getUTCFullYear()}-${String(d.getUTCMonth() + 1).padStart(2, '0')}`;
+}
+
+/** The calendar month of an instant in a time zone, 'YYYY-MM'. */
+export const monthOf = (instant: Date, timeZone: string): string =>
+  new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit' }).format(instant).slice(0, 7);
