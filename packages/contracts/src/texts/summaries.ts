@@ -20,6 +20,7 @@ export const SummaryTexts = {
   inTarget: 'In target',
   inTargetHelp: 'In target: readings the measurement’s classifier calls normal with the patient’s thresholds.',
   alerts: 'Alerts',
+  alertsCount: 'Number',
   alertsRaised: 'Raised this month',
   alertsOpen: 'Still open',
   alertsResolvedAs: 'Resolved',

@@ -91,7 +91,7 @@ function alerts(s: MonthlySummary): Content[] {
     section(SummaryTexts.alerts),
     table(
       ['*', 'auto'],
-      header(SummaryTexts.alerts, SummaryTexts.count),
+      header(SummaryTexts.alerts, SummaryTexts.alertsCount),
       [
         [SummaryTexts.alertsRaised, String(s.alerts.raised)],
         ...s.alerts.resolved.map((r): TableCell[] => [

@@ -41,7 +41,9 @@ const printStyles = (
         '.summary-section + .summary-section': { breakBefore: 'page' },
         '.summary-section .MuiTableContainer-root': { overflow: 'visible !important', boxShadow: 'none' },
         '.summary-section table': { tableLayout: 'auto', width: '100%' },
-        '.summary-section th, .summary-section td': { overflowWrap: 'anywhere', padding: '2px 6px !important', fontSize: '9pt' },
+        '.summary-section th, .summary-section td': { overflowWrap: 'break-word', padding: '2px 6px !important', fontSize: '9pt' },
+        // Free text may hold a word longer than the page is wide: only there may a word break anywhere.
+        '.summary-section td.summary-free-text': { overflowWrap: 'anywhere' },
         '.summary-section tr': { breakInside: 'avoid' },
         '.summary-section thead': { display: 'table-header-group' },
       },
@@ -114,7 +116,7 @@ function Readings({ s }: { s: MonthlySummary }) {
 function Alerts({ s }: { s: MonthlySummary }) {
   if (s.alerts.raised === 0) return <Empty text={SummaryTexts.noAlerts} />;
   return (
-    <DataTable label={SummaryTexts.alerts} columns={[SummaryTexts.alerts, { label: SummaryTexts.count, align: 'right' }]}>
+    <DataTable label={SummaryTexts.alerts} columns={[SummaryTexts.alerts, { label: SummaryTexts.alertsCount, align: 'right' }]}>
       <TableRow>
         <TableCell>{SummaryTexts.alertsRaised}</TableCell>
         <TableCell align="right">{s.alerts.raised}</TableCell>
@@ -190,7 +192,9 @@ function Notes({ s }: { s: MonthlySummary }) {
         <TableRow key={i}>
           <TableCell sx={{ whiteSpace: 'nowrap' }}>{n.date}</TableCell>
           <TableCell>{n.author ?? SummaryTexts.unknownAuthor}</TableCell>
-          <TableCell sx={{ whiteSpace: 'pre-wrap' }}>{n.text}</TableCell>
+          <TableCell className="summary-free-text" sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+            {n.text}
+          </TableCell>
         </TableRow>
       ))}
     </DataTable>
