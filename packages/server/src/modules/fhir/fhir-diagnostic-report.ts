@@ -10,8 +10,8 @@ import { Type } from 'typebox';
 import { audit } from '../../kernel/audit-writer.ts';
 import type { RequestContext } from '../../kernel/request-context.ts';
 import { summaryData, summaryMonths, type SummaryData } from '../summaries/index.ts';
-import { FhirError, notFound, reader, sourceDetails, type FhirAnswer } from './fhir.auth.ts';
-import { dateCondition, readablePatient } from './fhir.read.service.ts';
+import { notFound, reader, sourceDetails, type FhirAnswer } from './fhir.auth.ts';
+import { patientSearch, readablePatient } from './fhir.read.service.ts';
 import type { DateCondition } from './fhir.repository.ts';
 
 /*
@@ -122,10 +122,7 @@ export async function searchDiagnosticReports(
 ): Promise<FhirAnswer> {
   const action = 'fhir.diagnostic_report.search';
   const who = await reader(db, ctx, authorization, action);
-  const m = /^(?:Patient\/)?(\d{1,9})$/.exec(q.patient ?? '');
-  if (!m) throw new FhirError(400, 'required', 'patient is required: Patient/{id} or {id}');
-  const patientId = Number(m[1]);
-  const dates = [q.date ?? []].flat().map(dateCondition);
+  const { patientId, dates } = patientSearch(q);
   const count = q._count ?? 12;
   await readablePatient(db, ctx, who, patientId, action);
   const reports: DiagnosticReport[] = [];

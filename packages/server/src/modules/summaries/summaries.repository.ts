@@ -16,6 +16,8 @@ export interface SummaryHead {
   period_end: Date;
   /** The month has ended in the organization's time zone. */
   complete: boolean;
+  /** The patient's care programs (ids). */
+  programs: string[];
 }
 
 /** `month` is 'YYYY-MM'; its first day, as PostgreSQL reads a date. */
@@ -38,19 +40,11 @@ export async function summaryHead(db: Queryable, patientId: number, month: strin
       start.as('period_start'),
       end.as('period_end'),
       sql<boolean>`now() >= ${end}`.as('complete'),
+      sql<string[]>`coalesce((SELECT array_agg(pp.program_id ORDER BY pp.program_id) FROM patient_programs pp
+                               WHERE pp.patient_id = p.id), '{}')`.as('programs'),
     ])
     .where('p.id', '=', patientId)
     .executeTakeFirst();
-}
-
-export async function patientProgramIds(db: Queryable, patientId: number): Promise<string[]> {
-  const rows = await kysely(db)
-    .selectFrom('patient_programs')
-    .select('program_id')
-    .where('patient_id', '=', patientId)
-    .orderBy('program_id')
-    .execute();
-  return rows.map((r) => r.program_id);
 }
 
 /** The organization's and the patient's own thresholds (null where not set), for `effectiveThresholds`. */

@@ -28,7 +28,6 @@ import {
   monthReadings,
   monthTracking,
   monthsWithReadings,
-  patientProgramIds,
   providerPatientIds,
   summaryHead,
   thresholdOverrides,
@@ -57,7 +56,7 @@ export async function summaryData(
   if (!head) return undefined;
   const period = { start: head.period_start, end: head.period_end, timeZone: head.time_zone };
   // One after the other: a transaction's client runs one query at a time.
-  const programs = await patientProgramIds(db, patientId);
+  const { programs } = head;
   const overrides = await thresholdOverrides(db, patientId, head.organization_id);
   const readings = await monthReadings(db, patientId, period);
   const alerts = await monthAlerts(db, patientId, period);

@@ -1,9 +1,10 @@
-import { SummaryTexts, summaryMonthLabel, type MonthlySummary } from '@rpm/contracts';
+/** The printable summary page against an answer of the summary call (MSW), as a provider sees it. */
 import { screen, within } from '@testing-library/react';
-import { http, HttpResponse } from 'msw';
+import { SummaryTexts, summaryMonthLabel, type MonthlySummary } from '@rpm/contracts';
 import { describe, expect, it } from 'vitest';
-import { makeUser, runPortalTestServer, server, signInForTest } from '../../lib/testing/portal-test-server.ts';
+import { http, HttpResponse } from 'msw';
 import { renderApp } from '../../lib/testing/render-app.tsx';
+import { makeUser, runPortalTestServer, server, signInForTest } from '../../lib/testing/portal-test-server.ts';
 
 runPortalTestServer();
 
