@@ -5,6 +5,7 @@
  * portal's top bar and navigation are not printed. The PDF button downloads the server's PDF, and
  * the page works on a phone without widening it.
  */
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { SummaryTexts, summaryMonthLabel, summaryPagePath, summaryPdfFileName } from '@rpm/contracts';
 import type { Browser, Page } from 'playwright-core';
@@ -109,6 +110,15 @@ describe('monthly summary page', () => {
       expect(await page.locator('header').first().isVisible()).toBe(false);
       expect(await page.locator('nav').first().isVisible()).toBe(false);
       expect(await page.getByRole('link', { name: SummaryTexts.downloadPdf, exact: true }).isVisible()).toBe(false);
+      // Pages break between sections, never between a section's heading and what follows it.
+      expect(
+        await page.evaluate(() =>
+          [...document.querySelectorAll('section')].map((sec) => [
+            getComputedStyle(sec).breakInside,
+            getComputedStyle(sec.querySelector('h2')!).breakAfter,
+          ]),
+        ),
+      ).toEqual(Array(5).fill(['avoid', 'avoid']));
       const overflows = await tableOverflows(page);
       expect(overflows.map((o) => o.name)).toEqual([SummaryTexts.readings, SummaryTexts.time, SummaryTexts.codes, SummaryTexts.notes]);
       for (const o of overflows) expect(o, `${o.name} on ${paper}`).toMatchObject({ pastPage: 0, pastOwnBox: 0 });
@@ -117,6 +127,7 @@ describe('monthly summary page', () => {
       // Chromium's own print to PDF at that paper and 100 %: it lays the page out without error.
       const pdf = await page.pdf({ format: paper === 'a4' ? 'A4' : 'Letter', scale: 1, margin: { top: '12mm', bottom: '12mm', left: '12mm', right: '12mm' } });
       expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+      await writeFile(path.join(REPO_ROOT, 'e2e/artifacts', `summary-print-${paper}.pdf`), pdf);
       expect(errors).toEqual([]);
       await close();
     });
@@ -147,7 +158,6 @@ describe('monthly summary page', () => {
     ]);
     expect(download.suggestedFilename()).toBe(summaryPdfFileName(patientId, MONTH));
     const file = await download.path();
-    const { readFile } = await import('node:fs/promises');
     expect((await readFile(file)).subarray(0, 5).toString()).toBe('%PDF-');
     expect(errors).toEqual([]);
     await close();

@@ -25,7 +25,8 @@ const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
 
 /*
  * Printing: the portal's chrome (top bar, navigation, this page's buttons) is left out, the page
- * uses the paper's whole width, each section after the first starts a new page, a table row is
+ * uses the paper's whole width, pages break between sections (not inside one that fits on a
+ * page: a page per section would print a summary of a quiet month on five sheets), a table row is
  * never split and its heading repeats, and cells wrap rather than run past the page's edge. The
  * same page fits A4 (210 mm) and Letter (8.5 in) at 100 %: nothing in it has a fixed width.
  */
@@ -38,7 +39,10 @@ const printStyles = (
           display: 'none !important',
         },
         '#main-content > .MuiContainer-root': { maxWidth: 'none !important', padding: '0 !important' },
-        '.summary-section + .summary-section': { breakBefore: 'page' },
+        // Pages break between sections: a section that fits on a page is kept whole, a longer one
+        // breaks between table rows; a heading never ends a page.
+        '.summary-section': { breakInside: 'avoid' },
+        '.summary-section h2': { breakAfter: 'avoid' },
         '.summary-section .MuiTableContainer-root': { overflow: 'visible !important', boxShadow: 'none' },
         '.summary-section table': { tableLayout: 'auto', width: '100%' },
         '.summary-section th, .summary-section td': { overflowWrap: 'break-word', padding: '2px 6px !important', fontSize: '9pt' },
