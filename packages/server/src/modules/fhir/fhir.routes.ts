@@ -18,6 +18,12 @@ import type { ModuleDeps } from '../module-deps.ts';
 import { FhirError, sourceNamedBy, type FhirAnswer } from './fhir.auth.ts';
 import { metadata, readObservation, readPatient, searchDevices, searchObservations } from './fhir.read.service.ts';
 import { createObservation, processBundle } from './fhir.write.service.ts';
+import {
+  DiagnosticReportIdParam,
+  DiagnosticReportSearch,
+  readDiagnosticReport,
+  searchDiagnosticReports,
+} from './fhir-diagnostic-report.ts';
 
 const FHIR_JSON = 'application/fhir+json; charset=utf-8';
 
@@ -156,6 +162,23 @@ const fhirServer: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { db, conf
       send(
         reply,
         await searchDevices(db, contextOf(request), request.headers.authorization, request.query.identifier, base),
+      ),
+  );
+
+  // The monthly summary for the physician (summaries module) as a DiagnosticReport.
+  app.get(
+    '/R4/DiagnosticReport/:id',
+    { config: { access: 'machine', ...reads }, schema: { tags, params: DiagnosticReportIdParam } },
+    async (request, reply) =>
+      send(reply, await readDiagnosticReport(db, contextOf(request), request.headers.authorization, request.params.id)),
+  );
+  app.get(
+    '/R4/DiagnosticReport',
+    { config: { access: 'machine', ...reads }, schema: { tags, querystring: DiagnosticReportSearch } },
+    async (request, reply) =>
+      send(
+        reply,
+        await searchDiagnosticReports(db, contextOf(request), request.headers.authorization, request.query, base),
       ),
   );
 

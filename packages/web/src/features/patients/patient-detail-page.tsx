@@ -5,6 +5,7 @@ import { Link as RouterLink, useParams } from 'react-router';
 import { paths } from '../../config/paths.ts';
 import { LoadingState } from '../../components/loading-state.tsx';
 import { PatientAlerts } from '../../components/patient-alerts.tsx';
+import { SummaryLinks } from '../../components/summary-links.tsx';
 import { TZDate } from '@date-fns/tz';
 import { format } from 'date-fns';
 import { useTimezone } from '../../lib/timezone.ts';
@@ -69,6 +70,7 @@ export default function PatientDetailPage() {
           />
         </Box>
       </Paper>
+      <SummaryLinks patientId={p.id} />
       <PatientPrograms patientId={p.id} />
       <Box component="section" aria-labelledby="insurance-heading">
         <Typography id="insurance-heading" variant="h6" component="h2" sx={{ mb: 1 }}>
