@@ -60,6 +60,9 @@ export const CareTimerTexts = {
   activity: 'Activity',
   activityNone: 'Not specified',
   contactType: 'Type of contact',
+  /** The alert resolve dialog: whether its minutes included a live contact, and which. */
+  resolveContact: 'Live contact with the patient or caregiver',
+  noContact: 'None',
   adjustmentReason: 'Reason for claiming more than measured',
   draft: (minutes: number, date: string) => `${minutes} ${minutes === 1 ? 'minute' : 'minutes'} not logged from ${date}`,
   draftLog: 'Log',
