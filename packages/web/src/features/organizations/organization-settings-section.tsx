@@ -1,5 +1,14 @@
 import { FormControlLabel, FormHelperText, Paper, Stack, Switch, TextField, Typography } from '@mui/material';
-import { AdminTexts, BillingTexts, Toasts, type Organization } from '@rpm/contracts';
+import {
+  AdminTexts,
+  BillingTexts,
+  CareTimerTexts,
+  TIMER_STARTS,
+  TimerStartLabels,
+  Toasts,
+  type Organization,
+  type TimerStart,
+} from '@rpm/contracts';
 import { useSnackbar } from '../../lib/toast/toast.ts';
 import { useOrganizations } from '../../api/organizations/get-organizations.ts';
 import { useOrganizationSettings } from '../../api/organizations/get-organization-settings.ts';
@@ -71,7 +80,49 @@ function BillingTimeZoneSelect({ organization }: { organization: Organization })
   );
 }
 
-/** Admin settings of each organization: organization-wide MFA, and the billing time zone. */
+const TIMER_START_HELP_ID = 'timer-start-help';
+
+/** How the care timer on a patient's page starts for the organization's providers. */
+function TimerStartSelect({ organization }: { organization: Organization }) {
+  const { enqueueSnackbar } = useSnackbar();
+  const settings = useOrganizationSettings(organization.id);
+  const update = useUpdateOrganizationSettings(organization.id);
+  const value = update.isPending ? (update.variables?.timer_start ?? '') : (settings.data?.timer_start ?? '');
+  return (
+    <TextField
+      select
+      size="small"
+      label={CareTimerTexts.timerStartLabel(organization.name)}
+      value={value}
+      disabled={!settings.data || update.isPending}
+      onChange={(e) =>
+        settings.data &&
+        update.mutate(
+          { require_mfa: settings.data.require_mfa, timer_start: e.target.value as TimerStart },
+          {
+            onSuccess: () => enqueueSnackbar(Toasts.organizationSettingsSaved, { variant: 'success' }),
+            onError: () => enqueueSnackbar(Toasts.failedToSaveOrganizationSettings, { variant: 'error' }),
+          },
+        )
+      }
+      slotProps={{
+        select: { native: true },
+        inputLabel: { shrink: true },
+        htmlInput: { 'aria-describedby': TIMER_START_HELP_ID },
+      }}
+      sx={{ my: 1, maxWidth: 420 }}
+    >
+      {value === '' && <option value="" disabled />}
+      {TIMER_STARTS.map((t) => (
+        <option key={t} value={t}>
+          {TimerStartLabels[t]}
+        </option>
+      ))}
+    </TextField>
+  );
+}
+
+/** Admin settings of each organization: organization-wide MFA, the billing time zone, the care timer's start. */
 export function OrganizationSettingsSection() {
   const organizations = useOrganizations();
   return (
@@ -93,6 +144,17 @@ export function OrganizationSettingsSection() {
       <Stack sx={{ mt: 2 }}>
         {organizations.data?.map((o) => (
           <BillingTimeZoneSelect key={o.id} organization={o} />
+        ))}
+      </Stack>
+      <Typography variant="subtitle2" component="p" sx={{ mt: 2 }}>
+        {CareTimerTexts.timerStartTitle}
+      </Typography>
+      <FormHelperText id={TIMER_START_HELP_ID} sx={{ mb: 1 }}>
+        {CareTimerTexts.timerStartHelp}
+      </FormHelperText>
+      <Stack>
+        {organizations.data?.map((o) => (
+          <TimerStartSelect key={o.id} organization={o} />
         ))}
       </Stack>
     </Paper>
