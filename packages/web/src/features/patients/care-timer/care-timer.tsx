@@ -15,8 +15,12 @@ const TrackingDialog = lazyDialog(() => import('../add-tracking-dialog.tsx'));
 /** Seen by a screen reader only: the timer's announcements. */
 const screenReaderOnly = {
   position: 'absolute',
-  width: 1,
-  height: 1,
+  // Strings: in sx a bare 1 would mean 100 %.
+  width: '1px',
+  height: '1px',
+  margin: '-1px',
+  padding: 0,
+  border: 0,
   overflow: 'hidden',
   clip: 'rect(0 0 0 0)',
   whiteSpace: 'nowrap',
@@ -72,7 +76,7 @@ export default function CareTimerPanel({
   const draft = timer.draft;
 
   return (
-    <Paper variant="outlined" sx={{ p: 1.5 }} role="group" aria-label={CareTimerTexts.title}>
+    <Paper variant="outlined" sx={{ p: 1.5, position: 'relative' }} role="group" aria-label={CareTimerTexts.title}>
       <Stack direction="row" sx={{ alignItems: 'center', flexWrap: 'wrap', columnGap: 2, rowGap: 1 }}>
         <Typography component="span" sx={{ fontWeight: 600 }}>
           {CareTimerTexts.title}
@@ -88,7 +92,7 @@ export default function CareTimerPanel({
         <Typography component="span" variant="body2" color="text.secondary" data-testid="care-timer-status">
           {statusText(timer)}
         </Typography>
-        <Stack direction="row" spacing={1} sx={{ ml: { sm: 'auto' } }}>
+        <Stack direction="row" useFlexGap spacing={1} sx={{ ml: { sm: 'auto' }, flexWrap: 'wrap' }}>
           {timer.status === 'running' ? (
             <Button size="small" variant="outlined" onClick={timer.pause}>
               {CareTimerTexts.pause}
