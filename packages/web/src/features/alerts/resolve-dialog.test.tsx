@@ -1,11 +1,11 @@
+import { ResolveDialog } from './resolve-dialog.tsx';
+import { renderPage } from '../../lib/testing/render-page.tsx';
+import { setupTestServer } from '../../lib/testing/test-server.ts';
 import { AlertTexts, CareTimerTexts, ContactTypeLabels, type Alert, type AlertRule, type AlertSeverity } from '@rpm/contracts';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { http, HttpResponse } from 'msw';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { renderPage } from '../../lib/testing/render-page.tsx';
-import { setupTestServer } from '../../lib/testing/test-server.ts';
-import { ResolveDialog } from './resolve-dialog.tsx';
 
 type AlertFixture = Omit<Alert, 'rule' | 'severity'> & { rule: AlertRule; severity: AlertSeverity };
 const alert = {
@@ -30,15 +30,16 @@ const alert = {
   resolution_reason: null,
 } satisfies AlertFixture as unknown as Alert;
 
+/** What the dialog sent, one body per resolve. */
 const posts: unknown[] = [];
+const resolved = { ...alert, status: 'resolved', resolved_at: '2026-01-09T12:00:00.000Z', resolution_reason: 'reached_patient' };
 const server = setupTestServer(
   http.post('/api/alerts/21/resolve', async ({ request }) => {
     posts.push(await request.json());
-    return HttpResponse.json({ ...alert, status: 'resolved', resolved_at: '2026-01-09T12:00:00.000Z', resolution_reason: 'reached_patient' });
+    return HttpResponse.json(resolved);
   }),
 );
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => server.resetHandlers());
 afterAll(() => server.close());
 
 describe('resolve dialog: minutes with a live contact', { timeout: 20_000 }, () => {

@@ -7,7 +7,7 @@ import {
   TimerStartLabels,
   Toasts,
   type Organization,
-  type TimerStart,
+  type UpdateOrganizationSettingsBody,
 } from '@rpm/contracts';
 import { useSnackbar } from '../../lib/toast/toast.ts';
 import { useOrganizations } from '../../api/organizations/get-organizations.ts';
@@ -44,39 +44,72 @@ function RequireMfaSwitch({ organization }: { organization: Organization }) {
   );
 }
 
-/** The time zone an organization's billing days are counted in (its clinic's own day). */
-function BillingTimeZoneSelect({ organization }: { organization: Organization }) {
+type SelectSetting = 'time_zone' | 'timer_start';
+
+/**
+ * One organization setting chosen from a list, saved as soon as it changes (with the MFA flag as
+ * it is), disabled until the settings have loaded and while saving.
+ */
+function SettingSelect({
+  organization,
+  setting,
+  label,
+  options,
+  describedBy,
+}: {
+  organization: Organization;
+  setting: SelectSetting;
+  label: string;
+  /** [value, label] pairs for the current value ('' while loading). */
+  options: (value: string) => Array<[string, string]>;
+  describedBy?: string;
+}) {
   const { enqueueSnackbar } = useSnackbar();
   const settings = useOrganizationSettings(organization.id);
   const update = useUpdateOrganizationSettings(organization.id);
-  const value = update.isPending ? (update.variables?.time_zone ?? '') : (settings.data?.time_zone ?? '');
-  const zones = listTimezones();
+  const value = (update.isPending ? update.variables?.[setting] : settings.data?.[setting]) ?? '';
+  const save = (next: string) => {
+    if (!settings.data) return;
+    const body = { require_mfa: settings.data.require_mfa, [setting]: next } as UpdateOrganizationSettingsBody;
+    update.mutate(body, {
+      onSuccess: () => enqueueSnackbar(Toasts.organizationSettingsSaved, { variant: 'success' }),
+      onError: () => enqueueSnackbar(Toasts.failedToSaveOrganizationSettings, { variant: 'error' }),
+    });
+  };
   return (
     <TextField
       select
       size="small"
-      label={`${BillingTexts.timeZoneLabel}: ${organization.name}`}
+      label={label}
       value={value}
       disabled={!settings.data || update.isPending}
-      onChange={(e) =>
-        settings.data &&
-        update.mutate(
-          { require_mfa: settings.data.require_mfa, time_zone: e.target.value },
-          {
-            onSuccess: () => enqueueSnackbar(Toasts.organizationSettingsSaved, { variant: 'success' }),
-            onError: () => enqueueSnackbar(Toasts.failedToSaveOrganizationSettings, { variant: 'error' }),
-          },
-        )
-      }
-      slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+      onChange={(e) => save(e.target.value)}
+      slotProps={{
+        select: { native: true },
+        inputLabel: { shrink: true },
+        htmlInput: describedBy ? { 'aria-describedby': describedBy } : {},
+      }}
       sx={{ my: 1, maxWidth: 420 }}
     >
-      {(value && !zones.includes(value) ? [value, ...zones] : zones).map((z) => (
-        <option key={z} value={z}>
-          {z}
+      {options(value).map(([v, text]) => (
+        <option key={v} value={v} disabled={v === ''}>
+          {text}
         </option>
       ))}
     </TextField>
+  );
+}
+
+/** The time zone an organization's billing days are counted in (its clinic's own day). */
+function BillingTimeZoneSelect({ organization }: { organization: Organization }) {
+  const zones = listTimezones();
+  return (
+    <SettingSelect
+      organization={organization}
+      setting="time_zone"
+      label={`${BillingTexts.timeZoneLabel}: ${organization.name}`}
+      options={(value) => (value && !zones.includes(value) ? [value, ...zones] : zones).map((z) => [z, z])}
+    />
   );
 }
 
@@ -84,41 +117,17 @@ const TIMER_START_HELP_ID = 'timer-start-help';
 
 /** How the care timer on a patient's page starts for the organization's providers. */
 function TimerStartSelect({ organization }: { organization: Organization }) {
-  const { enqueueSnackbar } = useSnackbar();
-  const settings = useOrganizationSettings(organization.id);
-  const update = useUpdateOrganizationSettings(organization.id);
-  const value = update.isPending ? (update.variables?.timer_start ?? '') : (settings.data?.timer_start ?? '');
   return (
-    <TextField
-      select
-      size="small"
+    <SettingSelect
+      organization={organization}
+      setting="timer_start"
       label={CareTimerTexts.timerStartLabel(organization.name)}
-      value={value}
-      disabled={!settings.data || update.isPending}
-      onChange={(e) =>
-        settings.data &&
-        update.mutate(
-          { require_mfa: settings.data.require_mfa, timer_start: e.target.value as TimerStart },
-          {
-            onSuccess: () => enqueueSnackbar(Toasts.organizationSettingsSaved, { variant: 'success' }),
-            onError: () => enqueueSnackbar(Toasts.failedToSaveOrganizationSettings, { variant: 'error' }),
-          },
-        )
-      }
-      slotProps={{
-        select: { native: true },
-        inputLabel: { shrink: true },
-        htmlInput: { 'aria-describedby': TIMER_START_HELP_ID },
-      }}
-      sx={{ my: 1, maxWidth: 420 }}
-    >
-      {value === '' && <option value="" disabled />}
-      {TIMER_STARTS.map((t) => (
-        <option key={t} value={t}>
-          {TimerStartLabels[t]}
-        </option>
-      ))}
-    </TextField>
+      describedBy={TIMER_START_HELP_ID}
+      options={(value) => [
+        ...(value === '' ? ([['', '']] as Array<[string, string]>) : []),
+        ...TIMER_STARTS.map((t): [string, string] => [t, TimerStartLabels[t]]),
+      ]}
+    />
   );
 }
 

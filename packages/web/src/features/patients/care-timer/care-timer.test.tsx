@@ -73,11 +73,21 @@ const advance = (ms: number) => act(() => void vi.advanceTimersByTime(ms));
 const elapsed = () => screen.getByRole('timer').textContent;
 const renderTimer = (isProvider = true) =>
   renderPage(<CareTimerPanel userId={USER} patientId={PATIENT} organizationId={1} isProvider={isProvider} />);
+const startUser = () => userEvent.setup({ advanceTimers: (ms) => vi.advanceTimersByTime(ms) });
+const counting = () =>
+  waitFor(() => expect(screen.getByTestId('care-timer-status').textContent).toBe(CareTimerTexts.running));
+
+/** Stop, and the tracking dialog it opens with its minutes field. */
+async function stopInto(user: ReturnType<typeof userEvent.setup>) {
+  await user.click(screen.getByRole('button', { name: CareTimerTexts.stop }));
+  const dialog = await screen.findByRole('dialog', { name: CareTimerTexts.logTitle });
+  return { dialog, minutes: within(dialog).getByLabelText(PatientTexts.minutes) as HTMLInputElement };
+}
 
 describe('care timer panel', { timeout: 20_000 }, () => {
   it('starts for a provider on opening, shows mm:ss and announces only changes', async () => {
     renderTimer();
-    await waitFor(() => expect(screen.getByTestId('care-timer-status').textContent).toBe(CareTimerTexts.running));
+    await counting();
     expect(screen.getByRole('status').textContent).toBe(CareTimerTexts.announceStarted);
     advance(65_000);
     expect(elapsed()).toBe('01:05');
@@ -105,19 +115,17 @@ describe('care timer panel', { timeout: 20_000 }, () => {
   });
 
   it('Stop opens the dialog with the measured minutes; more needs a reason; a failed save loses nothing', async () => {
-    const user = userEvent.setup({ advanceTimers: (ms) => vi.advanceTimersByTime(ms) });
+    const user = startUser();
     renderTimer();
-    await waitFor(() => expect(screen.getByTestId('care-timer-status').textContent).toBe(CareTimerTexts.running));
+    await counting();
     advance(60_000);
     fireEvent.mouseMove(document);
     advance(90_000);
     expect(elapsed()).toBe('02:30');
 
-    await user.click(screen.getByRole('button', { name: CareTimerTexts.stop }));
-    const dialog = await screen.findByRole('dialog', { name: CareTimerTexts.logTitle });
-    const minutes = within(dialog).getByLabelText(PatientTexts.minutes);
+    const { dialog, minutes } = await stopInto(user);
     // 2 min 30 s rounds to 3.
-    expect((minutes as HTMLInputElement).value).toBe('3');
+    expect(minutes.value).toBe('3');
     expect(within(dialog).getByText(CareTimerTexts.measuredHelp(3))).toBeTruthy();
     expect((within(dialog).getByLabelText(PatientTexts.date) as HTMLInputElement).value).toBe('2026-11-03');
 
@@ -138,7 +146,7 @@ describe('care timer panel', { timeout: 20_000 }, () => {
     await user.click(within(dialog).getByRole('button', { name: Labels.save }));
     expect(await screen.findByText('Server says no')).toBeTruthy();
     // Everything typed is still there.
-    expect((minutes as HTMLInputElement).value).toBe('5');
+    expect(minutes.value).toBe('5');
     expect((reason as HTMLTextAreaElement).value).toBe('Call notes written after the timer stopped');
     expect((within(dialog).getByLabelText(CareTimerTexts.activity) as HTMLSelectElement).value).toBe('phone_call');
     expect((within(dialog).getByLabelText(CareTimerTexts.contactType) as HTMLSelectElement).value).toBe('phone');
@@ -161,13 +169,11 @@ describe('care timer panel', { timeout: 20_000 }, () => {
   });
 
   it('lowering the measured minutes needs no reason', async () => {
-    const user = userEvent.setup({ advanceTimers: (ms) => vi.advanceTimersByTime(ms) });
+    const user = startUser();
     renderTimer();
-    await waitFor(() => expect(screen.getByTestId('care-timer-status').textContent).toBe(CareTimerTexts.running));
+    await counting();
     advance(100_000);
-    await user.click(screen.getByRole('button', { name: CareTimerTexts.stop }));
-    const dialog = await screen.findByRole('dialog', { name: CareTimerTexts.logTitle });
-    const minutes = within(dialog).getByLabelText(PatientTexts.minutes);
+    const { dialog, minutes } = await stopInto(user);
     await user.clear(minutes);
     await user.type(minutes, '1');
     expect(within(dialog).queryByLabelText(CareTimerTexts.adjustmentReason, { exact: false })).toBeNull();
@@ -178,9 +184,9 @@ describe('care timer panel', { timeout: 20_000 }, () => {
   });
 
   it('offers the time of a page closed while counting on the next visit: Log fills the dialog', async () => {
-    const user = userEvent.setup({ advanceTimers: (ms) => vi.advanceTimersByTime(ms) });
+    const user = startUser();
     const first = renderTimer();
-    await waitFor(() => expect(screen.getByTestId('care-timer-status').textContent).toBe(CareTimerTexts.running));
+    await counting();
     advance(110_000);
     act(() => void window.dispatchEvent(new Event('pagehide')));
     first.unmount();
@@ -203,9 +209,9 @@ describe('care timer panel', { timeout: 20_000 }, () => {
   });
 
   it('Discard drops the draft; sign-out removes every care timer key', async () => {
-    const user = userEvent.setup({ advanceTimers: (ms) => vi.advanceTimersByTime(ms) });
+    const user = startUser();
     const first = renderTimer();
-    await waitFor(() => expect(screen.getByTestId('care-timer-status').textContent).toBe(CareTimerTexts.running));
+    await counting();
     advance(40_000);
     first.unmount();
     vi.setSystemTime(T0 + 2 * 60 * 60_000);
