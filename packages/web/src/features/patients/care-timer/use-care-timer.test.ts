@@ -49,6 +49,17 @@ describe('care timer', () => {
     expect(result.current.elapsedMs).toBe(42_000);
   });
 
+  it('opened in a background tab, starts when the tab is first shown', () => {
+    const page = tab();
+    page.hide();
+    const { result } = timerOn(1);
+    advance(30_000);
+    expect(result.current).toMatchObject({ status: 'stopped', elapsedMs: 0 });
+    page.show();
+    advance(4000);
+    expect(result.current).toMatchObject({ status: 'running', elapsedMs: 4000 });
+  });
+
   it('starts only on a click otherwise', () => {
     const { result } = timerOn(1, { autoStart: false });
     advance(10_000);
@@ -179,6 +190,15 @@ describe('care timer', () => {
     expect(stored()).toEqual([]);
   });
 
+  it('a timer stopped while idle stays stopped on activity', () => {
+    const { result } = timerOn(1);
+    advance(CARE_TIMER_IDLE_MS + 10_000);
+    expect(result.current.reason).toBe('idle');
+    act(() => void result.current.stop());
+    act(() => void document.dispatchEvent(new KeyboardEvent('keydown')));
+    expect(result.current).toMatchObject({ status: 'paused', reason: 'user', elapsedMs: CARE_TIMER_IDLE_MS });
+  });
+
   it('stop pauses and says what was counted; finish (after the entry is saved) goes back to zero', () => {
     const { result } = timerOn(1);
     advance(95_000);
@@ -188,6 +208,10 @@ describe('care timer', () => {
     });
     expect(ms).toBe(95_000);
     expect(result.current).toMatchObject({ status: 'paused', announcement: CareTimerTexts.announceStopped });
+    // Activity while the dialog is open does not restart it.
+    act(() => void document.dispatchEvent(new MouseEvent('mousemove')));
+    advance(5000);
+    expect(result.current).toMatchObject({ status: 'paused', reason: 'user', elapsedMs: 95_000 });
     act(() => result.current.finish());
     expect(result.current).toMatchObject({ status: 'stopped', elapsedMs: 0 });
     expect(stored()).toEqual([]);

@@ -38,6 +38,7 @@ export class CareTimerClock {
   private announcement = '';
   private draft: StoredDraft | null = null;
   private autoStarted = false;
+  private startWhenShown = false;
   private snapshot: CareTimerSnapshot;
   private readonly listeners = new Set<() => void>();
   private readonly handle: ReturnType<typeof setInterval>;
@@ -152,11 +153,18 @@ export class CareTimerClock {
     this.run(Date.now(), this.status === 'stopped' ? CareTimerTexts.announceStarted : CareTimerTexts.announceResumed);
   }
 
-  /** Starts once for a fresh visit when the organization starts the timer on opening the record. */
+  /**
+   * Starts once for a fresh visit when the organization starts the timer on opening the record;
+   * a record opened in a background tab starts when the tab is first shown.
+   */
   autoStart(): void {
     if (this.autoStarted) return;
+    if (!this.visible) {
+      this.startWhenShown = true;
+      return;
+    }
     this.autoStarted = true;
-    if (this.status === 'stopped' && this.visible) this.start();
+    if (this.status === 'stopped') this.start();
   }
 
   pause(): void {
@@ -166,10 +174,12 @@ export class CareTimerClock {
   /** Pauses (as the person would) and says how long was counted: the dialog logs it, or not. */
   stop(): number {
     this.pause();
-    if (this.announcement !== CareTimerTexts.announceStopped) {
-      this.announcement = CareTimerTexts.announceStopped;
-      this.emit();
-    }
+    // Paused by idleness or a hidden page before: held now, so that activity does not restart a
+    // timer whose time is in the dialog (Cancel leaves it paused).
+    if (this.reason !== null) this.reason = 'user';
+    this.announcement = CareTimerTexts.announceStopped;
+    this.persist();
+    this.emit();
     return this.acc;
   }
 
@@ -217,6 +227,10 @@ export class CareTimerClock {
     }
     this.lastActivity = now;
     if (this.reason === 'hidden' || this.reason === 'idle') this.run(now, CareTimerTexts.announceResumed);
+    else if (this.startWhenShown) {
+      this.startWhenShown = false;
+      this.autoStart();
+    }
   };
 
   /** Closing or reloading: written with the moment, which tells the next visit how long ago it was. */
