@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { TimerStartSchema } from './organizations.ts';
 
 /**
  * Identity administration beyond the spec: the organization-wide "require MFA" setting and the
@@ -14,11 +15,17 @@ export const OrganizationSettings = Type.Object({
   require_mfa: Type.Boolean(),
   /** IANA time zone the organization's billing days are counted in. */
   time_zone: Type.String(),
+  /** How the care timer starts for providers (organizations.ts). */
+  timer_start: TimerStartSchema,
 });
 export type OrganizationSettings = Static<typeof OrganizationSettings>;
 
 export const UpdateOrganizationSettingsBody = Type.Object(
-  { require_mfa: Type.Boolean(), time_zone: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })) },
+  {
+    require_mfa: Type.Boolean(),
+    time_zone: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    timer_start: Type.Optional(TimerStartSchema),
+  },
   { additionalProperties: false },
 );
 export type UpdateOrganizationSettingsBody = Static<typeof UpdateOrganizationSettingsBody>;

@@ -1,13 +1,16 @@
-import type { Organization, OrganizationDisplayUnits, OrganizationSettings, Provider } from '@rpm/contracts';
+import type { Organization, OrganizationDisplayUnits, OrganizationSettings, Provider, TimerStart } from '@rpm/contracts';
 import type { OrganizationRow, ProviderRow } from './organizations.repository.ts';
 import { staffName } from '../../kernel/people.ts';
 
+/** The column's CHECK allows only these two; anything else reads as the default. */
+const timerStart = (stored: string): TimerStart => (stored === 'click' ? 'click' : 'open');
+
 export function presentOrganization(row: OrganizationRow): Organization {
-  return { id: row.id, name: row.name };
+  return { id: row.id, name: row.name, timer_start: timerStart(row.timer_start) };
 }
 
 export function presentOrganizationSettings(row: OrganizationRow): OrganizationSettings {
-  return { id: row.id, name: row.name, require_mfa: row.require_mfa, time_zone: row.time_zone };
+  return { id: row.id, name: row.name, require_mfa: row.require_mfa, time_zone: row.time_zone, timer_start: timerStart(row.timer_start) };
 }
 
 /** A provider in the patient form's list: the name without title (or e-mail), never null. */

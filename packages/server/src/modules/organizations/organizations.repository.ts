@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Queryable } from '../../db/pool.ts';
 import { kysely } from '../../db/kysely.ts';
+import type { TimerStart } from '@rpm/contracts';
 
 export interface OrganizationRow {
   id: number;
@@ -8,6 +9,8 @@ export interface OrganizationRow {
   require_mfa: boolean;
   /** IANA name; billing days are counted in it. */
   time_zone: string;
+  /** How the care timer starts for providers: 'open' or 'click' (a CHECK keeps it so). */
+  timer_start: string;
 }
 
 export interface ProviderRow {
@@ -17,7 +20,7 @@ export interface ProviderRow {
   email: string;
 }
 
-const ORGANIZATION_COLUMNS = ['id', 'name', 'require_mfa', 'time_zone'] as const;
+const ORGANIZATION_COLUMNS = ['id', 'name', 'require_mfa', 'time_zone', 'timer_start'] as const;
 
 /** Every organization by name, or (`onlyId` set) that one alone. */
 export async function listOrganizations(db: Queryable, onlyId: number | null): Promise<OrganizationRow[]> {
@@ -34,16 +37,19 @@ export async function organizationExists(db: Queryable, id: number): Promise<boo
   return (await findOrganization(db, id)) !== undefined;
 }
 
-/** `timeZone` null keeps the current one. */
+/** A setting left undefined keeps its current value. */
 export async function setOrganizationSettings(
   db: Queryable,
   id: number,
-  requireMfa: boolean,
-  timeZone: string | null,
+  settings: { requireMfa: boolean; timeZone?: string; timerStart?: TimerStart },
 ): Promise<OrganizationRow | undefined> {
   return kysely(db)
     .updateTable('organizations')
-    .set({ require_mfa: requireMfa, ...(timeZone === null ? {} : { time_zone: timeZone }) })
+    .set({
+      require_mfa: settings.requireMfa,
+      ...(settings.timeZone === undefined ? {} : { time_zone: settings.timeZone }),
+      ...(settings.timerStart === undefined ? {} : { timer_start: settings.timerStart }),
+    })
     .where('id', '=', id)
     .returning(ORGANIZATION_COLUMNS)
     .executeTakeFirst();

@@ -1,4 +1,13 @@
-import { AdminErrors, ApiErrors, BillingErrors, type Organization, type OrganizationSettings, type Provider, type AuditAction } from '@rpm/contracts';
+import {
+  AdminErrors,
+  ApiErrors,
+  BillingErrors,
+  type AuditAction,
+  type Organization,
+  type OrganizationSettings,
+  type Provider,
+  type UpdateOrganizationSettingsBody,
+} from '@rpm/contracts';
 import type pg from 'pg';
 import type { Queryable } from '../../db/pool.ts';
 import type { SignedInContext } from '../../kernel/request-context.ts';
@@ -64,6 +73,9 @@ export async function getOrganizationSettings(db: pg.Pool, ctx: SignedInContext,
 }
 
 /**
+ * The organization's settings; `time_zone` and `timer_start` left out keep their values. Each
+ * change is audited with its old and new value.
+ *
  * Organization-wide MFA: with `require_mfa` on, the user pool asks every user of the organization
  * who has no MFA yet to set it up at their next sign-in (local pool; see identity/index.ts for
  * Cognito). Sessions already open are not ended.
@@ -72,7 +84,7 @@ export async function updateOrganizationSettings(
   db: pg.Pool,
   ctx: SignedInContext,
   id: number,
-  body: { require_mfa: boolean; time_zone?: string },
+  body: UpdateOrganizationSettingsBody,
 ): Promise<OrganizationSettings> {
   const target = { action: 'organization.settings_update', resourceType: 'organization', resourceId: id } as const;
   return auditedTransaction(db, ctx, async (tx) => {
@@ -81,10 +93,13 @@ export async function updateOrganizationSettings(
     if (body.time_zone !== undefined && !(await isKnownTimeZone(tx, body.time_zone))) {
       throw failure(400, BillingErrors.unknownTimeZone, { ...target, reason: 'unknown time zone' });
     }
-    const after = before ? await setOrganizationSettings(tx, id, body.require_mfa, body.time_zone ?? null) : undefined;
+    const after = before
+      ? await setOrganizationSettings(tx, id, { requireMfa: body.require_mfa, timeZone: body.time_zone, timerStart: body.timer_start })
+      : undefined;
     if (!before || !after) throw failure(404, ApiErrors.notFound, { ...target, reason: 'not found' });
     const details: Record<string, { from: unknown; to: unknown }> = { require_mfa: { from: before.require_mfa, to: after.require_mfa } };
     if (before.time_zone !== after.time_zone) details.time_zone = { from: before.time_zone, to: after.time_zone };
+    if (before.timer_start !== after.timer_start) details.timer_start = { from: before.timer_start, to: after.timer_start };
     await audit(tx, ctx, { ...target, outcome: 'success', details });
     return presentOrganizationSettings(after);
   });

@@ -33,7 +33,7 @@ describe('POST /api/organizations', () => {
   it('creates an organization with a trimmed name and audits it', async () => {
     const res = await admin.post<Organization>('/api/organizations', { name: '  Gamma Health  ' });
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ id: expect.any(Number), name: 'Gamma Health' });
+    expect(res.body).toEqual({ id: expect.any(Number), name: 'Gamma Health', timer_start: 'open' });
     const { rows } = await server.db.pool.query(
       `SELECT outcome, resource_id FROM audit_logs WHERE action = 'organization.create' ORDER BY id DESC LIMIT 1`,
     );
@@ -62,7 +62,7 @@ describe('GET /api/organizations', () => {
 
   it('gives a provider only their own organization', async () => {
     const res = await provider.get<Organization[]>('/api/organizations');
-    expect(res.body).toEqual([{ id: orgA.id, name: 'Alpha Clinic' }]);
+    expect(res.body).toEqual([{ id: orgA.id, name: 'Alpha Clinic', timer_start: 'open' }]);
   });
 });
 

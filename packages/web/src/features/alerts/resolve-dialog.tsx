@@ -1,17 +1,22 @@
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle, MenuItem, Stack, TextField } from '@mui/material';
 import {
   AlertTexts,
+  CONTACT_TYPES,
+  CareTimerTexts,
+  ContactTypeLabels,
   RESOLUTION_REASONS,
   ResolveAlertBody,
+  anyText,
   formSchema,
   optionalWholeNumberText,
   requiredText,
   textRule,
   type Alert,
+  type ContactType,
   type FormValues,
   type ResolveAlertBody as ResolveBody,
 } from '@rpm/contracts';
-import { Controller } from 'react-hook-form';
+import { Controller, useWatch } from 'react-hook-form';
 import { useResolveAlert } from '../../api/alerts/resolve-alert.ts';
 import { errorMessage } from '../../api/errors.ts';
 import { controlledFieldProps, textFieldProps } from '../../components/form/text-field-props.ts';
@@ -23,9 +28,14 @@ const ResolveForm = formSchema({
   reason: textRule((v) => (RESOLUTION_REASONS as readonly string[]).includes(v), AlertTexts.resolveReasonRequired),
   note: requiredText(AlertTexts.resolveNoteRequired),
   minutes: optionalWholeNumberText(ResolveAlertBody.properties.minutes, AlertTexts.resolveMinutesRange),
+  /** '' (none) or one of CONTACT_TYPES: the minutes' live contact, which makes the entry interactive. */
+  contact_type: anyText(),
 });
 
-/** Resolve with a reason, a note (added to the patient's clinical notes) and optional minutes (a tracking entry). */
+/**
+ * Resolve with a reason, a note (added to the patient's clinical notes) and optional minutes (a
+ * tracking entry), with the live contact they included if any (phone, video, in person).
+ */
 export function ResolveDialog({
   alert,
   onClose,
@@ -39,13 +49,15 @@ export function ResolveDialog({
   const { enqueueSnackbar } = useSnackbar();
   const resolve = useResolveAlert();
   const form = useSchemaForm<FormValues<typeof ResolveForm>>(ResolveForm, {
-    defaultValues: { reason: '', note: '', minutes: '' },
+    defaultValues: { reason: '', note: '', minutes: '', contact_type: '' },
   });
+  const minutesGiven = useWatch({ control: form.control, name: 'minutes' }).trim() !== '';
   const submit = form.handleSubmit((v) => {
     const body: ResolveBody = {
       reason: v.reason as ResolveBody['reason'],
       note: v.note,
       ...(v.minutes.trim() ? { minutes: Number(v.minutes) } : {}),
+      ...(v.minutes.trim() && v.contact_type ? { contact_type: v.contact_type as ContactType } : {}),
     };
     resolve.mutate(
       { id: alert.id, body },
@@ -102,6 +114,21 @@ export function ResolveDialog({
               {...textFieldProps(form, 'note')}
             />
             <TextField label={AlertTexts.resolveMinutes} inputMode="numeric" {...textFieldProps(form, 'minutes')} />
+            {minutesGiven && (
+              <TextField
+                select
+                label={CareTimerTexts.resolveContact}
+                slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+                {...textFieldProps(form, 'contact_type')}
+              >
+                <option value="">{CareTimerTexts.noContact}</option>
+                {CONTACT_TYPES.map((c) => (
+                  <option key={c} value={c}>
+                    {ContactTypeLabels[c]}
+                  </option>
+                ))}
+              </TextField>
+            )}
           </Stack>
         </DialogContent>
         <DialogActions>

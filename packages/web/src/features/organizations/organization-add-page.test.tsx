@@ -1,4 +1,4 @@
-import { AdminTexts, Toasts, Validation, organizationSettingsPath } from '@rpm/contracts';
+import { AdminTexts, CareTimerTexts, TimerStartLabels, Toasts, Validation, organizationSettingsPath } from '@rpm/contracts';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
@@ -7,12 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderPage } from '../../lib/testing/render-page.tsx';
 import OrganizationAddPage from './organization-add-page.tsx';
 
-const organizations = [{ id: 5, name: 'Harbor' }];
+const organizations = [{ id: 5, name: 'Harbor', timer_start: 'open' }];
 const server = setupTestServer(
   http.get('/api/organizations', () => HttpResponse.json(organizations)),
   http.get('/api/organizations/5/display-units', () => HttpResponse.json({ display_units: {} })),
   http.get('/api/organizations/5/settings', () =>
-    HttpResponse.json({ id: 5, name: 'Harbor', require_mfa: false, time_zone: 'America/New_York' }),
+    HttpResponse.json({ id: 5, name: 'Harbor', require_mfa: false, time_zone: 'America/New_York', timer_start: 'open' }),
   ),
   // The alert settings section has its own tests (alert-settings-section.test.tsx).
   http.get('/api/organizations/5/alert-settings', () => HttpResponse.json({ message: 'Not found' }, { status: 404 })),
@@ -62,7 +62,7 @@ describe('add organization', { timeout: 20_000 }, () => {
     server.use(
       http.put(organizationSettingsPath(5), async ({ request }) => {
         sent = await request.json();
-        return HttpResponse.json({ id: 5, name: 'Harbor', require_mfa: true, time_zone: 'America/New_York' });
+        return HttpResponse.json({ id: 5, name: 'Harbor', require_mfa: true, time_zone: 'America/New_York', timer_start: 'open' });
       }),
     );
     const user = userEvent.setup();
@@ -88,5 +88,26 @@ describe('add organization', { timeout: 20_000 }, () => {
     await user.click(toggle);
     expect(await screen.findByText(Toasts.failedToSaveOrganizationSettings)).toBeInTheDocument();
     expect(toggle).not.toBeChecked();
+  });
+
+  it('sets how the care timer starts, keeping the other settings, and says so', async () => {
+    let sent: unknown = null;
+    server.use(
+      http.put(organizationSettingsPath(5), async ({ request }) => {
+        sent = await request.json();
+        return HttpResponse.json({ id: 5, name: 'Harbor', require_mfa: false, time_zone: 'America/New_York', timer_start: 'click' });
+      }),
+    );
+    const user = userEvent.setup();
+    renderAddPage();
+    expect(await screen.findByText(CareTimerTexts.timerStartHelp)).toBeInTheDocument();
+    const select = await screen.findByRole('combobox', { name: CareTimerTexts.timerStartLabel('Harbor') });
+    await waitFor(() => expect(select).toBeEnabled());
+    expect(select).toHaveValue('open');
+    expect(select).toHaveAccessibleDescription(CareTimerTexts.timerStartHelp);
+    await user.selectOptions(select, TimerStartLabels.click);
+    expect(await screen.findByText(Toasts.organizationSettingsSaved)).toBeInTheDocument();
+    expect(sent).toEqual({ require_mfa: false, timer_start: 'click' });
+    await waitFor(() => expect(select).toHaveValue('click'));
   });
 });

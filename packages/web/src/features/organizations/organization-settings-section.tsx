@@ -1,5 +1,14 @@
 import { FormControlLabel, FormHelperText, Paper, Stack, Switch, TextField, Typography } from '@mui/material';
-import { AdminTexts, BillingTexts, Toasts, type Organization } from '@rpm/contracts';
+import {
+  AdminTexts,
+  BillingTexts,
+  CareTimerTexts,
+  TIMER_STARTS,
+  TimerStartLabels,
+  Toasts,
+  type Organization,
+  type UpdateOrganizationSettingsBody,
+} from '@rpm/contracts';
 import { useSnackbar } from '../../lib/toast/toast.ts';
 import { useOrganizations } from '../../api/organizations/get-organizations.ts';
 import { useOrganizationSettings } from '../../api/organizations/get-organization-settings.ts';
@@ -35,43 +44,94 @@ function RequireMfaSwitch({ organization }: { organization: Organization }) {
   );
 }
 
-/** The time zone an organization's billing days are counted in (its clinic's own day). */
-function BillingTimeZoneSelect({ organization }: { organization: Organization }) {
+type SelectSetting = 'time_zone' | 'timer_start';
+
+/**
+ * One organization setting chosen from a list, saved as soon as it changes (with the MFA flag as
+ * it is), disabled until the settings have loaded and while saving.
+ */
+function SettingSelect({
+  organization,
+  setting,
+  label,
+  options,
+  describedBy,
+}: {
+  organization: Organization;
+  setting: SelectSetting;
+  label: string;
+  /** [value, label] pairs for the current value ('' while loading). */
+  options: (value: string) => Array<[string, string]>;
+  describedBy?: string;
+}) {
   const { enqueueSnackbar } = useSnackbar();
   const settings = useOrganizationSettings(organization.id);
   const update = useUpdateOrganizationSettings(organization.id);
-  const value = update.isPending ? (update.variables?.time_zone ?? '') : (settings.data?.time_zone ?? '');
-  const zones = listTimezones();
+  const value = (update.isPending ? update.variables?.[setting] : settings.data?.[setting]) ?? '';
+  const save = (next: string) => {
+    if (!settings.data) return;
+    const body = { require_mfa: settings.data.require_mfa, [setting]: next } as UpdateOrganizationSettingsBody;
+    update.mutate(body, {
+      onSuccess: () => enqueueSnackbar(Toasts.organizationSettingsSaved, { variant: 'success' }),
+      onError: () => enqueueSnackbar(Toasts.failedToSaveOrganizationSettings, { variant: 'error' }),
+    });
+  };
   return (
     <TextField
       select
       size="small"
-      label={`${BillingTexts.timeZoneLabel}: ${organization.name}`}
+      label={label}
       value={value}
       disabled={!settings.data || update.isPending}
-      onChange={(e) =>
-        settings.data &&
-        update.mutate(
-          { require_mfa: settings.data.require_mfa, time_zone: e.target.value },
-          {
-            onSuccess: () => enqueueSnackbar(Toasts.organizationSettingsSaved, { variant: 'success' }),
-            onError: () => enqueueSnackbar(Toasts.failedToSaveOrganizationSettings, { variant: 'error' }),
-          },
-        )
-      }
-      slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+      onChange={(e) => save(e.target.value)}
+      slotProps={{
+        select: { native: true },
+        inputLabel: { shrink: true },
+        htmlInput: describedBy ? { 'aria-describedby': describedBy } : {},
+      }}
       sx={{ my: 1, maxWidth: 420 }}
     >
-      {(value && !zones.includes(value) ? [value, ...zones] : zones).map((z) => (
-        <option key={z} value={z}>
-          {z}
+      {options(value).map(([v, text]) => (
+        <option key={v} value={v} disabled={v === ''}>
+          {text}
         </option>
       ))}
     </TextField>
   );
 }
 
-/** Admin settings of each organization: organization-wide MFA, and the billing time zone. */
+/** The time zone an organization's billing days are counted in (its clinic's own day). */
+function BillingTimeZoneSelect({ organization }: { organization: Organization }) {
+  const zones = listTimezones();
+  return (
+    <SettingSelect
+      organization={organization}
+      setting="time_zone"
+      label={`${BillingTexts.timeZoneLabel}: ${organization.name}`}
+      options={(value) => (value && !zones.includes(value) ? [value, ...zones] : zones).map((z) => [z, z])}
+    />
+  );
+}
+
+const TIMER_START_HELP_ID = 'timer-start-help';
+
+/** How the care timer on a patient's page starts for the organization's providers. */
+function TimerStartSelect({ organization }: { organization: Organization }) {
+  return (
+    <SettingSelect
+      organization={organization}
+      setting="timer_start"
+      label={CareTimerTexts.timerStartLabel(organization.name)}
+      describedBy={TIMER_START_HELP_ID}
+      options={(value) => [
+        ...(value === '' ? ([['', '']] as Array<[string, string]>) : []),
+        ...TIMER_STARTS.map((t): [string, string] => [t, TimerStartLabels[t]]),
+      ]}
+    />
+  );
+}
+
+/** Admin settings of each organization: organization-wide MFA, the billing time zone, the care timer's start. */
 export function OrganizationSettingsSection() {
   const organizations = useOrganizations();
   return (
@@ -93,6 +153,17 @@ export function OrganizationSettingsSection() {
       <Stack sx={{ mt: 2 }}>
         {organizations.data?.map((o) => (
           <BillingTimeZoneSelect key={o.id} organization={o} />
+        ))}
+      </Stack>
+      <Typography variant="subtitle2" component="p" sx={{ mt: 2 }}>
+        {CareTimerTexts.timerStartTitle}
+      </Typography>
+      <FormHelperText id={TIMER_START_HELP_ID} sx={{ mb: 1 }}>
+        {CareTimerTexts.timerStartHelp}
+      </FormHelperText>
+      <Stack>
+        {organizations.data?.map((o) => (
+          <TimerStartSelect key={o.id} organization={o} />
         ))}
       </Stack>
     </Paper>

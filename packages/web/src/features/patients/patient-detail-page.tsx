@@ -16,6 +16,7 @@ import { NotesSection } from './notes-section.tsx';
 import { TrackingSection } from './tracking-section.tsx';
 import { VitalsSection } from './vitals-section.tsx';
 import { PatientPrograms } from './patient-programs.tsx';
+import { CareTimerSlot } from './care-timer/care-timer-slot.tsx';
 
 // Last on the page and with its own progress bars: fetched after the page.
 const BillingProgress = lazy(() => import('./billing-progress.tsx'));
@@ -50,6 +51,7 @@ export default function PatientDetailPage() {
           {Labels.edit}
         </Button>
       </Stack>
+      <CareTimerSlot patientId={p.id} organizationId={p.organization_id} />
       <Paper variant="outlined" sx={{ p: 2 }}>
         <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 3, rowGap: 1, m: 0 }}>
           <Field term={PatientTexts.dateOfBirth} value={p.date_of_birth ?? Labels.notAvailable} />

@@ -1,5 +1,13 @@
 import { Button, TableCell, TableRow, Typography } from '@mui/material';
-import { Labels, PatientTexts, TRACKING_PAGE_SIZE } from '@rpm/contracts';
+import {
+  CareTimerTexts,
+  ContactTypeLabels,
+  Labels,
+  PatientTexts,
+  TRACKING_PAGE_SIZE,
+  TrackingActivityLabels,
+  type TrackingSession,
+} from '@rpm/contracts';
 import { Suspense, useState } from 'react';
 import { useTrackingEntries } from '../../api/tracking/get-tracking-entries.ts';
 import { DataTable } from '../../components/table-states.tsx';
@@ -32,7 +40,13 @@ export function TrackingSection({ patientId }: { patientId: number }) {
         {(items) => (
           <DataTable
             label={Labels.trackingTime}
-            columns={[PatientTexts.date, PatientTexts.minutes, PatientTexts.notes]}
+            columns={[
+              PatientTexts.date,
+              PatientTexts.minutes,
+              PatientTexts.notes,
+              CareTimerTexts.activityColumn,
+              CareTimerTexts.contactColumn,
+            ]}
             contained={false}
           >
             {items.map((s) => (
@@ -40,6 +54,8 @@ export function TrackingSection({ patientId }: { patientId: number }) {
                 <TableCell>{s.date}</TableCell>
                 <TableCell>{s.duration_minutes}</TableCell>
                 <TableCell sx={{ whiteSpace: 'pre-wrap' }}>{s.notes ?? ''}</TableCell>
+                <TableCell>{s.activity ? TrackingActivityLabels[s.activity] : ''}</TableCell>
+                <TableCell>{contactText(s)}</TableCell>
               </TableRow>
             ))}
           </DataTable>
@@ -58,4 +74,10 @@ export function TrackingSection({ patientId }: { patientId: number }) {
       )}
     </PatientSection>
   );
+}
+
+/** The live contact of an entry: its type, or yes for an interactive entry of no stated type. */
+function contactText(s: TrackingSession): string {
+  if (s.contact_type) return ContactTypeLabels[s.contact_type];
+  return s.interactive ? PatientTexts.yes : '';
 }

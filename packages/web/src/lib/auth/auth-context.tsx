@@ -1,4 +1,4 @@
-import { Toasts, type CurrentUser } from '@rpm/contracts';
+import { CARE_TIMER_STORAGE_PREFIX, Toasts, type CurrentUser } from '@rpm/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useSnackbar } from '../toast/toast.ts';
 import {
@@ -18,6 +18,7 @@ import { endServerSession } from '../../api/session/end-session.ts';
 import { exchangeToken } from '../../api/token/exchange-token.ts';
 import { openSessionChannel } from '../session/session-channel.ts';
 import { clearSessionExpiredFlag, isSessionExpiredFlagSet, setSessionExpiredFlag } from '../session/expired-flag.ts';
+import { removeStoredByPrefix } from '../session/stored-keys.ts';
 import { startCacheFor } from './query-cache.ts';
 import {
   forgetPoolTokens,
@@ -154,6 +155,9 @@ export function AuthProvider({ children, onSessionRestored }: AuthProviderProps)
   const logout = useCallback(
     async (opts: { fromOtherTab?: boolean } = {}) => {
       signedOut();
+      // Signing out leaves no care timer or unlogged time behind on the workstation (an expiry
+      // keeps them: the person comes back to log that time).
+      removeStoredByPrefix(CARE_TIMER_STORAGE_PREFIX);
       if (!opts.fromOtherTab) {
         // The tabs share one session cookie: tell them it is gone.
         const channel = openSessionChannel(() => {});
