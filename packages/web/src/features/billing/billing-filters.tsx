@@ -1,0 +1,53 @@
+import { MenuItem, TextField } from '@mui/material';
+import { BillingTexts } from '@rpm/contracts';
+import { MONTH } from './billing-month.ts';
+
+/** The month picker both views share; only a whole month (YYYY-MM) is taken. */
+export function MonthField({ value, onChange }: { value: string; onChange: (month: string) => void }) {
+  return (
+    <TextField
+      type="month"
+      label={BillingTexts.month}
+      value={value}
+      onChange={(e) => MONTH.test(e.target.value) && onChange(e.target.value)}
+      size="small"
+      slotProps={{ inputLabel: { shrink: true } }}
+    />
+  );
+}
+
+interface SelectFilterProps {
+  label: string;
+  /** The option meaning "no filter". */
+  allLabel: string;
+  value: string;
+  options: readonly { value: string; label: string }[] | undefined;
+  onChange: (value: string) => void;
+  disabled?: boolean;
+  helperText?: string;
+}
+
+/** A filter select whose empty value is "all". */
+export function SelectFilter({ label, allLabel, value, options, onChange, disabled, helperText }: SelectFilterProps) {
+  return (
+    <TextField
+      select
+      label={label}
+      // Until the options have arrived the chosen one is not among them yet.
+      value={options?.some((o) => o.value === value) ? value : ''}
+      onChange={(e) => onChange(e.target.value)}
+      size="small"
+      sx={{ minWidth: 200 }}
+      disabled={disabled}
+      helperText={helperText}
+      slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+    >
+      <MenuItem value="">{allLabel}</MenuItem>
+      {(options ?? []).map((o) => (
+        <MenuItem key={o.value} value={o.value}>
+          {o.label}
+        </MenuItem>
+      ))}
+    </TextField>
+  );
+}
