@@ -10,11 +10,13 @@
  */
 import path from 'node:path';
 import {
+  AuthLabels,
   billingNeedsText,
   BillingErrors,
   BillingPageTexts,
   BillingTexts,
   ContactTypeLabels,
+  program,
   TrackingActivityLabels,
   type BillingReport,
   type BillingWorklist,
@@ -176,7 +178,7 @@ describe('billing worklist', () => {
     expect(await rowOf(page, ben).textContent()).toContain(billingNeedsText(benRow.needs));
 
     // The program filter goes to the server and into the address; a reload keeps it.
-    await choose(page, BillingPageTexts.program, 'Heart failure');
+    await choose(page, BillingPageTexts.program, program('heart_failure')!.label);
     await page.waitForURL(/program=heart_failure/);
     await rowOf(page, ada).waitFor({ state: 'detached' });
     await rowOf(page, ben).waitFor();
@@ -268,7 +270,7 @@ describe('billing worklist', () => {
 
     await page.emulateMedia({ media: 'print' });
     expect(await page.getByRole('banner').isVisible()).toBe(false);
-    expect(await page.getByRole('navigation', { name: 'Main navigation' }).isVisible()).toBe(false);
+    expect(await page.getByRole('navigation', { name: AuthLabels.mainNavigation }).isVisible()).toBe(false);
     expect(await page.getByRole('button', { name: BillingTexts.print }).isVisible()).toBe(false);
     expect(await facts.isVisible()).toBe(true);
     await shot(page, 'evidence-print');

@@ -62,7 +62,8 @@ export default function BillingEvidencePage() {
         {(data) => (
           <Stack spacing={3}>
             <Box>
-              <Typography variant="h4" component="h1">
+              {/* On paper the focus ring the page's heading gets after navigation means nothing. */}
+              <Typography variant="h4" component="h1" sx={{ '@media print': { outline: 'none' } }}>
                 {BillingTexts.evidenceTitle}: {data.patient.name}
               </Typography>
               <Typography color="text.secondary">

@@ -1,6 +1,27 @@
-import { MenuItem, TextField } from '@mui/material';
+import { MenuItem, Stack, TextField } from '@mui/material';
 import { BillingTexts } from '@rpm/contracts';
+import type { ReactNode } from 'react';
 import { MONTH } from './billing-month.ts';
+
+/** The row of filters and actions above a view: stacked on a phone, wrapping on a wider screen. */
+export function FilterBar({
+  alignItems = 'center',
+  children,
+}: {
+  alignItems?: 'center' | 'flex-start';
+  children: ReactNode;
+}) {
+  return (
+    <Stack
+      direction={{ xs: 'column', sm: 'row' }}
+      spacing={2}
+      useFlexGap
+      sx={{ mb: 2, alignItems: { sm: alignItems }, flexWrap: 'wrap' }}
+    >
+      {children}
+    </Stack>
+  );
+}
 
 /** The month picker both views share; only a whole month (YYYY-MM) is taken. */
 export function MonthField({ value, onChange }: { value: string; onChange: (month: string) => void }) {

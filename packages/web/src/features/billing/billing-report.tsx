@@ -6,7 +6,6 @@ import {
   LinearProgress,
   Link,
   Paper,
-  Stack,
   Table,
   TableBody,
   TableCell,
@@ -24,7 +23,7 @@ import { QueryStates } from '../../components/table-states.tsx';
 import { formatTimestamp } from '../../lib/format-timestamp.ts';
 import { useTimezone } from '../../lib/timezone.ts';
 import { BillingMonthActions } from './billing-month-actions.tsx';
-import { MonthField } from './billing-filters.tsx';
+import { FilterBar, MonthField } from './billing-filters.tsx';
 import { currentMonth, MONTH } from './billing-month.ts';
 import type { BillingViewProps } from './billing-page.tsx';
 
@@ -54,11 +53,7 @@ export function BillingReportView({ search, update, isAdmin, organizationId, org
 
   return (
     <>
-      <Stack
-        direction={{ xs: 'column', sm: 'row' }}
-        spacing={2}
-        sx={{ mb: 2, alignItems: { sm: 'center' }, flexWrap: 'wrap', rowGap: 2 }}
-      >
+      <FilterBar>
         <MonthField value={month} onChange={(next) => update({ view: 'report', month: next })} />
         {organizationFilter}
         <Box sx={{ flexGrow: 1, display: { xs: 'none', sm: 'block' } }} />
@@ -72,7 +67,7 @@ export function BillingReportView({ search, update, isAdmin, organizationId, org
           {BillingTexts.exportCsv}
         </Button>
         {isAdmin && data && <BillingMonthActions report={data} />}
-      </Stack>
+      </FilterBar>
       {report.isFetching && !report.isPending && <LinearProgress sx={{ mb: 1 }} aria-label="Loading" />}
       <QueryStates query={report} errorFallback={BillingTexts.failedToLoad}>
         {(shown) => (

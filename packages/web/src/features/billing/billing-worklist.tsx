@@ -3,7 +3,6 @@ import {
   LinearProgress,
   Link,
   Paper,
-  Stack,
   Table,
   TableBody,
   TableCell,
@@ -30,7 +29,7 @@ import { QueryStates } from '../../components/table-states.tsx';
 import { useAuth } from '../../lib/auth/auth-context.tsx';
 import { formatTimestamp } from '../../lib/format-timestamp.ts';
 import { useTimezone } from '../../lib/timezone.ts';
-import { MonthField, SelectFilter } from './billing-filters.tsx';
+import { FilterBar, MonthField, SelectFilter } from './billing-filters.tsx';
 import { MONTH } from './billing-month.ts';
 import type { BillingViewProps } from './billing-page.tsx';
 import { firstOrder, isWorklistSort, sortWorklist, type SortOrder, type WorklistSort } from './worklist-sort.ts';
@@ -67,11 +66,7 @@ export function BillingWorklistView({ search, update, isAdmin, organizationId, o
 
   return (
     <>
-      <Stack
-        direction={{ xs: 'column', sm: 'row' }}
-        spacing={2}
-        sx={{ mb: 2, alignItems: { sm: 'flex-start' }, flexWrap: 'wrap', rowGap: 2 }}
-      >
+      <FilterBar alignItems="flex-start">
         <MonthField
           value={query.month ?? worklist.data?.month ?? ''}
           onChange={(month) => update({ view: 'worklist', month })}
@@ -93,7 +88,7 @@ export function BillingWorklistView({ search, update, isAdmin, organizationId, o
           options={programs.data?.items.map((p) => ({ value: p.id, label: p.label }))}
           onChange={(value) => update({ program: value })}
         />
-      </Stack>
+      </FilterBar>
       {worklist.isFetching && !worklist.isPending && <LinearProgress sx={{ mb: 1 }} aria-label="Loading" />}
       <QueryStates
         query={worklist}
