@@ -61,7 +61,12 @@ export function SelectFilter({ label, allLabel, value, options, onChange, disabl
       sx={{ minWidth: 200 }}
       disabled={disabled}
       helperText={helperText}
-      slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+      slotProps={{
+        select: { displayEmpty: true },
+        inputLabel: { shrink: true },
+        // The hint says why the filter is off: it is read, so it keeps a readable colour when the field is disabled.
+        formHelperText: { sx: { '&.Mui-disabled': { color: 'text.secondary' } } },
+      }}
     >
       <MenuItem value="">{allLabel}</MenuItem>
       {(options ?? []).map((o) => (
