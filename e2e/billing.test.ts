@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { BillingCsvColumns, BillingTexts, Labels, PatientTexts, type BillingReport } from '@rpm/contracts';
+import { BillingCsvColumns, BillingPageTexts, BillingTexts, Labels, PatientTexts, type BillingReport } from '@rpm/contracts';
 import { parse } from 'csv-parse/sync';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -88,6 +88,8 @@ describe('RPM billing', () => {
     await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: BillingTexts.title }).click();
     await page.waitForURL(`${portal.url}/billing`);
     await page.getByRole('heading', { level: 1, name: BillingTexts.title, exact: true }).waitFor();
+    // /billing opens on this month's worklist; the report is the other tab.
+    await page.getByRole('tab', { name: BillingPageTexts.reportTab }).click();
     await page.getByLabel(BillingTexts.month, { exact: true }).fill(MONTH);
     const row = page.getByTestId(`billing-row-${patientId}`);
     // The current month's rows stay shown until October's arrive.

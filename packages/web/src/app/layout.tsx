@@ -46,7 +46,15 @@ export function Layout() {
   useFocusHeadingOnNavigation('main-content');
 
   return (
-    <Box sx={{ display: 'flex', flexDirection: 'column', minHeight: '100vh' }}>
+    <Box
+      sx={{
+        display: 'flex',
+        flexDirection: 'column',
+        minHeight: '100vh',
+        // A printed page (billing evidence, a summary) is the page alone: no skip link, top bar or sidebar.
+        '@media print': { '& > a, & > header, & > div > nav': { display: 'none' } },
+      }}
+    >
       <Box
         component="a"
         href="#main-content"

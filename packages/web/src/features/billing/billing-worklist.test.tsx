@@ -1,0 +1,247 @@
+import {
+  billingNeedsText,
+  BillingPageTexts,
+  BillingTexts,
+  type BillingWorklist,
+  type BillingWorklistRow,
+  type Organization,
+  type ProgramList,
+  type ProvidersResponse,
+} from '@rpm/contracts';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { makeUser, runPortalTestServer, server, signInForTest } from '../../lib/testing/portal-test-server.ts';
+import { renderApp } from '../../lib/testing/render-app.tsx';
+
+runPortalTestServer();
+
+const row = (
+  over: Partial<BillingWorklistRow> & Pick<BillingWorklistRow, 'patient_id' | 'patient_name'>,
+): BillingWorklistRow => ({
+  organization_id: 1,
+  primary_provider_id: 11,
+  primary_provider: 'Dana Doctor',
+  programs: ['hypertension'],
+  active: true,
+  period_start: '2026-11-01',
+  period_end: '2026-11-30',
+  device_days: 10,
+  days_left: 4,
+  device_outlook: 'full_reachable',
+  minutes: 0,
+  next_minutes: 10,
+  interactive: false,
+  codes: [],
+  needs: { code: null, minutes: 0, contact: false, days: 0, within_days: 0 },
+  at_risk: false,
+  last_reading_at: null,
+  last_outreach_at: null,
+  ...over,
+});
+
+// As the server ranks them: what can still be earned, at risk first.
+const rows: BillingWorklistRow[] = [
+  row({
+    patient_id: 21,
+    patient_name: 'Ada Atrisk',
+    device_days: 9,
+    days_left: 4,
+    device_outlook: 'short_earned',
+    minutes: 4,
+    next_minutes: 10,
+    needs: { code: '99470', minutes: 6, contact: true, days: 0, within_days: 0 },
+    at_risk: true,
+    last_reading_at: '2026-11-20T15:00:00Z',
+  }),
+  row({
+    patient_id: 22,
+    patient_name: 'Ben Close',
+    device_days: 12,
+    days_left: 5,
+    minutes: 25,
+    next_minutes: 40,
+    interactive: true,
+    needs: { code: '99454', minutes: 0, contact: false, days: 4, within_days: 5 },
+    last_reading_at: '2026-11-25T15:00:00Z',
+    last_outreach_at: '2026-11-10T14:30:00Z',
+  }),
+  row({
+    patient_id: 23,
+    patient_name: 'Cy Done',
+    device_days: 18,
+    days_left: 2,
+    device_outlook: 'full_earned',
+    minutes: 41,
+    next_minutes: 60,
+    interactive: true,
+    primary_provider_id: 12,
+    primary_provider: 'Eli Nurse',
+  }),
+];
+
+const worklist: BillingWorklist = { month: '2026-11', today: '2026-11-26', rows };
+
+function answer(calls: string[], reply: () => Response = () => HttpResponse.json(worklist)) {
+  server.use(
+    http.get('/api/billing/worklist', ({ request }) => {
+      calls.push(new URL(request.url).search);
+      return reply();
+    }),
+    http.get('/api/organizations', () => HttpResponse.json([{ id: 1, name: 'North Clinic' }] satisfies Organization[])),
+    http.get('/api/organizations/1/providers', () =>
+      HttpResponse.json([
+        { id: 11, name: 'Dana Doctor' },
+        { id: 12, name: 'Eli Nurse' },
+      ] satisfies ProvidersResponse),
+    ),
+    http.get('/api/programs', () =>
+      HttpResponse.json({
+        items: [
+          { id: 'hypertension', label: 'Hypertension', kinds: ['blood_pressure'], built_in: true },
+          { id: 'heart_failure', label: 'Heart failure', kinds: ['body_weight'], built_in: true },
+        ],
+      } satisfies ProgramList),
+    ),
+  );
+}
+
+const names = (table: HTMLElement) =>
+  within(table)
+    .getAllByRole('row')
+    .slice(1)
+    .map((r) => within(r).getAllByRole('cell')[0]!.textContent);
+
+const findWorklist = () => screen.findByRole('table', { name: BillingPageTexts.worklistTitle }, { timeout: 15_000 });
+
+describe('billing worklist', { timeout: 30_000 }, () => {
+  it('opens /billing on this month’s worklist: days and what they can reach, minutes, contact, the action, risk, last contacts', async () => {
+    const calls: string[] = [];
+    answer(calls);
+    signInForTest(makeUser({ role: 'provider', organization_id: 1 }));
+    renderApp('/billing');
+    const table = await findWorklist();
+    expect(screen.getByRole('tab', { name: BillingPageTexts.worklistTab })).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getByRole('tabpanel')).toHaveAccessibleName(BillingPageTexts.worklistTab);
+    expect(names(table)).toEqual(['Ada Atrisk', 'Ben Close', 'Cy Done']);
+    const cells = within(screen.getByTestId('worklist-row-21'))
+      .getAllByRole('cell')
+      .map((c) => c.textContent);
+    expect(cells).toEqual([
+      'Ada Atrisk',
+      BillingPageTexts.atRisk,
+      `${BillingPageTexts.deviceDaysCell(9, 4)}${BillingPageTexts.outlook.short_earned}`,
+      BillingPageTexts.minutesCell(4, 10),
+      BillingTexts.no,
+      billingNeedsText(rows[0]!.needs),
+      // The top bar's time zone is the browser's: the test runs in UTC.
+      expect.stringMatching(/^2026-11-2\d \d\d:00$/),
+      BillingPageTexts.never,
+      'Dana Doctor',
+    ]);
+    expect(within(screen.getByTestId('worklist-row-21')).getByRole('link', { name: 'Ada Atrisk' })).toHaveAttribute(
+      'href',
+      '/patients/21',
+    );
+    expect(screen.getByTestId('worklist-row-22')).toHaveTextContent(billingNeedsText(rows[1]!.needs));
+    expect(screen.getByTestId('worklist-row-22')).not.toHaveTextContent(BillingPageTexts.atRisk);
+    expect(screen.getByTestId('worklist-row-23')).toHaveTextContent(billingNeedsText(rows[2]!.needs));
+    expect(screen.getByTestId('worklist-as-of')).toHaveTextContent(
+      BillingPageTexts.worklistAsOf('2026-11', '2026-11-26'),
+    );
+    // The current month is the server's: no month is asked for, and the report's closing is not here.
+    expect(calls).toEqual(['']);
+    expect(screen.queryByRole('button', { name: BillingTexts.closeMonth })).not.toBeInTheDocument();
+  });
+
+  it('filters by provider and program through the address, so a reload keeps them', async () => {
+    const calls: string[] = [];
+    answer(calls);
+    signInForTest(makeUser({ role: 'provider', organization_id: 1 }));
+    const user = userEvent.setup();
+    const { router, unmount } = renderApp('/billing');
+    await findWorklist();
+    await user.click(await screen.findByRole('combobox', { name: BillingPageTexts.program }));
+    await user.click(await screen.findByRole('option', { name: 'Heart failure' }));
+    await user.click(screen.getByRole('combobox', { name: BillingPageTexts.provider }));
+    await user.click(await screen.findByRole('option', { name: 'Eli Nurse' }));
+    await waitFor(() => expect(calls.at(-1)).toBe('?provider_id=12&program=heart_failure'));
+    const address = `${router.state.location.pathname}${router.state.location.search}`;
+    expect(new URLSearchParams(router.state.location.search).get('program')).toBe('heart_failure');
+    unmount();
+
+    calls.length = 0;
+    renderApp(address);
+    await findWorklist();
+    expect(calls).toEqual(['?provider_id=12&program=heart_failure']);
+    expect(await screen.findByRole('combobox', { name: BillingPageTexts.program })).toHaveTextContent('Heart failure');
+    expect(await screen.findByRole('combobox', { name: BillingPageTexts.provider })).toHaveTextContent('Eli Nurse');
+  });
+
+  it('sorts by a column heading (its first direction, the other, then the server’s order again)', async () => {
+    answer([]);
+    signInForTest(makeUser({ role: 'provider', organization_id: 1 }));
+    const user = userEvent.setup();
+    renderApp('/billing');
+    const table = await findWorklist();
+    const minutes = () => within(table).getByRole('button', { name: BillingPageTexts.minutes });
+    const heading = () => within(table).getByRole('columnheader', { name: BillingPageTexts.minutes });
+    expect(heading()).not.toHaveAttribute('aria-sort');
+
+    await user.click(minutes());
+    expect(names(table)).toEqual(['Ada Atrisk', 'Ben Close', 'Cy Done']);
+    expect(heading()).toHaveAttribute('aria-sort', 'ascending');
+    await user.click(minutes());
+    expect(names(table)).toEqual(['Cy Done', 'Ben Close', 'Ada Atrisk']);
+    expect(heading()).toHaveAttribute('aria-sort', 'descending');
+    await user.click(minutes());
+    expect(heading()).not.toHaveAttribute('aria-sort');
+
+    // The newest reading first; a patient without one goes last.
+    await user.click(within(table).getByRole('button', { name: BillingPageTexts.lastReading }));
+    expect(names(table)).toEqual(['Ben Close', 'Ada Atrisk', 'Cy Done']);
+    await user.click(within(table).getByRole('button', { name: BillingTexts.patient }));
+    expect(names(table)).toEqual(['Ada Atrisk', 'Ben Close', 'Cy Done']);
+  });
+
+  it('says when no enrolled patient matches', async () => {
+    answer([], () => HttpResponse.json({ ...worklist, rows: [] } satisfies BillingWorklist));
+    signInForTest(makeUser({ role: 'provider', organization_id: 1 }));
+    renderApp('/billing?view=worklist&program=heart_failure');
+    expect(await screen.findByText(BillingPageTexts.noWorklistRows, {}, { timeout: 15_000 })).toBeInTheDocument();
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+  });
+
+  it('says the worklist failed to load', async () => {
+    answer([], () => new HttpResponse(null, { status: 500 }));
+    signInForTest(makeUser({ role: 'provider', organization_id: 1 }));
+    renderApp('/billing');
+    expect(await screen.findByText(BillingPageTexts.failedToLoadWorklist, {}, { timeout: 15_000 })).toBeInTheDocument();
+  });
+
+  it('gives an admin the organization filter; providers are listed once an organization is chosen', async () => {
+    const calls: string[] = [];
+    answer(calls);
+    server.use(
+      http.get('/api/organizations', () =>
+        HttpResponse.json([
+          { id: 1, name: 'North Clinic' },
+          { id: 2, name: 'South Clinic' },
+        ] satisfies Organization[]),
+      ),
+    );
+    signInForTest(makeUser({ role: 'admin', organization_id: null }));
+    const user = userEvent.setup();
+    renderApp('/billing');
+    await findWorklist();
+    expect(screen.getByRole('combobox', { name: BillingPageTexts.provider })).toHaveAttribute('aria-disabled', 'true');
+    expect(screen.getByText(BillingPageTexts.providerNeedsOrganization)).toBeInTheDocument();
+    await user.click(await screen.findByRole('combobox', { name: BillingTexts.organization }));
+    await user.click(await screen.findByRole('option', { name: 'North Clinic' }));
+    await waitFor(() => expect(calls.at(-1)).toBe('?organization_id=1'));
+    await user.click(screen.getByRole('combobox', { name: BillingPageTexts.provider }));
+    await user.click(await screen.findByRole('option', { name: 'Dana Doctor' }));
+    await waitFor(() => expect(calls.at(-1)).toBe('?organization_id=1&provider_id=11'));
+  });
+});
