@@ -20,6 +20,8 @@ export const presentTimeEntry = (e: TimeEntryRow): BillingTimeEntry => ({
   date: e.date,
   duration_minutes: e.duration_minutes,
   interactive: e.interactive,
+  contact_type: e.contact_type,
+  activity: e.activity,
   notes: e.notes,
   logged_by: e.logged_by,
 });

@@ -253,6 +253,8 @@ export interface TimeEntryRow {
   date: string;
   duration_minutes: number;
   interactive: boolean;
+  contact_type: string | null;
+  activity: string | null;
   notes: string | null;
   logged_by: string | null;
 }
@@ -273,6 +275,8 @@ export async function monthTimeEntries(
       't.date',
       't.duration_minutes',
       't.interactive',
+      't.contact_type',
+      't.activity',
       't.notes',
       sql<string | null>`COALESCE(NULLIF(btrim(concat_ws(' ', u.first_name, u.last_name)), ''), u.email)`.as(
         'logged_by',
