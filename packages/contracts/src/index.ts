@@ -9,6 +9,7 @@ export * from './texts/alert-settings.ts';
 export * from './texts/guidelines.ts';
 export * from './texts/billing.ts';
 export * from './texts/care-month.ts';
+export * from './texts/billing-hints.ts';
 export * from './common.ts';
 export * from './app-config.ts';
 export * from './roles.ts';
