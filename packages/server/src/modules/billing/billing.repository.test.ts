@@ -64,3 +64,37 @@ describe('days with device data', () => {
     });
   });
 });
+
+describe('days while the patient was active', () => {
+  it('are exactly those of the readings rpm_patient_active_at accepts, at the edges of each span', async () => {
+    const id = await buildPatient(db.pool, { firstName: 'S', lastName: 'Spans', organizationId, enrolledRpm: true });
+    // Active until Oct 10 12:00 UTC, again from Oct 20 12:00 UTC.
+    await db.pool.query('DELETE FROM patient_active_spans WHERE patient_id = $1', [id]);
+    await db.pool.query(
+      `INSERT INTO patient_active_spans (patient_id, active_from, active_to) VALUES
+         ($1, '-infinity', '2026-10-10T12:00:00Z'), ($1, '2026-10-20T12:00:00Z', NULL)`,
+      [id],
+    );
+    const instants = [
+      '2026-10-02T16:00:00Z',
+      '2026-10-10T11:59:59Z', // last second of the first span
+      '2026-10-10T12:00:00Z', // its end: no longer active
+      '2026-10-11T16:00:00Z',
+      '2026-10-20T11:59:59Z',
+      '2026-10-20T12:00:00Z', // the second span's first instant
+      '2026-10-25T16:00:00Z',
+    ];
+    await buildReadings(db.pool, id, instants.map((at) => ({ at, source: 'CUFF-S', systolic: 120, diastolic: 80 })));
+    const { rows } = await db.pool.query<{ day: string }>(
+      `SELECT DISTINCT to_char((created_at AT TIME ZONE 'America/New_York')::date, 'YYYY-MM-DD') AS day
+         FROM observations WHERE patient_id = $1 AND rpm_patient_active_at(patient_id, created_at) ORDER BY 1`,
+      [id],
+    );
+    expect(rows.map((r) => r.day)).toEqual(['2026-10-02', '2026-10-10', '2026-10-20', '2026-10-25']);
+    const inputs = await inputsOf(id);
+    expect(inputs.days.map((d) => d.day)).toEqual(rows.map((r) => r.day));
+    expect(inputs.period_days).toEqual({ 0: 4 });
+    const [row] = await billingInputs(db.pool, { ...october, organizationId, patientId: id });
+    expect(row).toMatchObject({ first_day: '2026-10-02', last_day: '2026-10-25' });
+  });
+});
