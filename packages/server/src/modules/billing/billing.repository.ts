@@ -14,20 +14,23 @@ function billableReading(alias: string) {
   return sql`(${sql.ref(`${alias}.source`)} <> ${sql.lit(MANUAL_SOURCE)} AND ${kinds})`;
 }
 
+type Fragment = ReturnType<typeof sql>;
+
 /**
  * The device readings of patient `f` that count (a billable reading while the patient was active,
- * rpm_patient_active_at) measured in [from, f.upto): one index range per span of activity, so the
- * cost is the one of the readings themselves, not one function call per reading. Used as
- * `FROM ${activeReadings(...)}`, with `v` the reading.
+ * rpm_patient_active_at) measured in [from, until), until being at most the month's end (f.upto):
+ * one index range per span of activity, so the cost is the one of the readings themselves, not
+ * one function call per reading (the repository test checks both agree at the spans' edges).
+ * Used as `FROM ${activeReadings(...)}`, with `v` the reading.
  */
-function activeReadings(from: ReturnType<typeof sql>) {
+function activeReadings(from: Fragment, until: Fragment = sql`f.upto`) {
   return sql`patient_active_spans s
     JOIN observations v
       ON v.patient_id = s.patient_id AND ${billableReading('v')}
      -- rpm_patient_active_at: active_from <= t < active_to.
      AND v.created_at >= greatest(s.active_from, ${from})
-     AND v.created_at < least(coalesce(s.active_to, 'infinity'::timestamptz), f.upto)
-   WHERE s.patient_id = f.id AND s.active_from < f.upto`;
+     AND v.created_at < least(coalesce(s.active_to, 'infinity'::timestamptz), ${until})
+   WHERE s.patient_id = f.id AND s.active_from < ${until}`;
 }
 
 /**
@@ -104,7 +107,7 @@ export function billingInputsQuery(opts: BillingInputsScope) {
   const everyPatient = opts.everyPatient ?? false;
   const period = sql.lit(BILLING_PERIOD_DAYS);
   const localDay = sql`(v.created_at AT TIME ZONE f.time_zone)::date`;
-  const midnight = (day: ReturnType<typeof sql>) => sql`((${day})::timestamp AT TIME ZONE f.time_zone)`;
+  const midnight = (day: Fragment) => sql`((${day})::timestamp AT TIME ZONE f.time_zone)`;
   return sql<BillingInputRow>`
     WITH pts AS (
       SELECT p.id, p.organization_id, p.first_name, p.last_name, p.enrolled_rpm, o.time_zone,
@@ -142,8 +145,8 @@ export function billingInputsQuery(opts: BillingInputsScope) {
     setup AS (
       SELECT f.id AS patient_id,
              CASE WHEN EXISTS (
-                    SELECT 1 FROM ${activeReadings(midnight(sql`f.first_day + 1`))}
-                       AND v.created_at < ${midnight(sql`f.first_day + ${period}`)})
+                    SELECT 1
+                      FROM ${activeReadings(midnight(sql`f.first_day + 1`), sql`least(f.upto, ${midnight(sql`f.first_day + ${period}`)})`)})
                   THEN 0
                   ELSE (SELECT min(idx) FROM (
                           SELECT (${localDay} - f.first_day) / ${period} AS idx, count(DISTINCT ${localDay}) AS n
