@@ -50,13 +50,14 @@ async function fill(pool: pg.Pool, orgId: number): Promise<number> {
        SELECT id, (ARRAY['hypertension', 'heart_failure', 'diabetes', 'copd'])[1 + id % 4] FROM patients`,
       [],
     ],
-    // The days end yesterday; readings at 08:00 and 20:00 UTC, each patient missing some days (a
-    // third of them most days, so the worklist has patients at risk).
+    // The days end yesterday and start up to two weeks apart (so the 30-day periods do too);
+    // readings at 08:00 and 20:00 UTC, each patient missing some days (a third of them most
+    // days, so the worklist has patients at risk).
     [
       `INSERT INTO observations (patient_id, source, created_at, kind, components, unit)
        SELECT p.id, 'CUFF-' || p.id, date_trunc('day', now()) - make_interval(days => d) + make_interval(hours => h),
               'blood_pressure', '{"systolic": 125, "diastolic": 80, "pulse": 70}', 'mm[Hg]'
-         FROM patients p, generate_series(1, $1::int) d, (VALUES (8), (20)) AS hh(h)
+         FROM patients p, generate_series(1, $1::int - p.id % 15) d, (VALUES (8), (20)) AS hh(h)
         WHERE CASE WHEN p.id % 3 = 0 THEN (p.id + d) % 3 = 0 ELSE (p.id + d) % 9 <> 0 END`,
       [settings.days],
     ],

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
-import { buildOrganization, buildPatient, buildReadings } from '../../../test/support/factories.ts';
+import { buildOrganization, buildPatient, buildReadings, buildTrackingEntry } from '../../../test/support/factories.ts';
 import { billingInputs, readingDays } from './billing.repository.ts';
 
 /** Days with device data count any physiologic kind of the registry, from any device, once a day. */
@@ -96,5 +96,27 @@ describe('days while the patient was active', () => {
     expect(inputs.period_days).toEqual({ 0: 4 });
     const [row] = await billingInputs(db.pool, { ...october, organizationId, patientId: id });
     expect(row).toMatchObject({ first_day: '2026-10-02', last_day: '2026-10-25' });
+  });
+
+  it('count the tracking time of exactly the days rpm_patient_active_on accepts', async () => {
+    const id = await buildPatient(db.pool, { firstName: 'T', lastName: 'Spans', organizationId, enrolledRpm: true });
+    await db.pool.query('DELETE FROM patient_active_spans WHERE patient_id = $1', [id]);
+    // Paused at 03:59 UTC on Oct 10 (23:59 on Oct 9 in New York), back at 04:00 UTC on Oct 20 (midnight there).
+    await db.pool.query(
+      `INSERT INTO patient_active_spans (patient_id, active_from, active_to) VALUES
+         ($1, '-infinity', '2026-10-10T03:59:00Z'), ($1, '2026-10-20T04:00:00Z', NULL)`,
+      [id],
+    );
+    // One minute on each day from Oct 8 to Oct 21, and a second one on Oct 20.
+    for (let day = 8; day <= 21; day++) await buildTrackingEntry(db.pool, { patientId: id, date: `2026-10-${String(day).padStart(2, '0')}`, durationMinutes: day === 20 ? 2 : 1 });
+    const { rows } = await db.pool.query<{ minutes: number }>(
+      `SELECT sum(duration_minutes)::int AS minutes FROM tracking_sessions
+        WHERE patient_id = $1 AND rpm_patient_active_on(patient_id, date, 'America/New_York')`,
+      [id],
+    );
+    // Oct 8 and 9, then Oct 20 (2) and 21.
+    expect(rows[0]!.minutes).toBe(5);
+    const [row] = await billingInputs(db.pool, { ...october, organizationId, patientId: id });
+    expect(row!.minutes).toBe(5);
   });
 });

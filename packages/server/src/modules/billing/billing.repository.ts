@@ -17,20 +17,30 @@ function billableReading(alias: string) {
 type Fragment = ReturnType<typeof sql>;
 
 /**
+ * The patient's spans of activity, from the arrays `f.active_from` / `f.active_to` (open spans end
+ * at 'infinity'), as rows `s(active_from, active_to)`. The spans are read once for all patients
+ * (one hash join), not looked up again in each per-patient subquery.
+ */
+const spansOf = sql`unnest(f.active_from, f.active_to) AS s(active_from, active_to)`;
+
+/**
  * The device readings of patient `f` that count (a billable reading while the patient was active,
- * rpm_patient_active_at) measured in [from, until), until being at most the month's end (f.upto):
- * one index range per span of activity, so the cost is the one of the readings themselves, not
- * one function call per reading (the repository test checks both agree at the spans' edges).
- * Used as `FROM ${activeReadings(...)}`, with `v` the reading.
+ * rpm_patient_active_at: active_from <= t < active_to) measured in [from, until), until being at
+ * most the month's end (f.upto): one index range per span of activity, so the cost is the one of
+ * the readings themselves, not one function call per reading (the repository test checks both
+ * agree at the spans' edges). Used as `FROM ${activeReadings(...)}`, with `v` the reading.
  */
 function activeReadings(from: Fragment, until: Fragment = sql`f.upto`) {
-  return sql`patient_active_spans s
-    JOIN observations v
-      ON v.patient_id = s.patient_id AND ${billableReading('v')}
-     -- rpm_patient_active_at: active_from <= t < active_to.
-     AND v.created_at >= greatest(s.active_from, ${from})
-     AND v.created_at < least(coalesce(s.active_to, 'infinity'::timestamptz), ${until})
-   WHERE s.patient_id = f.id AND s.active_from < ${until}`;
+  // OFFSET 0 keeps the readings a subquery of their own, planned with the span's bounds as its
+  // parameters (an index range each); flattened into the join, the planner, which cannot know
+  // that a patient has one span or two, may read the patient's whole history instead.
+  return sql`${spansOf}
+    CROSS JOIN LATERAL (
+      SELECT v.created_at FROM observations v
+       WHERE v.patient_id = f.id AND ${billableReading('v')}
+         AND v.created_at >= greatest(s.active_from, ${from})
+         AND v.created_at < least(s.active_to, ${until})
+      OFFSET 0) v`;
 }
 
 /**
@@ -40,13 +50,11 @@ function activeReadings(from: Fragment, until: Fragment = sql`f.upto`) {
 function edgeDay(edge: 'min' | 'max') {
   const fn = sql.raw(edge);
   return sql`(SELECT (${fn}(x.at) AT TIME ZONE f.time_zone)::date
-      FROM patient_active_spans s
+      FROM ${spansOf}
       CROSS JOIN LATERAL (
         SELECT ${fn}(v.created_at) AS at FROM observations v
-         WHERE v.patient_id = s.patient_id AND ${billableReading('v')}
-           AND v.created_at >= s.active_from
-           AND v.created_at < least(coalesce(s.active_to, 'infinity'::timestamptz), f.upto)) x
-     WHERE s.patient_id = f.id AND s.active_from < f.upto)`;
+         WHERE v.patient_id = f.id AND ${billableReading('v')}
+           AND v.created_at >= s.active_from AND v.created_at < least(s.active_to, f.upto)) x)`;
 }
 
 /** What the database counts for one enrolled patient and month: the rules' inputs. */
@@ -112,8 +120,12 @@ export function billingInputsQuery(opts: BillingInputsScope) {
     WITH pts AS (
       SELECT p.id, p.organization_id, p.first_name, p.last_name, p.enrolled_rpm, o.time_zone,
              (now() AT TIME ZONE o.time_zone)::date AS today,
-             ((${monthEnd}::date + 1)::timestamp AT TIME ZONE o.time_zone) AS upto
+             ((${monthEnd}::date + 1)::timestamp AT TIME ZONE o.time_zone) AS upto,
+             COALESCE(sp.active_from, '{}') AS active_from, COALESCE(sp.active_to, '{}') AS active_to
         FROM patients p JOIN organizations o ON o.id = p.organization_id
+        LEFT JOIN (SELECT patient_id, array_agg(active_from) AS active_from,
+                          array_agg(COALESCE(active_to, 'infinity'::timestamptz)) AS active_to
+                     FROM patient_active_spans GROUP BY patient_id) sp ON sp.patient_id = p.id
        -- One patient's page shows the progress even before enrollment; the report lists the enrolled.
        WHERE (p.enrolled_rpm OR ${patientId}::int IS NOT NULL OR ${everyPatient}::boolean)
          AND (${organizationId}::int IS NULL OR p.organization_id = ${organizationId}::int)
@@ -158,9 +170,11 @@ export function billingInputsQuery(opts: BillingInputsScope) {
     ),
     minutes AS (
       SELECT t.patient_id, sum(t.duration_minutes)::int AS minutes, bool_or(t.interactive) AS interactive
-        FROM pts JOIN tracking_sessions t ON t.patient_id = pts.id
+        FROM pts f JOIN tracking_sessions t ON t.patient_id = f.id
        WHERE t.date BETWEEN ${monthStart}::date AND ${monthEnd}::date
-         AND rpm_patient_active_on(t.patient_id, t.date, pts.time_zone)
+         -- rpm_patient_active_on: active at some time of the entry's day.
+         AND EXISTS (SELECT 1 FROM ${spansOf}
+                      WHERE s.active_from < ${midnight(sql`t.date + 1`)} AND s.active_to > ${midnight(sql`t.date`)})
        GROUP BY t.patient_id
     )
     SELECT f.id AS patient_id,
