@@ -302,6 +302,7 @@ describe('the evidence names who the claim is for', () => {
       [scale],
     );
     await addReadings(patient, noons('05', range(1, 20)));
+    await logTime(provider, patient, '2026-05-12', 9, 'phone');
   });
 
   const expected = {
@@ -338,14 +339,19 @@ describe('the evidence names who the claim is for', () => {
   });
 
   it('reads them live for a month closed before they were kept', async () => {
-    // A snapshot as closing wrote it before this change: no patient block (a repair as the owner).
+    // A snapshot as closing wrote it before this change: no patient block, entries without a
+    // contact type or activity (a repair as the owner).
     await server.db.ownerPool.query(
-      `UPDATE billing_month_snapshots SET evidence = evidence - 'patient' WHERE month = '2026-05-01' AND patient_id = $1`,
+      `UPDATE billing_month_snapshots
+          SET evidence = jsonb_set(evidence - 'patient', '{entries}',
+                (SELECT jsonb_agg(e - 'contact_type' - 'activity') FROM jsonb_array_elements(evidence -> 'entries') e))
+        WHERE month = '2026-05-01' AND patient_id = $1`,
       [patient],
     );
     const may = await evidenceOf('2026-05');
     expect(may.closed).toBe(true);
     expect(may.patient).toMatchObject({ name: 'Evan Q Evidence', diagnosis_codes: ['I50.22'], consent_date: null });
     expect(may.row.device_days).toBe(20);
+    expect(may.entries).toEqual([expect.objectContaining({ date: '2026-05-12', duration_minutes: 9, contact_type: null, activity: null })]);
   });
 });

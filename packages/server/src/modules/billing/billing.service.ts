@@ -213,7 +213,8 @@ export async function getPatientBilling(
       patient: who,
       row: evidence.row,
       reading_days: evidence.reading_days,
-      entries: evidence.entries,
+      // Entries kept before the contact type and activity were: neither was recorded.
+      entries: evidence.entries.map((e) => ({ ...e, contact_type: e.contact_type ?? null, activity: e.activity ?? null })),
     };
   });
 }
