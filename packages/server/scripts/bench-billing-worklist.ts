@@ -90,7 +90,11 @@ async function fill(pool: pg.Pool, orgId: number): Promise<number> {
 }
 
 /** Medians of `times` calls (after `warmUps` unmeasured ones), and the last answer. */
-async function timed<T>(times: number, warmUps: number, call: () => Promise<T>): Promise<{ ms: ReturnType<typeof stats>; last: T }> {
+async function timed<T>(
+  times: number,
+  warmUps: number,
+  call: () => Promise<T>,
+): Promise<{ ms: ReturnType<typeof stats>; last: T }> {
   for (let i = 0; i < warmUps; i++) await call();
   const samples: number[] = [];
   let last!: T;
@@ -143,7 +147,9 @@ try {
       `the triage columns ${details.ms.median.toFixed(1)} ms`,
   );
   if (process.env.BENCH_EXPLAIN) {
-    const plan = await sql<{ 'QUERY PLAN': string }>`EXPLAIN (ANALYZE, COSTS OFF) ${billingInputsQuery(scope)}`.execute(kysely(pool));
+    const plan = await sql<{ 'QUERY PLAN': string }>`EXPLAIN (ANALYZE, COSTS OFF) ${billingInputsQuery(scope)}`.execute(
+      kysely(pool),
+    );
     console.log(plan.rows.map((row) => row['QUERY PLAN']).join('\n'));
   }
   const within = http.ms.median <= LIMIT_MS;

@@ -75,7 +75,12 @@ describe('resolving an alert writes through the notes and tracking services', ()
   it('logs minutes that included a live contact as an interactive entry of that contact type', async () => {
     const { patientId, alertId } = await patientWithAlert();
     const ctx = contextOf(provider);
-    await resolve(deps, ctx, alertId, { reason: 'reached_patient', note: 'Called back.', minutes: 12, contact_type: 'phone' });
+    await resolve(deps, ctx, alertId, {
+      reason: 'reached_patient',
+      note: 'Called back.',
+      minutes: 12,
+      contact_type: 'phone',
+    });
     expect((await listTrackingEntries(deps, ctx, patientId, 10, 0)).items).toEqual([
       expect.objectContaining({
         duration_minutes: 12,

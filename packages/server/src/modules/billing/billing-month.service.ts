@@ -37,7 +37,13 @@ import { billRow, type Deps, type MonthSnapshotRow } from './billing.service.ts'
 
 /** An audited refusal of a month step (409 conflicts, 400 for a month not over). */
 const refusal = (action: AuditAction, month: string) => (status: number, message: string, reason: string) =>
-  new AuditedRefusal(status, message, { action, outcome: 'failure', resourceType: 'billing', resourceId: month, reason });
+  new AuditedRefusal(status, message, {
+    action,
+    outcome: 'failure',
+    resourceType: 'billing',
+    resourceId: month,
+    reason,
+  });
 
 /** POST /api/billing/{month}/close: the month is submitted; its tracking time is frozen. */
 export async function closeBillingMonth(deps: Deps, ctx: SignedInContext, month: string): Promise<BillingClosing> {
@@ -81,7 +87,12 @@ export async function reopenBillingMonth(
 ): Promise<BillingReopening> {
   return auditedTransaction(deps.db, ctx, async (tx) => {
     const action = 'billing.reopen';
-    authorize(mayReopenBillingMonth(ctx.actor), { action, resourceType: 'billing', resourceId: month, reason: 'not an admin' });
+    authorize(mayReopenBillingMonth(ctx.actor), {
+      action,
+      resourceType: 'billing',
+      resourceId: month,
+      reason: 'not an admin',
+    });
     const refuse = refusal(action, month);
     const { outcome, at } = await reopenMonth(tx, monthBounds(month).start, ctx.actor.id, body.reason);
     if (outcome === 'not_closed') throw refuse(409, BillingErrors.notClosed, 'month not closed');
@@ -99,10 +110,19 @@ export async function reopenBillingMonth(
 }
 
 /** POST /api/billing/{month}/claims-sent: the closed month's claims went out; it can no longer be reopened. */
-export async function markBillingClaimsSent(deps: Deps, ctx: SignedInContext, month: string): Promise<BillingClaimsSent> {
+export async function markBillingClaimsSent(
+  deps: Deps,
+  ctx: SignedInContext,
+  month: string,
+): Promise<BillingClaimsSent> {
   return auditedTransaction(deps.db, ctx, async (tx) => {
     const action = 'billing.claims_sent';
-    authorize(mayMarkClaimsSent(ctx.actor), { action, resourceType: 'billing', resourceId: month, reason: 'not an admin' });
+    authorize(mayMarkClaimsSent(ctx.actor), {
+      action,
+      resourceType: 'billing',
+      resourceId: month,
+      reason: 'not an admin',
+    });
     const refuse = refusal(action, month);
     const { outcome, at } = await markClaimsSent(tx, monthBounds(month).start, ctx.actor.id);
     if (outcome === 'not_closed') throw refuse(409, BillingErrors.notClosed, 'month not closed');

@@ -44,7 +44,8 @@ afterAll(async () => server?.close());
 
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 /** Noon in New York on these days of a 2026 month ('10' for October). */
-const noons = (month: string, days: number[]) => days.map((d) => `2026-${month}-${String(d).padStart(2, '0')}T16:00:00Z`);
+const noons = (month: string, days: number[]) =>
+  days.map((d) => `2026-${month}-${String(d).padStart(2, '0')}T16:00:00Z`);
 const addReadings = (patientId: number, instants: string[]) =>
   buildReadings(
     server.db.pool,
@@ -154,7 +155,12 @@ describe('reopening a closed month', () => {
   let patient: number;
 
   beforeAll(async () => {
-    patient = await buildPatient(server.db.pool, { organizationId: org, firstName: 'Rita', lastName: 'Reopen', enrolledRpm: true });
+    patient = await buildPatient(server.db.pool, {
+      organizationId: org,
+      firstName: 'Rita',
+      lastName: 'Reopen',
+      enrolledRpm: true,
+    });
     await addReadings(patient, noons('09', range(1, 10)));
     await logTime(provider, patient, '2026-09-10', 12, 'phone');
     expect((await admin.post(billingClosePath('2026-09'))).status).toBe(200);
@@ -190,11 +196,16 @@ describe('reopening a closed month', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ month: '2026-09', closed: false, reopened_at: expect.any(String) });
     const audited = await lastAuditOf(server, 'billing.reopen');
-    expect(audited).toMatchObject({ outcome: 'success', resource_id: '2026-09', details: { reason_length: reason.length } });
+    expect(audited).toMatchObject({
+      outcome: 'success',
+      resource_id: '2026-09',
+      details: { reason_length: reason.length },
+    });
     expect(JSON.stringify(audited)).not.toContain('Sep 20');
-    const { rows } = await server.db.pool.query('SELECT reason, reopened_by FROM billing_month_reopenings WHERE month = $1', [
-      '2026-09-01',
-    ]);
+    const { rows } = await server.db.pool.query(
+      'SELECT reason, reopened_by FROM billing_month_reopenings WHERE month = $1',
+      ['2026-09-01'],
+    );
     expect(rows).toEqual([{ reason, reopened_by: expect.any(Number) }]);
 
     expect((await report('2026-09')).closed).toBe(false);
@@ -233,14 +244,20 @@ describe('marking the claims sent', () => {
     const res = await admin.post<{ message: string }>(billingClaimsSentPath('2026-06'));
     expect(res.status).toBe(409);
     expect(res.body.message).toBe(BillingErrors.notClosed);
-    expect(await lastAuditOf(server, 'billing.claims_sent')).toMatchObject({ outcome: 'failure', resource_id: '2026-06' });
+    expect(await lastAuditOf(server, 'billing.claims_sent')).toMatchObject({
+      outcome: 'failure',
+      resource_id: '2026-06',
+    });
   });
 
   it('marks them once, shows when in the report, and the month can no longer be reopened', async () => {
     const res = await admin.post<BillingClaimsSent>(billingClaimsSentPath('2026-07'));
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ month: '2026-07', claims_sent_at: expect.any(String) });
-    expect(await lastAuditOf(server, 'billing.claims_sent')).toMatchObject({ outcome: 'success', resource_id: '2026-07' });
+    expect(await lastAuditOf(server, 'billing.claims_sent')).toMatchObject({
+      outcome: 'success',
+      resource_id: '2026-07',
+    });
     const july = await report('2026-07');
     expect(july).toMatchObject({ closed: true, claims_sent_at: res.body.claims_sent_at });
     expect((await report('2026-10')).claims_sent_at).toBeNull();
@@ -327,12 +344,16 @@ describe('the evidence names who the claim is for', () => {
       ],
     });
     // In June the scale was gone.
-    expect((await evidenceOf('2026-06')).patient.devices).toEqual([{ name: 'BP7000 blood_pressure', serial: 'CUFF-SN-0042' }]);
+    expect((await evidenceOf('2026-06')).patient.devices).toEqual([
+      { name: 'BP7000 blood_pressure', serial: 'CUFF-SN-0042' },
+    ]);
   });
 
   it('keeps them as they were when the month closed', async () => {
     expect((await admin.post(billingClosePath('2026-05'))).status).toBe(200);
-    await server.db.pool.query(`UPDATE patients SET diagnosis_codes = '{I50.22}', consent_date = NULL WHERE id = $1`, [patient]);
+    await server.db.pool.query(`UPDATE patients SET diagnosis_codes = '{I50.22}', consent_date = NULL WHERE id = $1`, [
+      patient,
+    ]);
     const may = await evidenceOf('2026-05');
     expect(may.closed).toBe(true);
     expect(may.patient).toMatchObject({ diagnosis_codes: ['I10', 'E11.9'], consent_date: '2026-04-30' });
@@ -352,6 +373,8 @@ describe('the evidence names who the claim is for', () => {
     expect(may.closed).toBe(true);
     expect(may.patient).toMatchObject({ name: 'Evan Q Evidence', diagnosis_codes: ['I50.22'], consent_date: null });
     expect(may.row.device_days).toBe(20);
-    expect(may.entries).toEqual([expect.objectContaining({ date: '2026-05-12', duration_minutes: 9, contact_type: null, activity: null })]);
+    expect(may.entries).toEqual([
+      expect.objectContaining({ date: '2026-05-12', duration_minutes: 9, contact_type: null, activity: null }),
+    ]);
   });
 });

@@ -51,7 +51,11 @@ describe('billing rules, from a table', () => {
     ['60 minutes without an interactive contact: nothing', { minutes: 60, interactive: false }, []],
     ['15 minutes without an interactive contact: nothing', { minutes: 15, interactive: false }, []],
     // Both kinds together.
-    ['18 days and 25 minutes with a call', { periodDays: { 0: 18 }, minutes: 25, interactive: true }, ['99454', '99457']],
+    [
+      '18 days and 25 minutes with a call',
+      { periodDays: { 0: 18 }, minutes: 25, interactive: true },
+      ['99454', '99457'],
+    ],
     // 99453: in the first period that reaches 2 days, once.
     ['99453 in the period that first reached 2 days', { periodDays: { 0: 2 }, setupPeriod: 0 }, ['99453', '99445']],
     [
@@ -93,7 +97,12 @@ describe('each code carries its service period', () => {
       { code: '99454', units: 1, period_start: '2026-10-01', period_end: '2026-10-30' },
       { code: '99457', units: 1, period_start: '2026-10-01', period_end: '2026-10-31' },
     ]);
-    expect(result).toMatchObject({ period_start: '2026-10-01', period_end: '2026-10-30', device_days: 18, missing: [] });
+    expect(result).toMatchObject({
+      period_start: '2026-10-01',
+      period_end: '2026-10-30',
+      device_days: 18,
+      missing: [],
+    });
   });
 
   it('the rollover month lists both periods, and shows the last one', () => {
@@ -114,7 +123,13 @@ describe('each code carries its service period', () => {
 
 describe('what is missing, in words', () => {
   it('names the days still needed in an open period, and the contact that earns 99470 at 12 minutes', () => {
-    const result = billPatientMonth({ ...base, month: '2026-11', firstDay: '2026-11-10', periodDays: { 0: 13 }, minutes: 12 });
+    const result = billPatientMonth({
+      ...base,
+      month: '2026-11',
+      firstDay: '2026-11-10',
+      periodDays: { 0: 13 },
+      minutes: 12,
+    });
     expect(result.missing).toEqual([BillingTexts.missingDeviceDays(3, '99454'), BillingHints.contactFor('99470')]);
     expect(result.missing[0]).toBe('3 more days of readings for 99454');
     expect(result.missing[1]).toBe('an interactive contact for 99470');
@@ -154,8 +169,18 @@ describe('calendar helpers', () => {
     ]);
     expect(
       totalsOf([
-        { codes: [{ code: '99457', units: 1 }, { code: '99458', units: 2 }] },
-        { codes: [{ code: '99454', units: 1 }, { code: '99457', units: 1 }] },
+        {
+          codes: [
+            { code: '99457', units: 1 },
+            { code: '99458', units: 2 },
+          ],
+        },
+        {
+          codes: [
+            { code: '99454', units: 1 },
+            { code: '99457', units: 1 },
+          ],
+        },
       ]),
     ).toEqual([
       { code: '99454', units: 1 },
@@ -258,27 +283,52 @@ describe('the worklist outlook', () => {
     [
       '16 days reached: the device code is earned, the next is one more 99458',
       { periodDays: { 0: 16 } },
-      { days_left: 10, device_outlook: 'full_earned', at_risk: false, needs: { ...nothing, code: '99458', minutes: 20 } },
+      {
+        days_left: 10,
+        device_outlook: 'full_earned',
+        at_risk: false,
+        needs: { ...nothing, code: '99458', minutes: 20 },
+      },
     ],
     [
       'reachable exactly: 5 days, a reading today and on each of the 10 days left make 16',
       { periodDays: { 0: 5 } },
-      { days_left: 10, device_outlook: 'full_reachable', at_risk: false, needs: { ...nothing, code: '99454', days: 11, within_days: 11 } },
+      {
+        days_left: 10,
+        device_outlook: 'full_reachable',
+        at_risk: false,
+        needs: { ...nothing, code: '99454', days: 11, within_days: 11 },
+      },
     ],
     [
       'today already counted: 6 days and the 10 left make 16',
       { periodDays: { 0: 6 }, lastDay: '2026-11-20' },
-      { days_left: 10, device_outlook: 'full_reachable', at_risk: false, needs: { ...nothing, code: '99454', days: 10, within_days: 10 } },
+      {
+        days_left: 10,
+        device_outlook: 'full_reachable',
+        at_risk: false,
+        needs: { ...nothing, code: '99454', days: 10, within_days: 10 },
+      },
     ],
     [
       'not reachable by one day: at risk, the short code earned',
       { periodDays: { 0: 5 }, lastDay: '2026-11-20' },
-      { days_left: 10, device_outlook: 'short_earned', at_risk: true, needs: { ...nothing, code: '99458', minutes: 20 } },
+      {
+        days_left: 10,
+        device_outlook: 'short_earned',
+        at_risk: true,
+        needs: { ...nothing, code: '99458', minutes: 20 },
+      },
     ],
     [
       'short code only: 1 day, 3 days that can still count',
       { today: '2026-11-28', periodDays: { 0: 1 }, lastDay: '2026-11-02' },
-      { days_left: 2, device_outlook: 'short_reachable', at_risk: true, needs: { ...nothing, code: '99445', days: 1, within_days: 3 } },
+      {
+        days_left: 2,
+        device_outlook: 'short_reachable',
+        at_risk: true,
+        needs: { ...nothing, code: '99445', days: 1, within_days: 3 },
+      },
     ],
     [
       'nothing reachable on the period last day, already counted',
@@ -288,17 +338,32 @@ describe('the worklist outlook', () => {
     [
       'the base management code comes first: 6 more minutes and a call for 99470',
       { periodDays: { 0: 5 }, minutes: 4, interactive: false },
-      { days_left: 10, device_outlook: 'full_reachable', at_risk: false, needs: { ...nothing, code: '99470', minutes: 6, contact: true } },
+      {
+        days_left: 10,
+        device_outlook: 'full_reachable',
+        at_risk: false,
+        needs: { ...nothing, code: '99470', minutes: 6, contact: true },
+      },
     ],
     [
       'at 12 minutes without a contact the call alone earns 99470',
       { periodDays: { 0: 16 }, minutes: 12, interactive: false },
-      { days_left: 10, device_outlook: 'full_earned', at_risk: false, needs: { ...nothing, code: '99470', contact: true } },
+      {
+        days_left: 10,
+        device_outlook: 'full_earned',
+        at_risk: false,
+        needs: { ...nothing, code: '99470', contact: true },
+      },
     ],
     [
       'no reading yet: the first one opens a 30-day period',
       { firstDay: null, setupPeriod: null, lastDay: null },
-      { days_left: 0, device_outlook: 'full_reachable', at_risk: false, needs: { ...nothing, code: '99454', days: 16, within_days: 30 } },
+      {
+        days_left: 0,
+        device_outlook: 'full_reachable',
+        at_risk: false,
+        needs: { ...nothing, code: '99454', days: 16, within_days: 30 },
+      },
     ],
     [
       'paused: nothing more counts, nothing is asked, not flagged',
@@ -320,7 +385,13 @@ describe('the worklist outlook', () => {
   });
 
   it('a past month bills what the report bills, with no days left', () => {
-    const past = { month: '2026-10', firstDay: '2026-10-01', periodDays: { 0: 18 }, minutes: 25, lastDay: '2026-10-30' };
+    const past = {
+      month: '2026-10',
+      firstDay: '2026-10-01',
+      periodDays: { 0: 18 },
+      minutes: 25,
+      lastDay: '2026-10-30',
+    };
     const r = row(past);
     expect(r.codes.map((c) => c.code)).toEqual(['99453', '99454', '99457']);
     expect(r).toMatchObject({ days_left: 0, next_minutes: 40, device_days: 18 });

@@ -59,7 +59,10 @@ export function periodOf(firstDay: string, day: string): Period | null {
 /** Every period with at least one day in [from, to], oldest first. */
 export function periodsOverlapping(firstDay: string, from: string, to: string): Period[] {
   if (daysBetween(firstDay, to) < 0) return [];
-  const first = Math.max(0, Math.floor((daysBetween(firstDay, from) - (BILLING_PERIOD_DAYS - 1)) / BILLING_PERIOD_DAYS));
+  const first = Math.max(
+    0,
+    Math.floor((daysBetween(firstDay, from) - (BILLING_PERIOD_DAYS - 1)) / BILLING_PERIOD_DAYS),
+  );
   const out: Period[] = [];
   for (let i = first; ; i++) {
     const p = periodAt(firstDay, i);
@@ -129,7 +132,8 @@ export function billPatientMonth(input: PatientMonthInput): PatientMonthResult {
     const periods = periodsOverlapping(input.firstDay, start, end);
     const endingInMonth = periods.filter((p) => p.end <= end);
     for (const p of endingInMonth) {
-      if (p.index === input.setupPeriod) codes.push({ code: BillingCodes.setup, units: 1, period_start: p.start, period_end: p.end });
+      if (p.index === input.setupPeriod)
+        codes.push({ code: BillingCodes.setup, units: 1, period_start: p.start, period_end: p.end });
       const code = deviceCode(daysIn(p));
       if (code) codes.push({ code, units: 1, period_start: p.start, period_end: p.end });
     }
@@ -147,11 +151,18 @@ export function billPatientMonth(input: PatientMonthInput): PatientMonthResult {
     missing.push(BillingTexts.missingDeviceDays(DEVICE_DAYS_FULL - deviceDays, BillingCodes.device));
   }
 
-  for (const c of managementCodes(input.minutes, input.interactive)) codes.push({ ...c, period_start: start, period_end: end });
+  for (const c of managementCodes(input.minutes, input.interactive))
+    codes.push({ ...c, period_start: start, period_end: end });
   missing.push(...managementHints(input.minutes, input.interactive));
 
   codes.sort((a, b) => codeRank(a.code) - codeRank(b.code) || a.period_start.localeCompare(b.period_start));
-  return { period_start: shown?.start ?? null, period_end: shown?.end ?? null, device_days: deviceDays, codes, missing };
+  return {
+    period_start: shown?.start ?? null,
+    period_end: shown?.end ?? null,
+    device_days: deviceDays,
+    codes,
+    missing,
+  };
 }
 
 /** The next minutes threshold of the month: 10, 20, then every further 20 (40, 60, ...). */
@@ -260,11 +271,21 @@ export function monthOutlook(s: MonthState): MonthOutlook {
   if (s.deviceDays >= DEVICE_DAYS_FULL) deviceOutlook = 'full_earned';
   else if (reachable(DEVICE_DAYS_FULL)) {
     deviceOutlook = 'full_reachable';
-    device = { ...NOTHING_NEEDED, code: BillingCodes.device, days: DEVICE_DAYS_FULL - s.deviceDays, within_days: canCount };
+    device = {
+      ...NOTHING_NEEDED,
+      code: BillingCodes.device,
+      days: DEVICE_DAYS_FULL - s.deviceDays,
+      within_days: canCount,
+    };
   } else if (s.deviceDays >= DEVICE_DAYS_SHORT) deviceOutlook = 'short_earned';
   else if (reachable(DEVICE_DAYS_SHORT)) {
     deviceOutlook = 'short_reachable';
-    device = { ...NOTHING_NEEDED, code: BillingCodes.deviceShort, days: DEVICE_DAYS_SHORT - s.deviceDays, within_days: canCount };
+    device = {
+      ...NOTHING_NEEDED,
+      code: BillingCodes.deviceShort,
+      days: DEVICE_DAYS_SHORT - s.deviceDays,
+      within_days: canCount,
+    };
   }
   const atRisk = open && s.deviceDays < DEVICE_DAYS_FULL && deviceOutlook !== 'full_reachable';
 

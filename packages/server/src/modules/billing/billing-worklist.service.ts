@@ -7,7 +7,14 @@ import {
 import { audit } from '../../kernel/audit-writer.ts';
 import { auditedTransaction } from '../../kernel/audited-transaction.ts';
 import type { SignedInContext } from '../../kernel/request-context.ts';
-import { addDays, compareOutlooks, monthBounds, monthOutlook, worklistRow, type MonthOutlook } from './billing-rules.ts';
+import {
+  addDays,
+  compareOutlooks,
+  monthBounds,
+  monthOutlook,
+  worklistRow,
+  type MonthOutlook,
+} from './billing-rules.ts';
 import { presentBillingRow, presentWorklistRow } from './billing.presenter.ts';
 import {
   billingInputs,
@@ -57,8 +64,14 @@ export async function getBillingWorklist(
     let details: Map<number, WorklistDetailsRow>;
     if (closed) {
       // A closed month is over: its lines are final, nothing more can be earned.
-      const snapshot = await monthSnapshot<BillingRow, BillingPatientDetails, Evidence>(tx, start, { organizationId: scope });
-      details = await detailsOf(tx, end, snapshot.map((s) => s.patient_id));
+      const snapshot = await monthSnapshot<BillingRow, BillingPatientDetails, Evidence>(tx, start, {
+        organizationId: scope,
+      });
+      details = await detailsOf(
+        tx,
+        end,
+        snapshot.map((s) => s.patient_id),
+      );
       items = snapshot.map(({ line }) => ({
         line,
         outlook: monthOutlook({
@@ -74,7 +87,11 @@ export async function getBillingWorklist(
       }));
     } else {
       const inputs = await billingInputs(tx, { monthStart: start, monthEnd: end, organizationId: scope });
-      details = await detailsOf(tx, end, inputs.map((i) => i.patient_id));
+      details = await detailsOf(
+        tx,
+        end,
+        inputs.map((i) => i.patient_id),
+      );
       items = inputs.map((input) => {
         const result = worklistRow({
           ...monthInputOf(month, input),

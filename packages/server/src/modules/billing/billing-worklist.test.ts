@@ -17,7 +17,12 @@ import {
   startTestServer,
 } from '../../../test/support/http.ts';
 import { lastAuditOf } from '../../../test/support/audit.ts';
-import { buildPatient, buildReadings, buildTrackingEntry, type ReadingOptions } from '../../../test/support/factories.ts';
+import {
+  buildPatient,
+  buildReadings,
+  buildTrackingEntry,
+  type ReadingOptions,
+} from '../../../test/support/factories.ts';
 
 /**
  * The month's worklist against the month's report, over HTTP: for every enrolled patient of a
@@ -55,11 +60,10 @@ const dayOf = (ms: number) => iso(ms).slice(0, 10);
 async function setSpans(patientId: number, spans: [string, string | null][]) {
   await server.db.ownerPool.query('DELETE FROM patient_active_spans WHERE patient_id = $1', [patientId]);
   for (const [from, to] of spans) {
-    await server.db.ownerPool.query('INSERT INTO patient_active_spans (patient_id, active_from, active_to) VALUES ($1, $2, $3)', [
-      patientId,
-      from,
-      to,
-    ]);
+    await server.db.ownerPool.query(
+      'INSERT INTO patient_active_spans (patient_id, active_from, active_to) VALUES ($1, $2, $3)',
+      [patientId, from, to],
+    );
   }
 }
 
@@ -91,7 +95,10 @@ beforeAll(async () => {
     });
     patients.push({ id, org, provider, programs: programs[i % 3]! });
     for (const program of programs[i % 3]!) {
-      await server.db.pool.query('INSERT INTO patient_programs (patient_id, program_id) VALUES ($1, $2)', [id, program]);
+      await server.db.pool.query('INSERT INTO patient_programs (patient_id, program_id) VALUES ($1, $2)', [
+        id,
+        program,
+      ]);
     }
     // Histories from June to late September; some patients measure every day, some rarely.
     const first = Date.UTC(2026, 5, 1) + Math.floor(rnd() * 110) * DAY_MS;
@@ -101,7 +108,8 @@ beforeAll(async () => {
       if (rnd() >= p) continue;
       // Any time of the UTC day: late evenings in America fall on the next UTC day, and back.
       const at = iso(day + Math.floor(rnd() * 96) * 15 * 60_000);
-      if (i % 3 === 1 && rnd() < 0.5) readings.push({ at, source: `SCALE-${i}`, kind: 'weight', components: { weight: 80 }, unit: 'kg' });
+      if (i % 3 === 1 && rnd() < 0.5)
+        readings.push({ at, source: `SCALE-${i}`, kind: 'weight', components: { weight: 80 }, unit: 'kg' });
       else readings.push({ at, source: rnd() < 0.1 ? 'manual' : `CUFF-${i}`, systolic: 120, diastolic: 80 });
     }
     await buildReadings(server.db.pool, id, readings);
@@ -118,10 +126,19 @@ beforeAll(async () => {
     }
     // Pauses: some paused mid-September for two weeks, the discharged ones since October 12, the
     // declined ones never active (their status alone leaves no span).
-    if (i % 6 === 1) await setSpans(id, [['-infinity', '2026-09-10T15:00:00Z'], ['2026-09-25T15:00:00Z', null]]);
+    if (i % 6 === 1)
+      await setSpans(id, [
+        ['-infinity', '2026-09-10T15:00:00Z'],
+        ['2026-09-25T15:00:00Z', null],
+      ]);
     if (status === 'Discharged') await setSpans(id, [['-infinity', '2026-10-12T15:00:00Z']]);
   }
-  notEnrolled = await buildPatient(server.db.pool, { organizationId: orgA, firstName: 'Not', lastName: 'Enrolled', enrolledRpm: false });
+  notEnrolled = await buildPatient(server.db.pool, {
+    organizationId: orgA,
+    firstName: 'Not',
+    lastName: 'Enrolled',
+    enrolledRpm: false,
+  });
   await buildReadings(server.db.pool, notEnrolled, [{ at: '2026-09-02T16:00:00Z', source: 'CUFF-X' }]);
 });
 afterAll(async () => server?.close());
@@ -182,7 +199,10 @@ describe('the worklist agrees with the report', () => {
       expect(new Set(worklist.rows.map((r) => r.organization_id))).toEqual(new Set([orgA]));
       const { worklist: onlyB } = await expectAgreement(admin, `month=${month}&organization_id=${orgB}`);
       expect(onlyB.rows.map((r) => r.patient_id).sort()).toEqual(
-        patients.filter((p) => p.org === orgB).map((p) => p.id).sort(),
+        patients
+          .filter((p) => p.org === orgB)
+          .map((p) => p.id)
+          .sort(),
       );
     }
   });
@@ -209,14 +229,20 @@ describe('filters and triage columns', () => {
   it('filters by primary provider, program and organization', async () => {
     const byProvider = await worklistOf(admin, `month=2026-10&provider_id=${providers[1]}`);
     expect(byProvider.rows.map((r) => r.patient_id).sort()).toEqual(
-      patients.filter((p) => p.provider === providers[1]).map((p) => p.id).sort(),
+      patients
+        .filter((p) => p.provider === providers[1])
+        .map((p) => p.id)
+        .sort(),
     );
-    expect(byProvider.rows.every((r) => r.primary_provider_id === providers[1] && r.primary_provider === 'Test provider')).toBe(
-      true,
-    );
+    expect(
+      byProvider.rows.every((r) => r.primary_provider_id === providers[1] && r.primary_provider === 'Test provider'),
+    ).toBe(true);
     const byProgram = await worklistOf(admin, 'month=2026-10&program=diabetes');
     expect(byProgram.rows.map((r) => r.patient_id).sort()).toEqual(
-      patients.filter((p) => p.programs.includes('diabetes')).map((p) => p.id).sort(),
+      patients
+        .filter((p) => p.programs.includes('diabetes'))
+        .map((p) => p.id)
+        .sort(),
     );
     expect(byProgram.rows.every((r) => r.programs.join() === 'hypertension,diabetes')).toBe(true);
     const both = await worklistOf(providerA, `month=2026-10&program=hypertension&provider_id=${providers[0]}`);
@@ -247,7 +273,8 @@ describe('filters and triage columns', () => {
          FROM observations WHERE patient_id = $1`,
       [patient],
     );
-    const rowIn = async (month: string) => (await worklistOf(admin, `month=${month}`)).rows.find((r) => r.patient_id === patient)!;
+    const rowIn = async (month: string) =>
+      (await worklistOf(admin, `month=${month}`)).rows.find((r) => r.patient_id === patient)!;
     expect(await rowIn('2026-10')).toMatchObject({
       last_reading_at: rows[0]!.october.toISOString(),
       last_outreach_at: '2026-09-14T15:00:00.000Z',

@@ -8,7 +8,13 @@ let db: TestDatabase;
 let organizationId: number;
 const october = { monthStart: '2026-10-01', monthEnd: '2026-10-31' };
 
-const weight = (at: string, source: string, kg = 80) => ({ at, source, kind: 'weight', components: { weight: kg }, unit: 'kg' });
+const weight = (at: string, source: string, kg = 80) => ({
+  at,
+  source,
+  kind: 'weight',
+  components: { weight: kg },
+  unit: 'kg',
+});
 
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -24,7 +30,11 @@ async function patientWith(readings: Parameters<typeof buildReadings>[2]): Promi
 
 async function inputsOf(patientId: number) {
   const [row] = await billingInputs(db.pool, { ...october, organizationId, patientId });
-  return { first_day: row?.first_day, period_days: row?.period_days, days: await readingDays(db.pool, october.monthStart, october.monthEnd, patientId) };
+  return {
+    first_day: row?.first_day,
+    period_days: row?.period_days,
+    days: await readingDays(db.pool, october.monthStart, october.monthEnd, patientId),
+  };
 }
 
 describe('days with device data', () => {
@@ -54,7 +64,13 @@ describe('days with device data', () => {
     const id = await patientWith([
       weight('2026-10-07T16:00:00Z', 'manual'),
       { at: '2026-10-08T16:00:00Z', source: 'manual', systolic: 130, diastolic: 85 },
-      { at: '2026-10-09T16:00:00Z', source: 'THERMO-1', kind: 'body_temperature', components: { temperature: 37 }, unit: 'Cel' },
+      {
+        at: '2026-10-09T16:00:00Z',
+        source: 'THERMO-1',
+        kind: 'body_temperature',
+        components: { temperature: 37 },
+        unit: 'Cel',
+      },
       weight('2026-10-10T16:00:00Z', 'SCALE-3'),
     ]);
     expect(await inputsOf(id)).toEqual({
@@ -84,7 +100,11 @@ describe('days while the patient was active', () => {
       '2026-10-20T12:00:00Z', // the second span's first instant
       '2026-10-25T16:00:00Z',
     ];
-    await buildReadings(db.pool, id, instants.map((at) => ({ at, source: 'CUFF-S', systolic: 120, diastolic: 80 })));
+    await buildReadings(
+      db.pool,
+      id,
+      instants.map((at) => ({ at, source: 'CUFF-S', systolic: 120, diastolic: 80 })),
+    );
     const { rows } = await db.pool.query<{ day: string }>(
       `SELECT DISTINCT to_char((created_at AT TIME ZONE 'America/New_York')::date, 'YYYY-MM-DD') AS day
          FROM observations WHERE patient_id = $1 AND rpm_patient_active_at(patient_id, created_at) ORDER BY 1`,
@@ -108,7 +128,12 @@ describe('days while the patient was active', () => {
       [id],
     );
     // One minute on each day from Oct 8 to Oct 21, and a second one on Oct 20.
-    for (let day = 8; day <= 21; day++) await buildTrackingEntry(db.pool, { patientId: id, date: `2026-10-${String(day).padStart(2, '0')}`, durationMinutes: day === 20 ? 2 : 1 });
+    for (let day = 8; day <= 21; day++)
+      await buildTrackingEntry(db.pool, {
+        patientId: id,
+        date: `2026-10-${String(day).padStart(2, '0')}`,
+        durationMinutes: day === 20 ? 2 : 1,
+      });
     const { rows } = await db.pool.query<{ minutes: number }>(
       `SELECT sum(duration_minutes)::int AS minutes FROM tracking_sessions
         WHERE patient_id = $1 AND rpm_patient_active_on(patient_id, date, 'America/New_York')`,

@@ -343,7 +343,11 @@ export interface WorklistDetailsRow {
  * the programs (in the order of enrollment), the last reading of any kind and source (one probe
  * of observations_patient_time_idx) and the last outreach.
  */
-export async function worklistDetails(db: Queryable, monthEnd: string, patientIds: number[]): Promise<WorklistDetailsRow[]> {
+export async function worklistDetails(
+  db: Queryable,
+  monthEnd: string,
+  patientIds: number[],
+): Promise<WorklistDetailsRow[]> {
   if (patientIds.length === 0) return [];
   const result = await sql<WorklistDetailsRow>`
     SELECT p.id AS patient_id,

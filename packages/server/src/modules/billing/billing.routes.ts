@@ -61,7 +61,11 @@ export const billingRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, 
     '/api/billing/:month/close',
     {
       config: { access: 'admin' },
-      schema: { tags: ['billing'], params: BillingMonthParam, response: { 200: BillingClosing, 409: ErrorBody, ...errors } },
+      schema: {
+        tags: ['billing'],
+        params: BillingMonthParam,
+        response: { 200: BillingClosing, 409: ErrorBody, ...errors },
+      },
     },
     async (request) => closeBillingMonth(deps, signedInContextOf(request), request.params.month),
   );
@@ -84,7 +88,11 @@ export const billingRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, 
     '/api/billing/:month/claims-sent',
     {
       config: { access: 'admin' },
-      schema: { tags: ['billing'], params: BillingMonthParam, response: { 200: BillingClaimsSent, 409: ErrorBody, ...errors } },
+      schema: {
+        tags: ['billing'],
+        params: BillingMonthParam,
+        response: { 200: BillingClaimsSent, 409: ErrorBody, ...errors },
+      },
     },
     async (request) => markBillingClaimsSent(deps, signedInContextOf(request), request.params.month),
   );
@@ -93,7 +101,12 @@ export const billingRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, 
     '/api/patients/:id/billing',
     {
       config: { access: 'signed-in' },
-      schema: { tags: ['billing'], params: IdParam, querystring: PatientBillingQuery, response: { 200: PatientBilling, ...errors } },
+      schema: {
+        tags: ['billing'],
+        params: IdParam,
+        querystring: PatientBillingQuery,
+        response: { 200: PatientBilling, ...errors },
+      },
     },
     async (request) => getPatientBilling(deps, signedInContextOf(request), request.params.id, request.query.month),
   );

@@ -45,7 +45,9 @@ export type Deps = { db: pg.Pool };
  * What one patient's page shows besides the row: the evidence, as it was when the month closed.
  * `patient` is absent from the snapshots of months closed before it was kept (then read live).
  */
-export type Evidence = Pick<PatientBilling, 'time_zone' | 'reading_days' | 'entries'> & { patient?: BillingEvidencePatient };
+export type Evidence = Pick<PatientBilling, 'time_zone' | 'reading_days' | 'entries'> & {
+  patient?: BillingEvidencePatient;
+};
 export type MonthSnapshotRow = SnapshotRow<BillingRow, BillingPatientDetails, Evidence>;
 
 /** The rules' input of a patient's month, from what the database counted (report and worklist alike). */
@@ -214,12 +216,21 @@ export async function getPatientBilling(
       row: evidence.row,
       reading_days: evidence.reading_days,
       // Entries kept before the contact type and activity were: neither was recorded.
-      entries: evidence.entries.map((e) => ({ ...e, contact_type: e.contact_type ?? null, activity: e.activity ?? null })),
+      entries: evidence.entries.map((e) => ({
+        ...e,
+        contact_type: e.contact_type ?? null,
+        activity: e.activity ?? null,
+      })),
     };
   });
 }
 
-async function evidencePatientOf(tx: Queryable, start: string, end: string, patientId: number): Promise<BillingEvidencePatient> {
+async function evidencePatientOf(
+  tx: Queryable,
+  start: string,
+  end: string,
+  patientId: number,
+): Promise<BillingEvidencePatient> {
   const [row] = await evidencePatients(tx, start, end, [patientId]);
   if (!row) throw notFound();
   return presentEvidencePatient(row);

@@ -19,7 +19,11 @@ const lastAudit = (action: string) => lastAuditOf(server, action);
 
 describe('tracking time', () => {
   it('adds entries, lists them newest day first, and audits both', async () => {
-    const a = await provider.post<TrackingSession>(`/api/patients/${patientId}/sessions`, { date: '2026-03-01', duration_minutes: 1, notes: '' });
+    const a = await provider.post<TrackingSession>(`/api/patients/${patientId}/sessions`, {
+      date: '2026-03-01',
+      duration_minutes: 1,
+      notes: '',
+    });
     expect(a.status).toBe(201);
     expect(a.body).toMatchObject({ date: '2026-03-01', duration_minutes: 1, notes: null });
     expect(await lastAudit('tracking.create')).toMatchObject({
@@ -27,7 +31,11 @@ describe('tracking time', () => {
       resource_type: 'tracking_session',
       resource_id: String(a.body.id),
     });
-    await provider.post(`/api/patients/${patientId}/sessions`, { date: '2026-03-05', duration_minutes: 1440, notes: 'Call' });
+    await provider.post(`/api/patients/${patientId}/sessions`, {
+      date: '2026-03-05',
+      duration_minutes: 1440,
+      notes: 'Call',
+    });
     const list = await provider.get<TrackingSessionPage>(`/api/patients/${patientId}/sessions`);
     expect(list.body.total).toBe(2);
     expect(list.body.items.map((s) => s.date)).toEqual(['2026-03-05', '2026-03-01']);
@@ -70,11 +78,17 @@ describe('tracking time', () => {
   });
 
   it("answers 404 for another organization's patient and 401 without a session", async () => {
-    expect((await provider.post(`/api/patients/${otherPatientId}/sessions`, { date: '2026-03-01', duration_minutes: 5 })).status).toBe(404);
+    expect(
+      (await provider.post(`/api/patients/${otherPatientId}/sessions`, { date: '2026-03-01', duration_minutes: 5 }))
+        .status,
+    ).toBe(404);
     expect(await lastAudit('tracking.create')).toMatchObject({ outcome: 'denied' });
     expect((await provider.get(`/api/patients/${otherPatientId}/sessions`)).status).toBe(404);
     expect((await apiClient(server).get(`/api/patients/${patientId}/sessions`)).status).toBe(401);
-    const { rows } = await server.db.pool.query('SELECT count(*)::int AS n FROM tracking_sessions WHERE patient_id = $1', [otherPatientId]);
+    const { rows } = await server.db.pool.query(
+      'SELECT count(*)::int AS n FROM tracking_sessions WHERE patient_id = $1',
+      [otherPatientId],
+    );
     expect(rows[0].n).toBe(0);
   });
 
@@ -83,10 +97,10 @@ describe('tracking time', () => {
       provider.post<TrackingSession & { message: string }>(`/api/patients/${patientId}/sessions`, body);
     const entriesOn = async (date: string) =>
       (
-        await server.db.pool.query('SELECT count(*)::int AS n FROM tracking_sessions WHERE patient_id = $1 AND date = $2', [
-          patientId,
-          date,
-        ])
+        await server.db.pool.query(
+          'SELECT count(*)::int AS n FROM tracking_sessions WHERE patient_id = $1 AND date = $2',
+          [patientId, date],
+        )
       ).rows[0].n as number;
 
     it('makes an entry with a contact type interactive, and keeps the activity and the measured minutes', async () => {
@@ -107,7 +121,12 @@ describe('tracking time', () => {
       });
       expect(await lastAudit('tracking.create')).toMatchObject({
         outcome: 'success',
-        details: expect.objectContaining({ interactive: true, contact_type: 'video', measured_minutes: 16, adjusted: false }),
+        details: expect.objectContaining({
+          interactive: true,
+          contact_type: 'video',
+          measured_minutes: 16,
+          adjusted: false,
+        }),
       });
       const list = await provider.get<TrackingSessionPage>(`/api/patients/${patientId}/sessions`);
       expect(list.body.items.find((i) => i.id === res.body.id)).toEqual(res.body);
@@ -140,7 +159,11 @@ describe('tracking time', () => {
         adjustment_reason: 'Call continued after the page was closed',
       });
       expect(raised.status).toBe(201);
-      expect(raised.body).toMatchObject({ duration_minutes: 25, measured_minutes: 20, adjustment_reason: 'Call continued after the page was closed' });
+      expect(raised.body).toMatchObject({
+        duration_minutes: 25,
+        measured_minutes: 20,
+        adjustment_reason: 'Call continued after the page was closed',
+      });
       expect((await lastAudit('tracking.create')).details).toMatchObject({ adjusted: true });
       // The reason's words stay out of the audit trail.
       expect(JSON.stringify((await lastAudit('tracking.create')).details)).not.toContain('Call continued');
