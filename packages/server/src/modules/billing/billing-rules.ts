@@ -24,8 +24,33 @@ import {
  */
 
 const DAY_MS = 86_400_000;
-const toUtc = (day: string) => Date.parse(`${day}T00:00:00Z`);
-const fromUtc = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/**
+ * Calendar days as UTC midnights and back, remembered: a report or worklist of 1,000 patients
+ * asks for the same few hundred days again and again, and parsing and formatting dates was most
+ * of the rules' time. Still pure (the same answer for the same day); bounded, as days are.
+ */
+const MEMO_LIMIT = 20_000;
+const parsed = new Map<string, number>();
+const formatted = new Map<number, string>();
+function toUtc(day: string): number {
+  let ms = parsed.get(day);
+  if (ms === undefined) {
+    if (parsed.size >= MEMO_LIMIT) parsed.clear();
+    ms = Date.parse(`${day}T00:00:00Z`);
+    parsed.set(day, ms);
+  }
+  return ms;
+}
+function fromUtc(ms: number): string {
+  let day = formatted.get(ms);
+  if (day === undefined) {
+    if (formatted.size >= MEMO_LIMIT) formatted.clear();
+    day = new Date(ms).toISOString().slice(0, 10);
+    formatted.set(ms, day);
+  }
+  return day;
+}
 
 export const addDays = (day: string, n: number): string => fromUtc(toUtc(day) + n * DAY_MS);
 export const daysBetween = (from: string, to: string): number => Math.round((toUtc(to) - toUtc(from)) / DAY_MS);
