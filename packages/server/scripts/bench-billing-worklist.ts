@@ -9,7 +9,8 @@
  *   DATABASE_URL=postgres://... npm run bench:billing-worklist       (a scratch database there)
  *
  * Optional: BENCH_PATIENTS (default 1000), BENCH_DAYS (default 90), BENCH_RUNS (default 15),
- * BENCH_MONTH (YYYY-MM, default the current month), BENCH_EXPLAIN=1 to print the inputs query's plan.
+ * BENCH_MONTH (YYYY-MM, default the current month), BENCH_EXPLAIN=1 to print the inputs query's plan,
+ * BENCH_SHOW=n to print the first n rows of the worklist.
  */
 import type pg from 'pg';
 import { sql } from 'kysely';
@@ -135,6 +136,8 @@ try {
       `median ${http.ms.median.toFixed(1)} ms (limit ${LIMIT_MS}), p95 ${http.ms.p95.toFixed(1)} ms, ` +
       `min ${http.ms.min.toFixed(1)}, max ${http.ms.max.toFixed(1)}`,
   );
+
+  for (const row of rows.slice(0, Number(process.env.BENCH_SHOW ?? 0))) console.log(JSON.stringify(row));
 
   // The two queries alone, straight on the pool: what the database spends of the above.
   const { start, end } = monthBounds(settings.month);

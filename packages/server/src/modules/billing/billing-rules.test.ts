@@ -405,10 +405,19 @@ describe('the worklist outlook', () => {
       tightDevice: row({ periodDays: { 0: 5 } }),
       easyDevice: row({ periodDays: { 0: 12 } }),
       minutesAndDevice: row({ periodDays: { 0: 12 }, minutes: 4 }),
+      minutesAndTightDevice: row({ periodDays: { 0: 5 }, minutes: 4 }),
     };
     const order = Object.entries(rows)
       .sort(([, a], [, b]) => compareOutlooks(a, b))
       .map(([key]) => key);
-    expect(order).toEqual(['minutesAndDevice', 'tightDevice', 'easyDevice', 'lostDevice', 'earnedAll', 'paused']);
+    expect(order).toEqual([
+      'minutesAndTightDevice',
+      'minutesAndDevice',
+      'tightDevice',
+      'easyDevice',
+      'lostDevice',
+      'earnedAll',
+      'paused',
+    ]);
   });
 });

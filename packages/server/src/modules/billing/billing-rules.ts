@@ -328,8 +328,9 @@ export function monthOutlook(s: MonthState): MonthOutlook {
     at_risk: atRisk,
     rank: {
       earnable: (device ? 1 : 0) + (baseManagement ? 1 : 0),
-      // The margin before the code is lost: spare days for device data, else the month's days left.
-      slack: device && needs === device ? device.within_days - device.days : needs.code ? daysToMonthEnd : Infinity,
+      // The margin before a code is lost: the spare days for the device data, or the month's days
+      // left for the minutes, whichever is less.
+      slack: Math.min(device ? device.within_days - device.days : Infinity, management ? daysToMonthEnd : Infinity),
     },
   };
 }
@@ -357,7 +358,8 @@ export function worklistRow(input: WorklistInput): PatientMonthResult & MonthOut
  *  1. more codes still earnable this month (the base management code, the device code) first;
  *  2. then anything at all still earnable (one more 99458) before nothing;
  *  3. at risk (device days can no longer reach 16 in the running period) first: outreach;
- *  4. the least margin first (spare days for the device data, else days to the month's end);
+ *  4. the least margin first (the spare days for the device data, or the days to the month's
+ *     end for the minutes, whichever is less);
  *  5. then by name and id, as the report.
  */
 export function compareOutlooks(
