@@ -11,6 +11,10 @@
  * Optional: BENCH_PATIENTS (default 1000), BENCH_DAYS (default 90), BENCH_RUNS (default 15),
  * BENCH_MONTH (YYYY-MM, default the current month), BENCH_EXPLAIN=1 to print the inputs query's plan,
  * BENCH_SHOW=n to print the first n rows of the worklist.
+ *
+ * On the shared 2-core development machine with other test runs going (load average 7.7), 1,000
+ * patients, 116,276 readings: median 265 ms, p95 363 ms (15 runs); SQL alone: the rules' inputs
+ * 181 ms, the triage columns 42 ms.
  */
 import type pg from 'pg';
 import { sql } from 'kysely';
