@@ -11,6 +11,7 @@ export * from './texts/billing.ts';
 export * from './texts/care-month.ts';
 export * from './texts/summaries.ts';
 export * from './texts/care-timer.ts';
+export * from './texts/billing-hints.ts';
 export * from './common.ts';
 export * from './app-config.ts';
 export * from './roles.ts';

@@ -410,6 +410,27 @@ const TABLE: Row[] = [
   },
   {
     method: 'GET',
+    route: '/api/billing/worklist',
+    path: () => '/api/billing/worklist?month=2026-10',
+    expect: signedIn(200),
+    patientData: true,
+  },
+  // A month never closed: the admin gets the conflict, no one else gets that far.
+  {
+    method: 'POST',
+    route: '/api/billing/:month/reopen',
+    path: () => '/api/billing/2019-01/reopen',
+    body: () => ({ reason: 'Matrix' }),
+    expect: adminOnly(409),
+  },
+  {
+    method: 'POST',
+    route: '/api/billing/:month/claims-sent',
+    path: () => '/api/billing/2019-01/claims-sent',
+    expect: adminOnly(409),
+  },
+  {
+    method: 'GET',
     route: '/api/patients/:id/billing',
     path: (f) => `/api/patients/${f.patientA}/billing?month=2026-10`,
     expect: patientOfA(200),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Role } from '@rpm/contracts';
 import { actorOf, type Actor } from './actor.ts';
-import { billingReportScope, mayCloseBillingMonth } from './billing.ts';
+import { billingReportScope, mayCloseBillingMonth, mayMarkClaimsSent, mayReopenBillingMonth } from './billing.ts';
 
 const actor = (role: Role, organizationId: number | null): Actor =>
   actorOf({ id: 1, email: 'x@example.com', role, organizationId, cognitoUsername: null });
@@ -29,5 +29,12 @@ describe('billing policy', () => {
   it('lets only admins close a month', () => {
     expect(mayCloseBillingMonth(admin)).toBe(true);
     expect(mayCloseBillingMonth(provider)).toBe(false);
+  });
+
+  it('lets only admins reopen a month or mark its claims sent', () => {
+    expect(mayReopenBillingMonth(admin)).toBe(true);
+    expect(mayReopenBillingMonth(provider)).toBe(false);
+    expect(mayMarkClaimsSent(admin)).toBe(true);
+    expect(mayMarkClaimsSent(provider)).toBe(false);
   });
 });

@@ -18,3 +18,7 @@ export function billingReportScope(actor: Actor, requestedOrganizationId: number
 
 /** Closing a month is a statement to the payer for every organization: admins only. */
 export const mayCloseBillingMonth = (actor: Actor): boolean => isAdmin(actor);
+
+/** Reopening a closed month (until its claims are sent) and marking its claims sent: admins only, as closing. */
+export const mayReopenBillingMonth = (actor: Actor): boolean => isAdmin(actor);
+export const mayMarkClaimsSent = (actor: Actor): boolean => isAdmin(actor);

@@ -71,4 +71,23 @@ describe('resolving an alert writes through the notes and tracking services', ()
       ['tracking.create', alertId],
     ]);
   });
+
+  it('logs minutes that included a live contact as an interactive entry of that contact type', async () => {
+    const { patientId, alertId } = await patientWithAlert();
+    const ctx = contextOf(provider);
+    await resolve(deps, ctx, alertId, {
+      reason: 'reached_patient',
+      note: 'Called back.',
+      minutes: 12,
+      contact_type: 'phone',
+    });
+    expect((await listTrackingEntries(deps, ctx, patientId, 10, 0)).items).toEqual([
+      expect.objectContaining({
+        duration_minutes: 12,
+        interactive: true,
+        contact_type: 'phone',
+        activity: 'review_readings',
+      }),
+    ]);
+  });
 });

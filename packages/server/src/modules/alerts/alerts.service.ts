@@ -138,8 +138,16 @@ export async function resolve(deps: { db: pg.Pool }, ctx: SignedInContext, id: n
         tx,
         ctx,
         alert.patient_id,
-        // Time spent resolving an alert is review work, not a live contact with the patient.
-        { date, duration_minutes: body.minutes, notes: body.note, interactive: false },
+        // Resolving an alert is a review of readings; a live contact, when the minutes included
+        // one, makes the entry interactive (the management codes need one).
+        {
+          date,
+          duration_minutes: body.minutes,
+          notes: body.note,
+          interactive: (body.contact_type ?? null) !== null,
+          activity: 'review_readings',
+          contact_type: body.contact_type ?? null,
+        },
         (why) => {
           const closed = why === 'month closed';
           return new AuditedRefusal(

@@ -1,8 +1,14 @@
-import { BillingTexts } from '@rpm/contracts';
+import { BillingHints, BillingTexts, type BillingNeeds } from '@rpm/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   billPatientMonth,
+  compareOutlooks,
   deviceCode,
+  managementHints,
+  nextManagementStep,
+  nextMinutesThreshold,
+  worklistRow,
+  type WorklistInput,
   managementCodes,
   monthBounds,
   periodOf,
@@ -45,7 +51,11 @@ describe('billing rules, from a table', () => {
     ['60 minutes without an interactive contact: nothing', { minutes: 60, interactive: false }, []],
     ['15 minutes without an interactive contact: nothing', { minutes: 15, interactive: false }, []],
     // Both kinds together.
-    ['18 days and 25 minutes with a call', { periodDays: { 0: 18 }, minutes: 25, interactive: true }, ['99454', '99457']],
+    [
+      '18 days and 25 minutes with a call',
+      { periodDays: { 0: 18 }, minutes: 25, interactive: true },
+      ['99454', '99457'],
+    ],
     // 99453: in the first period that reaches 2 days, once.
     ['99453 in the period that first reached 2 days', { periodDays: { 0: 2 }, setupPeriod: 0 }, ['99453', '99445']],
     [
@@ -87,7 +97,12 @@ describe('each code carries its service period', () => {
       { code: '99454', units: 1, period_start: '2026-10-01', period_end: '2026-10-30' },
       { code: '99457', units: 1, period_start: '2026-10-01', period_end: '2026-10-31' },
     ]);
-    expect(result).toMatchObject({ period_start: '2026-10-01', period_end: '2026-10-30', device_days: 18, missing: [] });
+    expect(result).toMatchObject({
+      period_start: '2026-10-01',
+      period_end: '2026-10-30',
+      device_days: 18,
+      missing: [],
+    });
   });
 
   it('the rollover month lists both periods, and shows the last one', () => {
@@ -107,15 +122,17 @@ describe('each code carries its service period', () => {
 });
 
 describe('what is missing, in words', () => {
-  it('names the days, the minutes and the interactive contact still needed in an open period', () => {
-    const result = billPatientMonth({ ...base, month: '2026-11', firstDay: '2026-11-10', periodDays: { 0: 13 }, minutes: 12 });
-    expect(result.missing).toEqual([
-      BillingTexts.missingDeviceDays(3, '99454'),
-      BillingTexts.missingMinutes(8, '99457'),
-      BillingTexts.missingInteractive,
-    ]);
+  it('names the days still needed in an open period, and the contact that earns 99470 at 12 minutes', () => {
+    const result = billPatientMonth({
+      ...base,
+      month: '2026-11',
+      firstDay: '2026-11-10',
+      periodDays: { 0: 13 },
+      minutes: 12,
+    });
+    expect(result.missing).toEqual([BillingTexts.missingDeviceDays(3, '99454'), BillingHints.contactFor('99470')]);
     expect(result.missing[0]).toBe('3 more days of readings for 99454');
-    expect(result.missing[2]).toBe('an interactive contact is needed');
+    expect(result.missing[1]).toBe('an interactive contact for 99470');
   });
 
   it('says when there are no readings yet, and counts minutes up to 99470', () => {
@@ -152,13 +169,255 @@ describe('calendar helpers', () => {
     ]);
     expect(
       totalsOf([
-        { codes: [{ code: '99457', units: 1 }, { code: '99458', units: 2 }] },
-        { codes: [{ code: '99454', units: 1 }, { code: '99457', units: 1 }] },
+        {
+          codes: [
+            { code: '99457', units: 1 },
+            { code: '99458', units: 2 },
+          ],
+        },
+        {
+          codes: [
+            { code: '99454', units: 1 },
+            { code: '99457', units: 1 },
+          ],
+        },
       ]),
     ).toEqual([
       { code: '99454', units: 1 },
       { code: '99457', units: 2 },
       { code: '99458', units: 2 },
+    ]);
+  });
+});
+
+describe('hints name the cheapest next management code', () => {
+  const minutesFor = BillingTexts.missingMinutes;
+  const contactFor = BillingHints.contactFor;
+  it.each<[number, boolean, string[]]>([
+    [0, false, [minutesFor(10, '99470'), contactFor('99470')]],
+    [0, true, [minutesFor(10, '99470')]],
+    [9, false, [minutesFor(1, '99470'), contactFor('99470')]],
+    [9, true, [minutesFor(1, '99470')]],
+    // From 10 minutes the contact alone earns 99470: no "more minutes for 99457".
+    [10, false, [contactFor('99470')]],
+    [10, true, [minutesFor(10, '99457')]],
+    [19, false, [contactFor('99470')]],
+    [19, true, [minutesFor(1, '99457')]],
+    [20, false, [contactFor('99457')]],
+    [20, true, []],
+    [39, false, [contactFor('99457')]],
+    [39, true, []],
+    [40, false, [contactFor('99457')]],
+    [40, true, []],
+  ])('%i minutes, contact %s', (minutes, interactive, hints) => {
+    expect(managementHints(minutes, interactive)).toEqual(hints);
+    // The report's row says the same.
+    const missing = billPatientMonth({ ...base, minutes, interactive, periodDays: { 0: 20 } }).missing;
+    expect(missing).toEqual(hints);
+  });
+
+  it('reads as a care manager would', () => {
+    expect(managementHints(4, true)).toEqual(['6 more minutes for 99470']);
+    expect(managementHints(12, false)).toEqual(['an interactive contact for 99470']);
+    expect(managementHints(12, true)).toEqual(['8 more minutes for 99457']);
+  });
+
+  it.each<[number, boolean, { code: string; minutes: number; contact: boolean }]>([
+    [0, false, { code: '99470', minutes: 10, contact: true }],
+    [9, true, { code: '99470', minutes: 1, contact: false }],
+    [10, false, { code: '99470', minutes: 0, contact: true }],
+    [10, true, { code: '99457', minutes: 10, contact: false }],
+    [19, true, { code: '99457', minutes: 1, contact: false }],
+    [19, false, { code: '99470', minutes: 0, contact: true }],
+    [20, false, { code: '99457', minutes: 0, contact: true }],
+    [20, true, { code: '99458', minutes: 20, contact: false }],
+    [39, true, { code: '99458', minutes: 1, contact: false }],
+    [40, true, { code: '99458', minutes: 20, contact: false }],
+    [40, false, { code: '99457', minutes: 0, contact: true }],
+  ])('next step at %i minutes, contact %s', (minutes, interactive, step) => {
+    expect(nextManagementStep(minutes, interactive)).toEqual(step);
+  });
+
+  it.each([
+    [0, 10],
+    [9, 10],
+    [10, 20],
+    [19, 20],
+    [20, 40],
+    [39, 40],
+    [40, 60],
+    [59, 60],
+    [60, 80],
+  ])('the threshold after %i minutes is %i', (minutes, next) => {
+    expect(nextMinutesThreshold(minutes)).toBe(next);
+  });
+});
+
+describe('the worklist outlook', () => {
+  // Today Nov 20 in the patient's first period (Nov 1–30): 10 days of it after today.
+  const now: WorklistInput = {
+    month: '2026-11',
+    today: '2026-11-20',
+    firstDay: '2026-11-01',
+    setupPeriod: 0,
+    periodDays: {},
+    minutes: 20,
+    interactive: true,
+    active: true,
+    lastDay: '2026-11-19',
+  };
+  const nothing: BillingNeeds = { code: null, minutes: 0, contact: false, days: 0, within_days: 0 };
+  const row = (input: Partial<WorklistInput>) => {
+    const full = { ...now, ...input };
+    const result = worklistRow(full);
+    // Its codes are the report's, always.
+    expect(result.codes).toEqual(billPatientMonth(full).codes);
+    return result;
+  };
+  const summary = (input: Partial<WorklistInput>) => {
+    const r = row(input);
+    return { days_left: r.days_left, device_outlook: r.device_outlook, at_risk: r.at_risk, needs: r.needs };
+  };
+
+  it.each<[string, Partial<WorklistInput>, ReturnType<typeof summary>]>([
+    [
+      '16 days reached: the device code is earned, the next is one more 99458',
+      { periodDays: { 0: 16 } },
+      {
+        days_left: 10,
+        device_outlook: 'full_earned',
+        at_risk: false,
+        needs: { ...nothing, code: '99458', minutes: 20 },
+      },
+    ],
+    [
+      'reachable exactly: 5 days, a reading today and on each of the 10 days left make 16',
+      { periodDays: { 0: 5 } },
+      {
+        days_left: 10,
+        device_outlook: 'full_reachable',
+        at_risk: false,
+        needs: { ...nothing, code: '99454', days: 11, within_days: 11 },
+      },
+    ],
+    [
+      'today already counted: 6 days and the 10 left make 16',
+      { periodDays: { 0: 6 }, lastDay: '2026-11-20' },
+      {
+        days_left: 10,
+        device_outlook: 'full_reachable',
+        at_risk: false,
+        needs: { ...nothing, code: '99454', days: 10, within_days: 10 },
+      },
+    ],
+    [
+      'not reachable by one day: at risk, the short code earned',
+      { periodDays: { 0: 5 }, lastDay: '2026-11-20' },
+      {
+        days_left: 10,
+        device_outlook: 'short_earned',
+        at_risk: true,
+        needs: { ...nothing, code: '99458', minutes: 20 },
+      },
+    ],
+    [
+      'short code only: 1 day, 3 days that can still count',
+      { today: '2026-11-28', periodDays: { 0: 1 }, lastDay: '2026-11-02' },
+      {
+        days_left: 2,
+        device_outlook: 'short_reachable',
+        at_risk: true,
+        needs: { ...nothing, code: '99445', days: 1, within_days: 3 },
+      },
+    ],
+    [
+      'nothing reachable on the period last day, already counted',
+      { today: '2026-11-30', periodDays: { 0: 1 }, lastDay: '2026-11-30' },
+      { days_left: 0, device_outlook: 'none', at_risk: true, needs: { ...nothing, code: '99458', minutes: 20 } },
+    ],
+    [
+      'the base management code comes first: 6 more minutes and a call for 99470',
+      { periodDays: { 0: 5 }, minutes: 4, interactive: false },
+      {
+        days_left: 10,
+        device_outlook: 'full_reachable',
+        at_risk: false,
+        needs: { ...nothing, code: '99470', minutes: 6, contact: true },
+      },
+    ],
+    [
+      'at 12 minutes without a contact the call alone earns 99470',
+      { periodDays: { 0: 16 }, minutes: 12, interactive: false },
+      {
+        days_left: 10,
+        device_outlook: 'full_earned',
+        at_risk: false,
+        needs: { ...nothing, code: '99470', contact: true },
+      },
+    ],
+    [
+      'no reading yet: the first one opens a 30-day period',
+      { firstDay: null, setupPeriod: null, lastDay: null },
+      {
+        days_left: 0,
+        device_outlook: 'full_reachable',
+        at_risk: false,
+        needs: { ...nothing, code: '99454', days: 16, within_days: 30 },
+      },
+    ],
+    [
+      'paused: nothing more counts, nothing is asked, not flagged',
+      { periodDays: { 0: 5 }, minutes: 4, active: false },
+      { days_left: 10, device_outlook: 'short_earned', at_risk: false, needs: nothing },
+    ],
+    [
+      'period ended with the month: no days left, nothing more to earn',
+      { month: '2026-10', firstDay: '2026-10-01', periodDays: { 0: 12 }, minutes: 4, lastDay: '2026-10-30' },
+      { days_left: 0, device_outlook: 'short_earned', at_risk: false, needs: nothing },
+    ],
+    [
+      'period ended with the month, 16 days reached',
+      { month: '2026-10', firstDay: '2026-10-01', periodDays: { 0: 16 }, lastDay: '2026-10-30' },
+      { days_left: 0, device_outlook: 'full_earned', at_risk: false, needs: nothing },
+    ],
+  ])('%s', (_label, input, expected) => {
+    expect(summary(input)).toEqual(expected);
+  });
+
+  it('a past month bills what the report bills, with no days left', () => {
+    const past = {
+      month: '2026-10',
+      firstDay: '2026-10-01',
+      periodDays: { 0: 18 },
+      minutes: 25,
+      lastDay: '2026-10-30',
+    };
+    const r = row(past);
+    expect(r.codes.map((c) => c.code)).toEqual(['99453', '99454', '99457']);
+    expect(r).toMatchObject({ days_left: 0, next_minutes: 40, device_days: 18 });
+  });
+
+  it('orders what can still be earned and is at risk first', () => {
+    const rows = {
+      earnedAll: row({ periodDays: { 0: 16 }, minutes: 45 }),
+      paused: row({ periodDays: { 0: 5 }, active: false }),
+      lostDevice: row({ periodDays: { 0: 3 }, lastDay: '2026-11-20' }),
+      tightDevice: row({ periodDays: { 0: 5 } }),
+      easyDevice: row({ periodDays: { 0: 12 } }),
+      minutesAndDevice: row({ periodDays: { 0: 12 }, minutes: 4 }),
+      minutesAndTightDevice: row({ periodDays: { 0: 5 }, minutes: 4 }),
+    };
+    const order = Object.entries(rows)
+      .sort(([, a], [, b]) => compareOutlooks(a, b))
+      .map(([key]) => key);
+    expect(order).toEqual([
+      'minutesAndTightDevice',
+      'minutesAndDevice',
+      'tightDevice',
+      'easyDevice',
+      'lostDevice',
+      'earnedAll',
+      'paused',
     ]);
   });
 });

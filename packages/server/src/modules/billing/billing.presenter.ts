@@ -1,6 +1,18 @@
-import { BillingCsvColumns, type BillingRow, type BillingTimeEntry } from '@rpm/contracts';
-import type { PatientMonthResult } from './billing-rules.ts';
-import type { BillingInputRow, BillingPatientDetails, TimeEntryRow } from './billing.repository.ts';
+import {
+  BillingCsvColumns,
+  type BillingEvidencePatient,
+  type BillingRow,
+  type BillingTimeEntry,
+  type BillingWorklistRow,
+} from '@rpm/contracts';
+import type { MonthOutlook, PatientMonthResult } from './billing-rules.ts';
+import type {
+  BillingInputRow,
+  BillingPatientDetails,
+  EvidencePatientRow,
+  TimeEntryRow,
+  WorklistDetailsRow,
+} from './billing.repository.ts';
 
 export const presentBillingRow = (input: BillingInputRow, result: PatientMonthResult): BillingRow => ({
   patient_id: input.patient_id,
@@ -20,8 +32,49 @@ export const presentTimeEntry = (e: TimeEntryRow): BillingTimeEntry => ({
   date: e.date,
   duration_minutes: e.duration_minutes,
   interactive: e.interactive,
+  contact_type: e.contact_type,
+  activity: e.activity,
   notes: e.notes,
   logged_by: e.logged_by,
+});
+
+export const presentEvidencePatient = (p: EvidencePatientRow): BillingEvidencePatient => ({
+  name: p.name,
+  date_of_birth: p.date_of_birth,
+  insurances: p.insurances,
+  devices: p.devices,
+  ordering_provider: p.ordering_provider,
+  consent_date: p.consent_date,
+  diagnosis_codes: p.diagnosis_codes,
+});
+
+/** A worklist row: the report's figures of the month, what can still come of it, and the triage columns. */
+export const presentWorklistRow = (
+  row: BillingRow,
+  outlook: Omit<MonthOutlook, 'rank'>,
+  active: boolean,
+  details: WorklistDetailsRow | undefined,
+): BillingWorklistRow => ({
+  patient_id: row.patient_id,
+  patient_name: row.patient_name,
+  organization_id: row.organization_id,
+  primary_provider_id: details?.primary_provider_id ?? null,
+  primary_provider: details?.primary_provider ?? null,
+  programs: details?.programs ?? [],
+  active,
+  period_start: row.period_start,
+  period_end: row.period_end,
+  device_days: row.device_days,
+  days_left: outlook.days_left,
+  device_outlook: outlook.device_outlook,
+  minutes: row.minutes,
+  next_minutes: outlook.next_minutes,
+  interactive: row.interactive,
+  codes: row.codes,
+  needs: outlook.needs,
+  at_risk: outlook.at_risk,
+  last_reading_at: details?.last_reading_at ? new Date(details.last_reading_at).toISOString() : null,
+  last_outreach_at: details?.last_outreach_at ? new Date(details.last_outreach_at).toISOString() : null,
 });
 
 /**

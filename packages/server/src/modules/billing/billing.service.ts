@@ -1,6 +1,5 @@
 import {
-  BillingErrors,
-  type BillingClosing,
+  type BillingEvidencePatient,
   type BillingQuery,
   type BillingReport,
   type BillingRow,
@@ -11,20 +10,25 @@ import { stringify } from 'csv-stringify/sync';
 import type pg from 'pg';
 import type { Queryable } from '../../db/pool.ts';
 import { authorize, requirePatientAccess } from '../../kernel/access.ts';
-import { AuditedRefusal, auditedTransaction } from '../../kernel/audited-transaction.ts';
+import { auditedTransaction } from '../../kernel/audited-transaction.ts';
 import type { SignedInContext } from '../../kernel/request-context.ts';
 import { notFound } from '../../kernel/errors.ts';
-import { billingReportScope, mayCloseBillingMonth } from '../../policies/billing.ts';
-import { billingCsvRecords, escapeCsvCell, presentBillingRow, presentTimeEntry } from './billing.presenter.ts';
+import { billingReportScope } from '../../policies/billing.ts';
+import {
+  billingCsvRecords,
+  escapeCsvCell,
+  presentBillingRow,
+  presentEvidencePatient,
+  presentTimeEntry,
+} from './billing.presenter.ts';
 import { audit } from '../../kernel/audit-writer.ts';
-import { billPatientMonth, monthBounds, totalsOf } from './billing-rules.ts';
+import { billPatientMonth, monthBounds, totalsOf, type PatientMonthInput } from './billing-rules.ts';
 import {
   billingInputs,
   billingPatientDetails,
+  evidencePatients,
   findClosedMonth,
   inClosedMonths,
-  insertClosedMonth,
-  insertMonthSnapshot,
   isDateInClosedMonth,
   monthSnapshot,
   monthTimeEntries,
@@ -35,25 +39,49 @@ import {
   type SnapshotRow,
 } from './billing.repository.ts';
 
-type Deps = { db: pg.Pool };
+export type Deps = { db: pg.Pool };
 
-/** What one patient's page shows besides the row: the evidence, as it was when the month closed. */
-type Evidence = Pick<PatientBilling, 'time_zone' | 'reading_days' | 'entries'>;
-type MonthSnapshotRow = SnapshotRow<BillingRow, BillingPatientDetails, Evidence>;
+/**
+ * What one patient's page shows besides the row: the evidence, as it was when the month closed.
+ * `patient` is absent from the snapshots of months closed before it was kept (then read live).
+ */
+export type Evidence = Pick<PatientBilling, 'time_zone' | 'reading_days' | 'entries'> & {
+  patient?: BillingEvidencePatient;
+};
+export type MonthSnapshotRow = SnapshotRow<BillingRow, BillingPatientDetails, Evidence>;
 
-const billRow = (month: string, input: BillingInputRow): BillingRow =>
-  presentBillingRow(
-    input,
-    billPatientMonth({
-      month,
-      today: input.today,
-      firstDay: input.first_day,
-      setupPeriod: input.setup_period,
-      periodDays: input.period_days ?? {},
-      minutes: input.minutes,
-      interactive: input.interactive,
-    }),
-  );
+/** The rules' input of a patient's month, from what the database counted (report and worklist alike). */
+export const monthInputOf = (month: string, input: BillingInputRow): PatientMonthInput => ({
+  month,
+  today: input.today,
+  firstDay: input.first_day,
+  setupPeriod: input.setup_period,
+  periodDays: input.period_days ?? {},
+  minutes: input.minutes,
+  interactive: input.interactive,
+});
+
+/** The report's row of a patient's month: the rules applied to the database's counts. */
+export const billRow = (month: string, input: BillingInputRow): BillingRow =>
+  presentBillingRow(input, billPatientMonth(monthInputOf(month, input)));
+
+/** The organization the actor may read billing for (null: all), or an audited refusal. */
+export function requireBillingScope(
+  ctx: SignedInContext,
+  action: AuditAction,
+  month: string | null,
+  organizationId: number | null,
+): number | null {
+  const scope = billingReportScope(ctx.actor, organizationId);
+  authorize(scope !== false, {
+    action,
+    resourceType: 'billing',
+    resourceId: month,
+    reason: 'organization of another provider',
+    details: { organization_id: organizationId },
+  });
+  return scope;
+}
 
 /**
  * The rows the actor may see, after the access call (a refusal is audited by the caller's
@@ -65,28 +93,25 @@ async function reportRows(
   ctx: SignedInContext,
   action: AuditAction,
   query: BillingQuery,
-): Promise<{ rows: BillingRow[]; closedAt: Date | null; claims: () => Promise<BillingPatientDetails[]> }> {
-  const scope = billingReportScope(ctx.actor, query.organization_id ?? null);
-  authorize(scope !== false, {
-    action,
-    resourceType: 'billing',
-    resourceId: query.month,
-    reason: 'organization of another provider',
-    details: { organization_id: query.organization_id ?? null },
-  });
+): Promise<{
+  rows: BillingRow[];
+  closed: Awaited<ReturnType<typeof findClosedMonth>>;
+  claims: () => Promise<BillingPatientDetails[]>;
+}> {
+  const scope = requireBillingScope(ctx, action, query.month, query.organization_id ?? null);
   const { start, end } = monthBounds(query.month);
-  const closedAt = await findClosedMonth(tx, start);
-  if (closedAt) {
+  const closed = await findClosedMonth(tx, start);
+  if (closed) {
     const snapshot = await monthSnapshot<BillingRow, BillingPatientDetails, Evidence>(tx, start, {
       organizationId: scope,
     });
-    return { rows: snapshot.map((s) => s.line), closedAt, claims: async () => snapshot.map((s) => s.claim) };
+    return { rows: snapshot.map((s) => s.line), closed, claims: async () => snapshot.map((s) => s.claim) };
   }
   const inputs = await billingInputs(tx, { monthStart: start, monthEnd: end, organizationId: scope });
   const rows = inputs.map((input) => billRow(query.month, input));
   return {
     rows,
-    closedAt,
+    closed,
     claims: () =>
       billingPatientDetails(
         tx,
@@ -99,7 +124,7 @@ async function reportRows(
 export async function getBillingReport(deps: Deps, ctx: SignedInContext, query: BillingQuery): Promise<BillingReport> {
   return auditedTransaction(deps.db, ctx, async (tx) => {
     const action = 'billing.report';
-    const { rows, closedAt } = await reportRows(tx, ctx, action, query);
+    const { rows, closed } = await reportRows(tx, ctx, action, query);
     await audit(tx, ctx, {
       action,
       outcome: 'success',
@@ -109,8 +134,9 @@ export async function getBillingReport(deps: Deps, ctx: SignedInContext, query: 
     });
     return {
       month: query.month,
-      closed: closedAt !== null,
-      closed_at: closedAt?.toISOString() ?? null,
+      closed: closed !== null,
+      closed_at: closed?.closedAt.toISOString() ?? null,
+      claims_sent_at: closed?.claimsSentAt?.toISOString() ?? null,
       rows,
       totals: totalsOf(rows),
     };
@@ -135,88 +161,6 @@ export async function exportBillingCsv(deps: Deps, ctx: SignedInContext, query: 
   });
 }
 
-/** POST /api/billing/{month}/close: the month is submitted; its tracking time is frozen. */
-export async function closeBillingMonth(deps: Deps, ctx: SignedInContext, month: string): Promise<BillingClosing> {
-  return auditedTransaction(deps.db, ctx, async (tx) => {
-    const action = 'billing.close';
-    authorize(mayCloseBillingMonth(ctx.actor), {
-      action,
-      resourceType: 'billing',
-      resourceId: month,
-      reason: 'not an admin',
-    });
-    const refuse = (status: number, message: string, reason: string) =>
-      new AuditedRefusal(status, message, {
-        action,
-        outcome: 'failure',
-        resourceType: 'billing',
-        resourceId: month,
-        reason,
-      });
-    const { start, end } = monthBounds(month);
-    // Each organization's today differs by hours at most; UTC's is the one every month ends by.
-    if (end >= new Date().toISOString().slice(0, 10)) throw refuse(400, BillingErrors.futureMonth, 'month not over');
-    const closedAt = await insertClosedMonth(tx, start, ctx.actor.id);
-    if (!closedAt) throw refuse(409, BillingErrors.alreadyClosed, 'already closed');
-    const snapshot = await snapshotOf(tx, month);
-    await insertMonthSnapshot(tx, start, snapshot);
-    await audit(tx, ctx, {
-      action,
-      outcome: 'success',
-      resourceType: 'billing',
-      resourceId: month,
-      details: { patients: snapshot.filter((r) => r.enrolled).length },
-    });
-    return { month, closed: true, closed_at: closedAt.toISOString() };
-  });
-}
-
-/**
- * Every patient's month as it stands at closing, computed set-based (one query per part, not per
- * patient): the report's line, the CSV's claim fields and the evidence of the patient's page.
- */
-async function snapshotOf(tx: Queryable, month: string): Promise<MonthSnapshotRow[]> {
-  const { start, end } = monthBounds(month);
-  const inputs = await billingInputs(tx, {
-    monthStart: start,
-    monthEnd: end,
-    organizationId: null,
-    everyPatient: true,
-  });
-  const ids = inputs.map((i) => i.patient_id);
-  const claims = new Map((await billingPatientDetails(tx, ids)).map((d) => [d.patient_id, d]));
-  const days = groupByPatient(await readingDays(tx, start, end, null));
-  const entries = groupByPatient(await monthTimeEntries(tx, start, end, null));
-  return inputs.map((input, position) => ({
-    patient_id: input.patient_id,
-    organization_id: input.organization_id,
-    enrolled: input.enrolled,
-    position,
-    line: billRow(month, input),
-    claim: claims.get(input.patient_id) ?? emptyClaim(input),
-    evidence: {
-      time_zone: input.time_zone,
-      reading_days: (days.get(input.patient_id) ?? []).map(({ day, readings }) => ({ day, readings })),
-      entries: (entries.get(input.patient_id) ?? []).map(presentTimeEntry),
-    },
-  }));
-}
-
-const emptyClaim = (input: BillingInputRow): BillingPatientDetails => ({
-  patient_id: input.patient_id,
-  date_of_birth: null,
-  insurance_type: null,
-  policy_number: null,
-  primary_provider: null,
-  organization: '',
-});
-
-function groupByPatient<T extends { patient_id: number }>(rows: T[]): Map<number, T[]> {
-  const groups = new Map<number, T[]>();
-  for (const row of rows) groups.set(row.patient_id, [...(groups.get(row.patient_id) ?? []), row]);
-  return groups;
-}
-
 /** Whether tracking time dated `date` falls in a month submitted for billing (the tracking service refuses it). */
 export const isBillingMonthClosed = (tx: Queryable, date: string): Promise<boolean> => isDateInClosedMonth(tx, date);
 
@@ -231,7 +175,7 @@ export const readingsInClosedMonths = (
 ): Promise<boolean[]> => inClosedMonths(tx, readings);
 
 /** The current calendar month in a time zone, 'YYYY-MM'. */
-function currentMonth(timeZone: string): string {
+export function currentMonth(timeZone: string): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit' }).format(new Date());
 }
 
@@ -246,29 +190,50 @@ export async function getPatientBilling(
     const action = 'billing.patient';
     const patient = await requirePatientAccess(tx, ctx, patientId, action);
     const month = requestedMonth ?? currentMonth(await patientTimeZone(tx, patientId));
-    const { start } = monthBounds(month);
+    const { start, end } = monthBounds(month);
     const closedAt = await findClosedMonth(tx, start);
     const [closed] = closedAt
       ? await monthSnapshot<BillingRow, BillingPatientDetails, Evidence>(tx, start, { organizationId: null, patientId })
       : [];
     // A patient added after the close has no line in it; their (empty) month is computed as usual.
-    const {
-      row,
-      time_zone: timeZone,
-      reading_days: days,
-      entries,
-    } = closed
+    const evidence = closed
       ? { row: closed.line, ...closed.evidence }
       : await liveMonth(tx, month, patientId, patient.organization_id);
+    // A snapshot from before the claim's patient fields were kept: those are read as they are now.
+    const who = evidence.patient ?? (await evidencePatientOf(tx, start, end, patientId));
     await audit(tx, ctx, {
       action,
       outcome: 'success',
       resourceType: 'patient',
       resourceId: patientId,
-      details: { month, reading_days: days.length, entries: entries.length },
+      details: { month, reading_days: evidence.reading_days.length, entries: evidence.entries.length },
     });
-    return { month, closed: closedAt !== null, time_zone: timeZone, row, reading_days: days, entries };
+    return {
+      month,
+      closed: closedAt !== null,
+      time_zone: evidence.time_zone,
+      patient: who,
+      row: evidence.row,
+      reading_days: evidence.reading_days,
+      // Entries kept before the contact type and activity were: neither was recorded.
+      entries: evidence.entries.map((e) => ({
+        ...e,
+        contact_type: e.contact_type ?? null,
+        activity: e.activity ?? null,
+      })),
+    };
   });
+}
+
+async function evidencePatientOf(
+  tx: Queryable,
+  start: string,
+  end: string,
+  patientId: number,
+): Promise<BillingEvidencePatient> {
+  const [row] = await evidencePatients(tx, start, end, [patientId]);
+  if (!row) throw notFound();
+  return presentEvidencePatient(row);
 }
 
 /** One patient's open month, as the data stands now. */

@@ -1,10 +1,21 @@
-import type { TrackingSession } from '@rpm/contracts';
+import type { ContactType, TrackingActivity, TrackingSession } from '@rpm/contracts';
 import type { TrackingEntryRow } from './tracking.repository.ts';
 
 /**
  * A tracking entry as the API answers it. The contract keeps the spec's name (`TrackingSession`,
  * under /api/patients/{id}/sessions); in the code it is a tracking entry, not a sign-in session.
+ * The table's checks keep activity and contact type to the contract's lists.
  */
 export function presentTrackingEntry(row: TrackingEntryRow): TrackingSession {
-  return { id: row.id, date: row.date, duration_minutes: row.duration_minutes, notes: row.notes, interactive: row.interactive };
+  return {
+    id: row.id,
+    date: row.date,
+    duration_minutes: row.duration_minutes,
+    notes: row.notes,
+    interactive: row.interactive,
+    activity: row.activity as TrackingActivity | null,
+    contact_type: row.contact_type as ContactType | null,
+    measured_minutes: row.measured_minutes,
+    adjustment_reason: row.adjustment_reason,
+  };
 }

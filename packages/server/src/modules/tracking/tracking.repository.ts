@@ -12,9 +12,27 @@ export interface TrackingEntryRow {
   notes: string | null;
   /** A real-time interactive communication with the patient or caregiver (billing needs one a month). */
   interactive: boolean;
+  /** What the time was spent on (TRACKING_ACTIVITIES; the table's check keeps it to those). */
+  activity: string | null;
+  /** The live contact's kind (CONTACT_TYPES); only on an interactive entry. */
+  contact_type: string | null;
+  /** What the care timer measured, when the entry came from it. */
+  measured_minutes: number | null;
+  /** Why the entry claims more minutes than were measured. */
+  adjustment_reason: string | null;
 }
 
-const ENTRY_COLUMNS = ['id', 'date', 'duration_minutes', 'notes', 'interactive'] as const;
+const ENTRY_COLUMNS = [
+  'id',
+  'date',
+  'duration_minutes',
+  'notes',
+  'interactive',
+  'activity',
+  'contact_type',
+  'measured_minutes',
+  'adjustment_reason',
+] as const;
 
 /** Newest day first, a range scan of tracking_sessions_patient_idx. */
 export async function pageTrackingEntries(
@@ -53,6 +71,10 @@ export async function insertTrackingEntry(
       duration_minutes: entry.duration_minutes,
       notes: entry.notes,
       interactive: entry.interactive,
+      activity: entry.activity,
+      contact_type: entry.contact_type,
+      measured_minutes: entry.measured_minutes,
+      adjustment_reason: entry.adjustment_reason,
     })
     .returning(ENTRY_COLUMNS)
     .executeTakeFirstOrThrow();

@@ -3,6 +3,9 @@ import {
   EARLIEST_DATE,
   PatientErrors,
   TRACKING_MAX_MINUTES,
+  TrackingErrors,
+  type ContactType,
+  type TrackingActivity,
   latestToday,
   type TrackingSession as TrackingEntry,
   type TrackingSessionInput as TrackingEntryInput,
@@ -67,7 +70,11 @@ export async function listTrackingEntries(
   );
 }
 
-/** Records minutes spent on a patient: a real day (1900 to today), at most a full day in all. */
+/**
+ * Records minutes spent on a patient: a real day (1900 to today), at most a full day in all. A
+ * contact type makes the entry interactive (and contradicts interactive: false); more minutes than
+ * the timer measured need a reason, which is kept with the entry.
+ */
 export async function addTrackingEntry(
   deps: { db: pg.Pool },
   ctx: SignedInContext,
@@ -81,12 +88,30 @@ export async function addTrackingEntry(
       failure(status, message, { action, resourceType: 'patient', resourceId: patientId, reason });
     if (input.date < EARLIEST_DATE) throw refuse(PatientErrors.trackingDateTooOld, 'tracking date before 1900');
     if (input.date > latestToday()) throw refuse(PatientErrors.trackingDateInFuture, 'tracking date in the future');
+    const contactType = input.contact_type ?? null;
+    if (contactType !== null && input.interactive === false) {
+      throw refuse(TrackingErrors.contactNotInteractive, 'contact type on a non-interactive entry');
+    }
+    const measured = input.measured_minutes ?? null;
+    const adjustmentReason = input.adjustment_reason?.trim() ? input.adjustment_reason : null;
+    if (measured !== null && input.duration_minutes > measured && adjustmentReason === null) {
+      throw refuse(TrackingErrors.adjustmentReasonRequired, 'more minutes than measured without a reason');
+    }
     const notes = input.notes?.trim() ? input.notes : null;
     return recordTrackingTime(
       tx,
       ctx,
       patientId,
-      { date: input.date, duration_minutes: input.duration_minutes, notes, interactive: input.interactive ?? false },
+      {
+        date: input.date,
+        duration_minutes: input.duration_minutes,
+        notes,
+        interactive: contactType !== null || (input.interactive ?? false),
+        activity: input.activity ?? null,
+        contact_type: contactType,
+        measured_minutes: measured,
+        adjustment_reason: adjustmentReason,
+      },
       (why) =>
         why === 'month closed'
           ? refuse(BillingErrors.monthClosed, 'month closed for billing', 409)
@@ -100,6 +125,19 @@ export async function trackingToday(tx: Queryable, patientId: number): Promise<s
   return organizationToday(tx, patientId);
 }
 
+/** Minutes to record; what a caller leaves out of the timer's fields is stored as null. */
+export interface TrackingTime {
+  date: string;
+  duration_minutes: number;
+  notes: string | null;
+  interactive: boolean;
+  activity?: TrackingActivity | null;
+  /** Only with interactive true (the table refuses it otherwise). */
+  contact_type?: ContactType | null;
+  measured_minutes?: number | null;
+  adjustment_reason?: string | null;
+}
+
 /**
  * Records tracking time in the caller's transaction, with its audit record: the one way any
  * module adds minutes (the entry form, resolving an alert), so a closed billing month or a full
@@ -111,12 +149,19 @@ export async function recordTrackingTime(
   tx: Queryable,
   ctx: SignedInContext,
   patientId: number,
-  entry: { date: string; duration_minutes: number; notes: string | null; interactive: boolean },
+  time: TrackingTime,
   refuse: (why: TrackingRefusal) => Error,
   details: Record<string, unknown> = {},
 ): Promise<TrackingEntry> {
-  const refusal = await trackingDayRefusal(tx, patientId, entry.date, entry.duration_minutes);
+  const refusal = await trackingDayRefusal(tx, patientId, time.date, time.duration_minutes);
   if (refusal) throw refuse(refusal);
+  const entry = {
+    ...time,
+    activity: time.activity ?? null,
+    contact_type: time.contact_type ?? null,
+    measured_minutes: time.measured_minutes ?? null,
+    adjustment_reason: time.adjustment_reason ?? null,
+  };
   const saved = presentTrackingEntry(await insertTrackingEntry(tx, patientId, ctx.actor.id, entry));
   await audit(tx, ctx, {
     action: 'tracking.create',
@@ -129,6 +174,11 @@ export async function recordTrackingTime(
       date: saved.date,
       duration_minutes: saved.duration_minutes,
       interactive: saved.interactive,
+      contact_type: saved.contact_type,
+      activity: saved.activity,
+      measured_minutes: saved.measured_minutes,
+      // Whether a reason was given, not its words: free text may name the patient's health.
+      adjusted: saved.adjustment_reason !== null,
       ...details,
     },
   });

@@ -1,0 +1,294 @@
+import {
+  billingClosePath,
+  billingWorklistPath,
+  type BillingReport,
+  type BillingRow,
+  type BillingWorklist,
+  type BillingWorklistRow,
+} from '@rpm/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createOrganization,
+  createStaff,
+  signIn,
+  signInNewStaff,
+  type ApiClient,
+  type TestServer,
+  startTestServer,
+} from '../../../test/support/http.ts';
+import { lastAuditOf } from '../../../test/support/audit.ts';
+import {
+  buildPatient,
+  buildReadings,
+  buildTrackingEntry,
+  type ReadingOptions,
+} from '../../../test/support/factories.ts';
+
+/**
+ * The month's worklist against the month's report, over HTTP: for every enrolled patient of a
+ * cohort of 21 with varied adherence, minutes, contacts, pauses and time zones, over three
+ * consecutive past months (August to October 2026, fixed dates), each worklist row carries the
+ * report row's codes and figures. Then its filters and triage columns.
+ */
+let server: TestServer;
+let admin: ApiClient;
+let providerA: ApiClient;
+let orgA: number;
+let orgB: number;
+const providers: number[] = [];
+const patients: { id: number; org: number; provider: number; programs: string[] }[] = [];
+let notEnrolled: number;
+
+const MONTHS = ['2026-08', '2026-09', '2026-10'] as const;
+const DAY_MS = 86_400_000;
+
+/** A small deterministic generator (mulberry32): the same cohort on every run. */
+function random(seed: number) {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const dayOf = (ms: number) => iso(ms).slice(0, 10);
+
+/** Spans of activity set by hand, as the enrollment history would have left them (the owner repairs history). */
+async function setSpans(patientId: number, spans: [string, string | null][]) {
+  await server.db.ownerPool.query('DELETE FROM patient_active_spans WHERE patient_id = $1', [patientId]);
+  for (const [from, to] of spans) {
+    await server.db.ownerPool.query(
+      'INSERT INTO patient_active_spans (patient_id, active_from, active_to) VALUES ($1, $2, $3)',
+      [patientId, from, to],
+    );
+  }
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+  orgA = (await createOrganization(server)).id;
+  orgB = (await createOrganization(server)).id;
+  await server.db.pool.query(`UPDATE organizations SET time_zone = 'America/Los_Angeles' WHERE id = $1`, [orgB]);
+  admin = await signInNewStaff(server, 'admin', null);
+  const staffA = await createStaff(server, { role: 'provider', organizationId: orgA });
+  providerA = await signIn(server, staffA);
+  providers.push(staffA.id, (await createStaff(server, { role: 'provider', organizationId: orgA })).id);
+  const staffB = (await createStaff(server, { role: 'provider', organizationId: orgB })).id;
+
+  const rnd = random(26);
+  const adherence = [0.95, 0.8, 0.6, 0.4, 0.15];
+  const programs = [['hypertension'], ['heart_failure'], ['hypertension', 'diabetes']];
+  for (let i = 0; i < 21; i++) {
+    const org = i % 4 === 3 ? orgB : orgA;
+    const provider = org === orgB ? staffB : providers[i % 2]!;
+    const status = i % 7 === 5 ? 'Declined' : i % 6 === 4 ? 'Discharged' : 'Active';
+    const id = await buildPatient(server.db.pool, {
+      organizationId: org,
+      firstName: `Cohort${String(i).padStart(2, '0')}`,
+      lastName: ['Nguyen', 'García', 'Smith', 'Okafor', 'Müller', 'Lee', 'Patel'][i % 7]!,
+      primaryProviderId: provider,
+      enrolledRpm: true,
+      enrollmentStatus: status,
+    });
+    patients.push({ id, org, provider, programs: programs[i % 3]! });
+    for (const program of programs[i % 3]!) {
+      await server.db.pool.query('INSERT INTO patient_programs (patient_id, program_id) VALUES ($1, $2)', [
+        id,
+        program,
+      ]);
+    }
+    // Histories from June to late September; some patients measure every day, some rarely.
+    const first = Date.UTC(2026, 5, 1) + Math.floor(rnd() * 110) * DAY_MS;
+    const p = adherence[i % 5]!;
+    const readings: ReadingOptions[] = [];
+    for (let day = first; day < Date.UTC(2026, 10, 1); day += DAY_MS) {
+      if (rnd() >= p) continue;
+      // Any time of the UTC day: late evenings in America fall on the next UTC day, and back.
+      const at = iso(day + Math.floor(rnd() * 96) * 15 * 60_000);
+      if (i % 3 === 1 && rnd() < 0.5)
+        readings.push({ at, source: `SCALE-${i}`, kind: 'weight', components: { weight: 80 }, unit: 'kg' });
+      else readings.push({ at, source: rnd() < 0.1 ? 'manual' : `CUFF-${i}`, systolic: 120, diastolic: 80 });
+    }
+    await buildReadings(server.db.pool, id, readings);
+    for (const month of [7, 8, 9]) {
+      const entries = Math.floor(rnd() * 5);
+      for (let e = 0; e < entries; e++) {
+        await buildTrackingEntry(server.db.pool, {
+          patientId: id,
+          date: dayOf(Date.UTC(2026, month, 1 + Math.floor(rnd() * 28))),
+          durationMinutes: 2 + Math.floor(rnd() * 14),
+          interactive: rnd() < 0.3,
+        });
+      }
+    }
+    // Pauses: some paused mid-September for two weeks, the discharged ones since October 12, the
+    // declined ones never active (their status alone leaves no span).
+    if (i % 6 === 1)
+      await setSpans(id, [
+        ['-infinity', '2026-09-10T15:00:00Z'],
+        ['2026-09-25T15:00:00Z', null],
+      ]);
+    if (status === 'Discharged') await setSpans(id, [['-infinity', '2026-10-12T15:00:00Z']]);
+  }
+  notEnrolled = await buildPatient(server.db.pool, {
+    organizationId: orgA,
+    firstName: 'Not',
+    lastName: 'Enrolled',
+    enrolledRpm: false,
+  });
+  await buildReadings(server.db.pool, notEnrolled, [{ at: '2026-09-02T16:00:00Z', source: 'CUFF-X' }]);
+});
+afterAll(async () => server?.close());
+
+const reportOf = async (client: ApiClient, query: string) => {
+  const res = await client.get<BillingReport>(`/api/billing?${query}`);
+  expect(res.status).toBe(200);
+  return res.body;
+};
+const worklistOf = async (client: ApiClient, query: string) => {
+  const res = await client.get<BillingWorklist>(`${billingWorklistPath}?${query}`);
+  expect(res.status).toBe(200);
+  return res.body;
+};
+/** The figures a worklist row shares with the report's row. */
+const shared = (r: BillingRow | BillingWorklistRow) => ({
+  patient_id: r.patient_id,
+  patient_name: r.patient_name,
+  organization_id: r.organization_id,
+  period_start: r.period_start,
+  period_end: r.period_end,
+  device_days: r.device_days,
+  minutes: r.minutes,
+  interactive: r.interactive,
+  codes: r.codes,
+});
+
+/** Every row of the worklist equals the report's row of that patient, and no patient is left out either way. */
+async function expectAgreement(client: ApiClient, query: string) {
+  const report = await reportOf(client, query);
+  const worklist = await worklistOf(client, query);
+  expect(worklist.rows.map(shared).sort((a, b) => a.patient_id - b.patient_id)).toEqual(
+    report.rows.map(shared).sort((a, b) => a.patient_id - b.patient_id),
+  );
+  return { report, worklist };
+}
+
+describe('the worklist agrees with the report', () => {
+  it.each(MONTHS)('for every patient in %s, codes and figures', async (month) => {
+    const { report, worklist } = await expectAgreement(admin, `month=${month}`);
+    expect(report.rows).toHaveLength(21);
+    expect(worklist.rows.map((r) => r.patient_id)).not.toContain(notEnrolled);
+    // The cohort earns a bit of everything, so the comparison is not one of empty rows.
+    const codes = new Set(report.rows.flatMap((r) => r.codes.map((c) => c.code)));
+    expect(codes.size).toBeGreaterThanOrEqual(4);
+    // A past month: no days left, nothing more to earn, the report's order.
+    expect(worklist.today).toBe(`${month}-${month === '2026-09' ? '30' : '31'}`);
+    for (const row of worklist.rows) {
+      expect(row).toMatchObject({ days_left: 0, at_risk: false, needs: { code: null } });
+    }
+    expect(worklist.rows.map((r) => r.patient_id)).toEqual(report.rows.map((r) => r.patient_id));
+    expect(await lastAuditOf(server, 'billing.worklist')).toMatchObject({ outcome: 'success', resource_id: month });
+  });
+
+  it("for a provider's own organization, and an organization an admin picks", async () => {
+    for (const month of MONTHS) {
+      const { worklist } = await expectAgreement(providerA, `month=${month}`);
+      expect(new Set(worklist.rows.map((r) => r.organization_id))).toEqual(new Set([orgA]));
+      const { worklist: onlyB } = await expectAgreement(admin, `month=${month}&organization_id=${orgB}`);
+      expect(onlyB.rows.map((r) => r.patient_id).sort()).toEqual(
+        patients
+          .filter((p) => p.org === orgB)
+          .map((p) => p.id)
+          .sort(),
+      );
+    }
+  });
+
+  it('for the current month, whichever it is', async () => {
+    const month = new Date().toISOString().slice(0, 7);
+    await expectAgreement(providerA, `month=${month}`);
+    const byDefault = await worklistOf(providerA, '');
+    expect(byDefault.month).toMatch(/^\d{4}-\d{2}$/);
+    await expectAgreement(providerA, `month=${byDefault.month}`);
+  });
+
+  it('for a closed month, from its snapshot like the report', async () => {
+    expect((await admin.post(billingClosePath('2026-08'))).status).toBe(200);
+    // A back-dated reading written by hand (the owner): the closed month stays as it was.
+    const late = patients[2]!.id;
+    await buildReadings(server.db.ownerPool, late, [{ at: '2026-08-30T16:00:00Z', source: 'CUFF-LATE' }]);
+    const { report } = await expectAgreement(admin, 'month=2026-08');
+    expect(report.closed).toBe(true);
+  });
+});
+
+describe('filters and triage columns', () => {
+  it('filters by primary provider, program and organization', async () => {
+    const byProvider = await worklistOf(admin, `month=2026-10&provider_id=${providers[1]}`);
+    expect(byProvider.rows.map((r) => r.patient_id).sort()).toEqual(
+      patients
+        .filter((p) => p.provider === providers[1])
+        .map((p) => p.id)
+        .sort(),
+    );
+    expect(
+      byProvider.rows.every((r) => r.primary_provider_id === providers[1] && r.primary_provider === 'Test provider'),
+    ).toBe(true);
+    const byProgram = await worklistOf(admin, 'month=2026-10&program=diabetes');
+    expect(byProgram.rows.map((r) => r.patient_id).sort()).toEqual(
+      patients
+        .filter((p) => p.programs.includes('diabetes'))
+        .map((p) => p.id)
+        .sort(),
+    );
+    expect(byProgram.rows.every((r) => r.programs.join() === 'hypertension,diabetes')).toBe(true);
+    const both = await worklistOf(providerA, `month=2026-10&program=hypertension&provider_id=${providers[0]}`);
+    expect(both.rows.map((r) => r.patient_id).sort()).toEqual(
+      patients
+        .filter((p) => p.provider === providers[0] && p.programs.includes('hypertension'))
+        .map((p) => p.id)
+        .sort(),
+    );
+    expect((await worklistOf(admin, 'month=2026-10&program=copd')).rows).toEqual([]);
+  });
+
+  it("refuses a provider another organization's worklist, and audits it", async () => {
+    expect((await providerA.get(`${billingWorklistPath}?month=2026-10&organization_id=${orgB}`)).status).toBe(403);
+    expect(await lastAuditOf(server, 'billing.worklist')).toMatchObject({ outcome: 'denied' });
+    expect((await providerA.get(`${billingWorklistPath}?month=2026-13`)).status).toBe(400);
+    expect((await providerA.get(`${billingWorklistPath}?program=Not%20a%20program`)).status).toBe(400);
+  });
+
+  it('shows the last reading and the last outreach up to the month end, and whether the patient is active', async () => {
+    const patient = patients[0]!.id;
+    await server.db.pool.query(
+      `INSERT INTO patient_outreach (patient_id, outcome, created_at) VALUES ($1, 'called', '2026-09-14T15:00:00Z')`,
+      [patient],
+    );
+    const { rows } = await server.db.pool.query<{ september: Date; october: Date }>(
+      `SELECT max(created_at) FILTER (WHERE created_at < '2026-10-01T04:00:00Z') AS september, max(created_at) AS october
+         FROM observations WHERE patient_id = $1`,
+      [patient],
+    );
+    const rowIn = async (month: string) =>
+      (await worklistOf(admin, `month=${month}`)).rows.find((r) => r.patient_id === patient)!;
+    expect(await rowIn('2026-10')).toMatchObject({
+      last_reading_at: rows[0]!.october.toISOString(),
+      last_outreach_at: '2026-09-14T15:00:00.000Z',
+      active: true,
+    });
+    expect(await rowIn('2026-09')).toMatchObject({
+      last_reading_at: rows[0]!.september.toISOString(),
+      last_outreach_at: '2026-09-14T15:00:00.000Z',
+    });
+    expect(await rowIn('2026-08')).toMatchObject({ last_outreach_at: null });
+    expect((await rowIn('2026-10')).programs).toEqual(['hypertension']);
+    const discharged = patients[4]!.id;
+    expect((await worklistOf(admin, 'month=2026-10')).rows.find((r) => r.patient_id === discharged)).toMatchObject({
+      active: false,
+    });
+  });
+});
