@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { BillingCsvColumns, BillingPageTexts, BillingTexts, Labels, PatientTexts, type BillingReport } from '@rpm/contracts';
+import { BillingCsvColumns, BillingHints, BillingPageTexts, BillingTexts, Labels, PatientTexts, type BillingReport } from '@rpm/contracts';
 import { parse } from 'csv-parse/sync';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -104,7 +104,7 @@ describe('RPM billing', () => {
     ]);
     await expect.poll(() => page.getByTestId('billing-totals').textContent()).toContain('99454');
     const other = await page.getByRole('row').filter({ hasText: 'Nolan Readings' }).textContent();
-    expect(other).toContain(BillingTexts.missingInteractive);
+    expect(other).toContain(BillingHints.contactFor('99470'));
     expect(other).toContain(BillingTexts.missingMinutes(10, '99470'));
     await shot(page, 'laptop');
 
