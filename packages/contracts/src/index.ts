@@ -37,3 +37,5 @@ export * from './unmatched.ts';
 export * from './measurements/index.ts';
 export * from './observations.ts';
 export * from './texts/observations.ts';
+export * from './outreach.ts';
+export * from './texts/outreach.ts';
