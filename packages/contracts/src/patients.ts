@@ -1,5 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { IsoDate, Timestamp } from './common.ts';
+import { PatientErrors } from './errors.ts';
+import { isDateFrom1900ToToday } from './validation.ts';
 import { MAX_PAGE_LIMIT } from './constants.ts';
 import { AssignedDevice } from './devices.ts';
 import { InputDate, InputText, PageOf } from './fields.ts';
@@ -56,6 +58,32 @@ export function normalizeDiagnosisCodes(codes: readonly string[]): string[] {
 }
 
 export const isDiagnosisCode = (code: string): boolean => ICD10_CM_PATTERN.test(code);
+
+/** The codes typed into one field, separated by commas, semicolons or lines. */
+export const splitDiagnosisCodes = (text: string): string[] => normalizeDiagnosisCodes(text.split(/[,;\n]+/));
+
+/** What is wrong with a list of codes: one text per bad code, or the count; empty when fine. */
+export function diagnosisCodeProblems(codes: readonly string[]): string[] {
+  const problems = codes.filter((c) => !isDiagnosisCode(c)).map(PatientErrors.diagnosisCodeInvalid);
+  if (codes.length > MAX_DIAGNOSIS_CODES) problems.push(PatientErrors.tooManyDiagnosisCodes);
+  return problems;
+}
+
+/** The form's diagnosis field: its codes checked as the server checks them, each bad one named. */
+export const diagnosisCodesText = () =>
+  Type.Refine(
+    Type.String(),
+    (text: string) => diagnosisCodeProblems(splitDiagnosisCodes(text)).length === 0,
+    (text: string) => diagnosisCodeProblems(splitDiagnosisCodes(text)).join(' '),
+  );
+
+/** The form's consent date: empty, or a day from 1900-01-01 to today. */
+export const consentDateText = () =>
+  Type.Refine(
+    Type.String(),
+    (text: string) => text.trim() === '' || isDateFrom1900ToToday(text.trim()),
+    () => PatientErrors.consentDateOutOfRange,
+  );
 
 const InputGender = Type.Unsafe<Gender | null>({ enum: [...GENDERS, null] });
 

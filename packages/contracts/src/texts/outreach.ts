@@ -15,6 +15,7 @@ export const OutreachTexts = {
   outcomeRequired: 'Choose an outcome',
   notesTooLong: 'Notes can be at most 2,000 characters',
   unknownAuthor: 'Unknown user',
+  discardTitle: 'Discard this outreach?',
   outcomes: {
     called: 'Called',
     left_message: 'Left message',

@@ -15,7 +15,7 @@ import {
   blankToNull,
   type AuditAction,
   MAX_DIAGNOSIS_CODES,
-  isDiagnosisCode,
+  diagnosisCodeProblems,
   normalizeDiagnosisCodes,
 } from '@rpm/contracts';
 import type pg from 'pg';
@@ -320,9 +320,12 @@ async function checkedEvidence(
     throw refusal(PatientErrors.consentDateOutOfRange, action, id, 'consent date out of range');
   }
   const codes = input.diagnosis_codes === undefined ? (before?.diagnosis_codes ?? []) : normalizeDiagnosisCodes(input.diagnosis_codes);
-  if (codes.length > MAX_DIAGNOSIS_CODES) throw refusal(PatientErrors.tooManyDiagnosisCodes, action, id, 'too many diagnosis codes');
-  const bad = codes.find((c) => !isDiagnosisCode(c));
-  if (bad !== undefined) throw refusal(PatientErrors.diagnosisCodeInvalid(bad), action, id, 'invalid diagnosis code');
+  // The form's own check: one text per bad code, so the person fixes them all at once.
+  const problems = diagnosisCodeProblems(codes);
+  if (problems.length > 0) {
+    const reason = codes.length > MAX_DIAGNOSIS_CODES ? 'too many diagnosis codes' : 'invalid diagnosis code';
+    throw refusal(problems.join(' '), action, id, reason);
+  }
   return { ordering_provider_id: ordering, consent_date: consent, diagnosis_codes: codes };
 }
 
