@@ -185,11 +185,7 @@ export function PatientForm({
               </TextField>
             </Stack>
             <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
-              {/*
-                Controlled selects: their options arrive after the first render, and a select
-                holding a value that has no option yet would otherwise fall back to the first
-                option and save the wrong provider.
-              */}
+              {/* Controlled, like the provider selects (see ProviderSelect). */}
               <Controller
                 control={control}
                 name="organization_id"
@@ -211,26 +207,11 @@ export function PatientForm({
                   </TextField>
                 )}
               />
-              <Controller
-                control={control}
+              <ProviderSelect
+                form={form}
                 name="primary_provider_id"
-                render={({ field }) => (
-                  <TextField
-                    select
-                    label={PatientTexts.primaryProvider}
-                    fullWidth
-                    disabled={!organizationId}
-                    slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
-                    {...controlledInputProps(field)}
-                  >
-                    <option value="">{PatientTexts.none}</option>
-                    {providerOptions.map((p) => (
-                      <option key={p.id} value={String(p.id)}>
-                        {p.name}
-                      </option>
-                    ))}
-                  </TextField>
-                )}
+                label={PatientTexts.primaryProvider}
+                options={providerOptions}
               />
             </Stack>
             <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ alignItems: 'center' }}>
@@ -271,26 +252,11 @@ export function PatientForm({
         <Paper variant="outlined" sx={{ p: 2 }}>
           <Stack spacing={2}>
             <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
-              <Controller
-                control={control}
+              <ProviderSelect
+                form={form}
                 name="ordering_provider_id"
-                render={({ field }) => (
-                  <TextField
-                    select
-                    label={PatientTexts.orderingProvider}
-                    fullWidth
-                    disabled={!organizationId}
-                    slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
-                    {...controlledInputProps(field)}
-                  >
-                    <option value="">{PatientTexts.none}</option>
-                    {orderingOptions.map((p) => (
-                      <option key={p.id} value={String(p.id)}>
-                        {p.name}
-                      </option>
-                    ))}
-                  </TextField>
-                )}
+                label={PatientTexts.orderingProvider}
+                options={orderingOptions}
               />
               <TextField
                 type="date"
@@ -359,6 +325,48 @@ export function PatientForm({
         </Stack>
       </Stack>
     </Box>
+  );
+}
+
+/**
+ * A provider of the chosen organization, or none (primary and ordering provider). Controlled: its
+ * options arrive after the first render, and a select holding a value that has no option yet would
+ * otherwise fall back to the first option and save the wrong provider.
+ */
+function ProviderSelect({
+  form,
+  name,
+  label,
+  options,
+}: {
+  form: ReturnType<typeof useSchemaForm<PatientFormValues>>;
+  name: 'primary_provider_id' | 'ordering_provider_id';
+  label: string;
+  options: { id: number; name: string }[];
+}) {
+  const organizationId = useWatch({ control: form.control, name: 'organization_id' });
+  return (
+    <Controller
+      control={form.control}
+      name={name}
+      render={({ field }) => (
+        <TextField
+          select
+          label={label}
+          fullWidth
+          disabled={!organizationId}
+          slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+          {...controlledInputProps(field)}
+        >
+          <option value="">{PatientTexts.none}</option>
+          {options.map((p) => (
+            <option key={p.id} value={String(p.id)}>
+              {p.name}
+            </option>
+          ))}
+        </TextField>
+      )}
+    />
   );
 }
 
