@@ -84,7 +84,7 @@ export const PatientTexts = {
   lastReading: 'Last reading',
   openAlerts: 'Open alerts',
   minutesThisMonth: 'Minutes this month',
-  deviceDaysThisMonth: 'Days with data this month',
+  deviceDaysThisMonth: 'Data days this month',
   noReadingYet: 'Never',
   sortBy: (column: string) => `Sort by ${column}`,
   readingsFrom: 'From',

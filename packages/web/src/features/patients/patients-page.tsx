@@ -87,8 +87,13 @@ export function PatientList({ isAdmin }: { isAdmin: boolean }) {
 
   const sortBy = (sort: PatientSort) => () =>
     update({ sort, order: query.sort === sort && query.order === 'asc' ? 'desc' : 'asc' });
+  // The month's figures have long heads: they wrap onto two lines so the list fits a laptop.
   const sortHead = (sort: PatientSort, label: string, align: 'left' | 'right' = 'left') => (
-    <TableCell align={align} sortDirection={query.sort === sort ? query.order : false} sx={{ whiteSpace: 'nowrap' }}>
+    <TableCell
+      align={align}
+      sortDirection={query.sort === sort ? query.order : false}
+      sx={align === 'right' ? { minWidth: 80, maxWidth: 110 } : { whiteSpace: 'nowrap' }}
+    >
       <TableSortLabel
         active={query.sort === sort}
         direction={query.sort === sort ? query.order : 'asc'}
