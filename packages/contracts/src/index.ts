@@ -16,6 +16,7 @@ export * from './me.ts';
 export * from './validation.ts';
 export * from './fields.ts';
 export * from './patients.ts';
+export * from './patient-rules.ts';
 export * from './insurances.ts';
 export * from './devices.ts';
 export * from './vitals.ts';

@@ -10,7 +10,8 @@ const percent = (value: number, of: number) => Math.min(100, Math.round((value /
 
 /**
  * This month's progress towards the RPM codes, and the way to its printable evidence. Part of what
- * the patient page opens on (after the alerts and the latest readings).
+ * the patient page opens on (after the alerts and the latest readings); a default export for
+ * React.lazy, so its code comes in a chunk of its own.
  */
 export default function BillingProgress({ patientId }: { patientId: number }) {
   const billing = usePatientBilling(patientId);

@@ -391,7 +391,9 @@ describe('patient detail', { timeout: 20_000 }, () => {
 describe('patient detail: what needs attention first', { timeout: 20_000 }, () => {
   it('opens on the open alerts, the latest readings and this month, before the details', async () => {
     renderDetailPage();
+    // Both load in chunks of their own.
     await screen.findByTestId('billing-progress');
+    await screen.findByRole('heading', { name: OutreachTexts.title });
     const sections = screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent);
     const at = (title: string) => sections.indexOf(title);
     expect(at(AlertTexts.patientAlertsTitle)).toBe(0);

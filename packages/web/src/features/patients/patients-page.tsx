@@ -38,10 +38,9 @@ import { paths } from '../../config/paths.ts';
 import { LoadingState, PageHeader } from '../../components/table-states.tsx';
 import { errorMessage } from '../../api/errors.ts';
 import { useAuth } from '../../lib/auth/auth-context.tsx';
-import { formatTimestamp } from '../../lib/format-timestamp.ts';
 import { useTimezone } from '../../lib/timezone.ts';
 import { usePatients } from '../../api/patients/get-patients.ts';
-import { statusText } from './format.ts';
+import { listTimestamp, statusText } from './format.ts';
 
 const SEARCH_DELAY_MS = 300;
 const STATUS_FILTERS: readonly string[] = [...ENROLLMENT_STATUSES, NO_ENROLLMENT_STATUS];
@@ -185,7 +184,7 @@ export function PatientList({ isAdmin }: { isAdmin: boolean }) {
                       <TableCell sx={{ whiteSpace: 'nowrap' }}>{p.date_of_birth ?? Labels.notAvailable}</TableCell>
                       <TableCell>{statusText(p.enrollment_status)}</TableCell>
                       <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                        {p.last_reading_at ? formatTimestamp(p.last_reading_at, timezone) : PatientTexts.noReadingYet}
+                        {p.last_reading_at ? listTimestamp(p.last_reading_at, timezone) : PatientTexts.noReadingYet}
                       </TableCell>
                       <TableCell align="right">{p.open_alerts}</TableCell>
                       <TableCell align="right">{p.minutes_this_month}</TableCell>

@@ -1,4 +1,5 @@
-import { Button, Stack, TextField } from '@mui/material';
+import { Box, Button, Stack, Typography } from '@mui/material';
+import type { ChangeEvent } from 'react';
 import { TZDate } from '@date-fns/tz';
 import { PatientTexts } from '@rpm/contracts';
 import { useSearchParamsUpdate } from '../../lib/search-params.ts';
@@ -13,7 +14,9 @@ function dayStart(day: string, timeZone: string, plusDays = 0): string | undefin
   const m = DAY.exec(day);
   if (!m) return undefined;
   // The instant itself, written in UTC as the other timestamps the portal sends.
-  return new Date(new TZDate(Number(m[1]), Number(m[2]) - 1, Number(m[3]) + plusDays, timeZone).getTime()).toISOString();
+  return new Date(
+    new TZDate(Number(m[1]), Number(m[2]) - 1, Number(m[3]) + plusDays, timeZone).getTime(),
+  ).toISOString();
 }
 
 /**
@@ -37,6 +40,45 @@ export function useReadingsDates(timeZone: string) {
 
 type Dates = ReturnType<typeof useReadingsDates>;
 
+/** A labelled native date input: the browser's own picker, and no input library in the page's first load. */
+function DateInput({
+  label,
+  value,
+  invalid,
+  onChange,
+}: {
+  label: string;
+  value: string;
+  invalid: boolean;
+  onChange: (v: string) => void;
+}) {
+  return (
+    <Box
+      component="label"
+      sx={{ display: 'inline-flex', flexDirection: 'column', typography: 'caption', color: 'text.secondary' }}
+    >
+      {label}
+      <Box
+        component="input"
+        type="date"
+        value={value}
+        aria-invalid={invalid || undefined}
+        onChange={(e: ChangeEvent<HTMLInputElement>) => onChange(e.target.value)}
+        sx={{
+          font: 'inherit',
+          typography: 'body2',
+          color: 'text.primary',
+          p: 1,
+          border: 1,
+          borderRadius: 1,
+          borderColor: invalid ? 'error.main' : 'divider',
+          bgcolor: 'background.paper',
+        }}
+      />
+    </Box>
+  );
+}
+
 /** From and To over the readings table; Clear shows every reading again. */
 export function ReadingsDateFilter({ dates, onChange }: { dates: Dates; onChange: () => void }) {
   const change = (changes: { from?: string; to?: string }) => {
@@ -48,33 +90,31 @@ export function ReadingsDateFilter({ dates, onChange }: { dates: Dates; onChange
       direction="row"
       spacing={1}
       useFlexGap
-      sx={{ flexWrap: 'wrap', alignItems: 'flex-start', mb: 1 }}
+      sx={{ flexWrap: 'wrap', alignItems: 'flex-end', mb: 1 }}
       role="group"
       aria-label={PatientTexts.readingsDateRange}
     >
-      <TextField
-        type="date"
-        size="small"
+      <DateInput
         label={PatientTexts.readingsFrom}
         value={dates.from}
-        onChange={(e) => change({ from: e.target.value })}
-        slotProps={{ inputLabel: { shrink: true } }}
-        error={dates.reversed}
-        helperText={dates.reversed ? PatientTexts.datesReversed : undefined}
+        invalid={dates.reversed}
+        onChange={(from) => change({ from })}
       />
-      <TextField
-        type="date"
-        size="small"
+      <DateInput
         label={PatientTexts.readingsTo}
         value={dates.to}
-        onChange={(e) => change({ to: e.target.value })}
-        slotProps={{ inputLabel: { shrink: true } }}
-        error={dates.reversed}
+        invalid={dates.reversed}
+        onChange={(to) => change({ to })}
       />
       {dates.active && (
-        <Button size="small" onClick={() => change({ from: '', to: '' })} sx={{ alignSelf: 'center' }}>
+        <Button size="small" onClick={() => change({ from: '', to: '' })}>
           {PatientTexts.clearDates}
         </Button>
+      )}
+      {dates.reversed && (
+        <Typography role="alert" variant="body2" color="error" sx={{ width: '100%' }}>
+          {PatientTexts.datesReversed}
+        </Typography>
       )}
     </Stack>
   );
