@@ -28,6 +28,10 @@ export const PatientErrors = {
   deviceAssignmentAdminOnly: 'Only administrators can change device assignments',
   deviceUnknown: 'Device does not exist',
   noteContentRequired: 'Note content is required',
+  orderingProviderNotInOrganization: "The ordering provider must be an active provider of the patient's organization",
+  consentDateOutOfRange: 'Consent date must be between 1900-01-01 and today',
+  tooManyDiagnosisCodes: 'A patient can have at most 12 diagnosis codes',
+  diagnosisCodeInvalid: (code: string) => `"${code}" is not an ICD-10-CM code (for example I10, E11.9 or I50.22)`,
 } as const;
 
 /** Server error texts of the administration routes (the JSON `message` of their 4xx answers). */

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { IsoDate } from './common.ts';
+import { IsoDate, Timestamp } from './common.ts';
 import { MAX_PAGE_LIMIT } from './constants.ts';
 import { AssignedDevice } from './devices.ts';
 import { InputDate, InputText, PageOf } from './fields.ts';
@@ -25,6 +25,12 @@ export const Patient = Type.Object({
   primary_provider_id: Type.Union([Type.Integer(), Type.Null()]),
   enrolled_rpm: Type.Boolean(),
   enrollment_status: Type.Union([EnrollmentStatusSchema, Type.Null()]),
+  /** Who ordered the monitoring: a provider of the patient's organization. */
+  ordering_provider_id: Type.Union([Type.Integer(), Type.Null()]),
+  /** When the patient consented to remote monitoring. */
+  consent_date: Type.Union([IsoDate, Type.Null()]),
+  /** ICD-10-CM codes, upper case with their dot (I10, E11.9). */
+  diagnosis_codes: Type.Array(Type.String()),
   insurances: Type.Array(Insurance),
   device_ids: Type.Array(Type.Integer()),
 });
@@ -51,6 +57,16 @@ const patientFields = {
   // '' (nothing chosen) is stored as null, like the form's other empty fields.
   enrollment_status: Type.Unsafe<EnrollmentStatus | '' | null>({ enum: [...ENROLLMENT_STATUSES, '', null] }),
 };
+/**
+ * The evidence fields (ordering provider, consent date, diagnoses) are optional on POST and PUT
+ * alike: a client that does not know them leaves them unchanged. Codes are checked by the server
+ * one by one (each bad one is named), so the schema only bounds their size.
+ */
+const evidenceFields = {
+  ordering_provider_id: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 2147483647 }), Type.Null()])),
+  consent_date: Type.Optional(InputDate),
+  diagnosis_codes: Type.Optional(Type.Array(Type.String({ maxLength: 20 }), { maxItems: 50 })),
+};
 const patientLists = {
   insurances: Type.Optional(Type.Array(InsuranceInput, { maxItems: 20 })),
   device_ids: Type.Optional(
@@ -69,6 +85,7 @@ export const PatientInput = Type.Object(
     primary_provider_id: Type.Optional(patientFields.primary_provider_id),
     enrolled_rpm: Type.Optional(patientFields.enrolled_rpm),
     enrollment_status: Type.Optional(patientFields.enrollment_status),
+    ...evidenceFields,
     ...patientLists,
   },
   { additionalProperties: false },
@@ -80,7 +97,7 @@ export type PatientInput = Static<typeof PatientInput>;
  * so that a client which leaves one out gets a 400 naming it instead of a silently cleared field.
  * `insurances` and `device_ids` may still be left out to keep them unchanged.
  */
-export const PatientUpdate = Type.Object({ ...patientFields, ...patientLists }, { additionalProperties: false });
+export const PatientUpdate = Type.Object({ ...patientFields, ...evidenceFields, ...patientLists }, { additionalProperties: false });
 export type PatientUpdate = Static<typeof PatientUpdate>;
 
 /** A row of GET /api/patients. */
@@ -94,10 +111,26 @@ export const PatientListItem = Type.Object({
   organization_name: Type.String(),
   enrolled_rpm: Type.Boolean(),
   enrollment_status: Type.Union([EnrollmentStatusSchema, Type.Null()]),
+  /** The newest reading of any kind. */
+  last_reading_at: Type.Union([Timestamp, Type.Null()]),
+  /** Alerts not resolved (open or acknowledged). */
+  open_alerts: Type.Integer(),
+  /** Tracked minutes of the current calendar month, in the organization's time zone. */
+  minutes_this_month: Type.Integer(),
+  /** Days of the current month with device data that counts for billing (not typed in, physiologic kinds). */
+  device_days_this_month: Type.Integer(),
 });
 export type PatientListItem = Static<typeof PatientListItem>;
 
-export const PATIENT_SORTS = ['name', 'date_of_birth', 'status'] as const;
+export const PATIENT_SORTS = [
+  'name',
+  'date_of_birth',
+  'status',
+  'last_reading',
+  'open_alerts',
+  'minutes_this_month',
+  'device_days_this_month',
+] as const;
 export type PatientSort = (typeof PATIENT_SORTS)[number];
 export const SORT_ORDERS = ['asc', 'desc'] as const;
 export type SortOrder = (typeof SORT_ORDERS)[number];
@@ -139,6 +172,7 @@ export const PatientDetail = Type.Object({
   ...Patient.properties,
   organization_name: Type.Union([Type.String(), Type.Null()]),
   primary_provider_name: Type.Union([Type.String(), Type.Null()]),
+  ordering_provider_name: Type.Union([Type.String(), Type.Null()]),
   /** A free-text status from before the status list that matched none of its entries. */
   enrollment_status_legacy: Type.Union([Type.String(), Type.Null()]),
   devices: Type.Array(AssignedDevice),

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Timestamp } from './common.ts';
-import { PageOf } from './fields.ts';
+import { PageOf, PatientPageQuery } from './fields.ts';
 
 /**
  * The kinds the spec's vitals answer (and today's FHIR Observation mapping) carries: blood
@@ -21,6 +21,20 @@ export const Vital = Type.Object({
 export type Vital = Static<typeof Vital>;
 
 export const VitalPage = PageOf(Vital);
+
+/**
+ * GET /api/patients/{id}/vitals: one page, optionally of the readings measured from `from`
+ * (inclusive) to `to` (exclusive); `total` then counts the readings of that range.
+ */
+export const VitalPageQuery = Type.Object(
+  {
+    ...PatientPageQuery.properties,
+    from: Type.Optional(Timestamp),
+    to: Type.Optional(Timestamp),
+  },
+  { additionalProperties: false },
+);
+export type VitalPageQuery = Static<typeof VitalPageQuery>;
 export type VitalPage = Static<typeof VitalPage>;
 
 /** The chart's data: the newest readings of the last `days` days, oldest first, as columns. */

@@ -7,7 +7,9 @@
  *   npx tsx scripts/bench-patient-list.ts                 (an embedded PostgreSQL in a temp folder)
  *   DATABASE_URL=postgres://... npx tsx scripts/bench-patient-list.ts   (a scratch database there)
  *
- * Optional: BENCH_PATIENTS (default 10000), BENCH_RUNS (default 200 per case).
+ * Optional: BENCH_PATIENTS (default 10000), BENCH_RUNS (default 200 per case), BENCH_READINGS
+ * (device readings per patient over the last 30 days, default 20; with a tracking entry each and
+ * an open alert on every tenth patient, so the triage columns and their sorts have data to read).
  * The session is created directly in the sessions table (the same call POST /api/token makes):
  * the request path measured (cookie → session → access check → count + page → audit) is real.
  */
@@ -17,10 +19,36 @@ import { createBenchDatabase, fillPatients, startBenchApp, stats, seedBenchClini
 
 const patients = Number(process.env.BENCH_PATIENTS ?? 10_000);
 const runs = Number(process.env.BENCH_RUNS ?? 200);
+const readingsPerPatient = Number(process.env.BENCH_READINGS ?? 20);
 const LIMIT_MS = 20;
 
 const { pool, drop } = await createBenchDatabase(10, { embedded: true });
 
+
+/**
+ * What the list's triage columns read: `perPatient` device readings of each patient over the last
+ * 30 days (about one a day), a tracking entry today, and an open alert on every tenth patient.
+ */
+async function fillTriageData(db: typeof pool, perPatient: number): Promise<void> {
+  if (perPatient <= 0) return;
+  await db.query(
+    `INSERT INTO observations (patient_id, created_at, kind, components, unit, source)
+     SELECT p.id, now() - (g * interval '30 days' / $1::int) - (p.id % 600) * interval '1 minute', 'blood_pressure',
+            jsonb_build_object('systolic', 110 + (p.id + g) % 50, 'diastolic', 70 + g % 25), 'mm[Hg]', 'bench-' || p.id
+       FROM patients p CROSS JOIN generate_series(1, $1::int) g`,
+    [perPatient],
+  );
+  await db.query(
+    `INSERT INTO tracking_sessions (patient_id, date, duration_minutes)
+     SELECT p.id, (now() AT TIME ZONE o.time_zone)::date, 1 + p.id % 40
+       FROM patients p JOIN organizations o ON o.id = p.organization_id`,
+  );
+  await db.query(
+    `INSERT INTO alerts (patient_id, organization_id, rule, severity, severity_rank, first_at, last_at, last_values)
+     SELECT id, organization_id, 'bp_stage2', 'warning', 1, now(), now(), '{"systolic": 150, "diastolic": 95}'
+       FROM patients WHERE id % 10 = 0`,
+  );
+}
 
 let close: (() => Promise<void>) | undefined;
 try {
@@ -32,7 +60,11 @@ try {
   );
   const t0 = performance.now();
   await fillPatients(pool, patients, organizationIds);
+  await fillTriageData(pool, readingsPerPatient);
   await pool.query('VACUUM ANALYZE patients');
+  await pool.query('VACUUM ANALYZE observations');
+  await pool.query('VACUUM ANALYZE alerts');
+  await pool.query('VACUUM ANALYZE tracking_sessions');
   const fillS = (performance.now() - t0) / 1000;
 
   const app = await startBenchApp(pool);
@@ -65,6 +97,11 @@ try {
     ['admin, date of birth search', 'q=1950', adminHeaders],
     ['admin, status filter, by date of birth desc', 'status=Paused&sort=date_of_birth&order=desc&offset=500', adminHeaders],
     ['provider, own organization, by status', 'sort=status&limit=100', providerHeaders],
+    ['admin, by last reading (oldest first)', 'sort=last_reading&order=asc', adminHeaders],
+    ['admin, by open alerts desc', 'sort=open_alerts&order=desc', adminHeaders],
+    ['provider, by minutes this month', 'sort=minutes_this_month', providerHeaders],
+    ['provider, by days with data this month', 'sort=device_days_this_month', providerHeaders],
+    ['admin, by days with data, page at offset 4000', 'sort=device_days_this_month&offset=4000', adminHeaders],
   ];
   console.log(`${patients} patients filled in ${fillS.toFixed(1)} s; ${runs} requests per case over HTTP\n`);
   let worst = 0;
@@ -87,7 +124,7 @@ try {
   const sqlSamples: number[] = [];
   for (let i = 0; i < runs; i++) {
     const t = performance.now();
-    await listPatients(pool, { organizationId: null, nameWords: [], birthRange: null, sort: 'name', order: 'asc', limit: 25, offset: 0 });
+    await listPatients(pool, { organizationId: null, nameWords: [], birthRange: null, sort: 'name', order: 'asc', limit: 25, offset: 0, now: new Date() });
     sqlSamples.push(performance.now() - t);
   }
   const sql = stats(sqlSamples);

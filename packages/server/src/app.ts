@@ -22,6 +22,7 @@ import { ingestionRoutes } from './modules/ingestion/index.ts';
 import { meRoutes } from './modules/me/index.ts';
 import type { ModuleDeps } from './modules/module-deps.ts';
 import { notesRoutes } from './modules/notes/index.ts';
+import { outreachRoutes } from './modules/outreach/index.ts';
 import { observationsRoutes } from './modules/observations/index.ts';
 import { organizationsRoutes } from './modules/organizations/index.ts';
 import { patientsRoutes } from './modules/patients/index.ts';
@@ -179,6 +180,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     observationsRoutes,
     programsRoutes,
     notesRoutes,
+    outreachRoutes,
     trackingRoutes,
     auditRoutes,
     dbInspectorRoutes,

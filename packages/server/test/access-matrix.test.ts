@@ -353,6 +353,21 @@ const TABLE: Row[] = [
   },
   {
     method: 'GET',
+    route: '/api/patients/:id/outreach',
+    path: (f) => `/api/patients/${f.patientA}/outreach`,
+    expect: patientOfA(200),
+    patientData: true,
+  },
+  {
+    method: 'POST',
+    route: '/api/patients/:id/outreach',
+    path: (f) => `/api/patients/${f.patientA}/outreach`,
+    body: () => ({ outcome: 'called', notes: 'Matrix outreach' }),
+    expect: patientOfA(201),
+    patientData: true,
+  },
+  {
+    method: 'GET',
     route: '/api/patients/:id/sessions',
     path: (f) => `/api/patients/${f.patientA}/sessions`,
     expect: patientOfA(200),

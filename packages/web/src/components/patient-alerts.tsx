@@ -1,6 +1,6 @@
 import { Box, Button, List, ListItem, ListItemText, Stack, Typography } from '@mui/material';
-import { AlertTexts, bloodPressure, heartRate, type ThresholdValues } from '@rpm/contracts';
-import { lazy, Suspense, useState } from 'react';
+import { AlertTexts, bloodPressure, heartRate, type Alert, type ThresholdValues } from '@rpm/contracts';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { PATIENT_ALERTS_PAGE, useAlerts } from '../api/alerts/list-alerts.ts';
 import { usePatientThresholds } from '../api/alerts/patient-thresholds.ts';
 import { formatTimestamp } from '../lib/format-timestamp.ts';
@@ -10,8 +10,11 @@ import { alertReadingText, SeverityChip } from './alert-display.tsx';
 // The edit dialog and its form library load when the dialog is first opened, not with the page.
 const ThresholdsDialog = lazy(() => import('./thresholds-dialog.tsx'));
 
-/** The patient page's alerts: the patient's open alerts and the thresholds their readings are checked against. */
-export function PatientAlerts({ patientId }: { patientId: number }) {
+/**
+ * The patient page's alerts: the patient's open alerts and the thresholds their readings are
+ * checked against. `actions` draws what can be done with each alert (the page's own buttons).
+ */
+export function PatientAlerts({ patientId, actions }: { patientId: number; actions?: (alert: Alert) => ReactNode }) {
   const { timezone } = useTimezone();
   const alerts = useAlerts({ patient_id: patientId, status: 'open', ...PATIENT_ALERTS_PAGE });
   const acknowledged = useAlerts({ patient_id: patientId, status: 'acknowledged', ...PATIENT_ALERTS_PAGE });
@@ -33,7 +36,7 @@ export function PatientAlerts({ patientId }: { patientId: number }) {
       ) : (
         <List dense aria-label={AlertTexts.patientAlertsTitle}>
           {items.map((a) => (
-            <ListItem key={a.id} divider>
+            <ListItem key={a.id} divider sx={{ flexWrap: 'wrap', columnGap: 1 }}>
               <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mr: 1 }}>
                 <SeverityChip severity={a.severity} />
               </Stack>
@@ -41,6 +44,7 @@ export function PatientAlerts({ patientId }: { patientId: number }) {
                 primary={`${AlertTexts.rules[a.rule]} · ${alertReadingText(a)}`}
                 secondary={`${AlertTexts.statuses[a.status]} · ${formatTimestamp(a.last_at, timezone)} · ${a.count}×`}
               />
+              {actions?.(a)}
             </ListItem>
           ))}
         </List>

@@ -8,11 +8,23 @@ import type {
 import { staffName } from '../../kernel/people.ts';
 
 export function presentPatientListItem(row: PatientListRow): PatientListItem {
-  return { ...listedFields(row), organization_name: row.organization_name };
+  return {
+    ...listedFields(row),
+    organization_name: row.organization_name,
+    last_reading_at: row.last_reading_at === null ? null : new Date(row.last_reading_at).toISOString(),
+    open_alerts: row.open_alerts,
+    minutes_this_month: row.minutes_this_month,
+    device_days_this_month: row.device_days_this_month,
+  };
 }
 
+type ListedRow = Pick<
+  PatientListRow,
+  'id' | 'first_name' | 'middle_name' | 'last_name' | 'date_of_birth' | 'organization_id' | 'enrolled_rpm' | 'enrollment_status'
+>;
+
 /** What the list and the patient page both show of a patient. */
-function listedFields(row: Omit<PatientListRow, 'organization_name'>) {
+function listedFields(row: ListedRow) {
   const { id, first_name, middle_name, last_name, date_of_birth, organization_id, enrolled_rpm, enrollment_status } = row;
   return { id, first_name, middle_name, last_name, date_of_birth, organization_id, enrolled_rpm, enrollment_status };
 }
@@ -42,10 +54,17 @@ export function presentPatientDetail(
     ...listedFields(row),
     gender: row.gender,
     primary_provider_id: row.primary_provider_id,
+    ordering_provider_id: row.ordering_provider_id,
+    consent_date: row.consent_date,
+    diagnosis_codes: row.diagnosis_codes,
     enrollment_status_legacy: row.enrollment_status_legacy,
     organization_name: row.organization_name,
     primary_provider_name: staffName(
       { first_name: row.provider_first_name, last_name: row.provider_last_name, title: row.provider_title, email: row.provider_email },
+      true,
+    ),
+    ordering_provider_name: staffName(
+      { first_name: row.ordering_first_name, last_name: row.ordering_last_name, title: row.ordering_title, email: row.ordering_email },
       true,
     ),
     insurances: insurances.map(presentInsurance),

@@ -1,5 +1,5 @@
-import type { EnrollmentStatus, Gender, InsuranceType, PatientSort, SortOrder } from '@rpm/contracts';
-import { sql, type Expression, type OrderByModifiers } from 'kysely';
+import { MANUAL_SOURCE, MEASUREMENT_KINDS, type EnrollmentStatus, type Gender, type InsuranceType, type PatientSort, type SortOrder } from '@rpm/contracts';
+import { sql, type Expression, type OrderByModifiers, type RawBuilder } from 'kysely';
 import type { Queryable } from '../../db/pool.ts';
 import { kysely } from '../../db/kysely.ts';
 
@@ -14,6 +14,9 @@ export interface PatientRow {
   primary_provider_id: number | null;
   enrolled_rpm: boolean;
   enrollment_status: EnrollmentStatus | null;
+  ordering_provider_id: number | null;
+  consent_date: string | null;
+  diagnosis_codes: string[];
 }
 
 /** One row of the patient list, with its organization's name. */
@@ -27,6 +30,10 @@ export interface PatientListRow {
   organization_name: string;
   enrolled_rpm: boolean;
   enrollment_status: EnrollmentStatus | null;
+  last_reading_at: Date | null;
+  open_alerts: number;
+  minutes_this_month: number;
+  device_days_this_month: number;
 }
 
 /** The patient page's row: the patient with the names of organization and primary provider. */
@@ -38,6 +45,10 @@ export interface PatientDetailRow extends PatientRow {
   provider_last_name: string | null;
   provider_title: string | null;
   provider_email: string | null;
+  ordering_first_name: string | null;
+  ordering_last_name: string | null;
+  ordering_title: string | null;
+  ordering_email: string | null;
 }
 
 export interface InsuranceRow {
@@ -68,6 +79,8 @@ export interface PatientListFilter {
   order: SortOrder;
   limit: number;
   offset: number;
+  /** The moment whose calendar month (in each organization's time zone) the month columns count. */
+  now: Date;
 }
 
 // The columns are text in the database; CHECK constraints keep them to the contract's values.
@@ -83,15 +96,59 @@ const PATIENT_COLUMNS = [
   'p.primary_provider_id',
   'p.enrolled_rpm',
   'p.enrollment_status',
+  'p.ordering_provider_id',
+  'p.consent_date',
+  'p.diagnosis_codes',
 ] as const;
 
 type OrderTerm = readonly [column: string, direction: 'asc' | 'desc', nullsLast?: boolean];
 
-/** The list's orders; each ends in the id so pages never overlap. */
-function orderTerms(sort: PatientSort, dir: SortOrder): OrderTerm[] {
+/** The sorts on a figure of the month (computed per patient), not on a column of patients. */
+type TriageSort = Exclude<PatientSort, 'name' | 'date_of_birth' | 'status'>;
+const isTriageSort = (sort: PatientSort): sort is TriageSort =>
+  sort !== 'name' && sort !== 'date_of_birth' && sort !== 'status';
+
+/**
+ * The list's orders; each ends in the name and the id so pages never overlap. A triage sort orders
+ * by the figure the page query computed as `sort_key` (`keyRef` names it where it is read).
+ */
+function orderTerms(sort: PatientSort, dir: SortOrder, keyRef: string): OrderTerm[] {
   const byName: OrderTerm[] = [['p.last_name_key', 'asc'], ['p.first_name_key', 'asc'], ['p.id', 'asc']];
   if (sort === 'name') return byName.map(([column]) => [column, dir]);
-  return [[sort === 'status' ? 'p.enrollment_status' : 'p.date_of_birth', dir, true], ...byName];
+  const first = isTriageSort(sort) ? keyRef : sort === 'status' ? 'p.enrollment_status' : 'p.date_of_birth';
+  return [[first, dir, true], ...byName];
+}
+
+/**
+ * Device data that counts for billing, as the billing report counts it: not typed in, of a kind
+ * the registry marks physiologic. Literals, so the planner matches observations_device_day_idx.
+ */
+function countsForBilling(): RawBuilder<boolean> {
+  const kinds = MEASUREMENT_KINDS.flatMap((k) => (k.physiologic ? [sql.lit(k.kind)] : []));
+  if (kinds.length === 0) return sql<boolean>`false`;
+  return sql<boolean>`(v.source <> ${sql.lit(MANUAL_SOURCE)} AND v.kind IN (${sql.join(kinds)}))`;
+}
+
+/**
+ * The triage figures of patient `p` (organization `o`), each one index range of that patient:
+ * the newest reading (observations_patient_time_idx), alerts not resolved (alerts_patient_idx),
+ * minutes tracked this month (tracking_sessions_patient_idx) and days with device data this month
+ * (observations_device_day_idx). "This month" is the calendar month of `now` where the
+ * organization is.
+ */
+function triageFigures(now: Date) {
+  const monthStart = sql`date_trunc('month', ${now.toISOString()}::timestamptz AT TIME ZONE o.time_zone)`;
+  return {
+    last_reading: sql<Date | null>`(SELECT max(v.created_at) FROM observations v WHERE v.patient_id = p.id)`,
+    open_alerts: sql<number>`(SELECT count(*)::int FROM alerts a WHERE a.patient_id = p.id AND a.status <> 'resolved')`,
+    minutes_this_month: sql<number>`(SELECT coalesce(sum(t.duration_minutes), 0)::int FROM tracking_sessions t
+       WHERE t.patient_id = p.id AND t.date >= ${monthStart}::date AND t.date < (${monthStart} + interval '1 month')::date)`,
+    device_days_this_month: sql<number>`(SELECT count(DISTINCT (v.created_at AT TIME ZONE o.time_zone)::date)::int
+       FROM observations v
+      WHERE v.patient_id = p.id AND ${countsForBilling()}
+        AND v.created_at >= (${monthStart} AT TIME ZONE o.time_zone)
+        AND v.created_at < ((${monthStart} + interval '1 month') AT TIME ZONE o.time_zone))`,
+  } satisfies Record<TriageSort, RawBuilder<unknown>>;
 }
 
 interface Orderable<Q> {
@@ -129,11 +186,16 @@ function matchingPatients(db: Queryable, f: PatientListFilter) {
  * function as the indexed columns.
  */
 export async function listPatients(db: Queryable, f: PatientListFilter): Promise<{ rows: PatientListRow[]; total: number }> {
-  const terms = orderTerms(f.sort, f.order);
+  const figures = triageFigures(f.now);
   // The offset is walked over ids only (an index-only scan for the name sort), then the page's
-  // rows and their organization's name are read for those ids alone. The total rides on each
-  // row as an uncorrelated subquery, which PostgreSQL runs once.
-  const page = ordered(matchingPatients(db, f).select('p.id'), terms).limit(f.limit).offset(f.offset).as('page');
+  // rows, their organization's name and their triage figures are read for those ids alone. A sort
+  // on a figure computes it for every matching patient (one index probe each) to pick the page.
+  // The total rides on each row as an uncorrelated subquery, which PostgreSQL runs once.
+  let ids = matchingPatients(db, f).select('p.id');
+  if (isTriageSort(f.sort)) {
+    ids = ids.innerJoin('organizations as o', 'o.id', 'p.organization_id').select((figures[f.sort] as RawBuilder<unknown>).as('sort_key'));
+  }
+  const page = ordered(ids, orderTerms(f.sort, f.order, 'sort_key')).limit(f.limit).offset(f.offset).as('page');
   const found = await ordered(
     kysely(db)
       .selectFrom(page)
@@ -149,10 +211,14 @@ export async function listPatients(db: Queryable, f: PatientListFilter): Promise
         'o.name as organization_name',
         'p.enrolled_rpm',
         'p.enrollment_status',
+        figures.last_reading.as('last_reading_at'),
+        figures.open_alerts.as('open_alerts'),
+        figures.minutes_this_month.as('minutes_this_month'),
+        figures.device_days_this_month.as('device_days_this_month'),
         matchingPatients(db, f).select(sql<number>`count(*)::int`.as('n')).as('total'),
       ])
       .$narrowType<PatientNarrowed & { total: number }>(),
-    terms,
+    orderTerms(f.sort, f.order, 'page.sort_key'),
   ).execute();
   const rows = found.map(({ total: _total, ...row }) => row);
   if (found[0]) return { rows, total: found[0].total };
@@ -195,6 +261,7 @@ export async function findPatientDetail(db: Queryable, id: number): Promise<Pati
     .selectFrom('patients as p')
     .innerJoin('organizations as o', 'o.id', 'p.organization_id')
     .leftJoin('users as u', 'u.id', 'p.primary_provider_id')
+    .leftJoin('users as op', 'op.id', 'p.ordering_provider_id')
     .select([
       'p.id',
       ...PATIENT_COLUMNS,
@@ -204,6 +271,10 @@ export async function findPatientDetail(db: Queryable, id: number): Promise<Pati
       'u.last_name as provider_last_name',
       'u.title as provider_title',
       'u.email as provider_email',
+      'op.first_name as ordering_first_name',
+      'op.last_name as ordering_last_name',
+      'op.title as ordering_title',
+      'op.email as ordering_email',
     ])
     .where('p.id', '=', id)
     .$narrowType<PatientNarrowed>()

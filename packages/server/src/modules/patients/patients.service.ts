@@ -14,6 +14,9 @@ import {
   allowsPolicyholder,
   blankToNull,
   type AuditAction,
+  MAX_DIAGNOSIS_CODES,
+  diagnosisCodeProblems,
+  normalizeDiagnosisCodes,
 } from '@rpm/contracts';
 import type pg from 'pg';
 import type { SignedInContext } from '../../kernel/request-context.ts';
@@ -45,6 +48,8 @@ import {
 
 export interface PatientsDeps {
   db: pg.Pool;
+  /** The clock of the month figures (tests give a fixed one); the real time by default. */
+  now?: () => Date;
 }
 
 /**
@@ -72,6 +77,7 @@ export async function listPatientsFor(
       order: query.order ?? 'asc',
       limit,
       offset,
+      now: deps.now?.() ?? new Date(),
     });
     const page = { items: rows.map(presentPatientListItem), total };
     await audit(deps.db, ctx, {
@@ -200,7 +206,7 @@ export async function savePatient(
     }
     // Devices go last: an unknown device id undoes the whole save, insurances included.
     const moved = devicesChange ? await assignDevices(tx, id, wanted, action) : [];
-    const changed = (Object.keys(row) as (keyof PatientRow)[]).filter((k) => row[k] !== before[k]);
+    const changed = (Object.keys(row) as (keyof PatientRow)[]).filter((k) => !sameValue(row[k], before[k]));
     await audit(tx, ctx, {
       action,
       outcome: 'success',
@@ -275,6 +281,7 @@ async function checkedPatientRow(
   if (dateOfBirth !== null && !isDateFrom1900ToToday(dateOfBirth)) {
     throw refusal(PatientErrors.dateOfBirthOutOfRange, action, id, 'date of birth out of range');
   }
+  const evidence = await checkedEvidence(tx, input, action, id, before);
   return {
     first_name: first,
     middle_name: blankToNull(input.middle_name),
@@ -285,7 +292,41 @@ async function checkedPatientRow(
     primary_provider_id: providerId,
     enrolled_rpm: input.enrolled_rpm ?? false,
     enrollment_status: blankToNull(input.enrollment_status) as PatientRow['enrollment_status'],
+    ...evidence,
   };
+}
+
+type EvidenceFields = Pick<PatientRow, 'ordering_provider_id' | 'consent_date' | 'diagnosis_codes'>;
+
+/**
+ * What an auditor asks of a claim: the ordering provider (an active provider of the patient's
+ * organization, checked like the primary provider), the consent date (not in the future) and the
+ * ICD-10-CM codes (normalized; each bad one named). A field left out keeps its value (none on create).
+ */
+async function checkedEvidence(
+  tx: pg.PoolClient,
+  input: PatientInput,
+  action: AuditAction,
+  id: number | null,
+  before: PatientRow | null,
+): Promise<EvidenceFields> {
+  const ordering = input.ordering_provider_id === undefined ? (before?.ordering_provider_id ?? null) : input.ordering_provider_id;
+  const keptOrdering = before !== null && keeps(before, { ordering_provider_id: ordering, organization_id: input.organization_id });
+  if (ordering !== null && !keptOrdering && !(await isActiveProviderOf(tx, ordering, input.organization_id))) {
+    throw refusal(PatientErrors.orderingProviderNotInOrganization, action, id, 'ordering provider not an active provider of the organization');
+  }
+  const consent = input.consent_date === undefined ? (before?.consent_date ?? null) : blankToNull(input.consent_date);
+  if (consent !== null && consent !== before?.consent_date && !isDateFrom1900ToToday(consent)) {
+    throw refusal(PatientErrors.consentDateOutOfRange, action, id, 'consent date out of range');
+  }
+  const codes = input.diagnosis_codes === undefined ? (before?.diagnosis_codes ?? []) : normalizeDiagnosisCodes(input.diagnosis_codes);
+  // The form's own check: one text per bad code, so the person fixes them all at once.
+  const problems = diagnosisCodeProblems(codes);
+  if (problems.length > 0) {
+    const reason = codes.length > MAX_DIAGNOSIS_CODES ? 'too many diagnosis codes' : 'invalid diagnosis code';
+    throw refusal(problems.join(' '), action, id, reason);
+  }
+  return { ordering_provider_id: ordering, consent_date: consent, diagnosis_codes: codes };
 }
 
 function checkedInsurances(items: InsuranceInput[], action: AuditAction, id: number | null): InsuranceRow[] {
@@ -331,6 +372,11 @@ function enrollmentEnds(before: PatientRow, after: PatientRow): boolean {
 /** True when `after` changes none of the fields it names. */
 function keeps<T extends object>(before: T, after: Partial<T>): boolean {
   return (Object.keys(after) as (keyof T)[]).every((k) => before[k] === after[k]);
+}
+
+/** Field values compare by content (the diagnosis codes are a list). */
+function sameValue(a: unknown, b: unknown): boolean {
+  return Array.isArray(a) && Array.isArray(b) ? a.length === b.length && a.every((v, i) => v === b[i]) : a === b;
 }
 
 function sameIds(a: number[], b: number[]): boolean {

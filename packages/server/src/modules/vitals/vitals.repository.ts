@@ -49,7 +49,16 @@ interface ScopedPageParams extends PrefixedAuditRecordParams {
   visibleOrganization: number | null;
   limit: number;
   offset: number;
+  /** Measured at or after (null: from the first). */
+  from: string | null;
+  /** Measured before (null: up to now). */
+  to: string | null;
 }
+
+/** The date filter of the table: the readings measured in [from, to), either end open when null. */
+const inRange = (p: Pick<ScopedPageParams, 'from' | 'to'>, column: string) =>
+  sql<boolean>`(${p.from}::timestamptz IS NULL OR ${sql.ref(column)} >= ${p.from}::timestamptz)
+    AND (${p.to}::timestamptz IS NULL OR ${sql.ref(column)} < ${p.to}::timestamptz)`;
 
 function scopedPageQuery(db: Queryable, p: ScopedPageParams) {
   return (
@@ -73,6 +82,7 @@ function scopedPageQuery(db: Queryable, p: ScopedPageParams) {
           .select(['v.id', 'v.created_at', 'v.systolic', 'v.diastolic', 'v.pulse', 'v.source'])
           .where('v.patient_id', '=', p.patientId)
           .where(vitalsKind('v.kind'))
+          .where(inRange(p, 'v.created_at'))
           .where(({ exists, selectFrom }) =>
             exists(
               selectFrom('scope')
@@ -97,7 +107,8 @@ function scopedPageQuery(db: Queryable, p: ScopedPageParams) {
               .select(
                 auditRecordSelection(
                   p,
-                  sql`jsonb_build_object('limit', ${p.limit}::int, 'offset', ${p.offset}::int, 'count', (SELECT count(*) FROM page))`,
+                  sql`jsonb_strip_nulls(jsonb_build_object('limit', ${p.limit}::int, 'offset', ${p.offset}::int, 'count', (SELECT count(*) FROM page),
+                    'from', ${p.from}::timestamptz, 'to', ${p.to}::timestamptz))`,
                 ),
               )
               .where(sql<boolean>`scope.visible`),
@@ -119,7 +130,12 @@ function scopedPageQuery(db: Queryable, p: ScopedPageParams) {
         's.id as patient_id',
         's.organization_id',
         's.visible',
-        sql<number | null>`c.n::int8`.as('total'),
+        // Without dates the per-patient counter; with dates a count of the range (a CASE runs
+        // its subquery only when that branch is taken, and only for a visible patient).
+        sql<number | null>`CASE WHEN NOT s.visible THEN NULL
+          WHEN ${p.from}::timestamptz IS NULL AND ${p.to}::timestamptz IS NULL THEN c.n::int8
+          ELSE (SELECT count(*) FROM observations r
+                 WHERE r.patient_id = s.id AND ${vitalsKind('r.kind')} AND ${inRange(p, 'r.created_at')}) END`.as('total'),
         'page.created_at',
         'page.systolic',
         'page.diastolic',
@@ -148,12 +164,12 @@ let scopedPageTemplate: Template<ScopedPageParams, ScopedPageRow> | undefined;
  */
 export async function readScopedVitalPage(
   db: Queryable,
-  read: { patientId: number; visibleOrganization: number | null; limit: number; offset: number },
+  read: { patientId: number; visibleOrganization: number | null; limit: number; offset: number; from: string | null; to: string | null },
   success: AuditEntry,
 ): Promise<ScopedVitalPage | undefined> {
   scopedPageTemplate ??= template(
-    'vitals_scoped_page_v3',
-    ['patientId', 'visibleOrganization', 'limit', 'offset', ...AUDIT_RECORD_PARAM_KEYS],
+    'vitals_scoped_page_v4',
+    ['patientId', 'visibleOrganization', 'limit', 'offset', 'from', 'to', ...AUDIT_RECORD_PARAM_KEYS],
     (p) => scopedPageQuery(db, p).compile(),
   );
   const rows = await scopedPageTemplate.run(db, { ...read, ...prefixedAuditRecordParams(success) });

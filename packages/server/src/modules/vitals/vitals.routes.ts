@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ErrorBody, IdParam, ManualVitalBody, PatientPageQuery, Vital, VitalPage, VitalSeries, VitalSeriesQuery } from '@rpm/contracts';
+import { ErrorBody, IdParam, ManualVitalBody, Vital, VitalPage, VitalSeries, VitalPageQuery, VitalSeriesQuery } from '@rpm/contracts';
 import { signedInContextOf } from '../../kernel/request-context.ts';
 import type { ModuleDeps } from '../module-deps.ts';
 import { addManualVital, listVitals, readVitalSeries } from './vitals.service.ts';
@@ -13,12 +13,15 @@ export const vitalsRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, d
       schema: {
         tags: ['observations'],
         params: IdParam,
-        querystring: PatientPageQuery,
+        querystring: VitalPageQuery,
         response: { 200: VitalPage, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody },
       },
     },
     async (request) =>
-      listVitals(deps, signedInContextOf(request), request.params.id, request.query.limit ?? 10, request.query.offset ?? 0),
+      listVitals(deps, signedInContextOf(request), request.params.id, request.query.limit ?? 10, request.query.offset ?? 0, {
+        from: request.query.from,
+        to: request.query.to,
+      }),
   );
 
   // The Figure view needs a series, not pages: one call with compact columns.

@@ -26,12 +26,13 @@ export async function listVitals(
   patientId: number,
   limit: number,
   offset: number,
+  range: { from?: string; to?: string } = {},
 ): Promise<VitalPage> {
   const action = 'vitals.list';
   return recordingRefusals(deps.db, ctx, async () => {
     const read = await readScopedVitalPage(
       deps.db,
-      { patientId, visibleOrganization: patientListScope(ctx.actor), limit, offset },
+      { patientId, visibleOrganization: patientListScope(ctx.actor), limit, offset, from: range.from ?? null, to: range.to ?? null },
       auditEntryOf(ctx, { action, outcome: 'success', resourceType: 'patient', resourceId: patientId }),
     );
     if (!read) {

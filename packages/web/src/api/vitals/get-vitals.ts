@@ -6,11 +6,20 @@ import { useUserScope, type UserScope } from '../scope.ts';
 
 export const getVitalsCall = defineCall('GET', '/api/patients/:id/vitals', import.meta.env.DEV && VitalPage);
 
-export const getVitals = (id: number, limit: number, offset: number) =>
-  callApi(getVitalsCall, { params: { id }, query: { limit, offset } });
+/** Measured from `from` (inclusive) to `to` (exclusive), ISO timestamps; either may be left out. */
+export interface VitalsRange {
+  from?: string;
+  to?: string;
+}
 
-export const vitalsQuery = (scope: UserScope, id: number, limit: number, offset: number) =>
-  queryOptions({ queryKey: patientKeys.vitals(scope, id, limit, offset), queryFn: () => getVitals(id, limit, offset) });
+export const getVitals = (id: number, limit: number, offset: number, range: VitalsRange = {}) =>
+  callApi(getVitalsCall, { params: { id }, query: { limit, offset, ...range } });
 
-export const useVitals = (id: number, limit: number, offset: number) =>
-  useQuery({ ...vitalsQuery(useUserScope(), id, limit, offset), placeholderData: keepPreviousData });
+export const vitalsQuery = (scope: UserScope, id: number, limit: number, offset: number, range: VitalsRange = {}) =>
+  queryOptions({
+    queryKey: patientKeys.vitals(scope, id, limit, offset, range),
+    queryFn: () => getVitals(id, limit, offset, range),
+  });
+
+export const useVitals = (id: number, limit: number, offset: number, range: VitalsRange = {}) =>
+  useQuery({ ...vitalsQuery(useUserScope(), id, limit, offset, range), placeholderData: keepPreviousData });

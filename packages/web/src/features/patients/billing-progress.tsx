@@ -9,8 +9,9 @@ import { PatientSection } from './paged-section.tsx';
 const percent = (value: number, of: number) => Math.min(100, Math.round((value / of) * 100));
 
 /**
- * This month's progress towards the RPM codes, and the way to its printable evidence. Loaded on its
- * own after the page (default export for React.lazy): it sits last on the page.
+ * This month's progress towards the RPM codes, and the way to its printable evidence. Part of what
+ * the patient page opens on (after the alerts and the latest readings); a default export for
+ * React.lazy, so its code comes in a chunk of its own.
  */
 export default function BillingProgress({ patientId }: { patientId: number }) {
   const billing = usePatientBilling(patientId);
@@ -24,7 +25,7 @@ export default function BillingProgress({ patientId }: { patientId: number }) {
         </Button>
       }
     >
-      {/* Nothing while loading: the section comes last and fills in once its answer arrives. */}
+      {/* Nothing while loading: the bars fill in once the answer arrives. */}
       <QueryStates query={billing} errorFallback={BillingTexts.failedToLoad} loading={null}>
         {({ row }) => (
           <Stack spacing={1} data-testid="billing-progress">

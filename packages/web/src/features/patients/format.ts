@@ -17,3 +17,27 @@ export function ageOn(dateOfBirth: string | null, today: string): number | null 
   const age = ty - by - (tm < bm || (tm === bm && td < bd) ? 1 : 0);
   return age >= 0 ? age : null;
 }
+
+const timestampFormats = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * A server timestamp as `YYYY-MM-DD HH:mm` in `timeZone`, as lib/format-timestamp writes it, with
+ * the browser's own Intl: the patient list's first load then carries no date library.
+ */
+export function listTimestamp(iso: string, timeZone: string): string {
+  let f = timestampFormats.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    timestampFormats.set(timeZone, f);
+  }
+  const part = Object.fromEntries(f.formatToParts(new Date(iso)).map((p) => [p.type, p.value]));
+  return `${part.year}-${part.month}-${part.day} ${part.hour}:${part.minute}`;
+}

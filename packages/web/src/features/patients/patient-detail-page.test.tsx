@@ -1,4 +1,13 @@
-import { BillingTexts, Labels, PatientTexts, type PatientBilling, type PatientDetail } from '@rpm/contracts';
+import {
+  BillingTexts,
+  Labels,
+  OutreachTexts,
+  PatientTexts,
+  type Alert,
+  type OutreachInput,
+  type PatientBilling,
+  type PatientDetail,
+} from '@rpm/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
@@ -31,6 +40,10 @@ const patient: PatientDetail = {
   enrollment_status_legacy: null,
   organization_name: 'North Clinic',
   primary_provider_name: 'Grace Hopper, MD',
+  ordering_provider_id: 8,
+  ordering_provider_name: 'Alan Turing, MD',
+  consent_date: '2025-11-03',
+  diagnosis_codes: ['I10', 'E11.9'],
   devices: [],
   device_ids: [],
   insurances: [
@@ -58,6 +71,28 @@ const NO_OVERRIDES = Object.fromEntries(
   ALERT_THRESHOLD_KEYS.filter((k) => !ORGANIZATION_ONLY_THRESHOLDS.includes(k)).map((k) => [k, null]),
 );
 
+const openAlert = {
+  id: 9,
+  patient_id: 4,
+  patient_name: 'Ada Lovelace',
+  rule: 'bp_crisis',
+  severity: 'critical',
+  status: 'open',
+  count: 2,
+  first_at: '2026-01-08T12:00:00.000Z',
+  last_at: '2026-01-10T12:00:00.000Z',
+  last_values: { systolic: 181, diastolic: 80, pulse: 70 },
+  primary_provider_id: 7,
+  confirmed: true,
+  cleared_at: null,
+  acknowledged_at: null,
+  acknowledged_by_name: null,
+  snoozed_until: null,
+  escalated_at: null,
+  resolved_at: null,
+  resolution_reason: null,
+} satisfies Alert;
+
 // The patient's alerts and thresholds (shown above the vitals).
 const alertHandlers = [
   http.get('/api/alerts', ({ request }) => {
@@ -66,27 +101,7 @@ const alertHandlers = [
       status === 'open'
         ? {
             items: [
-              {
-                id: 9,
-                patient_id: 4,
-                patient_name: 'Ada Lovelace',
-                rule: 'bp_crisis',
-                severity: 'critical',
-                status: 'open',
-                count: 2,
-                first_at: '2026-01-08T12:00:00.000Z',
-                last_at: '2026-01-10T12:00:00.000Z',
-                last_values: { systolic: 181, diastolic: 80, pulse: 70 },
-                primary_provider_id: 7,
-                confirmed: true,
-                cleared_at: null,
-                acknowledged_at: null,
-                acknowledged_by_name: null,
-                snoozed_until: null,
-                escalated_at: null,
-                resolved_at: null,
-                resolution_reason: null,
-              },
+              openAlert,
             ],
             total: 1,
           }
@@ -129,7 +144,19 @@ const server = setupTestServer(
   ),
   http.get('/api/patients/4/sessions', () =>
     HttpResponse.json({
-      items: [{ id: 1, date: '2026-01-05', duration_minutes: 25, notes: null, interactive: true }],
+      items: [
+        {
+          id: 1,
+          date: '2026-01-05',
+          duration_minutes: 25,
+          notes: null,
+          interactive: true,
+          activity: 'phone_call',
+          contact_type: 'phone',
+          measured_minutes: null,
+          adjustment_reason: null,
+        },
+      ],
       total: 1,
       month_totals: [
         { month: '2026-01', minutes: 25 },
@@ -137,11 +164,36 @@ const server = setupTestServer(
       ],
     }),
   ),
+  http.get('/api/patients/4/outreach', () =>
+    HttpResponse.json({
+      items: [
+        {
+          id: 3,
+          patient_id: 4,
+          outcome: 'device_problem',
+          notes: 'Cuff does not pair',
+          user_id: 7,
+          user_name: 'Grace Hopper, MD',
+          created_at: '2026-01-09T15:00:00.000Z',
+        },
+      ],
+      total: 1,
+    }),
+  ),
   http.get('/api/patients/4/billing', () =>
     HttpResponse.json({
       month: '2026-01',
       closed: false,
       time_zone: 'America/New_York',
+      patient: {
+        name: 'Ada Lovelace',
+        date_of_birth: '1950-12-10',
+        insurances: [],
+        devices: [],
+        ordering_provider: 'Alan Turing, MD',
+        consent_date: '2025-11-03',
+        diagnosis_codes: ['I10', 'E11.9'],
+      },
       row: {
         patient_id: 4,
         patient_name: 'Ada Lovelace',
@@ -163,12 +215,12 @@ beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => server.resetHandlers());
 afterAll(() => server.close());
 
-const renderDetailPage = () =>
+const renderDetailPage = (path = '/patients/4') =>
   renderPage(
     <Routes>
       <Route path="/patients/:id" element={<PatientDetailPage />} />
     </Routes>,
-    '/patients/4',
+    path,
   );
 
 describe('patient detail', { timeout: 20_000 }, () => {
@@ -333,5 +385,108 @@ describe('patient detail', { timeout: 20_000 }, () => {
       'href',
       '/billing/patients/4',
     );
+  });
+});
+
+describe('patient detail: what needs attention first', { timeout: 20_000 }, () => {
+  it('opens on the open alerts, the latest readings and this month, before the details', async () => {
+    renderDetailPage();
+    // Both load in chunks of their own.
+    await screen.findByTestId('billing-progress');
+    await screen.findByRole('heading', { name: OutreachTexts.title });
+    const sections = screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent);
+    const at = (title: string) => sections.indexOf(title);
+    expect(at(AlertTexts.patientAlertsTitle)).toBe(0);
+    expect(at(PatientTexts.vitals)).toBe(1);
+    expect(at(BillingTexts.progressTitle)).toBe(2);
+    expect(at(PatientTexts.details)).toBe(3);
+    expect(at(PatientTexts.insurance)).toBeGreaterThan(at(PatientTexts.details));
+    expect(at(OutreachTexts.title)).toBe(sections.length - 1);
+  });
+
+  it('shows the ordering provider, consent date and diagnosis codes', async () => {
+    renderDetailPage();
+    await screen.findByRole('heading', { name: 'Ada Lovelace' });
+    const term = (name: string) => screen.getByText(name, { selector: 'dt' }).nextElementSibling;
+    expect(term(PatientTexts.orderingProvider)).toHaveTextContent('Alan Turing, MD');
+    expect(term(PatientTexts.consentDate)).toHaveTextContent('2025-11-03');
+    expect(term(PatientTexts.diagnosisCodes)).toHaveTextContent('I10, E11.9');
+  });
+
+  it('acknowledges an open alert from the page, and links to the worklist to resolve it', async () => {
+    let acknowledged: number | null = null;
+    server.use(
+      http.post('/api/alerts/:id/acknowledge', ({ params }) => {
+        acknowledged = Number(params.id);
+        return HttpResponse.json({ ...openAlert, status: 'acknowledged', acknowledged_at: '2026-01-10T13:00:00.000Z' });
+      }),
+    );
+    const user = userEvent.setup();
+    renderDetailPage();
+    const rule = AlertTexts.rules.bp_crisis;
+    await user.click(await screen.findByRole('button', { name: `${AlertTexts.acknowledge}: ${rule}` }));
+    await waitFor(() => expect(acknowledged).toBe(9));
+    expect(screen.getByRole('link', { name: `${AlertTexts.resolve}: ${rule}` })).toHaveAttribute('href', '/alerts');
+  });
+
+  it('asks the server for the readings of the chosen dates, kept in the address', async () => {
+    const asked: URLSearchParams[] = [];
+    server.use(
+      http.get('/api/patients/4/vitals', ({ request }) => {
+        asked.push(new URL(request.url).searchParams);
+        return HttpResponse.json({ items: [], total: 0 });
+      }),
+    );
+    localStorage.setItem(TIMEZONE_STORAGE_KEY, 'America/New_York');
+    renderDetailPage('/patients/4?readings_from=2026-01-05&readings_to=2026-01-09');
+    expect(await screen.findByText(PatientTexts.noVitalsInRange)).toBeInTheDocument();
+    const last = asked.at(-1)!;
+    // Whole days in the chosen zone: from midnight of the 5th to midnight after the 9th (EST).
+    expect(last.get('from')).toBe('2026-01-05T05:00:00.000Z');
+    expect(last.get('to')).toBe('2026-01-10T05:00:00.000Z');
+    expect(screen.getByLabelText(PatientTexts.readingsFrom)).toHaveValue('2026-01-05');
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: PatientTexts.clearDates }));
+    await waitFor(() => expect(asked.at(-1)!.has('from')).toBe(false));
+    localStorage.removeItem(TIMEZONE_STORAGE_KEY);
+  });
+
+  it('keeps wide tables inside a container that scrolls sideways (a phone shows every column)', async () => {
+    renderDetailPage();
+    for (const name of [PatientTexts.vitals, OutreachTexts.title]) {
+      const table = await screen.findByRole('table', { name });
+      const wrapper = table.closest('.MuiTableContainer-root');
+      expect(wrapper).not.toBeNull();
+      expect(getComputedStyle(wrapper!).overflowX).toBe('auto');
+    }
+  });
+
+  it('records an outreach with its outcome and notes, and lists what is on the record', async () => {
+    let body: OutreachInput | null = null;
+    server.use(
+      http.post('/api/patients/4/outreach', async ({ request }) => {
+        body = (await request.json()) as OutreachInput;
+        return HttpResponse.json(
+          { id: 4, patient_id: 4, user_id: 7, user_name: 'Grace Hopper, MD', created_at: '2026-01-10T15:00:00.000Z', notes: null, ...body },
+          { status: 201 },
+        );
+      }),
+    );
+    const user = userEvent.setup();
+    renderDetailPage();
+    const table = await screen.findByRole('table', { name: OutreachTexts.title });
+    expect(within(table).getByText(OutreachTexts.outcomes.device_problem)).toBeInTheDocument();
+    expect(within(table).getByText('Cuff does not pair')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: OutreachTexts.record }));
+    const dialog = await screen.findByRole('dialog', { name: OutreachTexts.record });
+    const save = within(dialog).getByRole('button', { name: Labels.save });
+    expect(save).toBeDisabled();
+    await user.click(within(dialog).getByRole('combobox', { name: OutreachTexts.outcome }));
+    await user.click(await screen.findByRole('option', { name: OutreachTexts.outcomes.left_message }));
+    await user.type(within(dialog).getByLabelText(OutreachTexts.notes), 'Voicemail, will call back');
+    await user.click(save);
+    expect(await screen.findByText(OutreachTexts.saved)).toBeInTheDocument();
+    expect(body).toEqual({ outcome: 'left_message', notes: 'Voicemail, will call back' });
   });
 });

@@ -17,16 +17,24 @@ import { TrackingSection } from './tracking-section.tsx';
 import { VitalsSection } from './vitals-section.tsx';
 import { PatientPrograms } from './patient-programs.tsx';
 import { CareTimerSlot } from './care-timer/care-timer-slot.tsx';
+import { AlertActions } from './alert-actions.tsx';
 
-// Last on the page and with its own progress bars: fetched after the page.
+
+// This month's progress (its bars) and the outreach list (its table and dialog) load with the page
+// but in chunks of their own, which keeps the page's first load near its budget.
 const BillingProgress = lazy(() => import('./billing-progress.tsx'));
+const OutreachSection = lazy(() => import('./outreach-section.tsx').then((m) => ({ default: m.OutreachSection })));
 // The other kinds' panels sit below the vitals: their code loads after the page's first screen
 // (it keeps the page near its first-load budget).
 const MeasurementPanels = lazy(() =>
   import('./measurement-panels.tsx').then((m) => ({ default: m.MeasurementPanels })),
 );
 
-/** /patients/:id: the patient, insurance, vitals, notes and tracking time. */
+/**
+ * /patients/:id, opening on what needs attention: open alerts with their actions, the latest
+ * readings and this month's progress; then the patient's details, insurance, the other kinds'
+ * readings, notes, tracking time and outreach.
+ */
 export default function PatientDetailPage() {
   const id = patientIdFrom(useParams().id);
   const patient = usePatient(id ?? 0, id !== null);
@@ -43,36 +51,58 @@ export default function PatientDetailPage() {
 
   return (
     <Stack spacing={3}>
-      <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between' }}>
+      <Stack direction="row" useFlexGap sx={{ alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap', gap: 1 }}>
         <Typography variant="h4" component="h1">
           {fullName(p)}
         </Typography>
-        <Button variant="outlined" component={RouterLink} to={paths.patientEdit(p.id)}>
-          {Labels.edit}
-        </Button>
+        <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+          <Button variant="outlined" component={RouterLink} to={paths.patientEdit(p.id)}>
+            {Labels.edit}
+          </Button>
+        </Stack>
       </Stack>
       <CareTimerSlot patientId={p.id} organizationId={p.organization_id} />
-      <Paper variant="outlined" sx={{ p: 2 }}>
-        <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 3, rowGap: 1, m: 0 }}>
-          <Field term={PatientTexts.dateOfBirth} value={p.date_of_birth ?? Labels.notAvailable} />
-          <Field term={PatientTexts.age} value={age === null ? Labels.notAvailable : `${age} ${PatientTexts.years}`} />
-          <Field term={PatientTexts.gender} value={p.gender ? PatientTexts[`gender_${p.gender}`] : Labels.notAvailable} />
-          <Field term={PatientTexts.status} value={statusText(p.enrollment_status)} />
-          {p.enrollment_status_legacy && <Field term={PatientTexts.previousStatus} value={p.enrollment_status_legacy} />}
-          <Field term={Labels.enrollInRpm} value={p.enrolled_rpm ? PatientTexts.yes : PatientTexts.no} />
-          <Field term={PatientTexts.provider} value={p.primary_provider_name ?? Labels.notAvailable} />
-          <Field term={PatientTexts.organization} value={p.organization_name ?? Labels.notAvailable} />
-          <Field
-            term={PatientTexts.assignedDevices}
-            value={
-              p.devices.length
-                ? p.devices.map((d) => [d.device_id, d.model].filter(Boolean).join(' · ')).join(', ')
-                : PatientTexts.noDevices
-            }
-          />
-        </Box>
-      </Paper>
+      {/* Drawn with the details (its data is asked for with theirs): a section loaded on its own
+          was revealed late, React batching the reveals of lazy content. */}
+      <PatientAlerts patientId={p.id} actions={(a) => <AlertActions alert={a} />} />
+      <Divider />
+      <VitalsSection patientId={p.id} />
+      <Suspense fallback={<LoadingState py={2} size={24} />}>
+        <BillingProgress patientId={p.id} />
+      </Suspense>
       <SummaryLinks patientId={p.id} />
+      <Divider />
+      <Box component="section" aria-labelledby="details-heading">
+        <Typography id="details-heading" variant="h6" component="h2" sx={{ mb: 1 }}>
+          {PatientTexts.details}
+        </Typography>
+        <Paper variant="outlined" sx={{ p: 2 }}>
+          <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 3, rowGap: 1, m: 0 }}>
+            <Field term={PatientTexts.dateOfBirth} value={p.date_of_birth ?? Labels.notAvailable} />
+            <Field term={PatientTexts.age} value={age === null ? Labels.notAvailable : `${age} ${PatientTexts.years}`} />
+            <Field term={PatientTexts.gender} value={p.gender ? PatientTexts[`gender_${p.gender}`] : Labels.notAvailable} />
+            <Field term={PatientTexts.status} value={statusText(p.enrollment_status)} />
+            {p.enrollment_status_legacy && <Field term={PatientTexts.previousStatus} value={p.enrollment_status_legacy} />}
+            <Field term={Labels.enrollInRpm} value={p.enrolled_rpm ? PatientTexts.yes : PatientTexts.no} />
+            <Field term={PatientTexts.provider} value={p.primary_provider_name ?? Labels.notAvailable} />
+            <Field term={PatientTexts.orderingProvider} value={p.ordering_provider_name ?? Labels.notAvailable} />
+            <Field term={PatientTexts.consentDate} value={p.consent_date ?? Labels.notAvailable} />
+            <Field
+              term={PatientTexts.diagnosisCodes}
+              value={p.diagnosis_codes.length ? p.diagnosis_codes.join(', ') : PatientTexts.noDiagnosisCodes}
+            />
+            <Field term={PatientTexts.organization} value={p.organization_name ?? Labels.notAvailable} />
+            <Field
+              term={PatientTexts.assignedDevices}
+              value={
+                p.devices.length
+                  ? p.devices.map((d) => [d.device_id, d.model].filter(Boolean).join(' · ')).join(', ')
+                  : PatientTexts.noDevices
+              }
+            />
+          </Box>
+        </Paper>
+      </Box>
       <PatientPrograms patientId={p.id} />
       <Box component="section" aria-labelledby="insurance-heading">
         <Typography id="insurance-heading" variant="h6" component="h2" sx={{ mb: 1 }}>
@@ -89,12 +119,6 @@ export default function PatientDetailPage() {
         )}
       </Box>
       <Divider />
-      {/* Drawn with the details (its data is asked for with theirs): a section loaded on its own
-          was revealed late, React batching the reveals of lazy content. */}
-      <PatientAlerts patientId={p.id} />
-      <Divider />
-      <VitalsSection patientId={p.id} />
-      <Divider />
       <Suspense fallback={<LoadingState />}>
         <MeasurementPanels patientId={p.id} organizationId={p.organization_id} />
       </Suspense>
@@ -103,8 +127,8 @@ export default function PatientDetailPage() {
       <Divider />
       <TrackingSection patientId={p.id} />
       <Divider />
-      <Suspense fallback={null}>
-        <BillingProgress patientId={p.id} />
+      <Suspense fallback={<LoadingState py={2} size={24} />}>
+        <OutreachSection patientId={p.id} />
       </Suspense>
     </Stack>
   );

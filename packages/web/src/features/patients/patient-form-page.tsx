@@ -65,6 +65,7 @@ export default function PatientFormPage() {
       isAdmin={user?.role === 'admin'}
       currentOrganizationName={patient.data?.organization_name ?? null}
       currentProviderName={patient.data?.primary_provider_name ?? null}
+      currentOrderingName={patient.data?.ordering_provider_name ?? null}
     />
   );
 }
@@ -75,9 +76,17 @@ interface FormProps {
   isAdmin: boolean;
   currentOrganizationName: string | null;
   currentProviderName?: string | null;
+  currentOrderingName?: string | null;
 }
 
-export function PatientForm({ patientId, initial, isAdmin, currentOrganizationName, currentProviderName = null }: FormProps) {
+export function PatientForm({
+  patientId,
+  initial,
+  isAdmin,
+  currentOrganizationName,
+  currentProviderName = null,
+  currentOrderingName = null,
+}: FormProps) {
   const navigate = useNavigate();
   const { enqueueSnackbar } = useSnackbar();
   const save = useSavePatient(patientId);
@@ -103,7 +112,10 @@ export function PatientForm({ patientId, initial, isAdmin, currentOrganizationNa
   // A provider chosen for one organization is meaningless in another: clear it on a change.
   const firstOrg = useRef(organizationId);
   useEffect(() => {
-    if (firstOrg.current !== organizationId) setValue('primary_provider_id', '');
+    if (firstOrg.current !== organizationId) {
+      setValue('primary_provider_id', '');
+      setValue('ordering_provider_id', '');
+    }
     firstOrg.current = organizationId;
   }, [organizationId, setValue]);
 
@@ -124,15 +136,16 @@ export function PatientForm({ patientId, initial, isAdmin, currentOrganizationNa
   if (initial.organization_id && !orgOptions.some((o) => String(o.id) === initial.organization_id)) {
     orgOptions.push({ id: Number(initial.organization_id), name: currentOrganizationName ?? initial.organization_id });
   }
-  // Until the provider list is in, the saved provider stays an option (by name when known).
-  const providerOptions = [...(providers.data ?? [])];
-  if (
-    initial.primary_provider_id &&
-    organizationId === initial.organization_id &&
-    !providerOptions.some((p) => String(p.id) === initial.primary_provider_id)
-  ) {
-    providerOptions.push({ id: Number(initial.primary_provider_id), name: currentProviderName ?? initial.primary_provider_id });
-  }
+  // Until the provider list is in, the saved providers stay options (by name when known).
+  const withSaved = (id: string, name: string | null) => {
+    const options = [...(providers.data ?? [])];
+    if (id && organizationId === initial.organization_id && !options.some((p) => String(p.id) === id)) {
+      options.push({ id: Number(id), name: name ?? id });
+    }
+    return options;
+  };
+  const providerOptions = withSaved(initial.primary_provider_id, currentProviderName);
+  const orderingOptions = withSaved(initial.ordering_provider_id, currentOrderingName);
   const title = patientId === null ? Labels.addPatient : Labels.updatePatient;
 
   return (
@@ -144,19 +157,9 @@ export function PatientForm({ patientId, initial, isAdmin, currentOrganizationNa
         <Paper variant="outlined" sx={{ p: 2 }}>
           <Stack spacing={2}>
             <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
-              <TextField
-                label={PatientTexts.firstName}
-                required
-                fullWidth
-                {...textFieldProps(form, 'first_name')}
-              />
+              <TextField label={PatientTexts.firstName} required fullWidth {...textFieldProps(form, 'first_name')} />
               <TextField label={PatientTexts.middleName} fullWidth {...inputProps(form, 'middle_name')} />
-              <TextField
-                label={PatientTexts.lastName}
-                required
-                fullWidth
-                {...textFieldProps(form, 'last_name')}
-              />
+              <TextField label={PatientTexts.lastName} required fullWidth {...textFieldProps(form, 'last_name')} />
             </Stack>
             <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
               <TextField
@@ -182,11 +185,7 @@ export function PatientForm({ patientId, initial, isAdmin, currentOrganizationNa
               </TextField>
             </Stack>
             <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
-              {/*
-                Controlled selects: their options arrive after the first render, and a select
-                holding a value that has no option yet would otherwise fall back to the first
-                option and save the wrong provider.
-              */}
+              {/* Controlled, like the provider selects (see ProviderSelect). */}
               <Controller
                 control={control}
                 name="organization_id"
@@ -208,26 +207,11 @@ export function PatientForm({ patientId, initial, isAdmin, currentOrganizationNa
                   </TextField>
                 )}
               />
-              <Controller
-                control={control}
+              <ProviderSelect
+                form={form}
                 name="primary_provider_id"
-                render={({ field }) => (
-                  <TextField
-                    select
-                    label={PatientTexts.primaryProvider}
-                    fullWidth
-                    disabled={!organizationId}
-                    slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
-                    {...controlledInputProps(field)}
-                  >
-                    <option value="">{PatientTexts.none}</option>
-                    {providerOptions.map((p) => (
-                      <option key={p.id} value={String(p.id)}>
-                        {p.name}
-                      </option>
-                    ))}
-                  </TextField>
-                )}
+                label={PatientTexts.primaryProvider}
+                options={providerOptions}
               />
             </Stack>
             <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ alignItems: 'center' }}>
@@ -236,7 +220,13 @@ export function PatientForm({ patientId, initial, isAdmin, currentOrganizationNa
                 name="enrolled_rpm"
                 render={({ field }) => (
                   <FormControlLabel
-                    control={<Checkbox checked={field.value} onChange={(e) => field.onChange(e.target.checked)} onBlur={field.onBlur} />}
+                    control={
+                      <Checkbox
+                        checked={field.value}
+                        onChange={(e) => field.onChange(e.target.checked)}
+                        onBlur={field.onBlur}
+                      />
+                    }
                     label={Labels.enrollInRpm}
                   />
                 )}
@@ -256,6 +246,27 @@ export function PatientForm({ patientId, initial, isAdmin, currentOrganizationNa
                 ))}
               </TextField>
             </Stack>
+          </Stack>
+        </Paper>
+
+        <Paper variant="outlined" sx={{ p: 2 }}>
+          <Stack spacing={2}>
+            <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
+              <ProviderSelect
+                form={form}
+                name="ordering_provider_id"
+                label={PatientTexts.orderingProvider}
+                options={orderingOptions}
+              />
+              <TextField
+                type="date"
+                label={PatientTexts.consentDate}
+                fullWidth
+                slotProps={{ inputLabel: { shrink: true } }}
+                {...textFieldProps(form, 'consent_date')}
+              />
+            </Stack>
+            <DiagnosisCodesField form={form} />
           </Stack>
         </Paper>
 
@@ -290,7 +301,11 @@ export function PatientForm({ patientId, initial, isAdmin, currentOrganizationNa
                       getOptionLabel={(d) => deviceLabel(d, patientId)}
                       filterSelectedOptions
                       renderInput={(params) => (
-                        <TextField {...params} label={PatientTexts.assignedDevices} placeholder={PatientTexts.devicesSearch} />
+                        <TextField
+                          {...params}
+                          label={PatientTexts.assignedDevices}
+                          placeholder={PatientTexts.devicesSearch}
+                        />
                       )}
                     />
                   );
@@ -310,6 +325,61 @@ export function PatientForm({ patientId, initial, isAdmin, currentOrganizationNa
         </Stack>
       </Stack>
     </Box>
+  );
+}
+
+/**
+ * A provider of the chosen organization, or none (primary and ordering provider). Controlled: its
+ * options arrive after the first render, and a select holding a value that has no option yet would
+ * otherwise fall back to the first option and save the wrong provider.
+ */
+function ProviderSelect({
+  form,
+  name,
+  label,
+  options,
+}: {
+  form: ReturnType<typeof useSchemaForm<PatientFormValues>>;
+  name: 'primary_provider_id' | 'ordering_provider_id';
+  label: string;
+  options: { id: number; name: string }[];
+}) {
+  const organizationId = useWatch({ control: form.control, name: 'organization_id' });
+  return (
+    <Controller
+      control={form.control}
+      name={name}
+      render={({ field }) => (
+        <TextField
+          select
+          label={label}
+          fullWidth
+          disabled={!organizationId}
+          slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+          {...controlledInputProps(field)}
+        >
+          <option value="">{PatientTexts.none}</option>
+          {options.map((p) => (
+            <option key={p.id} value={String(p.id)}>
+              {p.name}
+            </option>
+          ))}
+        </TextField>
+      )}
+    />
+  );
+}
+
+/** The codes, comma separated; the example stays under the field until a code is wrong. */
+function DiagnosisCodesField({ form }: { form: ReturnType<typeof useSchemaForm<PatientFormValues>> }) {
+  const props = textFieldProps(form, 'diagnosis_codes');
+  return (
+    <TextField
+      label={PatientTexts.diagnosisCodes}
+      fullWidth
+      {...props}
+      helperText={props.error ? props.helperText : PatientTexts.diagnosisCodesHelp}
+    />
   );
 }
 

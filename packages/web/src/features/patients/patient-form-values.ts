@@ -1,6 +1,9 @@
 import {
   Validation,
   allowsPolicyholder,
+  consentDateText,
+  diagnosisCodesText,
+  splitDiagnosisCodes,
   blankToNull,
   formList,
   formSchema,
@@ -31,6 +34,10 @@ export interface PatientFormValues {
   primary_provider_id: string;
   enrolled_rpm: boolean;
   enrollment_status: EnrollmentStatus | '';
+  ordering_provider_id: string;
+  consent_date: string;
+  /** Codes as typed, separated by commas. */
+  diagnosis_codes: string;
   insurances: InsuranceFormValues[];
   device_ids: number[];
 }
@@ -40,6 +47,8 @@ export const PatientFormSchema = formSchema({
   first_name: requiredText(Validation.firstNameRequired),
   last_name: requiredText(Validation.lastNameRequired),
   organization_id: requiredText(Validation.organizationRequired),
+  consent_date: consentDateText(),
+  diagnosis_codes: diagnosisCodesText(),
   insurances: formList({
     type: requiredText(Validation.insuranceType),
     provider_name: requiredText(Validation.insuranceProvider),
@@ -57,6 +66,9 @@ export const emptyPatientForm = (organizationId: number | null): PatientFormValu
   primary_provider_id: '',
   enrolled_rpm: false,
   enrollment_status: '',
+  ordering_provider_id: '',
+  consent_date: '',
+  diagnosis_codes: '',
   insurances: [],
   device_ids: [],
 });
@@ -72,6 +84,9 @@ export function toFormValues(p: PatientDetail): PatientFormValues {
     primary_provider_id: p.primary_provider_id === null ? '' : String(p.primary_provider_id),
     enrolled_rpm: p.enrolled_rpm,
     enrollment_status: p.enrollment_status ?? '',
+    ordering_provider_id: p.ordering_provider_id === null ? '' : String(p.ordering_provider_id),
+    consent_date: p.consent_date ?? '',
+    diagnosis_codes: p.diagnosis_codes.join(', '),
     insurances: p.insurances.map((i) => ({
       type: i.type,
       provider_name: i.provider_name ?? '',
@@ -100,6 +115,9 @@ export function toPatientInput(v: PatientFormValues, includeDevices: boolean): P
     primary_provider_id: v.primary_provider_id === '' ? null : Number(v.primary_provider_id),
     enrolled_rpm: v.enrolled_rpm,
     enrollment_status: v.enrollment_status === '' ? null : v.enrollment_status,
+    ordering_provider_id: v.ordering_provider_id === '' ? null : Number(v.ordering_provider_id),
+    consent_date: blankToNull(v.consent_date),
+    diagnosis_codes: splitDiagnosisCodes(v.diagnosis_codes),
     insurances: v.insurances.map((i) => {
       const isPrivate = allowsPolicyholder(i.type);
       return {

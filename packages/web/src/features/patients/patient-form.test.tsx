@@ -1,4 +1,11 @@
-import { ENROLLMENT_STATUSES, Labels, PatientTexts, Validation, type PatientInput } from '@rpm/contracts';
+import {
+  ENROLLMENT_STATUSES,
+  Labels,
+  PatientErrors,
+  PatientTexts,
+  Validation,
+  type PatientInput,
+} from '@rpm/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
@@ -118,7 +125,15 @@ describe('patient form', { timeout: 20_000 }, () => {
       date_of_birth: null,
       enrollment_status: null,
       organization_id: 1,
-      insurances: [{ type: 'Medicare', provider_name: 'CMS', policy_number: 'M-1', policyholder: null, policyholder_birthdate: null }],
+      insurances: [
+        {
+          type: 'Medicare',
+          provider_name: 'CMS',
+          policy_number: 'M-1',
+          policyholder: null,
+          policyholder_birthdate: null,
+        },
+      ],
     });
     expect(lastBody && 'device_ids' in lastBody).toBe(false);
     expect(screen.getByLabelText(new RegExp(`^${PatientTexts.firstName}`))).toHaveValue('Ada');
@@ -188,7 +203,10 @@ describe('editing', { timeout: 20_000 }, () => {
     server.use(
       http.get('/api/organizations/1/providers', async () => {
         await new Promise((r) => setTimeout(r, 150));
-        return HttpResponse.json([{ id: 5, name: 'Dr. Five' }, { id: 7, name: 'Dr. Who' }]);
+        return HttpResponse.json([
+          { id: 5, name: 'Dr. Five' },
+          { id: 7, name: 'Dr. Who' },
+        ]);
       }),
       http.put('/api/patients/3', async ({ request }) => {
         lastBody = (await request.json()) as PatientInput;
@@ -197,14 +215,68 @@ describe('editing', { timeout: 20_000 }, () => {
     );
     const user = userEvent.setup();
     const initial = { ...emptyPatientForm(1), first_name: 'Ada', last_name: 'Lovelace', primary_provider_id: '7' };
-    wrap(<PatientForm patientId={3} initial={initial} isAdmin={false} currentOrganizationName="North Clinic" currentProviderName="Dr. Who" />);
+    wrap(
+      <PatientForm
+        patientId={3}
+        initial={initial}
+        isAdmin={false}
+        currentOrganizationName="North Clinic"
+        currentProviderName="Dr. Who"
+      />,
+    );
     const provider = screen.getByLabelText(PatientTexts.primaryProvider);
     expect(provider).toHaveValue('7');
-    await screen.findByRole('option', { name: 'Dr. Five' }, { timeout: 5000 });
+    await within(provider).findByRole('option', { name: 'Dr. Five' }, { timeout: 5000 });
     expect(provider).toHaveValue('7');
     await user.click(screen.getByRole('button', { name: Labels.save }));
     await screen.findByText('stop here');
     expect(lastBody).toMatchObject({ primary_provider_id: 7, organization_id: 1 });
+  });
+});
+
+/** A create answered with a refusal: the test sees what was sent, and the form stays. */
+const refuseSave = (path: string) =>
+  http.post(path, async ({ request }) => {
+    lastBody = (await request.json()) as PatientInput;
+    return HttpResponse.json({ message: 'stop here', statusCode: 400, error: 'Bad Request' }, { status: 400 });
+  });
+
+describe('patient form: evidence fields', { timeout: 20_000 }, () => {
+  it('names each bad diagnosis code and a consent date in the future, and sends nothing', async () => {
+    const user = userEvent.setup();
+    renderForm();
+    await user.type(screen.getByLabelText(new RegExp(`^${PatientTexts.firstName}`)), 'Ada');
+    await user.type(screen.getByLabelText(new RegExp(`^${PatientTexts.lastName}`)), 'Lovelace');
+    const codes = screen.getByLabelText(PatientTexts.diagnosisCodes);
+    expect(screen.getByText(PatientTexts.diagnosisCodesHelp)).toBeInTheDocument();
+    await user.type(codes, 'I10, u07.1, hypertension');
+    await user.tab();
+    const message = `${PatientErrors.diagnosisCodeInvalid('U07.1')} ${PatientErrors.diagnosisCodeInvalid('HYPERTENSION')}`;
+    expect(await screen.findByText(message)).toBeInTheDocument();
+    await user.type(screen.getByLabelText(PatientTexts.consentDate), '2999-01-01');
+    await user.tab();
+    expect(await screen.findByText(PatientErrors.consentDateOutOfRange)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: Labels.save }));
+    expect(lastBody).toBeNull();
+  });
+
+  it('sends the ordering provider, consent date and normalized codes', async () => {
+    server.use(refuseSave('/api/patients'));
+    const user = userEvent.setup();
+    renderForm();
+    await user.type(screen.getByLabelText(new RegExp(`^${PatientTexts.firstName}`)), 'Ada');
+    await user.type(screen.getByLabelText(new RegExp(`^${PatientTexts.lastName}`)), 'Lovelace');
+    await screen.findAllByRole('option', { name: 'Dr. Who' });
+    await user.selectOptions(screen.getByLabelText(PatientTexts.orderingProvider), '7');
+    await user.type(screen.getByLabelText(PatientTexts.consentDate), '2025-11-03');
+    await user.type(screen.getByLabelText(PatientTexts.diagnosisCodes), ' i10 ; e11.9,I10');
+    await user.click(screen.getByRole('button', { name: Labels.save }));
+    await screen.findByText('stop here');
+    expect(lastBody).toMatchObject({
+      ordering_provider_id: 7,
+      consent_date: '2025-11-03',
+      diagnosis_codes: ['I10', 'E11.9'],
+    });
   });
 });
 
@@ -214,8 +286,36 @@ describe('patients page', () => {
       http.get('/api/patients', () =>
         HttpResponse.json({
           items: [
-            { id: 1, first_name: 'Ada', middle_name: null, last_name: 'Lovelace', date_of_birth: null, organization_id: 1, organization_name: 'North Clinic', enrolled_rpm: false, enrollment_status: null },
-            { id: 2, first_name: 'Ben', middle_name: null, last_name: 'Franklin', date_of_birth: null, organization_id: 1, organization_name: 'North Clinic', enrolled_rpm: true, enrollment_status: 'Active' },
+            {
+              id: 1,
+              first_name: 'Ada',
+              middle_name: null,
+              last_name: 'Lovelace',
+              date_of_birth: null,
+              organization_id: 1,
+              organization_name: 'North Clinic',
+              enrolled_rpm: false,
+              enrollment_status: null,
+              last_reading_at: null,
+              open_alerts: 0,
+              minutes_this_month: 0,
+              device_days_this_month: 0,
+            },
+            {
+              id: 2,
+              first_name: 'Ben',
+              middle_name: null,
+              last_name: 'Franklin',
+              date_of_birth: null,
+              organization_id: 1,
+              organization_name: 'North Clinic',
+              enrolled_rpm: true,
+              enrollment_status: 'Active',
+              last_reading_at: null,
+              open_alerts: 0,
+              minutes_this_month: 0,
+              device_days_this_month: 0,
+            },
           ],
           total: 2,
         }),

@@ -1,4 +1,4 @@
-import { PatientTexts, type PatientListItem } from '@rpm/contracts';
+import { PatientTexts, TIMEZONE_STORAGE_KEY, type PatientListItem } from '@rpm/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
@@ -18,6 +18,10 @@ const row = (id: number, first: string, last: string): PatientListItem => ({
   organization_name: 'North Clinic',
   enrolled_rpm: true,
   enrollment_status: 'Active',
+  last_reading_at: id === 1 ? '2026-03-12T12:00:00.000Z' : null,
+  open_alerts: id === 1 ? 2 : 0,
+  minutes_this_month: id === 1 ? 35 : 0,
+  device_days_this_month: id === 1 ? 9 : 0,
 });
 
 /** Every query string the page sent, in order. */
@@ -100,6 +104,10 @@ describe('patient list', { timeout: 20_000 }, () => {
       PatientTexts.lastName,
       PatientTexts.dateOfBirth,
       PatientTexts.status,
+      PatientTexts.lastReading,
+      PatientTexts.openAlerts,
+      PatientTexts.minutesThisMonth,
+      PatientTexts.deviceDaysThisMonth,
       PatientTexts.organization,
       PatientTexts.actions,
     ]);
@@ -117,5 +125,45 @@ describe('patient list', { timeout: 20_000 }, () => {
     expect(within(table).queryByRole('columnheader', { name: PatientTexts.organization })).not.toBeInTheDocument();
     await user.type(screen.getByRole('searchbox', { name: PatientTexts.search }), 'zz');
     expect(await screen.findByText(PatientTexts.noMatches)).toBeInTheDocument();
+  });
+});
+
+describe('patient list triage columns', { timeout: 20_000 }, () => {
+  it('shows the last reading, open alerts, minutes and days of the month', async () => {
+    localStorage.setItem(TIMEZONE_STORAGE_KEY, 'UTC');
+    renderList(false);
+    const table = await screen.findByRole('table', { name: PatientTexts.listTitle });
+    const heads = within(table).getAllByRole('columnheader').map((h) => h.textContent);
+    for (const title of [PatientTexts.lastReading, PatientTexts.openAlerts, PatientTexts.minutesThisMonth, PatientTexts.deviceDaysThisMonth]) {
+      expect(heads).toContain(title);
+    }
+    const cells = within(within(table).getAllByRole('row')[1]!).getAllByRole('cell').map((c) => c.textContent);
+    expect(cells).toEqual(expect.arrayContaining(['2026-03-12 12:00', '2', '35', '9']));
+    localStorage.removeItem(TIMEZONE_STORAGE_KEY);
+  });
+
+  it('sorts on the server by each new column, both ways', async () => {
+    const user = userEvent.setup();
+    renderList(false);
+    await screen.findByText('Lovelace0');
+    for (const [title, sort] of [
+      [PatientTexts.lastReading, 'last_reading'],
+      [PatientTexts.openAlerts, 'open_alerts'],
+      [PatientTexts.minutesThisMonth, 'minutes_this_month'],
+      [PatientTexts.deviceDaysThisMonth, 'device_days_this_month'],
+    ] as const) {
+      await user.click(screen.getByRole('button', { name: title }));
+      await waitFor(() => expect([last().get('sort'), last().get('order')]).toEqual([sort, 'asc']));
+      await user.click(screen.getByRole('button', { name: title }));
+      await waitFor(() => expect([last().get('sort'), last().get('order')]).toEqual([sort, 'desc']));
+    }
+  });
+
+  it('keeps the wide list inside a container that scrolls sideways on a phone', async () => {
+    renderList(true);
+    const table = await screen.findByRole('table', { name: PatientTexts.listTitle });
+    const wrapper = table.closest('.MuiTableContainer-root');
+    expect(wrapper).not.toBeNull();
+    expect(getComputedStyle(wrapper!).overflowX).toBe('auto');
   });
 });

@@ -38,8 +38,9 @@ import { paths } from '../../config/paths.ts';
 import { LoadingState, PageHeader } from '../../components/table-states.tsx';
 import { errorMessage } from '../../api/errors.ts';
 import { useAuth } from '../../lib/auth/auth-context.tsx';
+import { useTimezone } from '../../lib/timezone.ts';
 import { usePatients } from '../../api/patients/get-patients.ts';
-import { statusText } from './format.ts';
+import { listTimestamp, statusText } from './format.ts';
 
 const SEARCH_DELAY_MS = 300;
 const STATUS_FILTERS: readonly string[] = [...ENROLLMENT_STATUSES, NO_ENROLLMENT_STATUS];
@@ -74,6 +75,7 @@ export function PatientList({ isAdmin }: { isAdmin: boolean }) {
   const { query, page, limit, update } = useListQuery();
   const [search, setSearch] = useState(query.q ?? '');
   const patients = usePatients(query);
+  const { timezone } = useTimezone();
 
   // The request follows the typing once it pauses, not every key.
   useEffect(() => {
@@ -84,8 +86,13 @@ export function PatientList({ isAdmin }: { isAdmin: boolean }) {
 
   const sortBy = (sort: PatientSort) => () =>
     update({ sort, order: query.sort === sort && query.order === 'asc' ? 'desc' : 'asc' });
-  const sortHead = (sort: PatientSort, label: string) => (
-    <TableCell sortDirection={query.sort === sort ? query.order : false} sx={{ whiteSpace: 'nowrap' }}>
+  // The month's figures have long heads: they wrap onto two lines so the list fits a laptop.
+  const sortHead = (sort: PatientSort, label: string, align: 'left' | 'right' = 'left') => (
+    <TableCell
+      align={align}
+      sortDirection={query.sort === sort ? query.order : false}
+      sx={align === 'right' ? { minWidth: 80, maxWidth: 110 } : { whiteSpace: 'nowrap' }}
+    >
       <TableSortLabel
         active={query.sort === sort}
         direction={query.sort === sort ? query.order : 'asc'}
@@ -95,7 +102,7 @@ export function PatientList({ isAdmin }: { isAdmin: boolean }) {
       </TableSortLabel>
     </TableCell>
   );
-  const columnCount = isAdmin ? 6 : 5;
+  const columnCount = isAdmin ? 10 : 9;
 
   return (
     <Box>
@@ -152,6 +159,10 @@ export function PatientList({ isAdmin }: { isAdmin: boolean }) {
                   {sortHead('name', PatientTexts.lastName)}
                   {sortHead('date_of_birth', PatientTexts.dateOfBirth)}
                   {sortHead('status', PatientTexts.status)}
+                  {sortHead('last_reading', PatientTexts.lastReading)}
+                  {sortHead('open_alerts', PatientTexts.openAlerts, 'right')}
+                  {sortHead('minutes_this_month', PatientTexts.minutesThisMonth, 'right')}
+                  {sortHead('device_days_this_month', PatientTexts.deviceDaysThisMonth, 'right')}
                   {isAdmin && <TableCell>{PatientTexts.organization}</TableCell>}
                   <TableCell align="right">{PatientTexts.actions}</TableCell>
                 </TableRow>
@@ -172,6 +183,12 @@ export function PatientList({ isAdmin }: { isAdmin: boolean }) {
                       <TableCell>{p.last_name}</TableCell>
                       <TableCell sx={{ whiteSpace: 'nowrap' }}>{p.date_of_birth ?? Labels.notAvailable}</TableCell>
                       <TableCell>{statusText(p.enrollment_status)}</TableCell>
+                      <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                        {p.last_reading_at ? listTimestamp(p.last_reading_at, timezone) : PatientTexts.noReadingYet}
+                      </TableCell>
+                      <TableCell align="right">{p.open_alerts}</TableCell>
+                      <TableCell align="right">{p.minutes_this_month}</TableCell>
+                      <TableCell align="right">{p.device_days_this_month}</TableCell>
                       {isAdmin && <TableCell>{p.organization_name}</TableCell>}
                       <TableCell align="right">
                         <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end' }}>

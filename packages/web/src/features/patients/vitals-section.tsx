@@ -19,6 +19,7 @@ import { useVitals } from '../../api/vitals/get-vitals.ts';
 import { formatTimestamp } from '../../lib/format-timestamp.ts';
 import { PagedList, PatientSection, usePaging } from './paged-section.tsx';
 import { LevelMark, ReadingLegend, rowStyle } from './reading-marks.tsx';
+import { ReadingsDateFilter, useReadingsDates } from './readings-date-filter.tsx';
 import { usePatientPrograms } from '../../api/programs/get-patient-programs.ts';
 
 // The chart module (uPlot and its CSS) is fetched the first time Figure is pressed.
@@ -62,7 +63,8 @@ const vitalsColumns = [
 function VitalsTable({ patientId }: { patientId: number }) {
   const { timezone } = useTimezone();
   const paging = usePaging(VITALS_PAGE_SIZE);
-  const vitals = useVitals(patientId, paging.rows, paging.offset);
+  const dates = useReadingsDates(timezone);
+  const vitals = useVitals(patientId, paging.rows, paging.offset, dates.range);
   // The marks use the patient's effective thresholds (their own, else the organization's) and the
   // blood-pressure classifier the alert rules use: 135/85 is stage 2 here exactly as there.
   const patientThresholds = usePatientThresholds(patientId);
@@ -71,42 +73,45 @@ function VitalsTable({ patientId }: { patientId: number }) {
   // Without the patient's thresholds the marks would show the defaults' and then change.
   if (patientThresholds.isPending) return <Loading />;
   return (
-    <PagedList
-      query={vitals}
-      paging={paging}
-      options={VITALS_PAGE_SIZE_OPTIONS}
-      errorFallback={PatientTexts.failedToLoadVitals}
-      emptyText={PatientTexts.noVitals}
-      loading={<Loading />}
-    >
-      {(items) => (
-        <>
-          <ReadingLegend kind={bloodPressure} thresholds={thresholds} />
-          <DataTable label={PatientTexts.vitals} columns={vitalsColumns} contained={false}>
-            {items.map((v, i) => {
-              // A heart rate alone has no pressure to grade: the classifier answers normal.
-              const values: Record<string, number> = {};
-              if (v.systolic !== null) values.systolic = v.systolic;
-              if (v.diastolic !== null) values.diastolic = v.diastolic;
-              if (v.pulse !== null) values.pulse = v.pulse;
-              const mark = bloodPressure.classify(values, { thresholds, programs });
-              return (
-                <TableRow key={`${v.created_at}-${i}`} data-level={mark.level} sx={rowStyle(mark.level)}>
-                  <TableCell sx={{ minWidth: 140 }}>
-                    <span style={{ whiteSpace: 'nowrap' }}>{formatTimestamp(v.created_at, timezone)}</span>
-                    {mark.level !== 'normal' && <LevelMark level={mark.level} label={mark.label} />}
-                  </TableCell>
-                  <TableCell>{v.systolic ?? PatientTexts.noValue}</TableCell>
-                  <TableCell>{v.diastolic ?? PatientTexts.noValue}</TableCell>
-                  <TableCell>{v.pulse ?? Labels.notAvailable}</TableCell>
-                  <TableCell>{v.source}</TableCell>
-                </TableRow>
-              );
-            })}
-          </DataTable>
-        </>
-      )}
-    </PagedList>
+    <>
+      <ReadingsDateFilter dates={dates} onChange={() => paging.setPage(0)} />
+      <PagedList
+        query={vitals}
+        paging={paging}
+        options={VITALS_PAGE_SIZE_OPTIONS}
+        errorFallback={PatientTexts.failedToLoadVitals}
+        emptyText={dates.active ? PatientTexts.noVitalsInRange : PatientTexts.noVitals}
+        loading={<Loading />}
+      >
+        {(items) => (
+          <>
+            <ReadingLegend kind={bloodPressure} thresholds={thresholds} />
+            <DataTable label={PatientTexts.vitals} columns={vitalsColumns} contained={false}>
+              {items.map((v, i) => {
+                // A heart rate alone has no pressure to grade: the classifier answers normal.
+                const values: Record<string, number> = {};
+                if (v.systolic !== null) values.systolic = v.systolic;
+                if (v.diastolic !== null) values.diastolic = v.diastolic;
+                if (v.pulse !== null) values.pulse = v.pulse;
+                const mark = bloodPressure.classify(values, { thresholds, programs });
+                return (
+                  <TableRow key={`${v.created_at}-${i}`} data-level={mark.level} sx={rowStyle(mark.level)}>
+                    <TableCell sx={{ minWidth: 140 }}>
+                      <span style={{ whiteSpace: 'nowrap' }}>{formatTimestamp(v.created_at, timezone)}</span>
+                      {mark.level !== 'normal' && <LevelMark level={mark.level} label={mark.label} />}
+                    </TableCell>
+                    <TableCell>{v.systolic ?? PatientTexts.noValue}</TableCell>
+                    <TableCell>{v.diastolic ?? PatientTexts.noValue}</TableCell>
+                    <TableCell>{v.pulse ?? Labels.notAvailable}</TableCell>
+                    <TableCell>{v.source}</TableCell>
+                  </TableRow>
+                );
+              })}
+            </DataTable>
+          </>
+        )}
+      </PagedList>
+    </>
   );
 }
 

@@ -1,0 +1,1 @@
+export { outreachRoutes } from './outreach.routes.ts';
