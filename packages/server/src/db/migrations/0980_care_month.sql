@@ -156,7 +156,7 @@ CREATE INDEX patient_outreach_patient_idx ON patient_outreach (patient_id, creat
 ALTER TABLE organizations
   ADD COLUMN timer_start text NOT NULL DEFAULT 'open' CHECK (timer_start IN ('open', 'click'));
 
--- Same function as 0951, with the reopenings read-only (the function above writes them) and the
+-- Same function as 0955, with the reopenings read-only (the function above writes them) and the
 -- two billing functions callable.
 CREATE OR REPLACE FUNCTION rpm_grant_runtime_role(r name) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
@@ -171,8 +171,8 @@ BEGIN
   LOOP
     privileges := CASE
       WHEN t.nspname = 'public' AND t.relname IN ('audit_logs', 'audit_chain') THEN 'SELECT, INSERT'
-      -- The sealer takes records off its queue when it links them.
-      WHEN t.nspname = 'public' AND t.relname = 'audit_unsealed' THEN 'SELECT, INSERT, DELETE'
+      -- The sealer takes records off its queue only through audit_unsealed_take_sealed().
+      WHEN t.nspname = 'public' AND t.relname = 'audit_unsealed' THEN 'SELECT, INSERT'
       WHEN t.nspname = 'public' AND t.relname IN ('audit_chain_sha256_legacy', 'schema_migrations') THEN 'SELECT'
       WHEN t.nspname = 'public' AND t.relname IN ('ingestion_sources', 'billing_month_reopenings') THEN 'SELECT'
       WHEN t.nspname = 'pgboss' AND t.relname = 'version' THEN 'SELECT, UPDATE'
@@ -182,6 +182,7 @@ BEGIN
     EXECUTE format('REVOKE ALL ON TABLE %I.%I FROM %I', t.nspname, t.relname, r);
     EXECUTE format('GRANT %s ON TABLE %I.%I TO %I', privileges, t.nspname, t.relname, r);
   END LOOP;
+  -- Sources: revoking and assigning an organization; their secrets only through the 0951 functions.
   EXECUTE format('GRANT UPDATE (revoked_at, organization_id) ON TABLE public.ingestion_sources TO %I', r);
   EXECUTE format('GRANT EXECUTE ON FUNCTION rpm_create_ingestion_source(uuid, text, text, text, boolean, bytea, '
                  'integer, integer, timestamptz), rpm_rotate_ingestion_source(uuid, bytea, integer) TO %I', r);
@@ -192,6 +193,7 @@ BEGIN
   -- up to date through a function that runs with its owner's rights.
   EXECUTE format('GRANT rpm_inspector TO %I', r);
   EXECUTE format('GRANT EXECUTE ON FUNCTION rpm_inspector_sync_grants() TO %I', r);
+  EXECUTE format('GRANT EXECUTE ON FUNCTION audit_unsealed_take_sealed(bigint[]) TO %I', r);
 END;
 $$;
 REVOKE EXECUTE ON FUNCTION rpm_grant_runtime_role(name) FROM PUBLIC;
