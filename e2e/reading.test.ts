@@ -103,6 +103,10 @@ describe.each(SIZES)('reading data at $width x $height', (size) => {
       PatientTexts.lastName,
       PatientTexts.dateOfBirth,
       PatientTexts.status,
+      PatientTexts.lastReading,
+      PatientTexts.openAlerts,
+      PatientTexts.minutesThisMonth,
+      PatientTexts.deviceDaysThisMonth,
       PatientTexts.organization,
       PatientTexts.actions,
     ]);
