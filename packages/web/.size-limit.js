@@ -39,15 +39,17 @@ export default [
     // 220 kB is the aim. The classifiers and thresholds that mark every reading (one classifier for
     // table, chart and alerts) and the programs brought it to about 224 kB (1 kB of room above it); the first-load work
     // (bringing it back under 220) is its own issue. Opening on what needs attention (the alerts'
-    // actions, the readings' date filter, the evidence fields) added 3 kB; this month's progress
-    // and the outreach list load in chunks of their own.
-    limit: '228 kB',
+    // actions, the readings' date filter, the evidence fields) and the care timer added 4.6 kB
+    // (measured against the previous commit's build, chunk by chunk); this month's progress, the
+    // summary links, the notes, tracking time and outreach sections load in chunks of their own.
+    limit: '229 kB',
   },
   {
     name: '/patients',
     path: initialFiles('index.html', ...SIGNED_IN_CHROME, 'src/features/patients/patients-page.tsx'),
     // The triage columns (last reading, open alerts, minutes and days of the month) added 1 kB;
-    // their times are written with Intl, not the date library.
-    limit: '217 kB',
+    // their times are written with Intl, not the date library. The shared chunks the care month's
+    // pages reshuffled added about 0.6 kB more.
+    limit: '218 kB',
   },
 ];

@@ -5,24 +5,26 @@ import { Link as RouterLink, useParams } from 'react-router';
 import { paths } from '../../config/paths.ts';
 import { LoadingState } from '../../components/loading-state.tsx';
 import { PatientAlerts } from '../../components/patient-alerts.tsx';
-import { SummaryLinks } from '../../components/summary-links.tsx';
 import { TZDate } from '@date-fns/tz';
 import { format } from 'date-fns';
 import { useTimezone } from '../../lib/timezone.ts';
 import { usePatient } from '../../api/patients/get-patient.ts';
 import { ageOn, fullName, statusText } from './format.ts';
 import { PatientBadLink, PatientLoadProblem, patientIdFrom } from './patient-problem.tsx';
-import { NotesSection } from './notes-section.tsx';
-import { TrackingSection } from './tracking-section.tsx';
 import { VitalsSection } from './vitals-section.tsx';
 import { PatientPrograms } from './patient-programs.tsx';
 import { CareTimerSlot } from './care-timer/care-timer-slot.tsx';
 import { AlertActions } from './alert-actions.tsx';
 
-
-// This month's progress (its bars) and the outreach list (its table and dialog) load with the page
-// but in chunks of their own, which keeps the page's first load near its budget.
+// This month's progress (its bars) with the summary links, and below the demographics the notes,
+// tracking time and outreach (their tables and dialogs), load with the page but in chunks of their
+// own: the page opens on alerts and readings, and these keep its first load near its budget.
 const BillingProgress = lazy(() => import('./billing-progress.tsx'));
+const SummaryLinks = lazy(() =>
+  import('../../components/summary-links.tsx').then((m) => ({ default: m.SummaryLinks })),
+);
+const NotesSection = lazy(() => import('./notes-section.tsx').then((m) => ({ default: m.NotesSection })));
+const TrackingSection = lazy(() => import('./tracking-section.tsx').then((m) => ({ default: m.TrackingSection })));
 const OutreachSection = lazy(() => import('./outreach-section.tsx').then((m) => ({ default: m.OutreachSection })));
 // The other kinds' panels sit below the vitals: their code loads after the page's first screen
 // (it keeps the page near its first-load budget).
@@ -69,8 +71,8 @@ export default function PatientDetailPage() {
       <VitalsSection patientId={p.id} />
       <Suspense fallback={<LoadingState py={2} size={24} />}>
         <BillingProgress patientId={p.id} />
+        <SummaryLinks patientId={p.id} />
       </Suspense>
-      <SummaryLinks patientId={p.id} />
       <Divider />
       <Box component="section" aria-labelledby="details-heading">
         <Typography id="details-heading" variant="h6" component="h2" sx={{ mb: 1 }}>
@@ -123,11 +125,11 @@ export default function PatientDetailPage() {
         <MeasurementPanels patientId={p.id} organizationId={p.organization_id} />
       </Suspense>
       <Divider />
-      <NotesSection patientId={p.id} />
-      <Divider />
-      <TrackingSection patientId={p.id} />
-      <Divider />
       <Suspense fallback={<LoadingState py={2} size={24} />}>
+        <NotesSection patientId={p.id} />
+        <Divider />
+        <TrackingSection patientId={p.id} />
+        <Divider />
         <OutreachSection patientId={p.id} />
       </Suspense>
     </Stack>
