@@ -89,7 +89,10 @@ describe('RPM billing', () => {
     await page.waitForURL(`${portal.url}/billing`);
     await page.getByRole('heading', { level: 1, name: BillingTexts.title, exact: true }).waitFor();
     // /billing opens on this month's worklist; the report is the other tab.
-    await page.getByRole('tab', { name: BillingPageTexts.reportTab }).click();
+    const reportTab = page.getByRole('tab', { name: BillingPageTexts.reportTab });
+    await reportTab.click();
+    // Both views have a month field: fill the report's, once its tab is the one shown.
+    await expect.poll(() => reportTab.getAttribute('aria-selected')).toBe('true');
     await page.getByLabel(BillingTexts.month, { exact: true }).fill(MONTH);
     const row = page.getByTestId(`billing-row-${patientId}`);
     // The current month's rows stay shown until October's arrive.
