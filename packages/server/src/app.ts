@@ -16,6 +16,7 @@ import { billingRoutes } from './modules/billing/index.ts';
 import { audit } from './kernel/audit-writer.ts';
 import { dbInspectorRoutes } from './modules/db-inspector/index.ts';
 import { devicesRoutes } from './modules/devices/index.ts';
+import { ehrLaunchRoutes } from './modules/ehr-launch/index.ts';
 import { fhirRoutes } from './modules/fhir/index.ts';
 import { healthRoutes } from './modules/health/index.ts';
 import { ingestionRoutes } from './modules/ingestion/index.ts';
@@ -28,6 +29,7 @@ import { organizationsRoutes } from './modules/organizations/index.ts';
 import { patientsRoutes } from './modules/patients/index.ts';
 import { programsRoutes } from './modules/programs/index.ts';
 import { rolesRoutes } from './modules/roles/index.ts';
+import { smartRoutes } from './modules/smart/index.ts';
 import { summariesRoutes } from './modules/summaries/index.ts';
 import { resolveSession } from './modules/sessions/index.ts';
 import { tokenRoutes } from './modules/token/index.ts';
@@ -186,6 +188,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     dbInspectorRoutes,
     ingestionRoutes,
     fhirRoutes,
+    smartRoutes,
+    ehrLaunchRoutes,
     alertsRoutes,
     billingRoutes,
     summariesRoutes,

@@ -334,6 +334,7 @@ export interface Organizations {
   display_units: Generated<Json>;
   id: Generated<number>;
   name: string;
+  patient_identifier_system: string | null;
   require_mfa: Generated<boolean>;
   time_zone: Generated<string>;
   timer_start: Generated<string>;
@@ -412,6 +413,7 @@ export interface Patients {
   last_name: string;
   last_name_key: Generated<string | null>;
   middle_name: string | null;
+  mrn: string | null;
   ordering_provider_id: number | null;
   organization_id: number;
   primary_provider_id: number | null;

@@ -63,7 +63,7 @@ export async function readDiagnosticReport(
   id: string,
 ): Promise<FhirAnswer> {
   const action = 'fhir.diagnostic_report.read';
-  const who = await reader(db, ctx, authorization, action);
+  const who = await reader(db, ctx, authorization, action, { resourceType: 'DiagnosticReport', interaction: 'r' });
   const m = REPORT_ID.exec(id);
   if (!m) {
     await audit(db, ctx, {
@@ -121,7 +121,7 @@ export async function searchDiagnosticReports(
   baseUrl: string,
 ): Promise<FhirAnswer> {
   const action = 'fhir.diagnostic_report.search';
-  const who = await reader(db, ctx, authorization, action);
+  const who = await reader(db, ctx, authorization, action, { resourceType: 'DiagnosticReport', interaction: 's' });
   const { patientId, dates } = patientSearch(q);
   const count = q._count ?? 12;
   await readablePatient(db, ctx, who, patientId, action);

@@ -5,6 +5,7 @@ import type { RequestContext } from '../../kernel/request-context.ts';
 import { HttpError } from '../../kernel/errors.ts';
 import { mayReadViaFhir, maySendReadings, type FhirReader } from '../../policies/ingestion.ts';
 import type { IssueCode } from './fhir.presenter.ts';
+import type { FhirScopeNeed } from '../../policies/fhir-scopes.ts';
 import { authenticateSource, refuseSource, type AuthenticatedSource } from '../ingestion/index.ts';
 import { sourceIdOfSecret } from '../ingestion/index.ts';
 
@@ -40,6 +41,8 @@ export async function reader(
   ctx: RequestContext,
   authorization: string | undefined,
   action: AuditAction,
+  // What the interaction needs; checked against a SMART client's granted scopes.
+  _need: FhirScopeNeed,
 ): Promise<FhirReader> {
   if (ctx.actor) return { kind: 'staff', actor: ctx.actor };
   const source = await authenticateSource(db, ctx, null, bearer(authorization), action);

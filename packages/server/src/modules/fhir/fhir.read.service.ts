@@ -80,7 +80,7 @@ export async function readPatient(
   id: number,
 ): Promise<FhirAnswer> {
   const action = 'fhir.patient.read';
-  const who = await reader(db, ctx, authorization, action);
+  const who = await reader(db, ctx, authorization, action, { resourceType: 'Patient', interaction: 'r' });
   const patient = await readablePatient(db, ctx, who, id, action);
   await audit(db, ctx, {
     action,
@@ -99,7 +99,7 @@ export async function readObservation(
   id: number,
 ): Promise<FhirAnswer> {
   const action = 'fhir.observation.read';
-  const who = await reader(db, ctx, authorization, action);
+  const who = await reader(db, ctx, authorization, action, { resourceType: 'Observation', interaction: 'r' });
   const vital = await findObservation(db, id, ALL_KINDS);
   const observation = vital ? presentObservation(vital) : undefined;
   if (!vital || !observation || !mayReadPatientViaFhir(who, vital.organization_id)) {
@@ -193,7 +193,7 @@ export async function searchObservations(
   baseUrl: string,
 ): Promise<FhirAnswer> {
   const action = 'fhir.observation.search';
-  const who = await reader(db, ctx, authorization, action);
+  const who = await reader(db, ctx, authorization, action, { resourceType: 'Observation', interaction: 's' });
   const { patientId, dates } = patientSearch(q);
   const count = q._count ?? 50;
   const offset = q._offset ?? 0;
@@ -233,7 +233,7 @@ export async function searchDevices(
   baseUrl: string,
 ): Promise<FhirAnswer> {
   const action = 'fhir.device.search';
-  const who = await reader(db, ctx, authorization, action);
+  const who = await reader(db, ctx, authorization, action, { resourceType: 'Device', interaction: 's' });
   // identifier=value or identifier=system|value
   const value = identifier?.includes('|') ? identifier.split('|').slice(1).join('|') : identifier;
   if (!value?.trim()) throw new FhirError(400, 'required', 'identifier is required');

@@ -15,6 +15,7 @@ import { HttpError } from '../../kernel/errors.ts';
 import { sourceRateLimit } from '../../kernel/source-rate-limit.ts';
 import { operationOutcome, type IssueCode } from './fhir.presenter.ts';
 import type { ModuleDeps } from '../module-deps.ts';
+import { bulkExportRoutes } from '../bulk-export/index.ts';
 import { FhirError, sourceNamedBy, type FhirAnswer } from './fhir.auth.ts';
 import { metadata, readObservation, readPatient, searchDevices, searchObservations } from './fhir.read.service.ts';
 import { createObservation, processBundle } from './fhir.write.service.ts';
@@ -79,7 +80,8 @@ export const fhirRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, dep
   await app.register(fhirServer, { ...deps, prefix: '/fhir' });
 };
 
-const fhirServer: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { db, config }) => {
+const fhirServer: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, deps) => {
+  const { db, config } = deps;
   const base = config.publicUrl;
   const rules = { publicUrl: base, maxAgeDays: config.ingestion.readingMaxAgeDays };
   app.addContentTypeParser(
@@ -194,4 +196,8 @@ const fhirServer: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { db, conf
     async (request, reply) =>
       send(reply, await processBundle(db, contextOf(request), request.headers.authorization, request.body, rules)),
   );
+
+  // Bulk Data export (Group/{id}/$export, Patient/$export, status and files) shares this prefix,
+  // its error handler and its OperationOutcomes.
+  await app.register(bulkExportRoutes, deps);
 };
