@@ -9,3 +9,14 @@ export interface FhirScopeNeed {
   resourceType: FhirResourceType;
   interaction: FhirInteraction;
 }
+
+import type { FhirReader } from './ingestion.ts';
+
+/**
+ * Whether a reader's grant covers a further need (a bulk export checks each exported type).
+ * Staff follow the portal's own rules per patient instead of scopes.
+ * TODO(issue 27, SMART): a client's scopes decide.
+ */
+export function readerHasScope(reader: FhirReader, _need: FhirScopeNeed): boolean {
+  return reader.kind === 'staff' || reader.kind === 'source';
+}
