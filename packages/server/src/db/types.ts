@@ -532,6 +532,34 @@ export interface Sessions {
   user_id: number;
 }
 
+export interface SmartAccessTokens {
+  client_id: string;
+  created_at: Generated<Timestamp>;
+  expires_at: Timestamp;
+  organization_id: number;
+  scopes: string[];
+  token_hash: Buffer;
+}
+
+export interface SmartAssertionIds {
+  client_id: string;
+  expires_at: Timestamp;
+  jti: string;
+}
+
+export interface SmartClients {
+  created_at: Generated<Timestamp>;
+  created_by: number | null;
+  id: string;
+  jwks: Json | null;
+  jwks_url: string | null;
+  name: string;
+  organization_id: number;
+  revoked_at: Timestamp | null;
+  scopes: string[];
+  source_id: string | null;
+}
+
 export interface TrackingSessions {
   activity: string | null;
   adjustment_reason: string | null;
@@ -624,6 +652,9 @@ export interface DB {
   programs: Programs;
   roles: Roles;
   sessions: Sessions;
+  smart_access_tokens: SmartAccessTokens;
+  smart_assertion_ids: SmartAssertionIds;
+  smart_clients: SmartClients;
   tracking_sessions: TrackingSessions;
   unmatched_readings: UnmatchedReadings;
   users: Users;
