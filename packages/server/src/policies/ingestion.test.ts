@@ -42,14 +42,19 @@ describe('ingestion policy', () => {
     expect(maySendReadings(source({ revoked: true }), 'fhir')).toBe(false);
   });
 
-  it('lets staff read FHIR data of their own organization only, admins all, sources with a read key', () => {
+  it('lets staff read FHIR data of their own organization only, admins all, SMART clients their own; never a static key', () => {
     expect(mayReadPatientViaFhir({ kind: 'staff', actor: actor('provider', 1) }, 1)).toBe(true);
     expect(mayReadPatientViaFhir({ kind: 'staff', actor: actor('provider', 1) }, 2)).toBe(false);
     expect(mayReadPatientViaFhir({ kind: 'staff', actor: actor('provider', null) }, 2)).toBe(false);
     expect(mayReadPatientViaFhir({ kind: 'staff', actor: actor('admin', 1) }, 2)).toBe(true);
-    expect(mayReadPatientViaFhir({ kind: 'source', source: source() }, 2)).toBe(true);
-    expect(mayReadPatientViaFhir({ kind: 'source', source: source() }, 3)).toBe(false);
-    expect(mayReadViaFhir({ kind: 'source', source: source({ canRead: false }) })).toBe(false);
+    // Static read keys are retired: even one made with can_read reads nothing.
+    expect(mayReadPatientViaFhir({ kind: 'source', source: source() }, 2)).toBe(false);
+    expect(mayReadViaFhir({ kind: 'source', source: source() })).toBe(false);
+    const client = { id: 'c', name: 'EHR', organizationId: 2, scopes: ['system/Patient.rs'] };
+    expect(mayReadViaFhir({ kind: 'client', client })).toBe(true);
+    expect(mayReadPatientViaFhir({ kind: 'client', client }, 2)).toBe(true);
+    expect(mayReadPatientViaFhir({ kind: 'client', client }, 3)).toBe(false);
+    expect(fhirOrganizationScope({ kind: 'client', client })).toBe(2);
     expect(mayReadViaFhir({ kind: 'staff', actor: actor('provider', 1) })).toBe(true);
     expect(fhirOrganizationScope({ kind: 'source', source: source() })).toBe(2);
     expect(mayReadPatientViaFhir({ kind: 'source', source: source({ canRead: false }) }, 2)).toBe(false);

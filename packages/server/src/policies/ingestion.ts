@@ -38,8 +38,24 @@ export function sourceRefusal(source: StoredSource, now: Date): string | null {
   return null;
 }
 
-/** Who reads patient data through FHIR: a signed-in staff member or an EHR with a read key. */
-export type FhirReader = { kind: 'staff'; actor: Actor } | { kind: 'source'; source: SourcePrincipal };
+/** A SMART Backend Services client, as its valid access token presents it. */
+export interface SmartClientPrincipal {
+  id: string;
+  name: string;
+  /** The one organization the client reads (and writes) for. */
+  organizationId: number;
+  /** The token's granted SMART v2 system scopes. */
+  scopes: string[];
+}
+
+/**
+ * Who reads patient data through FHIR: a signed-in staff member or a SMART client with an access
+ * token. `source` remains for a static key's principal, which no longer reads (read keys are retired).
+ */
+export type FhirReader =
+  | { kind: 'staff'; actor: Actor }
+  | { kind: 'source'; source: SourcePrincipal }
+  | { kind: 'client'; client: SmartClientPrincipal };
 
 /** Sources hold keys that write clinical data: only admins create, rotate or revoke them. */
 export const mayManageIngestionSources = (actor: Actor): boolean => isAdmin(actor);
@@ -59,20 +75,30 @@ export const maySendReadings = (source: SourcePrincipal, endpoint: SourcePrincip
 export const maySendForOrganization = (source: SourcePrincipal, patientOrganizationId: number): boolean =>
   !source.revoked && source.organizationId === patientOrganizationId;
 
-/** Whether a reader may use FHIR reads at all: staff always (then per patient), a source with a read key. */
-export const mayReadViaFhir = (reader: FhirReader): boolean =>
-  reader.kind === 'staff' || (!reader.source.revoked && reader.source.kind === 'fhir' && reader.source.canRead);
+/**
+ * Whether a reader may use FHIR reads at all: staff always (then per patient), a SMART client
+ * (then per scope and organization). Static source keys no longer read: SMART Backend Services
+ * replaced them (short tokens, signed assertions, scopes).
+ */
+export const mayReadViaFhir = (reader: FhirReader): boolean => reader.kind === 'staff' || reader.kind === 'client';
 
 /**
  * FHIR reads follow the patient API's rule for staff (admins every organization, a provider
- * only their own); a FHIR source reads only with a read key, and only its own organization.
+ * only their own); a SMART client reads only its own organization.
  */
 export function mayReadPatientViaFhir(reader: FhirReader, patientOrganizationId: number): boolean {
-  if (reader.kind === 'source') return mayReadViaFhir(reader) && reader.source.organizationId === patientOrganizationId;
+  if (reader.kind === 'client') return reader.client.organizationId === patientOrganizationId;
+  if (reader.kind === 'source') return false;
   return mayAccessPatient(reader.actor, { organization_id: patientOrganizationId });
 }
 
 /** The organization a reader is limited to in searches; null means every organization (admins). */
 export function fhirOrganizationScope(reader: FhirReader): number | null {
-  return reader.kind === 'source' ? reader.source.organizationId : patientListScope(reader.actor);
+  if (reader.kind === 'client') return reader.client.organizationId;
+  if (reader.kind === 'source') return reader.source.organizationId;
+  return patientListScope(reader.actor);
 }
+
+/** SMART clients are registered and revoked by admins, like every key that reaches patient data. */
+export const mayManageSmartClients = (actor: Actor): boolean => isAdmin(actor);
+
