@@ -66,7 +66,15 @@ export const SmartJwks = Type.Object({
 });
 export type SmartJwks = Static<typeof SmartJwks>;
 
-export const SmartScope = Type.Union(SMART_SYSTEM_SCOPES.map((s) => Type.Literal(s)));
+export const SmartScope = Type.Union([
+  Type.Literal('system/Patient.rs'),
+  Type.Literal('system/Observation.rs'),
+  Type.Literal('system/Observation.c'),
+  Type.Literal('system/Device.rs'),
+  Type.Literal('system/DiagnosticReport.rs'),
+  Type.Literal('system/Group.rs'),
+]);
+export type SmartScope = Static<typeof SmartScope>;
 
 /** POST /api/smart-clients: a JWKS URL or a pasted JWKS, exactly one. */
 export const CreateSmartClientBody = Type.Object(
@@ -130,7 +138,13 @@ export const OAUTH_ERROR_CODES = [
 ] as const;
 export type OAuthErrorCode = (typeof OAUTH_ERROR_CODES)[number];
 export const OAuthErrorBody = Type.Object({
-  error: Type.Union(OAUTH_ERROR_CODES.map((c) => Type.Literal(c))),
+  error: Type.Union([
+    Type.Literal('invalid_request'),
+    Type.Literal('invalid_client'),
+    Type.Literal('invalid_grant'),
+    Type.Literal('invalid_scope'),
+    Type.Literal('unsupported_grant_type'),
+  ]),
   error_description: Type.String(),
 });
 export type OAuthErrorBody = Static<typeof OAuthErrorBody>;

@@ -44,6 +44,11 @@ export interface Config {
   masterKey: Buffer | undefined;
   /** How much device data the portal takes in and keeps. */
   ingestion: IngestionLimits;
+  /**
+   * SMART_JWKS_ALLOW_LOOPBACK_HTTP: accept a SMART client's JWKS URL over plain http when its host
+   * is this machine (127.0.0.1, ::1, localhost); for tests and local demos only. Off: https only.
+   */
+  smartJwksAllowLoopbackHttp: boolean;
 }
 
 export interface IngestionLimits {
@@ -222,6 +227,7 @@ export function loadConfig(env: Env = process.env): Config {
       unmatchedQuota: intIn('UNMATCHED_QUOTA_PER_SOURCE', UNMATCHED_QUOTA_PER_SOURCE, 0, 10_000_000),
       unmatchedRetentionDays: intIn('UNMATCHED_RETENTION_DAYS', UNMATCHED_RETENTION_DAYS, 1, 3650),
     },
+    smartJwksAllowLoopbackHttp: bool('SMART_JWKS_ALLOW_LOOPBACK_HTTP', false),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -16,6 +16,7 @@ import { sourceRateLimit } from '../../kernel/source-rate-limit.ts';
 import { operationOutcome, type IssueCode } from './fhir.presenter.ts';
 import type { ModuleDeps } from '../module-deps.ts';
 import { bulkExportRoutes } from '../bulk-export/index.ts';
+import { smartFhirRoutes } from '../smart/index.ts';
 import { FhirError, sourceNamedBy, type FhirAnswer } from './fhir.auth.ts';
 import { metadata, readObservation, readPatient, searchDevices, searchObservations } from './fhir.read.service.ts';
 import { createObservation, processBundle } from './fhir.write.service.ts';
@@ -200,4 +201,5 @@ const fhirServer: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, deps) => {
   // Bulk Data export (Group/{id}/$export, Patient/$export, status and files) shares this prefix,
   // its error handler and its OperationOutcomes.
   await app.register(bulkExportRoutes, deps);
+  await app.register(smartFhirRoutes, deps);
 };

@@ -8,6 +8,7 @@ export {
   organizationsOfDevices,
   recordRejections,
   refuseSource,
+  sourcePrincipalOf,
   rejectReading,
   storeAudited,
   type AuthenticatedSource,
@@ -15,3 +16,4 @@ export {
 export { bloodPressure, measuredTime, measurementKey, pulseRate, ReadingRejected } from './reading-rules.ts';
 export type { IncomingReading, ReadingOutcome } from './readings.repository.ts';
 export { sourceIdOfSecret } from './source-secret.ts';
+export { createClientWriteSource, revokeClientWriteSource } from './ingestion-sources.service.ts';

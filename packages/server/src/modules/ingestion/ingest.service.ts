@@ -80,6 +80,27 @@ export async function authenticateSource(
   };
 }
 
+/**
+ * A live source by id, for a caller that authenticated otherwise (a SMART client's access token
+ * names its write source): the same policy refusals as a secret would meet; null when refused.
+ */
+export async function sourcePrincipalOf(db: pg.Pool, id: string): Promise<AuthenticatedSource | null> {
+  const row = await findSource(db, id);
+  if (!row || row.organization_id === null) return null;
+  const refusal = sourceRefusal(
+    {
+      kind: row.kind,
+      authHeader: row.auth_header,
+      revokedAt: row.revoked_at,
+      expiresAt: row.expires_at,
+      organizationId: row.organization_id,
+    },
+    new Date(),
+  );
+  if (refusal) return null;
+  return { id: row.id, kind: row.kind, canRead: false, revoked: false, name: row.name, organizationId: row.organization_id };
+}
+
 export const unauthorized = () => new HttpError(401, IngestionErrors.credentials);
 
 /**

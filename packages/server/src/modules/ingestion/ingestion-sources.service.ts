@@ -249,3 +249,33 @@ export async function assignSourceOrganization(
   });
   return presentSource(row, []);
 }
+
+/**
+ * The ingestion source a SMART client allowed to write Observations writes through: readings and
+ * their rejections belong to a source (observations.source_id), so the client gets one of its
+ * own, of its organization. Its secret is made and thrown away: the client authenticates with its
+ * access token, never with this. Runs in the caller's transaction (the client's registration).
+ */
+export async function createClientWriteSource(
+  tx: Queryable,
+  s: { name: string; organizationId: number; createdBy: number },
+): Promise<string> {
+  const id = randomUUID();
+  await insertSource(tx, {
+    id,
+    name: s.name,
+    kind: 'fhir',
+    authHeader: null,
+    canRead: false,
+    secretHash: hashSecret(newSourceSecret(id)),
+    createdBy: s.createdBy,
+    organizationId: s.organizationId,
+    expiresAt: null,
+  });
+  return id;
+}
+
+/** Revokes a SMART client's write source with the client (in the caller's transaction). */
+export async function revokeClientWriteSource(tx: Queryable, id: string): Promise<void> {
+  await revokeSource(tx, id);
+}

@@ -1,5 +1,7 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { ModuleDeps } from '../module-deps.ts';
-
-/** SMART Backend Services: client registration, the token endpoint and discovery (issue 27). */
-export const smartRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async () => {};
+/**
+ * SMART Backend Services: client registration, the token endpoint and discovery (issue 27), and
+ * for the FHIR module: what a Bearer access token is worth.
+ */
+export { smartRoutes } from './smart.routes.ts';
+export { smartFhirRoutes } from './smart.fhir.ts';
+export { clientNamedByToken, clientOfAccessToken, type TokenLookup } from './smart.token.service.ts';
