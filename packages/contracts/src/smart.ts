@@ -163,7 +163,8 @@ export const SmartErrors = {
   assertionTooLong: `The client assertion must expire within ${SMART_ASSERTION_MAX_SECONDS} seconds`,
   assertionReplayed: 'The client assertion (jti) was already used',
   tokenInvalid: 'The access token is unknown or expired: request a new one',
-  staticReadKeyRetired: 'Static FHIR read keys are retired: register the system as a SMART client and use its access token',
+  staticReadKeyRetired:
+    'Static FHIR read keys are retired: register the system as a SMART client and use its access token',
   missingScope: (scope: string) => `The access token does not grant ${scope}`,
   keySource: 'Give either a JWKS URL or a pasted JWKS, not both and not neither',
   jwksUrl: 'The JWKS URL must be an https URL',

@@ -9,7 +9,14 @@ describe('SMART system scopes', () => {
     });
     expect([...parseSystemScope('system/Patient.read')!.interactions]).toEqual(['r', 's']);
     expect([...parseSystemScope('system/Observation.write')!.interactions]).toEqual(['c', 'u', 'd']);
-    for (const bad of ['system/Observation.sr', 'patient/Observation.rs', 'system/Observation.', 'launch', 'system/Observation.rs?category=x', 'system/observation.rs']) {
+    for (const bad of [
+      'system/Observation.sr',
+      'patient/Observation.rs',
+      'system/Observation.',
+      'launch',
+      'system/Observation.rs?category=x',
+      'system/observation.rs',
+    ]) {
       expect(parseSystemScope(bad), bad).toBeNull();
     }
   });

@@ -15,7 +15,11 @@ import type { FhirReader } from './ingestion.ts';
 /** SMART v2 orders the letters so: `cruds`. */
 const LETTERS: readonly FhirInteraction[] = ['c', 'r', 'u', 'd', 's'];
 /** SMART v1 spellings, accepted in requests and read as their v2 equivalents. */
-const V1_PERMISSIONS: Record<string, FhirInteraction[]> = { read: ['r', 's'], write: ['c', 'u', 'd'], '*': LETTERS.slice() };
+const V1_PERMISSIONS: Record<string, FhirInteraction[]> = {
+  read: ['r', 's'],
+  write: ['c', 'u', 'd'],
+  '*': LETTERS.slice(),
+};
 
 /** A system scope taken apart: `system/Observation.rs` → Observation with r and s; `*` for every type. */
 export interface ParsedScope {
@@ -48,7 +52,11 @@ export const formatScope = (resourceType: string, interactions: Iterable<FhirInt
 export function scopesCover(scopes: readonly string[], need: FhirScopeNeed): boolean {
   return scopes.some((s) => {
     const p = parseSystemScope(s);
-    return p !== null && (p.resourceType === '*' || p.resourceType === need.resourceType) && p.interactions.has(need.interaction);
+    return (
+      p !== null &&
+      (p.resourceType === '*' || p.resourceType === need.resourceType) &&
+      p.interactions.has(need.interaction)
+    );
   });
 }
 

@@ -101,4 +101,3 @@ export function fhirOrganizationScope(reader: FhirReader): number | null {
 
 /** SMART clients are registered and revoked by admins, like every key that reaches patient data. */
 export const mayManageSmartClients = (actor: Actor): boolean => isAdmin(actor);
-

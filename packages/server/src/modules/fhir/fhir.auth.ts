@@ -61,7 +61,11 @@ async function refuseToken(
     resourceId: refused.clientId,
     reason: refused.reason,
   });
-  return new FhirError(401, 'login', refused.reason === 'no credentials' ? IngestionErrors.credentials : SmartErrors.tokenInvalid);
+  return new FhirError(
+    401,
+    'login',
+    refused.reason === 'no credentials' ? IngestionErrors.credentials : SmartErrors.tokenInvalid,
+  );
 }
 
 /** A SMART client's request outside its scopes: 403, audited with the client and the scope it lacks. */
@@ -109,7 +113,9 @@ export async function reader(
     });
     throw new FhirError(401, 'login', SmartErrors.staticReadKeyRetired);
   }
-  const found = token ? await clientOfAccessToken(db, token) : { valid: false as const, clientId: null, reason: 'no credentials' };
+  const found = token
+    ? await clientOfAccessToken(db, token)
+    : { valid: false as const, clientId: null, reason: 'no credentials' };
   if (!found.valid) throw await refuseToken(db, ctx, action, found);
   const who: FhirReader = { kind: 'client', client: found.client };
   if (!readerHasScope(who, need)) throw await refuseScope(db, ctx, action, found.client, need);

@@ -98,7 +98,14 @@ export async function sourcePrincipalOf(db: pg.Pool, id: string): Promise<Authen
     new Date(),
   );
   if (refusal) return null;
-  return { id: row.id, kind: row.kind, canRead: false, revoked: false, name: row.name, organizationId: row.organization_id };
+  return {
+    id: row.id,
+    kind: row.kind,
+    canRead: false,
+    revoked: false,
+    name: row.name,
+    organizationId: row.organization_id,
+  };
 }
 
 export const unauthorized = () => new HttpError(401, IngestionErrors.credentials);

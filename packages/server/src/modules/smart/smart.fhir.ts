@@ -13,12 +13,16 @@ const smartFhir: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { config })
   app.get(
     '/R4/.well-known/smart-configuration',
     { config: { access: 'public' }, schema: { tags: ['smart'], response: { 200: SmartConfiguration } } },
-    async (_request, reply) => reply.header('cache-control', 'public, max-age=3600').send(smartConfiguration(config.publicUrl)),
+    async (_request, reply) =>
+      reply.header('cache-control', 'public, max-age=3600').send(smartConfiguration(config.publicUrl)),
   );
   app.addHook('onSend', (request, reply, payload, done) => {
     if (reply.statusCode === 401) {
       const presented = /^Bearer\s+\S/i.test(request.headers.authorization ?? '');
-      void reply.header('www-authenticate', presented ? 'Bearer realm="fhir", error="invalid_token"' : 'Bearer realm="fhir"');
+      void reply.header(
+        'www-authenticate',
+        presented ? 'Bearer realm="fhir", error="invalid_token"' : 'Bearer realm="fhir"',
+      );
     }
     done(null, payload);
   });

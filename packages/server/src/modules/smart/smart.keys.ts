@@ -29,8 +29,12 @@ function isUsableKey(key: SmartJwk): boolean {
   if (key.use !== undefined && key.use !== 'sig') return false;
   if (key.key_ops !== undefined && !key.key_ops.includes('verify')) return false;
   if (key.alg !== undefined && !(SMART_SIGNING_ALGORITHMS as readonly string[]).includes(key.alg)) return false;
-  if (key.kty === 'RSA') return typeof key.n === 'string' && typeof key.e === 'string' && (key.alg ?? 'RS384') === 'RS384';
-  if (key.kty === 'EC') return key.crv === 'P-384' && typeof key.x === 'string' && typeof key.y === 'string' && (key.alg ?? 'ES384') === 'ES384';
+  if (key.kty === 'RSA')
+    return typeof key.n === 'string' && typeof key.e === 'string' && (key.alg ?? 'RS384') === 'RS384';
+  if (key.kty === 'EC')
+    return (
+      key.crv === 'P-384' && typeof key.x === 'string' && typeof key.y === 'string' && (key.alg ?? 'ES384') === 'ES384'
+    );
   return false;
 }
 
@@ -99,8 +103,7 @@ export function claimedIssuer(assertion: string): string | null {
 }
 
 export type AssertionCheck =
-  | { ok: true; jti: string; expiresAt: Date }
-  | { ok: false; reason: string; message: string };
+  { ok: true; jti: string; expiresAt: Date } | { ok: false; reason: string; message: string };
 
 /**
  * Verifies a client assertion (SMART Backend Services, RFC 7523): signed by one of the client's

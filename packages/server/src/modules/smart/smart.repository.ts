@@ -114,8 +114,14 @@ export async function useAssertionId(db: Queryable, clientId: string, jti: strin
  * anyway, and an expired token by its own. Run at each token request, so the tables stay small.
  */
 export async function pruneExpired(db: Queryable): Promise<void> {
-  await kysely(db).deleteFrom('smart_assertion_ids').where('expires_at', '<', sql<Date>`now()`).execute();
-  await kysely(db).deleteFrom('smart_access_tokens').where('expires_at', '<', sql<Date>`now()`).execute();
+  await kysely(db)
+    .deleteFrom('smart_assertion_ids')
+    .where('expires_at', '<', sql<Date>`now()`)
+    .execute();
+  await kysely(db)
+    .deleteFrom('smart_access_tokens')
+    .where('expires_at', '<', sql<Date>`now()`)
+    .execute();
 }
 
 export async function insertToken(

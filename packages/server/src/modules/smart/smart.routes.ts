@@ -57,7 +57,8 @@ export const smartRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, de
   app.get(
     SMART_CONFIGURATION_PATH,
     { config: { access: 'public' }, schema: { tags, response: { 200: SmartConfiguration } } },
-    async (_request, reply) => reply.header('cache-control', 'public, max-age=3600').send(smartConfiguration(config.publicUrl)),
+    async (_request, reply) =>
+      reply.header('cache-control', 'public, max-age=3600').send(smartConfiguration(config.publicUrl)),
   );
 
   await app.register(tokenEndpoint, deps);
@@ -81,9 +82,15 @@ const tokenEndpoint: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, { db, c
     const status = error.statusCode ?? 500;
     if (status >= 500) {
       request.log.error({ err: error }, 'token request failed');
-      return reply.status(500).header('cache-control', 'no-store').send({ error: 'server_error', error_description: 'Internal server error' });
+      return reply
+        .status(500)
+        .header('cache-control', 'no-store')
+        .send({ error: 'server_error', error_description: 'Internal server error' });
     }
-    return sendToken(reply, await refuseUnreadableRequest(db, contextOf(request), (error.code ?? 'unreadable request').slice(0, 80)));
+    return sendToken(
+      reply,
+      await refuseUnreadableRequest(db, contextOf(request), (error.code ?? 'unreadable request').slice(0, 80)),
+    );
   });
   app.post(
     SMART_TOKEN_PATH,

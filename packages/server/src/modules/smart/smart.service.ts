@@ -52,8 +52,7 @@ export async function createClient(
   opts: { allowLoopbackHttp: boolean },
 ): Promise<SmartClient> {
   const action = 'smart.client.create';
-  const refuse = (message: string, reason: string) =>
-    failure(400, message, { action, resourceType: RESOURCE, reason });
+  const refuse = (message: string, reason: string) => failure(400, message, { action, resourceType: RESOURCE, reason });
   return auditedTransaction(db, ctx, async (tx) => {
     authorizeClientAdmin(ctx, action);
     const jwksUrl = body.jwks_url?.trim() || null;

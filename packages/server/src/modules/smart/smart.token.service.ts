@@ -102,7 +102,8 @@ export async function issueToken(
   if (!scope) return refuse(400, 'invalid_scope', SmartErrors.scopeRequired, 'no scope');
 
   const granted = grantScopes(scope.split(/\s+/), client.scopes);
-  if (granted.length === 0) return refuse(400, 'invalid_scope', SmartErrors.scopeNotAllowed, 'no requested scope allowed');
+  if (granted.length === 0)
+    return refuse(400, 'invalid_scope', SmartErrors.scopeNotAllowed, 'no requested scope allowed');
 
   const token = newAccessToken(client.id);
   const issued = await withTransaction(db, async (tx) => {
@@ -127,7 +128,12 @@ export async function issueToken(
   if (!issued) return refuse(401, 'invalid_client', SmartErrors.assertionReplayed, 'jti reused');
   return {
     status: 200,
-    body: { access_token: token, token_type: 'bearer', expires_in: SMART_ACCESS_TOKEN_SECONDS, scope: granted.join(' ') },
+    body: {
+      access_token: token,
+      token_type: 'bearer',
+      expires_in: SMART_ACCESS_TOKEN_SECONDS,
+      scope: granted.join(' '),
+    },
   };
 }
 
