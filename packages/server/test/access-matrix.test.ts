@@ -24,6 +24,7 @@ import {
   type TestServer,
 } from './support/http.ts';
 import { buildAlert, buildDevice, buildPatient, buildReading } from './support/factories.ts';
+import { smartClient, smartToken } from './support/smart.ts';
 
 const PRINCIPALS = ['none', 'providerA', 'providerB', 'admin', 'disabled', 'idle'] as const;
 type Principal = (typeof PRINCIPALS)[number];
@@ -183,6 +184,26 @@ const TABLE: Row[] = [
     path: () => `/api/integrations/${NO_SOURCE}`,
     expect: adminOnly(404),
   },
+  { method: 'GET', route: '/api/smart-clients', path: () => '/api/smart-clients', expect: adminOnly(200) },
+  {
+    method: 'POST',
+    route: '/api/smart-clients',
+    path: () => '/api/smart-clients',
+    // A JWKS URL is not fetched at registration: a made-up https one registers.
+    body: (f) => ({
+      name: unique('Matrix SMART client'),
+      organization_id: f.orgA,
+      jwks_url: 'https://ehr.example/.well-known/jwks.json',
+      scopes: ['system/Patient.rs'],
+    }),
+    expect: adminOnly(201),
+  },
+  {
+    method: 'POST',
+    route: '/api/smart-clients/:id/revoke',
+    path: () => `/api/smart-clients/${NO_SOURCE}/revoke`,
+    expect: adminOnly(404),
+  },
   { method: 'GET', route: '/api/unmatched-readings', path: () => '/api/unmatched-readings', expect: adminOnly(200) },
   {
     method: 'POST',
@@ -193,6 +214,12 @@ const TABLE: Row[] = [
     expect: adminOnly(409),
   },
   { method: 'GET', route: '/fhir/R4/metadata', path: () => '/fhir/R4/metadata', expect: everyone(200) },
+  {
+    method: 'GET',
+    route: '/fhir/R4/.well-known/smart-configuration',
+    path: () => '/fhir/R4/.well-known/smart-configuration',
+    expect: everyone(200),
+  },
   {
     method: 'GET',
     route: '/fhir/R4/Patient/:id',
@@ -228,7 +255,7 @@ const TABLE: Row[] = [
     expect: patientOfA(200),
     patientData: true,
   },
-  // FHIR writes take a FHIR source's Bearer secret only.
+  // FHIR writes take a FHIR source's Bearer secret or a SMART access token; a session is never enough.
   { method: 'POST', route: '/fhir/R4/Observation', path: () => '/fhir/R4/Observation', expect: everyone(401) },
   { method: 'POST', route: '/fhir/R4', path: () => '/fhir/R4', expect: everyone(401) },
   // Device clouds authenticate with the source's secret; a portal session is never enough.
@@ -673,11 +700,17 @@ describe('access matrix', () => {
 /**
  * The machine doors: every route a device cloud or an EHR calls, tried with a key of the
  * patient's organization, of another organization, an expired one and a revoked one. Each call
- * must answer as listed and leave an audit record naming the source.
+ * must answer as listed and leave an audit record naming the source. FHIR reads take a SMART
+ * Backend Services access token (`read`: a client's token; static read keys are retired).
  */
 const MACHINE_CALLERS = ['sameOrg', 'otherOrg', 'expired', 'revoked'] as const;
 type MachineCaller = (typeof MACHINE_CALLERS)[number];
 type KeyKind = 'tenovi' | 'write' | 'read';
+/** What a caller presents: a source's id and secret, or a SMART client's id and access token. */
+interface MachineKey {
+  id: string;
+  secret: string;
+}
 
 interface MachineFixtures {
   patientA: number;
@@ -688,7 +721,7 @@ interface MachineRow {
   method: 'GET' | 'POST';
   route: string;
   key: KeyKind;
-  path: (f: MachineFixtures, source: IngestionSourceWithSecret) => string;
+  path: (f: MachineFixtures, source: MachineKey) => string;
   /** `n` makes each call's measurement a new one (its own time). */
   body?: (n: number) => unknown;
   expect: Record<MachineCaller, number>;
@@ -813,7 +846,7 @@ const MACHINE_TABLE: MachineRow[] = [
 ];
 
 describe('access matrix of the machine doors', () => {
-  const keys = {} as Record<KeyKind, Record<MachineCaller, IngestionSourceWithSecret>>;
+  const keys = {} as Record<KeyKind, Record<MachineCaller, MachineKey>>;
   let machine: MachineFixtures;
 
   beforeAll(async () => {
@@ -837,8 +870,22 @@ describe('access matrix of the machine doors', () => {
     const bodyOf = (kind: KeyKind, organizationId: number) =>
       kind === 'tenovi'
         ? { name: unique('Matrix cloud'), kind: 'tenovi', organization_id: organizationId }
-        : { name: unique('Matrix EHR'), kind: 'fhir', can_read: kind === 'read', organization_id: organizationId };
-    for (const kind of ['tenovi', 'write', 'read'] as const) {
+        : { name: unique('Matrix EHR'), kind: 'fhir', organization_id: organizationId };
+    const readers = {} as Record<MachineCaller, MachineKey>;
+    for (const caller of MACHINE_CALLERS) {
+      const client = await smartClient(server, admin, {
+        organizationId: caller === 'otherOrg' ? orgB : fixtures.orgA,
+        scopes: ['system/Patient.rs', 'system/Observation.rs', 'system/Device.rs', 'system/DiagnosticReport.rs'],
+      });
+      readers[caller] = { id: client.id, secret: await smartToken(server, client) };
+    }
+    await server.db.ownerPool.query(
+      `UPDATE smart_access_tokens SET expires_at = now() - interval '1 second' WHERE client_id = $1`,
+      [readers.expired.id],
+    );
+    expect((await admin.post(`/api/smart-clients/${readers.revoked.id}/revoke`)).status).toBe(200);
+    keys.read = readers;
+    for (const kind of ['tenovi', 'write'] as const) {
       const made = {} as Record<MachineCaller, IngestionSourceWithSecret>;
       for (const caller of MACHINE_CALLERS) {
         const res = await admin.post<IngestionSourceWithSecret>(
@@ -861,7 +908,7 @@ describe('access matrix of the machine doors', () => {
     const machineRoutes = new Set(
       server.app.apiRoutes
         .filter((r) => r.url.startsWith('/fhir/') || r.url.startsWith('/api/ingest/'))
-        .filter((r) => r.url !== '/fhir/R4/metadata')
+        .filter((r) => r.url !== '/fhir/R4/metadata' && r.url !== '/fhir/R4/.well-known/smart-configuration')
         .map((r) => `${r.method} ${r.url}`),
     );
     expect([...machineRoutes].sort()).toEqual([...new Set(MACHINE_TABLE.map((r) => `${r.method} ${r.route}`))].sort());
@@ -895,7 +942,8 @@ describe('access matrix of the machine doors', () => {
           if (got !== entry) differences.push(`${label}: expected entry ${entry}, got ${got}`);
         }
         const { rowCount } = await server.db.pool.query(
-          `SELECT 1 FROM audit_logs WHERE request_id = $1 AND (resource_id = $2 OR details->>'source_id' = $2)`,
+          `SELECT 1 FROM audit_logs WHERE request_id = $1
+              AND (resource_id = $2 OR details->>'source_id' = $2 OR details->>'smart_client_id' = $2)`,
           [res.headers['x-request-id'], source.id],
         );
         if (!rowCount) unaudited.push(`${label} (${res.statusCode})`);

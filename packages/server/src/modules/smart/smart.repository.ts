@@ -82,7 +82,11 @@ export async function findClient(db: Queryable, id: string): Promise<ClientRow |
   );
 }
 
-/** Revokes once (the first time stays) and ends the client's tokens. Null when the client is unknown. */
+/**
+ * Revokes once (the first time stays). Its tokens stop working at once (a token is valid only
+ * while its client is not revoked) but stay until they expire, so that a refused call still
+ * names the client in its record. Null when the client is unknown.
+ */
 export async function revokeClient(db: Queryable, id: string): Promise<ClientRow | null> {
   const row = await kysely(db)
     .updateTable('smart_clients')
@@ -91,7 +95,6 @@ export async function revokeClient(db: Queryable, id: string): Promise<ClientRow
     .returning(COLUMNS)
     .$narrowType<Narrowed>()
     .executeTakeFirst();
-  if (row) await kysely(db).deleteFrom('smart_access_tokens').where('client_id', '=', id).execute();
   return row ?? null;
 }
 
