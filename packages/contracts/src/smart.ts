@@ -165,6 +165,7 @@ export const SmartErrors = {
   tokenInvalid: 'The access token is unknown or expired: request a new one',
   staticReadKeyRetired:
     'Static FHIR read keys are retired: register the system as a SMART client and use its access token',
+  readKeyCreation: 'FHIR read keys are retired: register the system as a SMART client instead',
   missingScope: (scope: string) => `The access token does not grant ${scope}`,
   keySource: 'Give either a JWKS URL or a pasted JWKS, not both and not neither',
   jwksUrl: 'The JWKS URL must be an https URL',

@@ -5,12 +5,16 @@ import { fhirSchemaErrors } from '../../../test/fhir-schema.ts';
 import { lastAuditOf } from '../../../test/support/audit.ts';
 import { buildOrganization, buildPatient, buildReadings } from '../../../test/support/factories.ts';
 import { signInNewStaff, startTestServer, type ApiClient, type TestServer } from '../../../test/support/http.ts';
+import { smartClient, smartToken, type SmartTestClient } from '../../../test/support/smart.ts';
 
 let server: TestServer;
 let provider: ApiClient;
 let otherProvider: ApiClient;
-let readKey: IngestionSourceWithSecret;
-let otherReadKey: IngestionSourceWithSecret;
+/** EHRs of the patient's organization and of another, reading with SMART access tokens. */
+let reader: SmartTestClient;
+let otherReader: SmartTestClient;
+const readToken = () => smartToken(server, reader);
+const otherReadToken = () => smartToken(server, otherReader);
 let writeKey: IngestionSourceWithSecret;
 let patientId: number;
 let marchIds: number[];
@@ -34,10 +38,23 @@ beforeAll(async () => {
   provider = await signInNewStaff(server, 'provider', org);
   otherProvider = await signInNewStaff(server, 'provider', other);
   const key = async (organization: number, body: Record<string, unknown>) =>
-    (await admin.post<IngestionSourceWithSecret>('/api/integrations', { kind: 'fhir', organization_id: organization, ...body }))
-      .body;
-  readKey = await key(org, { name: 'EHR out', can_read: true });
-  otherReadKey = await key(other, { name: 'Their EHR', can_read: true });
+    (
+      await admin.post<IngestionSourceWithSecret>('/api/integrations', {
+        kind: 'fhir',
+        organization_id: organization,
+        ...body,
+      })
+    ).body;
+  reader = await smartClient(server, admin, {
+    organizationId: org,
+    name: 'EHR out',
+    scopes: ['system/DiagnosticReport.rs'],
+  });
+  otherReader = await smartClient(server, admin, {
+    organizationId: other,
+    name: 'Their EHR',
+    scopes: ['system/DiagnosticReport.rs'],
+  });
   writeKey = await key(org, { name: 'EHR in' });
   patientId = await buildPatient(db, { organizationId: org, firstName: 'Dia', lastName: 'Report', enrolledRpm: true });
   const at = (instant: string, systolic: number) => ({ at: instant, systolic, diastolic: 80, source: 'CUFF-7' });
@@ -50,7 +67,9 @@ afterAll(async () => server?.close());
 
 describe('FHIR DiagnosticReport: the monthly summary', () => {
   it("reads a past month's report for a provider: final, the month's period and its Observations", async () => {
-    const res = await fhir<DiagnosticReport>(`/fhir/R4/DiagnosticReport/${patientId}-2026-03`, { cookie: provider.cookie });
+    const res = await fhir<DiagnosticReport>(`/fhir/R4/DiagnosticReport/${patientId}-2026-03`, {
+      cookie: provider.cookie,
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       resourceType: 'DiagnosticReport',
@@ -68,25 +87,29 @@ describe('FHIR DiagnosticReport: the monthly summary', () => {
     expect(record.details).toMatchObject({ via: 'fhir', month: '2026-03', results: 2 });
   });
 
-  it("reads with the organization's read key, and audits the key", async () => {
-    const res = await fhir<DiagnosticReport>(`/fhir/R4/DiagnosticReport/${patientId}-2026-03`, { secret: readKey.secret });
+  it("reads with the organization's SMART client, and audits the client", async () => {
+    const res = await fhir<DiagnosticReport>(`/fhir/R4/DiagnosticReport/${patientId}-2026-03`, {
+      secret: await readToken(),
+    });
     expect(res.status).toBe(200);
     const record = await lastAuditOf(server, 'fhir.diagnostic_report.read', String(patientId));
-    expect(record.details).toMatchObject({ source_id: readKey.id });
+    expect(record.details).toMatchObject({ smart_client_id: reader.id });
   });
 
-  it("refuses another organization's key and provider with the not-found answer, audited as denied", async () => {
+  it("refuses another organization's client and provider with the not-found answer, audited as denied", async () => {
     const theirs = await fhir<OperationOutcome>(`/fhir/R4/DiagnosticReport/${patientId}-2026-03`, {
-      secret: otherReadKey.secret,
+      secret: await otherReadToken(),
     });
-    const missing = await fhir<OperationOutcome>(`/fhir/R4/DiagnosticReport/999999-2026-03`, { secret: otherReadKey.secret });
+    const missing = await fhir<OperationOutcome>(`/fhir/R4/DiagnosticReport/999999-2026-03`, {
+      secret: await otherReadToken(),
+    });
     expect(theirs.status).toBe(404);
     expect(theirs.body.issue).toEqual(missing.body.issue);
     expect(await lastAuditOf(server, 'fhir.diagnostic_report.read', String(patientId))).toMatchObject({
       outcome: 'denied',
-      details: { source_id: otherReadKey.id },
+      details: { smart_client_id: otherReader.id },
     });
-    const search = await fhir(`/fhir/R4/DiagnosticReport?patient=${patientId}`, { secret: otherReadKey.secret });
+    const search = await fhir(`/fhir/R4/DiagnosticReport?patient=${patientId}`, { secret: await otherReadToken() });
     expect(search.status).toBe(404);
     expect(await lastAuditOf(server, 'fhir.diagnostic_report.search', String(patientId))).toMatchObject({
       outcome: 'denied',
@@ -95,16 +118,20 @@ describe('FHIR DiagnosticReport: the monthly summary', () => {
     expect(byCookie.status).toBe(404);
   });
 
-  it('answers 401 without credentials, 403 for a write-only key, 404 for an id that names no month', async () => {
+  it('answers 401 without credentials or with a static key, 404 for an id that names no month', async () => {
     expect((await fhir(`/fhir/R4/DiagnosticReport/${patientId}-2026-03`)).status).toBe(401);
-    expect((await fhir(`/fhir/R4/DiagnosticReport/${patientId}-2026-03`, { secret: writeKey.secret })).status).toBe(403);
-    expect((await fhir(`/fhir/R4/DiagnosticReport/${patientId}-2026-13`, { cookie: provider.cookie })).status).toBe(404);
+    expect((await fhir(`/fhir/R4/DiagnosticReport/${patientId}-2026-03`, { secret: writeKey.secret })).status).toBe(
+      401,
+    );
+    expect((await fhir(`/fhir/R4/DiagnosticReport/${patientId}-2026-13`, { cookie: provider.cookie })).status).toBe(
+      404,
+    );
     expect((await fhir(`/fhir/R4/DiagnosticReport?date=2026-03`, { cookie: provider.cookie })).status).toBe(400);
   });
 
   it('searches by patient, newest month first, and by month', async () => {
     const all = await fhir<Bundle<DiagnosticReport>>(`/fhir/R4/DiagnosticReport?patient=Patient/${patientId}`, {
-      secret: readKey.secret,
+      secret: await readToken(),
     });
     expect(all.status).toBe(200);
     expect(all.body.entry?.map((e) => e.resource?.id)).toEqual([

@@ -5,9 +5,8 @@ import {
   FHIR_BUNDLE_MAX_ENTRIES,
   FHIR_READ_RATE_LIMIT_PER_MINUTE,
   FHIR_WRITE_RATE_LIMIT_PER_MINUTE,
-  FHIR_READ_KEY_DEFAULT_DAYS,
-  FHIR_READ_KEY_MAX_DAYS,
   IngestionErrors,
+  SmartErrors,
   type IngestionSourceWithSecret,
 } from '@rpm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,8 +19,15 @@ import {
   type TestServer,
 } from '../../../test/support/http.ts';
 import { fhirSchemaErrors } from '../../../test/fhir-schema.ts';
-import { buildDevice, buildPatient, buildReading, buildReadings } from '../../../test/support/factories.ts';
+import {
+  buildDevice,
+  buildPatient,
+  buildReading,
+  buildReadings,
+  buildSource,
+} from '../../../test/support/factories.ts';
 import { lastAuditOf } from '../../../test/support/audit.ts';
+import { smartClient, smartToken, type SmartTestClient } from '../../../test/support/smart.ts';
 
 const PHD_EXAMPLE = JSON.parse(
   readFileSync(new URL('../../../test/fixtures/phd-compound-blood-pressure.json', import.meta.url), 'utf8'),
@@ -34,7 +40,9 @@ let admin: ApiClient;
 let provider: ApiClient;
 let otherProvider: ApiClient;
 let writeKey: IngestionSourceWithSecret;
-let readKey: IngestionSourceWithSecret;
+let reader: SmartTestClient;
+/** A fresh access token of the reading EHR: tokens live five minutes, this file may run longer. */
+const readToken = () => smartToken(server, reader);
 let tenovi: IngestionSourceWithSecret;
 let patientId: number;
 let otherPatientId: number;
@@ -130,14 +138,12 @@ beforeAll(async () => {
       organization_id: org.id,
     })
   ).body;
-  readKey = (
-    await admin.post<IngestionSourceWithSecret>('/api/integrations', {
-      name: 'EHR out',
-      kind: 'fhir',
-      can_read: true,
-      organization_id: org.id,
-    })
-  ).body;
+  // EHRs read with SMART Backend Services access tokens (static read keys are retired).
+  reader = await smartClient(server, admin, {
+    organizationId: org.id,
+    name: 'EHR out',
+    scopes: ['system/Patient.rs', 'system/Observation.rs', 'system/Device.rs'],
+  });
   tenovi = (
     await admin.post<IngestionSourceWithSecret>('/api/integrations', {
       name: 'Cuffs',
@@ -323,7 +329,6 @@ describe('FHIR R4 in', () => {
 });
 
 describe('a FHIR key acts for its own organization', () => {
-  const DAY = 24 * 60 * 60 * 1000;
   const lastAudit = (action: string) => lastAuditOf(server, action);
   const vitalsOf = async (patient: number) =>
     (
@@ -332,11 +337,11 @@ describe('a FHIR key acts for its own organization', () => {
       ])
     ).rows[0]!.n;
 
-  it("a FHIR read key made for organization A cannot read organization B's Patient", async () => {
+  it("a SMART client of organization A cannot read organization B's Patient", async () => {
     const theirs = await fhir<OperationOutcome>('GET', `/fhir/R4/Patient/${otherPatientId}`, {
-      secret: readKey.secret,
+      secret: await readToken(),
     });
-    const missing = await fhir<OperationOutcome>('GET', '/fhir/R4/Patient/999999', { secret: readKey.secret });
+    const missing = await fhir<OperationOutcome>('GET', '/fhir/R4/Patient/999999', { secret: await readToken() });
     expect(theirs.status).toBe(404);
     // The same answer as for a patient that does not exist: ids of B cannot be probed.
     expect(theirs.body.issue).toEqual(missing.body.issue);
@@ -346,27 +351,27 @@ describe('a FHIR key acts for its own organization', () => {
     expect(records.rows[1]).toMatchObject({
       outcome: 'denied',
       resource_id: String(otherPatientId),
-      details: { source_id: readKey.id, organization_id: orgId },
+      details: { smart_client_id: reader.id, organization_id: orgId },
     });
   });
 
-  it("a FHIR read key made for organization A cannot search B's Observations nor read one by id", async () => {
+  it("a SMART client of organization A cannot search B's Observations nor read one by id", async () => {
     const vitalId = await buildReading(server.db.pool, otherPatientId, {
       at: { ago: '3 hours' },
       systolic: 131,
       diastolic: 85,
       pulse: 71,
     });
-    const search = await fhir('GET', `/fhir/R4/Observation?patient=${otherPatientId}`, { secret: readKey.secret });
+    const search = await fhir('GET', `/fhir/R4/Observation?patient=${otherPatientId}`, { secret: await readToken() });
     expect(search.status).toBe(404);
     expect(await lastAudit('fhir.observation.search')).toMatchObject({
       outcome: 'denied',
-      details: { source_id: readKey.id },
+      details: { smart_client_id: reader.id },
     });
-    expect((await fhir('GET', `/fhir/R4/Observation/${vitalId}`, { secret: readKey.secret })).status).toBe(404);
+    expect((await fhir('GET', `/fhir/R4/Observation/${vitalId}`, { secret: await readToken() })).status).toBe(404);
     expect(await lastAudit('fhir.observation.read')).toMatchObject({
       outcome: 'denied',
-      details: { source_id: readKey.id },
+      details: { smart_client_id: reader.id },
     });
     // B's provider still reads them: the refusal is about the key's organization.
     expect(
@@ -374,11 +379,11 @@ describe('a FHIR key acts for its own organization', () => {
     ).toBe(200);
   });
 
-  it("a FHIR read key made for organization A does not find B's patient through a Device", async () => {
-    const theirs = await fhir<Bundle>('GET', '/fhir/R4/Device?identifier=OTHER-9', { secret: readKey.secret });
+  it("a SMART client of organization A does not find B's patient through a Device", async () => {
+    const theirs = await fhir<Bundle>('GET', '/fhir/R4/Device?identifier=OTHER-9', { secret: await readToken() });
     expect(theirs.status).toBe(200);
     expect(theirs.body.entry ?? []).toEqual([]);
-    const mine = await fhir<Bundle>('GET', '/fhir/R4/Device?identifier=FHIR-1', { secret: readKey.secret });
+    const mine = await fhir<Bundle>('GET', '/fhir/R4/Device?identifier=FHIR-1', { secret: await readToken() });
     expect(mine.body.entry).toHaveLength(1);
   });
 
@@ -451,48 +456,24 @@ describe('a FHIR key acts for its own organization', () => {
     expect(await vitalsOf(otherPatientId)).toBe(before + 1);
   });
 
-  it('a read key expires after 90 days unless told otherwise, and at most after 365', async () => {
-    const expires = Date.parse(readKey.expires_at!);
-    expect(Math.abs(expires - (Date.now() + FHIR_READ_KEY_DEFAULT_DAYS * DAY))).toBeLessThan(60_000);
-    expect(writeKey.expires_at).toBeNull();
-    const tooLong = await admin.post('/api/integrations', {
-      name: 'Forever',
+  it('static read keys are retired: none is made any more, and an old one is refused with the reason', async () => {
+    const made = await admin.post<{ message: string }>('/api/integrations', {
+      name: 'New read key',
       kind: 'fhir',
       can_read: true,
       organization_id: orgId,
-      expires_in_days: FHIR_READ_KEY_MAX_DAYS + 1,
     });
-    expect(tooLong.status).toBe(400);
-  });
-
-  it('an expired read key is refused; rotating it renews it for as long again', async () => {
-    const key = (
-      await admin.post<IngestionSourceWithSecret>('/api/integrations', {
-        name: 'Short read key',
-        kind: 'fhir',
-        can_read: true,
-        organization_id: orgId,
-        expires_in_days: 2,
-      })
-    ).body;
-    expect(Math.abs(Date.parse(key.expires_at!) - (Date.now() + 2 * DAY))).toBeLessThan(60_000);
-    expect((await fhir('GET', `/fhir/R4/Patient/${patientId}`, { secret: key.secret })).status).toBe(200);
-    await server.db.ownerPool.query(
-      `UPDATE ingestion_sources SET expires_at = now() - interval '1 second', created_at = now() - interval '2 days' WHERE id = $1`,
-      [key.id],
-    );
-    const refused = await fhir<OperationOutcome>('GET', `/fhir/R4/Patient/${patientId}`, { secret: key.secret });
+    expect(made.status).toBe(400);
+    expect(made.body.message).toBe(SmartErrors.readKeyCreation);
+    const legacy = await buildSource(server.db.pool, { organizationId: orgId, kind: 'fhir', canRead: true });
+    const refused = await fhir<OperationOutcome>('GET', `/fhir/R4/Patient/${patientId}`, { secret: legacy.secret });
     expect(refused.status).toBe(401);
+    expect(refused.body.issue?.[0]?.diagnostics).toBe(SmartErrors.staticReadKeyRetired);
     expect(await lastAudit('fhir.patient.read')).toMatchObject({
       outcome: 'failure',
-      resource_id: key.id,
-      reason: 'source expired',
+      resource_id: legacy.id,
+      reason: 'static read keys retired',
     });
-    const rotated = await admin.post<IngestionSourceWithSecret>(`/api/integrations/${key.id}/rotate`);
-    expect(rotated.status).toBe(200);
-    // Two days, as it was given: the span from its creation to its expiry.
-    expect(Math.abs(Date.parse(rotated.body.expires_at!) - (Date.now() + 2 * DAY - 1000))).toBeLessThan(60_000);
-    expect((await fhir('GET', `/fhir/R4/Patient/${patientId}`, { secret: rotated.body.secret })).status).toBe(200);
   });
 });
 
@@ -503,7 +484,7 @@ describe('FHIR R4 out', () => {
     expect(res.body).toMatchObject({ resourceType: 'CapabilityStatement', fhirVersion: '4.0.1', kind: 'instance' });
   });
 
-  it('reads a Patient for a provider of its organization, a read key, and audits each read', async () => {
+  it('reads a Patient for a provider of its organization, a SMART client, and audits each read', async () => {
     const res = await fhir<Patient>('GET', `/fhir/R4/Patient/${patientId}`, { cookie: provider.cookie });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
@@ -512,7 +493,7 @@ describe('FHIR R4 out', () => {
       birthDate: '1951-05-06',
       gender: 'female',
     });
-    expect((await fhir('GET', `/fhir/R4/Patient/${patientId}`, { secret: readKey.secret })).status).toBe(200);
+    expect((await fhir('GET', `/fhir/R4/Patient/${patientId}`, { secret: await readToken() })).status).toBe(200);
     const audits = await server.db.pool.query(
       `SELECT outcome, resource_id FROM audit_logs WHERE action = 'fhir.patient.read' ORDER BY id DESC LIMIT 2`,
     );
@@ -522,7 +503,7 @@ describe('FHIR R4 out', () => {
     ]);
   });
 
-  it("answers 404 for another organization's patient, 401 without credentials, 403 for a write-only key", async () => {
+  it("answers 404 for another organization's patient, 401 without credentials or with a (write) key", async () => {
     const res = await fhir<OperationOutcome>('GET', `/fhir/R4/Patient/${patientId}`, { cookie: otherProvider.cookie });
     expect(res.status).toBe(404);
     expect(res.body.resourceType).toBe('OperationOutcome');
@@ -530,7 +511,8 @@ describe('FHIR R4 out', () => {
       (await fhir('GET', `/fhir/R4/Observation?patient=${patientId}`, { cookie: otherProvider.cookie })).status,
     ).toBe(404);
     expect((await fhir('GET', `/fhir/R4/Patient/${patientId}`)).status).toBe(401);
-    expect((await fhir('GET', `/fhir/R4/Patient/${patientId}`, { secret: writeKey.secret })).status).toBe(403);
+    // Static keys no longer read, write keys included.
+    expect((await fhir('GET', `/fhir/R4/Patient/${patientId}`, { secret: writeKey.secret })).status).toBe(401);
     expect((await fhir('GET', `/fhir/R4/Patient/999999`, { cookie: provider.cookie })).status).toBe(404);
   });
 
@@ -561,7 +543,7 @@ describe('FHIR R4 out', () => {
     const third = await fhir<Bundle>(
       'GET',
       second.body.link!.find((l) => l.relation === 'next')!.url.replace(server.url, ''),
-      { secret: readKey.secret },
+      { secret: await readToken() },
     );
     expect(values(third.body)).toEqual([101]);
     expect(third.body.link?.some((l) => l.relation === 'next')).toBe(false);

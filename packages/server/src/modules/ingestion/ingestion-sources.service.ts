@@ -9,6 +9,7 @@ import {
   UNMATCHED_QUOTA_PER_SOURCE,
   UNMATCHED_RETENTION_DAYS,
   type AuditAction,
+  SmartErrors,
 } from '@rpm/contracts';
 import type pg from 'pg';
 import type { Queryable } from '../../db/pool.ts';
@@ -75,8 +76,16 @@ export async function createSource(
   const action = 'integration.create';
   return auditedTransaction(db, ctx, async (tx) => {
     authorizeSourceAdmin(ctx, action);
-    const canRead = body.kind === 'fhir' && body.can_read === true;
-    if (body.expires_in_days !== undefined && !canRead) {
+    // Reads are SMART Backend Services' now (signed assertions, short tokens, scopes).
+    if (body.can_read === true) {
+      throw failure(400, SmartErrors.readKeyCreation, {
+        action,
+        resourceType: 'ingestion_source',
+        reason: 'read keys retired',
+      });
+    }
+    // Only read keys expired by themselves; no key made now does.
+    if (body.expires_in_days !== undefined) {
       throw failure(400, IngestionErrors.readKeyExpiry, {
         action,
         resourceType: 'ingestion_source',
@@ -108,12 +117,11 @@ export async function createSource(
       kind: body.kind,
       // FHIR callers use the standard Authorization: Bearer header.
       authHeader,
-      canRead,
+      canRead: false,
       secretHash: hashSecret(secret),
       createdBy: ctx.actor.id,
       organizationId: body.organization_id,
-      // Only read keys hand out patient data, so only they expire by themselves.
-      expiresAt: canRead ? daysFromNow(body.expires_in_days ?? FHIR_READ_KEY_DEFAULT_DAYS) : null,
+      expiresAt: null,
     });
     await audit(tx, ctx, {
       action,
@@ -130,8 +138,6 @@ export async function createSource(
     return presentSourceWithSecret(created, secret);
   });
 }
-
-const daysFromNow = (days: number) => new Date(Date.now() + days * 24 * 60 * 60 * 1000);
 
 /**
  * One change to one source, with its record: a source that the change cannot apply to (unknown,
