@@ -190,6 +190,7 @@ export const SmartTexts = {
   jwksUrl: 'JWKS URL (https)',
   jwks: 'JWKS (public keys, JSON)',
   jwksInvalidJson: 'The JWKS must be JSON with a "keys" list',
+  jwksUrlRequired: 'Enter the https URL where the system publishes its public keys',
   scopes: 'Allowed scopes',
   scopesRequired: 'Choose at least one scope',
   clientId: 'Client ID',

@@ -1,13 +1,11 @@
-import { Button, Checkbox, FormControlLabel, MenuItem, Paper, Stack, TextField } from '@mui/material';
+import { MenuItem, Paper, Stack, TextField, Button } from '@mui/material';
 import {
   CreateIngestionSourceBody,
-  FHIR_READ_KEY_DEFAULT_DAYS,
   IngestionTexts,
   Validation,
   formRule,
   formSchema,
   isBlankOrMatches,
-  optionalWholeNumberText,
   requiredText,
   type IngestionSourceKind,
   type Organization,
@@ -25,18 +23,15 @@ interface NewSource {
   kind: IngestionSourceKind;
   organization_id: string;
   auth_header: string;
-  can_read: boolean;
-  expires_in_days: string;
 }
 
 // Fields are only marked when wrong: this form has few message texts of its own. The header is
-// checked only for Tenovi, the kind it is sent for; the expiry field is shown (and filled) only
-// for FHIR read keys.
+// checked only for Tenovi, the kind it is sent for. A FHIR source writes only: EHRs read as SMART
+// clients (the section below), static read keys are retired.
 const NewSourceForm = formRule(
   formSchema({
     name: requiredText(''),
     organization_id: requiredText(Validation.organizationRequired),
-    expires_in_days: optionalWholeNumberText(CreateIngestionSourceBody.properties.expires_in_days, ''),
   }),
   'auth_header',
   (v: NewSource) =>
@@ -61,22 +56,14 @@ export function CreateSourceForm({
       kind: 'tenovi',
       organization_id: '',
       auth_header: '',
-      can_read: false,
-      expires_in_days: '',
     },
   });
   const kind = watch('kind');
-  const canRead = watch('can_read');
   // With a single organization there is nothing to choose: it is chosen.
   const only = organizations.length === 1 ? String(organizations[0]!.id) : null;
   useEffect(() => {
     if (only && getValues('organization_id') === '') setValue('organization_id', only);
   }, [only, getValues, setValue]);
-  // A hidden field must not hold the form back: the expiry is only for read keys.
-  const readKey = kind === 'fhir' && canRead;
-  useEffect(() => {
-    if (!readKey) setValue('expires_in_days', '');
-  }, [readKey, setValue]);
   const submit = handleSubmit((v) =>
     create.mutate(
       {
@@ -84,14 +71,10 @@ export function CreateSourceForm({
         kind: v.kind,
         organization_id: Number(v.organization_id),
         ...(v.kind === 'tenovi' && v.auth_header.trim() ? { auth_header: v.auth_header.trim() } : {}),
-        ...(v.kind === 'fhir' ? { can_read: v.can_read } : {}),
-        ...(v.kind === 'fhir' && v.can_read && v.expires_in_days.trim()
-          ? { expires_in_days: Number(v.expires_in_days.trim()) }
-          : {}),
       },
       {
         onSuccess: (s) => {
-          reset({ ...getValues(), name: '', auth_header: '', can_read: false, expires_in_days: '' });
+          reset({ ...getValues(), name: '', auth_header: '' });
           onSecret({ name: s.name, id: s.id, secret: 'secret' in s ? s.secret : '' });
           enqueueSnackbar(IngestionTexts.sourceCreated, { variant: 'success' });
         },
@@ -139,40 +122,12 @@ export function CreateSourceForm({
             </TextField>
           )}
         />
-        {kind === 'tenovi' ? (
+        {kind === 'tenovi' && (
           <Controller
             name="auth_header"
             control={control}
             render={({ field, fieldState }) => (
               <TextField {...field} label={IngestionTexts.authHeader} size="small" error={!!fieldState.error} />
-            )}
-          />
-        ) : (
-          <Controller
-            name="can_read"
-            control={control}
-            render={({ field }) => (
-              <FormControlLabel
-                control={<Checkbox checked={field.value} onChange={(e) => field.onChange(e.target.checked)} />}
-                label={IngestionTexts.canRead}
-              />
-            )}
-          />
-        )}
-        {readKey && (
-          <Controller
-            name="expires_in_days"
-            control={control}
-            render={({ field, fieldState }) => (
-              <TextField
-                {...field}
-                label={IngestionTexts.expiresInDays}
-                placeholder={String(FHIR_READ_KEY_DEFAULT_DAYS)}
-                size="small"
-                sx={{ width: 150 }}
-                error={!!fieldState.error}
-                slotProps={{ htmlInput: { inputMode: 'numeric' } }}
-              />
             )}
           />
         )}

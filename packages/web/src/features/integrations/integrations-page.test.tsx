@@ -46,6 +46,7 @@ let assigned: unknown = null;
 const server = setupTestServer(
   http.get('/api/integrations', () => HttpResponse.json([SOURCE, ORPHAN])),
   http.get('/api/organizations', () => HttpResponse.json(ORGANIZATIONS)),
+  http.get('/api/smart-clients', () => HttpResponse.json({ clients: [] })),
   http.put('/api/integrations/:id/organization', async ({ request, params }) => {
     assigned = { id: params.id, ...((await request.json()) as object) };
     return HttpResponse.json({ ...ORPHAN, organization_id: 2 });
@@ -59,9 +60,7 @@ const server = setupTestServer(
         name: 'EHR',
         kind: 'fhir',
         auth_header: null,
-        can_read: true,
         organization_id: 2,
-        expires_at: '2026-04-01T00:00:00.000Z',
         secret: 'rpms_new_secret',
       },
       { status: 201 },
@@ -114,14 +113,16 @@ describe('integrations', { timeout: 20_000 }, () => {
     expect(assigned).toEqual({ id: ORPHAN.id, organization_id: 2 });
   });
 
-  it('creates a FHIR source with a read key and shows its secret once; rotating shows the new one', async () => {
+  it('creates a FHIR write source (no read option any more) and shows its secret once; rotating shows the new one', async () => {
     const user = userEvent.setup();
     renderPage(<IntegrationsPage />);
     await screen.findByRole('table', { name: IngestionTexts.integrationsTitle });
-    await user.type(screen.getByLabelText(new RegExp(IngestionTexts.sourceName)), 'EHR');
+    const sourceForm = screen.getByRole('form', { name: IngestionTexts.createSource });
+    await user.type(within(sourceForm).getByLabelText(new RegExp(IngestionTexts.sourceName)), 'EHR');
     await user.click(screen.getByLabelText(IngestionTexts.sourceKind));
     await user.click(await screen.findByRole('option', { name: 'FHIR' }));
-    await user.click(screen.getByLabelText(IngestionTexts.canRead));
+    // EHRs read as SMART clients: the form offers no read key.
+    expect(screen.queryByLabelText(IngestionTexts.canRead)).toBeNull();
     // The organization is required: without it nothing is sent.
     await user.click(screen.getByRole('button', { name: IngestionTexts.createSource }));
     expect(await screen.findByText(Validation.organizationRequired)).toBeTruthy();
@@ -129,10 +130,9 @@ describe('integrations', { timeout: 20_000 }, () => {
     const form = screen.getByRole('form', { name: IngestionTexts.createSource });
     await user.click(within(form).getByLabelText(new RegExp(IngestionTexts.organization)));
     await user.click(await screen.findByRole('option', { name: 'South Clinic' }));
-    await user.type(screen.getByLabelText(IngestionTexts.expiresInDays), '30');
     await user.click(screen.getByRole('button', { name: IngestionTexts.createSource }));
     expect((await screen.findByTestId('source-secret')).textContent).toBe('rpms_new_secret');
-    expect(created).toEqual({ name: 'EHR', kind: 'fhir', organization_id: 2, can_read: true, expires_in_days: 30 });
+    expect(created).toEqual({ name: 'EHR', kind: 'fhir', organization_id: 2 });
     const tenovi = within(screen.getByRole('table', { name: IngestionTexts.integrationsTitle }))
       .getByText('Tenovi cloud')
       .closest('tr')!;

@@ -6,6 +6,7 @@ import { useOrganizations } from '../../api/organizations/get-organizations.ts';
 import { useIngestionSources } from '../../api/integrations/get-ingestion-sources.ts';
 import { CreateSourceForm } from './create-source-form.tsx';
 import { SourceRow } from './source-row.tsx';
+import { SmartClientsSection } from './smart-clients-section.tsx';
 
 const COLUMNS = [
   IngestionTexts.sourceName,
@@ -19,7 +20,10 @@ const COLUMNS = [
   '',
 ];
 
-/** /integrations: ingestion sources (device clouds, EHRs); a secret is shown once, when made. */
+/**
+ * /integrations: ingestion sources (device clouds, EHRs writing readings; a secret is shown once,
+ * when made) and EHR system clients reading through SMART Backend Services.
+ */
 export default function IntegrationsPage() {
   const sources = useIngestionSources();
   const organizations = useOrganizations();
@@ -52,6 +56,7 @@ export default function IntegrationsPage() {
           </DataTable>
         )}
       </ListStates>
+      <SmartClientsSection organizations={organizations.data ?? []} sources={sources.data ?? []} />
     </Box>
   );
 }
