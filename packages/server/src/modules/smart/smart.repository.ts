@@ -65,9 +65,7 @@ export async function listClients(db: Queryable): Promise<ClientRow[]> {
     .selectFrom('smart_clients')
     .select(COLUMNS)
     .$narrowType<Narrowed>()
-    .orderBy((eb) => eb('revoked_at', 'is not', null))
-    .orderBy((eb) => eb.fn('lower', ['name']))
-    .orderBy('created_at')
+    .orderBy(sql`revoked_at IS NOT NULL, lower(name), created_at`)
     .execute();
 }
 

@@ -79,11 +79,8 @@ const weight = (device: string, kg: number): Observation => ({
 
 beforeAll(async () => {
   server = await startTestServer();
-  const org = await createOrganization(server);
-  const other = await createOrganization(server);
-  orgId = org.id;
-  otherOrgId = other.id;
-  admin = await signInNewStaff(server, 'admin', org.id);
+  [orgId, otherOrgId] = [(await createOrganization(server)).id, (await createOrganization(server)).id];
+  admin = await signInNewStaff(server, 'admin', orgId);
   const db = server.db.pool;
   patientId = await buildPatient(db, { firstName: 'Sam', lastName: 'Smart', organizationId: orgId });
   otherPatientId = await buildPatient(db, { firstName: 'Oda', lastName: 'Other', organizationId: otherOrgId });

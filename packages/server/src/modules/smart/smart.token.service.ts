@@ -35,10 +35,8 @@ const hashToken = (token: string): Buffer => hash('sha256', token, 'buffer');
 
 /** The client a token names (not yet checked), for counting its requests; null when not shaped like one. */
 export function clientNamedByToken(token: string): string | null {
-  const m = TOKEN_PATTERN.exec(token);
-  if (!m) return null;
-  const h = m[1]!;
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+  const hex = TOKEN_PATTERN.exec(token)?.[1];
+  return hex ? hex.replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5') : null;
 }
 
 /**

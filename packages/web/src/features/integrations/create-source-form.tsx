@@ -11,7 +11,7 @@ import {
   type Organization,
 } from '@rpm/contracts';
 import { useSnackbar } from '../../lib/toast/toast.ts';
-import { useEffect } from 'react';
+import { useOnlyOrganization } from './use-only-organization.ts';
 import { Controller } from 'react-hook-form';
 import { controlledFieldProps } from '../../components/form/text-field-props.ts';
 import { useSchemaForm } from '../../components/form/use-schema-form.ts';
@@ -59,11 +59,7 @@ export function CreateSourceForm({
     },
   });
   const kind = watch('kind');
-  // With a single organization there is nothing to choose: it is chosen.
-  const only = organizations.length === 1 ? String(organizations[0]!.id) : null;
-  useEffect(() => {
-    if (only && getValues('organization_id') === '') setValue('organization_id', only);
-  }, [only, getValues, setValue]);
+  useOnlyOrganization(organizations, getValues, setValue);
   const submit = handleSubmit((v) =>
     create.mutate(
       {

@@ -24,13 +24,13 @@ import {
   type Organization,
   type SmartSystemScope,
 } from '@rpm/contracts';
-import { useEffect } from 'react';
 import { Controller } from 'react-hook-form';
 import { errorMessage } from '../../api/errors.ts';
 import { useCreateSmartClient } from '../../api/smart-clients/create-smart-client.ts';
 import { controlledFieldProps } from '../../components/form/text-field-props.ts';
 import { useSchemaForm } from '../../components/form/use-schema-form.ts';
 import { useSnackbar } from '../../lib/toast/toast.ts';
+import { useOnlyOrganization } from './use-only-organization.ts';
 
 interface NewClient {
   name: string;
@@ -71,10 +71,7 @@ export function SmartClientForm({ organizations }: { organizations: Organization
     },
   );
   const keySource = watch('key_source');
-  const only = organizations.length === 1 ? String(organizations[0]!.id) : null;
-  useEffect(() => {
-    if (only && getValues('organization_id') === '') setValue('organization_id', only);
-  }, [only, getValues, setValue]);
+  useOnlyOrganization(organizations, getValues, setValue);
 
   const submit = handleSubmit((v) => {
     const jwks = v.key_source === 'pasted' ? parseJwks(v.jwks) : null;

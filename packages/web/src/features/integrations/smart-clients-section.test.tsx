@@ -1,11 +1,11 @@
+import { setupTestServer } from '../../lib/testing/test-server.ts';
+import { renderPage } from '../../lib/testing/render-page.tsx';
+import { SmartClientsSection } from './smart-clients-section.tsx';
 import { SmartTexts, type CreateSmartClientBody, type IngestionSource, type SmartClient } from '@rpm/contracts';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { http, HttpResponse } from 'msw';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { http, HttpResponse } from 'msw';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { renderPage } from '../../lib/testing/render-page.tsx';
-import { setupTestServer } from '../../lib/testing/test-server.ts';
-import { SmartClientsSection } from './smart-clients-section.tsx';
 
 const ORGANIZATIONS = [
   { id: 1, name: 'North Clinic' },
