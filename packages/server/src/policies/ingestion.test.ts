@@ -3,6 +3,7 @@ import { actorOf as actor } from '../../test/support/actors.ts';
 import {
   fhirOrganizationScope,
   mayManageIngestionSources,
+  mayManageSmartClients,
   mayReadPatientViaFhir,
   mayReadViaFhir,
   maySendForOrganization,
@@ -34,6 +35,8 @@ describe('ingestion policy', () => {
   it('lets only admins manage sources', () => {
     expect(mayManageIngestionSources(actor('admin', 1))).toBe(true);
     expect(mayManageIngestionSources(actor('provider', 1))).toBe(false);
+    expect(mayManageSmartClients(actor('admin', 1))).toBe(true);
+    expect(mayManageSmartClients(actor('provider', 1))).toBe(false);
   });
 
   it('lets a source send only to its own kind of endpoint, and never once revoked', () => {

@@ -18,6 +18,7 @@ import {
 import { exportJWK, generateKeyPair, SignJWT, UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastAuditOf } from '../../../test/support/audit.ts';
+import { sourceNamedBy } from '../fhir/fhir.auth.ts';
 import { buildDevice, buildPatient, buildReading, buildSource } from '../../../test/support/factories.ts';
 import {
   apiClient,
@@ -252,6 +253,11 @@ describe('token endpoint', () => {
       status: 401,
       body: { error: 'invalid_client', error_description: SmartErrors.clientUnknown },
     });
+    const otherId = await requestToken(server, {
+      ...tokenForm(assertion, ['system/Patient.rs']),
+      client_id: esClient.id,
+    });
+    expect(otherId).toMatchObject({ status: 401, body: { error: 'invalid_client' } });
     const json = await server.app.inject({
       method: 'POST',
       url: SMART_TOKEN_PATH,
@@ -331,6 +337,12 @@ describe('FHIR with a SMART token', () => {
     const refused = await fhir<OperationOutcome>('POST', '/fhir/R4/Observation', readOnly, weight('SMART-SCALE-1', 82));
     expect(refused.status).toBe(403);
     expect(refused.body.issue?.[0]?.diagnostics).toBe(SmartErrors.missingScope('system/Observation.c'));
+  });
+
+  it("counts a client's FHIR calls against the client, not only the address", async () => {
+    const token = await smartToken(server, esClient);
+    expect(sourceNamedBy(`Bearer ${token}`)).toBe(`client:${esClient.id}`);
+    expect(sourceNamedBy('Bearer something-else')).toBeNull();
   });
 
   it('refuses an expired token with 401 invalid_token, and an unknown one', async () => {

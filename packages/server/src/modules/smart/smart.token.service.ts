@@ -85,6 +85,11 @@ export async function issueToken(
   }
   const issuer = claimedIssuer(assertion);
   clientId = issuer && UUID.test(issuer) ? issuer.toLowerCase() : null;
+  // RFC 7521 §4.2: a client_id sent beside the assertion must name the assertion's client.
+  const named = params.get('client_id');
+  if (named !== null && named.toLowerCase() !== clientId) {
+    return refuse(401, 'invalid_client', SmartErrors.clientUnknown, 'client_id differs from iss');
+  }
   const client = clientId ? await findClient(db, clientId) : null;
   if (!client || client.revoked_at) {
     return refuse(401, 'invalid_client', SmartErrors.clientUnknown, !client ? 'unknown client' : 'client revoked');
