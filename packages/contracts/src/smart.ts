@@ -28,6 +28,8 @@ export const SMART_CLOCK_TOLERANCE_SECONDS = 30;
 /** How long the portal waits for a client's JWKS URL before refusing the assertion. */
 export const SMART_JWKS_TIMEOUT_MS = 5000;
 export const SMART_JWKS_MAX_KEYS = 10;
+/** The database's refusal to replace the secret of a SMART client's write source (migration 0991). */
+export const SMART_CLIENT_SOURCE_SQLSTATE = 'RPM02';
 
 /** The SMART v2 system scopes a client may be granted: what the portal's FHIR API serves to systems. */
 export const SMART_SYSTEM_SCOPES = [
@@ -100,6 +102,8 @@ export const SmartClient = Type.Object({
   /** The key ids of a pasted JWKS (its public keys are not secret, but a list is what admins check). */
   key_ids: Type.Array(Type.String()),
   scopes: Type.Array(Type.String()),
+  /** The ingestion source its Observations are written through (system/Observation.c); null without. */
+  source_id: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
   created_at: Timestamp,
   revoked_at: Type.Union([Timestamp, Type.Null()]),
 });
@@ -172,6 +176,7 @@ export const SmartErrors = {
   privateKey: 'The JWKS contains private key material: paste the public keys only',
   noUsableKey: 'The JWKS has no RS384 or ES384 (P-384) public signing key',
   clientExists: 'No such SMART client',
+  clientSource: 'This source writes for a SMART client: it has no secret to rotate (revoke the client instead)',
   organizationUnknown: 'Unknown organization',
 } as const;
 
@@ -205,6 +210,7 @@ export const SmartTexts = {
   cancel: 'Cancel',
   created: (name: string) => `${name} registered`,
   revokedToast: (name: string) => `${name} revoked`,
+  clientSourceNote: 'Writes for a SMART client',
   legacyTitle: 'Retired FHIR read keys',
   legacyIntro:
     'These static read keys no longer work. Register each system as a SMART client above, then revoke the old key.',

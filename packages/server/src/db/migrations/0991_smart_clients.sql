@@ -43,3 +43,20 @@ CREATE TABLE smart_access_tokens (
 );
 CREATE INDEX smart_access_tokens_expiry_idx ON smart_access_tokens (expires_at);
 CREATE INDEX smart_access_tokens_client_idx ON smart_access_tokens (client_id);
+
+-- A client's write source is the client's: its secret is made and thrown away at registration,
+-- and rotating it would hand out a static key that writes as the client without its signed
+-- assertions. Refused here whichever path asks (the service answers the refusal as a conflict).
+CREATE FUNCTION rpm_refuse_smart_source_secret() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF EXISTS (SELECT 1 FROM smart_clients WHERE source_id = NEW.id) THEN
+    RAISE EXCEPTION 'ingestion source % writes for a SMART client; its secret is not replaced', NEW.id
+      USING ERRCODE = 'RPM02';
+  END IF;
+  RETURN NEW;
+END
+$$;
+CREATE TRIGGER ingestion_sources_smart_secret
+  BEFORE UPDATE OF secret_hash ON ingestion_sources
+  FOR EACH ROW WHEN (OLD.secret_hash IS DISTINCT FROM NEW.secret_hash)
+  EXECUTE FUNCTION rpm_refuse_smart_source_secret();

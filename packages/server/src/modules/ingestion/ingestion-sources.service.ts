@@ -10,6 +10,7 @@ import {
   UNMATCHED_RETENTION_DAYS,
   type AuditAction,
   SmartErrors,
+  SMART_CLIENT_SOURCE_SQLSTATE,
 } from '@rpm/contracts';
 import type pg from 'pg';
 import type { Queryable } from '../../db/pool.ts';
@@ -185,7 +186,17 @@ export async function rotateSource(db: pg.Pool, ctx: SignedInContext, id: string
   const row = await changeSource(db, ctx, id, {
     action: 'integration.rotate',
     missing: 'no such live source',
-    apply: (tx) => replaceSecret(tx, id, hashSecret(secret), FHIR_READ_KEY_DEFAULT_DAYS),
+    apply: (tx) =>
+      replaceSecret(tx, id, hashSecret(secret), FHIR_READ_KEY_DEFAULT_DAYS).catch((err: unknown) => {
+        // A SMART client's write source has no secret anyone may hold (the database refuses).
+        if ((err as { code?: unknown }).code !== SMART_CLIENT_SOURCE_SQLSTATE) throw err;
+        throw failure(409, SmartErrors.clientSource, {
+          action: 'integration.rotate',
+          resourceType: 'ingestion_source',
+          resourceId: id,
+          reason: 'source of a smart client',
+        });
+      }),
     details: (row) => ({ expires_at: row.expires_at?.toISOString() ?? null }),
   });
   return presentSourceWithSecret(row, secret);

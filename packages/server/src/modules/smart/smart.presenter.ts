@@ -17,6 +17,7 @@ export const presentClient = (row: ClientRow): SmartClient => ({
   jwks_url: row.jwks_url,
   key_ids: (row.jwks?.keys ?? []).map((k, i) => k.kid ?? `key ${i + 1}`),
   scopes: row.scopes,
+  source_id: row.source_id,
   created_at: row.created_at.toISOString(),
   revoked_at: row.revoked_at?.toISOString() ?? null,
 });

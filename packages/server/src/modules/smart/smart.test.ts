@@ -333,6 +333,14 @@ describe('FHIR with a SMART token', () => {
       [Number(res.body.id), rsClient.id],
     );
     expect(row.rows[0].source_id).toBe(row.rows[0].client_source);
+    // That source has no secret anyone holds, and gets none: rotating it would mint a static write key.
+    const rotate = await admin.post<{ message: string }>(`/api/integrations/${row.rows[0].client_source}/rotate`);
+    expect(rotate.status).toBe(409);
+    expect(rotate.body.message).toBe(SmartErrors.clientSource);
+    expect(await lastAuditOf(server, 'integration.rotate', row.rows[0].client_source)).toMatchObject({
+      outcome: 'failure',
+      reason: 'source of a smart client',
+    });
     const readOnly = await smartToken(server, rsClient, ['system/Observation.rs']);
     const refused = await fhir<OperationOutcome>('POST', '/fhir/R4/Observation', readOnly, weight('SMART-SCALE-1', 82));
     expect(refused.status).toBe(403);

@@ -1,4 +1,4 @@
-import { IngestionTexts, Validation, type IngestionSource } from '@rpm/contracts';
+import { IngestionTexts, SmartTexts, Validation, type IngestionSource } from '@rpm/contracts';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
@@ -41,12 +41,39 @@ const ORPHAN: IngestionSource = {
   recent_rejections: [],
 };
 
+const SOURCE_OF_CLIENT: IngestionSource = {
+  ...SOURCE,
+  id: '33333333-4444-4555-8666-777777777777',
+  name: 'Epic backend',
+  kind: 'fhir',
+  auth_header: null,
+  organization_id: 2,
+  recent_rejections: [],
+};
+
 let created: unknown = null;
 let assigned: unknown = null;
 const server = setupTestServer(
-  http.get('/api/integrations', () => HttpResponse.json([SOURCE, ORPHAN])),
+  http.get('/api/integrations', () => HttpResponse.json([SOURCE, ORPHAN, SOURCE_OF_CLIENT])),
   http.get('/api/organizations', () => HttpResponse.json(ORGANIZATIONS)),
-  http.get('/api/smart-clients', () => HttpResponse.json({ clients: [] })),
+  // The SMART client writing through SOURCE_OF_CLIENT: its source has no secret to rotate.
+  http.get('/api/smart-clients', () =>
+    HttpResponse.json({
+      clients: [
+        {
+          id: '3f2a1b0c-1111-4222-8333-444455556666',
+          name: 'Epic backend',
+          organization_id: 2,
+          jwks_url: 'https://ehr.example/jwks.json',
+          key_ids: [],
+          scopes: ['system/Observation.c'],
+          source_id: SOURCE_OF_CLIENT.id,
+          created_at: '2026-01-01T00:00:00.000Z',
+          revoked_at: null,
+        },
+      ],
+    }),
+  ),
   http.put('/api/integrations/:id/organization', async ({ request, params }) => {
     assigned = { id: params.id, ...((await request.json()) as object) };
     return HttpResponse.json({ ...ORPHAN, organization_id: 2 });
@@ -80,9 +107,13 @@ describe('integrations', { timeout: 20_000 }, () => {
     expect(within(table).getByText('Tenovi cloud')).toBeTruthy();
     expect(within(table).getByText(/CUFF-9: value_1 must be between 40 and 300 mmHg/)).toBeTruthy();
     expect(within(table).getByText('North Clinic')).toBeTruthy();
-    expect(within(table).getAllByText(IngestionTexts.noExpiry)).toHaveLength(2);
+    expect(within(table).getAllByText(IngestionTexts.noExpiry)).toHaveLength(3);
     const row = within(table).getByText('Tenovi cloud').closest('tr')!;
     expect(within(row).getByText(IngestionTexts.unmatchedQuotaUse(12, 10_000))).toBeTruthy();
+    // A SMART client's write source: no secret to rotate, it goes with its client.
+    const clientRow = (await within(table).findByText(SmartTexts.clientSourceNote)).closest('tr')!;
+    expect(within(clientRow).getByText('Epic backend')).toBeTruthy();
+    expect(within(clientRow).queryByRole('button', { name: IngestionTexts.rotate })).toBeNull();
   });
 
   it('shows a notice on a source without an organization, and assigns one only after confirmation', async () => {

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { DataTable, ListStates, PageHeader } from '../../components/table-states.tsx';
 import { useOrganizations } from '../../api/organizations/get-organizations.ts';
 import { useIngestionSources } from '../../api/integrations/get-ingestion-sources.ts';
+import { useSmartClients } from '../../api/smart-clients/get-smart-clients.ts';
 import { CreateSourceForm } from './create-source-form.tsx';
 import { SourceRow } from './source-row.tsx';
 import { SmartClientsSection } from './smart-clients-section.tsx';
@@ -27,6 +28,7 @@ const COLUMNS = [
 export default function IntegrationsPage() {
   const sources = useIngestionSources();
   const organizations = useOrganizations();
+  const clientSources = new Set((useSmartClients().data?.clients ?? []).map((c) => c.source_id));
   const [secret, setSecret] = useState<{ name: string; id: string; secret: string } | null>(null);
   return (
     <Box>
@@ -51,7 +53,13 @@ export default function IntegrationsPage() {
         {(list) => (
           <DataTable label={IngestionTexts.integrationsTitle} columns={COLUMNS}>
             {list.map((s) => (
-              <SourceRow key={s.id} source={s} organizations={organizations.data ?? []} onSecret={setSecret} />
+              <SourceRow
+                key={s.id}
+                source={s}
+                organizations={organizations.data ?? []}
+                onSecret={setSecret}
+                clientSource={clientSources.has(s.id)}
+              />
             ))}
           </DataTable>
         )}

@@ -18,6 +18,7 @@ const CLIENT: SmartClient = {
   jwks_url: 'https://ehr.example/jwks.json',
   key_ids: [],
   scopes: ['system/Patient.rs', 'system/Observation.rs'],
+  source_id: null,
   created_at: '2026-01-01T00:00:00.000Z',
   revoked_at: null,
 };

@@ -1,5 +1,11 @@
 import { Alert, Button, MenuItem, Stack, TableCell, TableRow, TextField, Typography } from '@mui/material';
-import { IngestionTexts, isAllowedSecretHeader, type IngestionSource, type Organization } from '@rpm/contracts';
+import {
+  IngestionTexts,
+  SmartTexts,
+  isAllowedSecretHeader,
+  type IngestionSource,
+  type Organization,
+} from '@rpm/contracts';
 import { useSnackbar } from '../../lib/toast/toast.ts';
 import { useId, useState } from 'react';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
@@ -11,15 +17,20 @@ import { useRevokeSource } from '../../api/integrations/revoke-ingestion-source.
 import { useRotateSource } from '../../api/integrations/rotate-ingestion-source.ts';
 import { UnmatchedQuota } from './unmatched-quota.tsx';
 
-/** One source of the integrations table, with its actions (rotate, revoke, assign an organization). */
+/**
+ * One source of the integrations table, with its actions (rotate, revoke, assign an organization).
+ * A SMART client's write source has none: it has no secret, and goes with its client.
+ */
 export function SourceRow({
   source,
   organizations,
   onSecret,
+  clientSource = false,
 }: {
   source: IngestionSource;
   organizations: Organization[];
   onSecret: (s: { name: string; id: string; secret: string }) => void;
+  clientSource?: boolean;
 }) {
   const { enqueueSnackbar } = useSnackbar();
   const { timezone } = useTimezone();
@@ -76,7 +87,8 @@ export function SourceRow({
         <UnmatchedQuota source={source} />
       </TableCell>
       <TableCell>
-        {!source.revoked_at && (
+        {!source.revoked_at && clientSource && <Typography variant="body2">{SmartTexts.clientSourceNote}</Typography>}
+        {!source.revoked_at && !clientSource && (
           <Stack direction="row" spacing={1}>
             <Button
               size="small"
