@@ -95,8 +95,11 @@ function SmartClientRow({ client, organization }: { client: SmartClient; organiz
         {client.revoked_at && ` (${SmartTexts.revoked})`}
       </TableCell>
       <TableCell>{organization}</TableCell>
-      <TableCell sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>{client.id}</TableCell>
-      <TableCell sx={{ wordBreak: 'break-all' }}>{client.jwks_url ?? client.key_ids.join(', ')}</TableCell>
+      {/* Copied into the EHR's set-up as is: one line, the table scrolls sideways on a phone. */}
+      <TableCell sx={{ fontFamily: 'monospace', whiteSpace: 'nowrap' }}>{client.id}</TableCell>
+      <TableCell sx={{ wordBreak: 'break-all', minWidth: 160 }}>
+        {client.jwks_url ?? client.key_ids.join(', ')}
+      </TableCell>
       <TableCell>
         {client.scopes.map((s) => (
           <Typography key={s} variant="body2" sx={{ fontFamily: 'monospace' }}>
