@@ -6,6 +6,7 @@ import {
   SMART_CLIENTS_PATH,
   SMART_CONFIGURATION_PATH,
   SMART_FHIR_CONFIGURATION_PATH,
+  SMART_JWKS_TIMEOUT_MS,
   SMART_SIGNING_ALGORITHMS,
   SMART_SYSTEM_SCOPES,
   SMART_TOKEN_PATH,
@@ -171,6 +172,14 @@ describe('token endpoint', () => {
       outcome: 'failure',
       reason: 'jti reused',
     });
+  });
+
+  it('accepts one assertion once even when it arrives twice at the same moment', async () => {
+    const assertion = await signAssertion(server, esClient);
+    const answers = await Promise.all(
+      [1, 2].map(() => requestToken(server, tokenForm(assertion, ['system/Patient.rs']))),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 401]);
   });
 
   it('refuses a wrong aud, a missing or distant exp, a mismatched sub and a missing jti', async () => {
@@ -504,6 +513,37 @@ describe('a client publishing its keys at a URL', () => {
     expect(token).toMatchObject({ status: 200, body: { scope: 'system/Patient.rs' } });
     expect(CLIENT_ASSERTION_TYPE).toContain('jwt-bearer');
   });
+
+  it('gives up on a JWKS URL that does not answer, refusing the assertion', async () => {
+    const silent = createServer(() => {
+      /* never answers */
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const org = await createOrganization(keyServer2);
+      const portalAdmin = await signInNewStaff(keyServer2, 'admin', org.id);
+      const { privateKey, kid } = await smartKeyPair('RS384');
+      const res = await portalAdmin.post<SmartClient>(SMART_CLIENTS_PATH, {
+        name: 'EHR with a silent key server',
+        organization_id: org.id,
+        jwks_url: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/jwks.json`,
+        scopes: ['system/Patient.rs'],
+      });
+      expect(res.status).toBe(201);
+      const started = Date.now();
+      const client = { id: res.body.id, alg: 'RS384' as const, kid, privateKey };
+      const token = await requestToken(
+        keyServer2,
+        tokenForm(await signAssertion(keyServer2, client), ['system/Patient.rs']),
+      );
+      expect(token).toMatchObject({ status: 401, body: { error: 'invalid_client' } });
+      expect(Date.now() - started).toBeLessThan(SMART_JWKS_TIMEOUT_MS + 3000);
+      expect(await lastAuditOf(keyServer2, 'smart.token', client.id)).toMatchObject({ reason: 'jwks url timed out' });
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
+  }, 20_000);
 });
 
 // The write path shares its source with static write keys, which stay.
