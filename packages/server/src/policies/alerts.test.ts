@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { actorOf } from '../../test/support/actors.ts';
-import {
-  alertListScope,
-  streamHearsAlert,
-  mayEditAlertSettings,
-  mayReadAlertSettings,
-  maySetPatientThresholds,
-  mayWorkAlert,
-} from './alerts.ts';
+import { alertListScope, streamHearsAlert, mayEditAlertSettings, mayReadAlertSettings, maySetPatientThresholds, mayWorkAlert } from './alerts.ts';
 
 const actor = actorOf;
 
