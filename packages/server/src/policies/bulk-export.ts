@@ -26,7 +26,8 @@ export const mayExportGroupOf = (reader: FhirReader, organizationId: number): bo
  * organization, so "every patient" would be the whole portal: they name a group instead (null).
  */
 export function patientExportOrganization(reader: FhirReader): number | null {
-  if (reader.kind === 'source') return mayReadPatientViaFhir(reader, reader.source.organizationId) ? reader.source.organizationId : null;
+  if (reader.kind === 'source')
+    return mayReadPatientViaFhir(reader, reader.source.organizationId) ? reader.source.organizationId : null;
   if (isAdmin(reader.actor)) return null;
   return organizationOf(reader.actor);
 }

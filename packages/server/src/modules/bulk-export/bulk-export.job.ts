@@ -188,7 +188,12 @@ async function writeExport(db: pg.Pool, e: ExportRow, shouldStop: () => boolean)
       if (types.has('Observation')) await writeObservations(db, files.Observation, p.id, { since, until });
     }
     if (types.has('Device')) {
-      for (const d of await devicesOf(db, page.map((p) => p.id), since)) await files.Device.write(presentDevice(d));
+      for (const d of await devicesOf(
+        db,
+        page.map((p) => p.id),
+        since,
+      ))
+        await files.Device.write(presentDevice(d));
     }
     await setProgress(db, e.id, BulkExportTexts.progress('Patients', patients, total));
     // A cancel between chunks is seen here, even for a page that wrote nothing.
@@ -198,7 +203,11 @@ async function writeExport(db: pg.Pool, e: ExportRow, shouldStop: () => boolean)
   for (const f of Object.values(files)) await f.flush();
   return {
     patients,
-    counts: Object.fromEntries(Object.entries(files).filter(([t]) => types.has(t)).map(([t, f]) => [t, f.total])),
+    counts: Object.fromEntries(
+      Object.entries(files)
+        .filter(([t]) => types.has(t))
+        .map(([t, f]) => [t, f.total]),
+    ),
   };
 }
 

@@ -6,11 +6,7 @@ import { jobQueueDatabase } from '../../db/job-queue.ts';
 import { withTransaction } from '../../db/pool.ts';
 import { audit } from '../../kernel/audit-writer.ts';
 import { runExport } from './bulk-export.job.ts';
-import {
-  BULK_EXPORT_QUEUE,
-  BULK_EXPORT_RETENTION_QUEUE,
-  deleteExpiredExports,
-} from './bulk-export.repository.ts';
+import { BULK_EXPORT_QUEUE, BULK_EXPORT_RETENTION_QUEUE, deleteExpiredExports } from './bulk-export.repository.ts';
 
 export interface BulkExportJobs {
   /** Wakes this instance's export worker now rather than at its next poll (after a kick-off). */

@@ -53,7 +53,10 @@ const EXPORT_COLUMNS = [
 
 /** The organization a program group names, with its name for the Group resource. */
 export async function findOrganization(db: Queryable, id: number) {
-  return (await kysely(db).selectFrom('organizations').select(['id', 'name']).where('id', '=', id).executeTakeFirst()) ?? null;
+  return (
+    (await kysely(db).selectFrom('organizations').select(['id', 'name']).where('id', '=', id).executeTakeFirst()) ??
+    null
+  );
 }
 
 /** The provider a panel group names (a provider with an organization; anyone else has no panel). */
@@ -101,29 +104,28 @@ export async function countScopePatients(db: Queryable, scope: ExportScope): Pro
  * The next page of the scope's patients after `afterId`, in id order (keyset: each page is an
  * index range, however far the export has gone).
  */
-export async function patientPage(
-  db: Queryable,
-  q: { scope: ExportScope; afterId: number; limit: number },
-) {
-  return scopedPatients(db, q.scope)
-    .select([
-      'id',
-      'first_name',
-      'middle_name',
-      'last_name',
-      'date_of_birth',
-      'gender',
-      'organization_id',
-      'mrn',
-      'created_at',
-      'updated_at',
-    ])
-    .where('id', '>', q.afterId)
-    // The table's CHECK constraint holds gender to these values.
-    .$narrowType<{ gender: 'male' | 'female' | 'other' | null }>()
-    .orderBy('id')
-    .limit(q.limit)
-    .execute();
+export async function patientPage(db: Queryable, q: { scope: ExportScope; afterId: number; limit: number }) {
+  return (
+    scopedPatients(db, q.scope)
+      .select([
+        'id',
+        'first_name',
+        'middle_name',
+        'last_name',
+        'date_of_birth',
+        'gender',
+        'organization_id',
+        'mrn',
+        'created_at',
+        'updated_at',
+      ])
+      .where('id', '>', q.afterId)
+      // The table's CHECK constraint holds gender to these values.
+      .$narrowType<{ gender: 'male' | 'female' | 'other' | null }>()
+      .orderBy('id')
+      .limit(q.limit)
+      .execute()
+  );
 }
 
 /** Where an observation page ends: the last row's time (as text, exact) and id. */
@@ -148,26 +150,28 @@ export async function observationPage(
   },
 ) {
   const { after } = q;
-  return kysely(db)
-    .selectFrom('observations')
-    .select(['id', 'patient_id', 'created_at', 'received_at', 'kind', 'components', 'source'])
-    // The time as PostgreSQL holds it (microseconds): a JavaScript Date would round the cursor.
-    .select(sql<string>`created_at::text`.as('cursor_at'))
-    .where('patient_id', '=', q.patientId)
-    .where('kind', 'in', q.kinds)
-    .where('received_at', '<=', q.until)
-    .$if(q.since !== null, (w) => w.where('received_at', '>=', q.since!))
-    .$if(after !== null, (w) =>
-      w.where((eb) =>
-        eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(sql<Date>`${after!.at}::timestamptz`, after!.id)),
-      ),
-    )
-    // The components are an object of numbers (the store writes them from the registry).
-    .$narrowType<{ components: Readonly<Record<string, number>> }>()
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(q.limit)
-    .execute();
+  return (
+    kysely(db)
+      .selectFrom('observations')
+      .select(['id', 'patient_id', 'created_at', 'received_at', 'kind', 'components', 'source'])
+      // The time as PostgreSQL holds it (microseconds): a JavaScript Date would round the cursor.
+      .select(sql<string>`created_at::text`.as('cursor_at'))
+      .where('patient_id', '=', q.patientId)
+      .where('kind', 'in', q.kinds)
+      .where('received_at', '<=', q.until)
+      .$if(q.since !== null, (w) => w.where('received_at', '>=', q.since!))
+      .$if(after !== null, (w) =>
+        w.where((eb) =>
+          eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(sql<Date>`${after!.at}::timestamptz`, after!.id)),
+        ),
+      )
+      // The components are an object of numbers (the store writes them from the registry).
+      .$narrowType<{ components: Readonly<Record<string, number>> }>()
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(q.limit)
+      .execute()
+  );
 }
 
 /**
@@ -249,7 +253,11 @@ export async function insertExport(
 }
 
 export async function findExport(db: Queryable, id: string): Promise<ExportRow | null> {
-  const row = await kysely(db).selectFrom('bulk_exports').select(EXPORT_COLUMNS).where('id', '=', id).executeTakeFirst();
+  const row = await kysely(db)
+    .selectFrom('bulk_exports')
+    .select(EXPORT_COLUMNS)
+    .where('id', '=', id)
+    .executeTakeFirst();
   return (row as ExportRow | undefined) ?? null;
 }
 

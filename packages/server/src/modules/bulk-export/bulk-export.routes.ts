@@ -54,7 +54,12 @@ export const bulkExportRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (ap
     rateLimit: sourceRateLimit(FHIR_READ_RATE_LIMIT_PER_MINUTE, (r) => sourceNamedBy(r.headers.authorization)),
   };
 
-  const start = async (request: FastifyRequest, reply: FastifyReply, query: BulkKickoffQuery, groupId: string | null) => {
+  const start = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    query: BulkKickoffQuery,
+    groupId: string | null,
+  ) => {
     const answer = await kickoff(
       db,
       contextOf(request),
@@ -87,7 +92,10 @@ export const bulkExportRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (ap
     '/R4/bulk-status/:exportId',
     { config: reads, schema: { tags, params: BulkExportIdParam } },
     async (request, reply) =>
-      send(reply, await exportStatus(db, contextOf(request), request.headers.authorization, request.params.exportId, base)),
+      send(
+        reply,
+        await exportStatus(db, contextOf(request), request.headers.authorization, request.params.exportId, base),
+      ),
   );
   app.delete(
     '/R4/bulk-status/:exportId',
@@ -105,26 +113,20 @@ export const bulkExportRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (ap
     },
   );
 
-  app.get(
-    '/R4/Group/:id',
-    { config: reads, schema: { tags, params: BulkGroupIdParam } },
-    async (request, reply) =>
-      send(reply, await readGroup(db, contextOf(request), request.headers.authorization, request.params.id)),
+  app.get('/R4/Group/:id', { config: reads, schema: { tags, params: BulkGroupIdParam } }, async (request, reply) =>
+    send(reply, await readGroup(db, contextOf(request), request.headers.authorization, request.params.id)),
   );
-  app.get(
-    '/R4/Group',
-    { config: reads, schema: { tags, querystring: BulkGroupSearchQuery } },
-    async (request, reply) =>
-      send(
-        reply,
-        await searchGroups(
-          db,
-          contextOf(request),
-          request.headers.authorization,
-          request.query as Record<string, unknown>,
-          header(request, 'prefer'),
-          base,
-        ),
+  app.get('/R4/Group', { config: reads, schema: { tags, querystring: BulkGroupSearchQuery } }, async (request, reply) =>
+    send(
+      reply,
+      await searchGroups(
+        db,
+        contextOf(request),
+        request.headers.authorization,
+        request.query as Record<string, unknown>,
+        header(request, 'prefer'),
+        base,
       ),
+    ),
   );
 };

@@ -73,7 +73,12 @@ const preferences = (prefer: string | undefined) =>
   new Set(
     (prefer ?? '')
       .split(/[,;]/)
-      .map((p) => p.trim().toLowerCase().replace(/\s*=\s*/, '='))
+      .map((p) =>
+        p
+          .trim()
+          .toLowerCase()
+          .replace(/\s*=\s*/, '='),
+      )
       .filter(Boolean),
   );
 
@@ -203,7 +208,11 @@ export async function kickoff(
   const exportId = randomUUID();
   await withTransaction(db, async (tx) => {
     if ((await countActiveExports(tx, requester)) >= BULK_EXPORT_MAX_ACTIVE_PER_REQUESTER) {
-      const error = new FhirError(429, 'throttled', BulkExportErrors.tooManyActive(BULK_EXPORT_MAX_ACTIVE_PER_REQUESTER));
+      const error = new FhirError(
+        429,
+        'throttled',
+        BulkExportErrors.tooManyActive(BULK_EXPORT_MAX_ACTIVE_PER_REQUESTER),
+      );
       throw await refused(db, ctx, who, action, { outcome: 'denied', reason: 'too many exports running', error });
     }
     await insertExport(tx, {
@@ -447,8 +456,12 @@ export async function searchGroups(
   }
   const { organizations, providers } = await visibleGroups(db, fhirOrganizationScope(who));
   const groups = [
-    ...organizations.map((o) => presentGroup({ id: `org-${o.id}`, name: BulkExportTexts.groupName.organization(o.name) })),
-    ...providers.map((p) => presentGroup({ id: `provider-${p.id}`, name: BulkExportTexts.groupName.provider(providerName(p)) })),
+    ...organizations.map((o) =>
+      presentGroup({ id: `org-${o.id}`, name: BulkExportTexts.groupName.organization(o.name) }),
+    ),
+    ...providers.map((p) =>
+      presentGroup({ id: `provider-${p.id}`, name: BulkExportTexts.groupName.provider(providerName(p)) }),
+    ),
   ];
   await audit(db, ctx, {
     action,

@@ -199,5 +199,6 @@ const fhirServer: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, deps) => {
 
   // Bulk Data export (Group/{id}/$export, Patient/$export, status and files) shares this prefix,
   // its error handler and its OperationOutcomes.
-  await app.register(bulkExportRoutes, deps);
+  // Not `deps` itself: it carries this plugin's own prefix, which would apply twice (/fhir/fhir).
+  await app.register(bulkExportRoutes, { db, identity: deps.identity, config });
 };
