@@ -98,7 +98,7 @@ export const BulkExportErrors = {
   type: (value: string) =>
     `_type ${value.slice(0, 60)} is not exported by this server: use ${BULK_EXPORT_TYPES.join(', ')}`,
   since: (value: string) =>
-    `_since ${value.slice(0, 40)} must be a FHIR instant (YYYY-MM-DDThh:mm:ss with a time zone) not in the future`,
+    `_since ${value.slice(0, 40)} must be a FHIR instant (YYYY-MM-DDThh:mm:ss with a time zone)`,
   unknownParameter: (name: string) =>
     `${name.slice(0, 60)} is not a parameter this server supports (Prefer: handling=strict)`,
   typeNotGranted: (type: string) => `Your access does not include ${type}`,
@@ -112,7 +112,7 @@ export const BulkExportErrors = {
 export const BulkExportTexts = {
   accepted: 'Export accepted; poll the Content-Location for its status',
   cancelled: 'Export cancelled; its files are deleted',
-  progress: (type: string, done: number, total: number) => `${type}: ${done} of ${total} patients`,
+  progress: (done: number, total: number) => `${done} of ${total} patients exported`,
   queued: 'Queued',
   groupName: {
     organization: (name: string) => `${name}: remote patient monitoring program`,

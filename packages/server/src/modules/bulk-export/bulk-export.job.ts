@@ -195,7 +195,7 @@ async function writeExport(db: pg.Pool, e: ExportRow, shouldStop: () => boolean)
       ))
         await files.Device.write(presentDevice(d));
     }
-    await setProgress(db, e.id, BulkExportTexts.progress('Patients', patients, total));
+    await setProgress(db, e.id, BulkExportTexts.progress(patients, total));
     // A cancel between chunks is seen here, even for a page that wrote nothing.
     const now = await findExport(db, e.id);
     if (now?.status !== 'running') throw new ExportCancelled();
