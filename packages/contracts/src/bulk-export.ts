@@ -39,7 +39,7 @@ export const BULK_EXPORT_RETENTION_CRON = '7,22,37,52 * * * *';
 /** What a status answer asks the client to wait before polling again. */
 export const BULK_EXPORT_RETRY_AFTER_SECONDS = 2;
 /** Exports one requester may have queued or running at once (each is a full read of a program). */
-export const BULK_EXPORT_MAX_ACTIVE_PER_REQUESTER = 3;
+export const BULK_EXPORT_MAX_ACTIVE_PER_REQUESTER = 5;
 
 export const BULK_EXPORT_STATUSES = ['queued', 'running', 'complete', 'failed', 'cancelled'] as const;
 export type BulkExportStatus = (typeof BULK_EXPORT_STATUSES)[number];
@@ -76,6 +76,32 @@ export const BulkKickoffQuery = Type.Object(
   { additionalProperties: true },
 );
 export type BulkKickoffQuery = Static<typeof BulkKickoffQuery>;
+
+/**
+ * The kick-off as a POST: a FHIR Parameters resource carrying the same parameters (`_type` and
+ * `_outputFormat` as valueString, `_since` as valueInstant). Parameters the portal does not read
+ * (`patient`, `_typeFilter`, …) pass this schema and are refused or ignored as for a GET.
+ */
+export const BulkKickoffParameters = Type.Object(
+  {
+    resourceType: Type.Literal('Parameters'),
+    parameter: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            name: Type.String({ minLength: 1, maxLength: 100 }),
+            valueString: Type.Optional(Type.String({ maxLength: 200 })),
+            valueInstant: Type.Optional(Type.String({ maxLength: 40 })),
+          },
+          { additionalProperties: true },
+        ),
+        { maxItems: 50 },
+      ),
+    ),
+  },
+  { additionalProperties: true },
+);
+export type BulkKickoffParameters = Static<typeof BulkKickoffParameters>;
 
 /** The Group search's parameters (none is needed: the caller's visible groups are few). */
 export const BulkGroupSearchQuery = Type.Object({}, { additionalProperties: true });

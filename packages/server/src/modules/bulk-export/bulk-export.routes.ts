@@ -5,6 +5,7 @@ import {
   BulkFileParams,
   BulkGroupIdParam,
   BulkGroupSearchQuery,
+  BulkKickoffParameters,
   BulkKickoffQuery,
   FHIR_READ_RATE_LIMIT_PER_MINUTE,
 } from '@rpm/contracts';
@@ -19,6 +20,7 @@ import {
   downloadFile,
   exportStatus,
   kickoff,
+  queryOfParameters,
   readGroup,
   searchGroups,
   type BulkAnswer,
@@ -86,6 +88,18 @@ export const bulkExportRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (ap
     '/R4/Patient/$export',
     { config: reads, schema: { tags, querystring: BulkKickoffQuery } },
     async (request, reply) => start(request, reply, request.query, null),
+  );
+
+  // The same kick-offs with the parameters in a Parameters body (the spec's POST form).
+  app.post(
+    '/R4/Group/:id/$export',
+    { config: reads, schema: { tags, params: BulkGroupIdParam, body: BulkKickoffParameters } },
+    async (request, reply) => start(request, reply, queryOfParameters(request.body), request.params.id),
+  );
+  app.post(
+    '/R4/Patient/$export',
+    { config: reads, schema: { tags, body: BulkKickoffParameters } },
+    async (request, reply) => start(request, reply, queryOfParameters(request.body), null),
   );
 
   app.get(

@@ -14,6 +14,7 @@ import {
   type AuditAction,
   type BulkExportManifest,
   type BulkExportType,
+  type BulkKickoffParameters,
   type BulkKickoffQuery,
 } from '@rpm/contracts';
 import type { Bundle, OperationOutcome, Resource } from '@medplum/fhirtypes';
@@ -115,6 +116,20 @@ export function kickoffParameters(query: BulkKickoffQuery, prefer: Set<string>) 
     since = range.start;
   }
   return { types: [...new Set(requested)] as BulkExportType[], since };
+}
+
+/**
+ * A POST kick-off's Parameters as the GET's query: `_type` may repeat, the others are single
+ * values (an instant for `_since`); any other parameter is kept by name for strict handling.
+ */
+export function queryOfParameters(body: BulkKickoffParameters): BulkKickoffQuery {
+  const query: Record<string, string | string[]> = {};
+  for (const p of body.parameter ?? []) {
+    const value = p.valueString ?? p.valueInstant ?? '';
+    if (p.name === '_type') query._type = [...[query._type ?? []].flat(), value];
+    else query[p.name] = value;
+  }
+  return query as BulkKickoffQuery;
 }
 
 /** Audits a refusal once the caller is known, and answers the error to throw. */

@@ -269,6 +269,43 @@ describe('bulk export of a group', () => {
     expect(none.manifest.output).toEqual([]);
   });
 
+  it('takes the parameters in a POSTed Parameters resource too', async () => {
+    const post = async (url: string, parameter: object[], prefer = 'respond-async') =>
+      server.app.inject({
+        method: 'POST',
+        url,
+        headers: {
+          cookie: (who.providerA as { cookie: string }).cookie,
+          prefer,
+          'content-type': 'application/fhir+json',
+        },
+        payload: JSON.stringify({ resourceType: 'Parameters', parameter }),
+      });
+    const url = `/fhir/R4/Group/provider-${providerAId}/$export`;
+    const res = await post(url, [
+      { name: '_type', valueString: 'Patient' },
+      { name: '_type', valueString: 'Device' },
+      { name: '_since', valueInstant: '2000-01-01T00:00:00Z' },
+      { name: '_outputFormat', valueString: 'application/fhir+ndjson' },
+    ]);
+    expect(res.statusCode, res.body).toBe(202);
+    const statusPath = pathOf(String(res.headers['content-location']));
+    const done = await finished(statusPath, who.providerA);
+    const manifest = done.json<BulkExportManifest>();
+    // A POST's request URL carries no parameters (they were in the body).
+    expect(manifest.request).toBe(`${server.url}${url}`);
+    const resources = await download(manifest, who.providerA);
+    expect(ids(resources.Patient)).toEqual([patients.enrolledPanel, patients.panelOnly].sort((a, b) => a - b));
+    expect(Object.keys(resources).sort()).toEqual(['Device', 'Patient']);
+
+    const strict = await post(url, [{ name: 'patient', valueString: 'Patient/1' }], 'respond-async, handling=strict');
+    expect(strict.statusCode).toBe(400);
+    expect(diagnostics(JSON.parse(strict.body) as OperationOutcome)).toBe(BulkExportErrors.unknownParameter('patient'));
+    const badType = await post(url, [{ name: '_type', valueString: 'Encounter' }]);
+    expect(badType.statusCode).toBe(400);
+    expect((await post(url, [], '')).statusCode).toBe(400);
+  });
+
   it('Patient/$export takes every patient of the caller organization; an administrator names a group instead', async () => {
     const { resources } = await exportOf('/fhir/R4/Patient/$export?_type=Patient', { bearer: readKeyA.secret });
     expect(ids(resources.Patient)).toEqual(
