@@ -394,6 +394,21 @@ describe('refusals', () => {
     expect(denied.outcome).toBe('denied');
   });
 
+  it('a failed export answers 500 with an OperationOutcome, and no files', async () => {
+    const statusPath = await kickoff(`/fhir/R4/Group/org-${orgA}/$export?_type=Patient`, who.providerA);
+    await finished(statusPath, who.providerA);
+    await server.db.pool.query(`UPDATE bulk_exports SET status = 'failed', error = 'disk full' WHERE id = $1`, [
+      statusPath.split('/').at(-1),
+    ]);
+    const res = await call('GET', statusPath, who.providerA);
+    expect(res.status).toBe(500);
+    const outcome = res.json<OperationOutcome>();
+    expect(outcome.issue?.[0]).toMatchObject({ severity: 'fatal', code: 'exception' });
+    expect(diagnostics(outcome)).toBe(BulkExportErrors.failed);
+    // What went wrong inside stays inside.
+    expect(res.text).not.toContain('disk full');
+  });
+
   it('a requester may have only a few exports in flight', async () => {
     const other = `/fhir/R4/Group/org-${orgB}/$export?_type=Patient`;
     // Exports of provider B held as running (rows only, no job takes them).
