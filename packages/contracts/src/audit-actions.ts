@@ -48,6 +48,7 @@ export const AuditActions = [
   'fhir.diagnostic_report.read',
   'fhir.diagnostic_report.search',
   'fhir.export.cancel',
+  'fhir.export.complete',
   'fhir.export.download',
   'fhir.export.kickoff',
   'fhir.export.status',

@@ -45,3 +45,4 @@ export * from './texts/observations.ts';
 export * from './outreach.ts';
 export * from './texts/outreach.ts';
 export * from './smart.ts';
+export * from './bulk-export.ts';

@@ -43,6 +43,8 @@ interface Row {
   route: string;
   path: (f: Fixtures) => string;
   body?: (f: Fixtures, p: Principal) => unknown;
+  /** Headers the route needs to get past its own checks (a bulk export's Prefer: respond-async). */
+  headers?: Record<string, string>;
   expect: Expected;
   /** Reads or writes patient data: each authenticated call must leave an audit record. */
   patientData?: boolean;
@@ -255,6 +257,68 @@ const TABLE: Row[] = [
     expect: patientOfA(200),
     patientData: true,
   },
+  // Bulk Data export: providers export their own organization's groups, administrators any group
+  // (but not Patient/$export, which for them would be every organization).
+  {
+    method: 'GET',
+    route: '/fhir/R4/Group/:id/$export',
+    path: (f) => `/fhir/R4/Group/org-${f.orgA}/$export?_type=Patient`,
+    headers: { prefer: 'respond-async' },
+    expect: signedIn(202, { providerB: 404 }),
+    patientData: true,
+  },
+  {
+    method: 'GET',
+    route: '/fhir/R4/Patient/$export',
+    path: () => '/fhir/R4/Patient/$export?_type=Patient',
+    headers: { prefer: 'respond-async' },
+    expect: signedIn(202, { admin: 403 }),
+    patientData: true,
+  },
+  {
+    method: 'POST',
+    route: '/fhir/R4/Group/:id/$export',
+    path: (f) => `/fhir/R4/Group/org-${f.orgA}/$export`,
+    body: () => ({ resourceType: 'Parameters', parameter: [{ name: '_type', valueString: 'Patient' }] }),
+    headers: { prefer: 'respond-async' },
+    expect: signedIn(202, { providerB: 404 }),
+    patientData: true,
+  },
+  {
+    method: 'POST',
+    route: '/fhir/R4/Patient/$export',
+    path: () => '/fhir/R4/Patient/$export',
+    body: () => ({ resourceType: 'Parameters', parameter: [{ name: '_type', valueString: 'Patient' }] }),
+    headers: { prefer: 'respond-async' },
+    expect: signedIn(202, { admin: 403 }),
+    patientData: true,
+  },
+  {
+    method: 'GET',
+    route: '/fhir/R4/bulk-status/:exportId',
+    path: () => `/fhir/R4/bulk-status/${NO_SOURCE}`,
+    expect: signedIn(404),
+  },
+  {
+    method: 'DELETE',
+    route: '/fhir/R4/bulk-status/:exportId',
+    path: () => `/fhir/R4/bulk-status/${NO_SOURCE}`,
+    expect: signedIn(404),
+  },
+  {
+    method: 'GET',
+    route: '/fhir/R4/bulk-files/:exportId/:fileName',
+    path: () => `/fhir/R4/bulk-files/${NO_SOURCE}/Patient-1.ndjson`,
+    expect: signedIn(404),
+  },
+  {
+    method: 'GET',
+    route: '/fhir/R4/Group/:id',
+    path: (f) => `/fhir/R4/Group/org-${f.orgA}`,
+    expect: patientOfA(200),
+    patientData: true,
+  },
+  { method: 'GET', route: '/fhir/R4/Group', path: () => '/fhir/R4/Group', expect: signedIn(200) },
   // FHIR writes take a FHIR source's Bearer secret or a SMART access token; a session is never enough.
   { method: 'POST', route: '/fhir/R4/Observation', path: () => '/fhir/R4/Observation', expect: everyone(401) },
   { method: 'POST', route: '/fhir/R4', path: () => '/fhir/R4', expect: everyone(401) },
@@ -674,6 +738,7 @@ describe('access matrix', () => {
       for (const principal of PRINCIPALS) {
         const res = await clients[principal].request(row.method, row.path(fixtures), {
           body: row.body ? row.body(fixtures, principal) : row.method === 'GET' ? undefined : {},
+          ...(row.headers ? { headers: row.headers } : {}),
         });
         checked++;
         if (res.status !== row.expect[principal]) {
@@ -713,17 +778,19 @@ interface MachineKey {
 }
 
 interface MachineFixtures {
+  orgA: number;
   patientA: number;
   vitalA: number;
 }
 
 interface MachineRow {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   route: string;
   key: KeyKind;
   path: (f: MachineFixtures, source: MachineKey) => string;
   /** `n` makes each call's measurement a new one (its own time). */
   body?: (n: number) => unknown;
+  headers?: Record<string, string>;
   expect: Record<MachineCaller, number>;
   /** A batch answers 200 and says per entry what happened to it. */
   entryStatus?: Partial<Record<MachineCaller, string>>;
@@ -822,6 +889,71 @@ const MACHINE_TABLE: MachineRow[] = [
     path: () => `/fhir/R4/Device?identifier=${MACHINE_DEVICE}`,
     expect: keyed(200, 200),
   },
+  // A bulk export of the key's organization's program is accepted; another's is not found.
+  {
+    method: 'GET',
+    route: '/fhir/R4/Group/:id/$export',
+    key: 'read',
+    path: (f) => `/fhir/R4/Group/org-${f.orgA}/$export?_type=Patient`,
+    headers: { prefer: 'respond-async' },
+    expect: keyed(202, 404),
+  },
+  // Patient/$export is the key's own organization's patients, whichever it is.
+  {
+    method: 'GET',
+    route: '/fhir/R4/Patient/$export',
+    key: 'read',
+    path: () => '/fhir/R4/Patient/$export?_type=Patient',
+    headers: { prefer: 'respond-async' },
+    expect: keyed(202, 202),
+  },
+  {
+    method: 'POST',
+    route: '/fhir/R4/Group/:id/$export',
+    key: 'read',
+    path: (f) => `/fhir/R4/Group/org-${f.orgA}/$export`,
+    body: () => ({ resourceType: 'Parameters', parameter: [{ name: '_type', valueString: 'Patient' }] }),
+    headers: { prefer: 'respond-async' },
+    expect: keyed(202, 404),
+  },
+  {
+    method: 'POST',
+    route: '/fhir/R4/Patient/$export',
+    key: 'read',
+    path: () => '/fhir/R4/Patient/$export',
+    body: () => ({ resourceType: 'Parameters', parameter: [{ name: '_type', valueString: 'Patient' }] }),
+    headers: { prefer: 'respond-async' },
+    expect: keyed(202, 202),
+  },
+  {
+    method: 'GET',
+    route: '/fhir/R4/bulk-status/:exportId',
+    key: 'read',
+    path: () => `/fhir/R4/bulk-status/${NO_SOURCE}`,
+    expect: keyed(404, 404),
+  },
+  {
+    method: 'DELETE',
+    route: '/fhir/R4/bulk-status/:exportId',
+    key: 'read',
+    path: () => `/fhir/R4/bulk-status/${NO_SOURCE}`,
+    expect: keyed(404, 404),
+  },
+  {
+    method: 'GET',
+    route: '/fhir/R4/bulk-files/:exportId/:fileName',
+    key: 'read',
+    path: () => `/fhir/R4/bulk-files/${NO_SOURCE}/Patient-1.ndjson`,
+    expect: keyed(404, 404),
+  },
+  {
+    method: 'GET',
+    route: '/fhir/R4/Group/:id',
+    key: 'read',
+    path: (f) => `/fhir/R4/Group/org-${f.orgA}`,
+    expect: keyed(200, 404),
+  },
+  { method: 'GET', route: '/fhir/R4/Group', key: 'read', path: () => '/fhir/R4/Group', expect: keyed(200, 200) },
   {
     method: 'POST',
     route: '/fhir/R4/Observation',
@@ -866,7 +998,7 @@ describe('access matrix of the machine doors', () => {
       diastolic: 80,
       pulse: 70,
     });
-    machine = { patientA: fixtures.patientA, vitalA };
+    machine = { orgA: fixtures.orgA, patientA: fixtures.patientA, vitalA };
     const bodyOf = (kind: KeyKind, organizationId: number) =>
       kind === 'tenovi'
         ? { name: unique('Matrix cloud'), kind: 'tenovi', organization_id: organizationId }
@@ -922,7 +1054,7 @@ describe('access matrix of the machine doors', () => {
         const headers: Record<string, string> =
           row.key === 'tenovi'
             ? { [DEFAULT_INGEST_AUTH_HEADER]: source.secret }
-            : { authorization: `Bearer ${source.secret}`, accept: 'application/fhir+json' };
+            : { authorization: `Bearer ${source.secret}`, accept: 'application/fhir+json', ...row.headers };
         const body = row.body?.(n++);
         if (body !== undefined)
           headers['content-type'] = row.key === 'tenovi' ? 'application/json' : 'application/fhir+json';

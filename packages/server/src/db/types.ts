@@ -162,6 +162,40 @@ export interface BillingMonthSnapshots {
   position: number;
 }
 
+export interface BulkExportChunks {
+  content: Buffer;
+  export_id: string;
+  file_name: string;
+  seq: number;
+}
+
+export interface BulkExportFiles {
+  export_id: string;
+  file_name: string;
+  line_count: number;
+  seq: number;
+  type: string;
+}
+
+export interface BulkExports {
+  completed_at: Timestamp | null;
+  created_at: Generated<Timestamp>;
+  error: string | null;
+  expires_at: Timestamp | null;
+  group_id: string | null;
+  id: string;
+  organization_id: number;
+  patient_count: number | null;
+  progress: string | null;
+  request_url: string;
+  requester_id: string;
+  requester_kind: string;
+  since: Timestamp | null;
+  status: Generated<string>;
+  transaction_time: Timestamp | null;
+  types: string[];
+}
+
 export interface DeviceAssignments {
   assigned_from: Timestamp;
   assigned_to: Timestamp | null;
@@ -621,6 +655,9 @@ export interface DB {
   billing_closed_months: BillingClosedMonths;
   billing_month_reopenings: BillingMonthReopenings;
   billing_month_snapshots: BillingMonthSnapshots;
+  bulk_export_chunks: BulkExportChunks;
+  bulk_export_files: BulkExportFiles;
+  bulk_exports: BulkExports;
   device_assignments: DeviceAssignments;
   devices: Devices;
   "identity.attempts": IdentityAttempts;

@@ -200,6 +200,7 @@ const fhirServer: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, deps) => {
 
   // Bulk Data export (Group/{id}/$export, Patient/$export, status and files) shares this prefix,
   // its error handler and its OperationOutcomes.
-  await app.register(bulkExportRoutes, deps);
-  await app.register(smartFhirRoutes, deps);
+  // Not `deps` itself: it carries this plugin's own prefix, which would apply twice (/fhir/fhir).
+  await app.register(bulkExportRoutes, { db, identity: deps.identity, config });
+  await app.register(smartFhirRoutes, { db, identity: deps.identity, config });
 };
