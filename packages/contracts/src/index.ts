@@ -44,3 +44,4 @@ export * from './observations.ts';
 export * from './texts/observations.ts';
 export * from './outreach.ts';
 export * from './texts/outreach.ts';
+export * from './ehr-launch.ts';
