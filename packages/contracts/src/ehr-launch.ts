@@ -25,8 +25,6 @@ export const EHR_LAUNCH_SCOPE = 'launch openid fhirUser patient/Patient.rs';
  * to the callback is a cross-site top-level navigation, which a Strict cookie would not follow.
  */
 export const EHR_LAUNCH_COOKIE = 'rpm_ehr_launch';
-/** The same cookie's name when sent with Secure (the `__Host-` prefix pins it to this origin). */
-export const EHR_LAUNCH_COOKIE_SECURE = '__Host-rpm_ehr_launch';
 /** A launch, from the EHR's call to the portal's patient page, must finish in this time. */
 export const EHR_LAUNCH_TTL_MINUTES = 10;
 

@@ -1,5 +1,4 @@
 import {
-  EHR_LAUNCH_COOKIE,
   EhrLaunchErrors,
   EhrLaunchPaths,
   type EhrLaunchResolved,
