@@ -113,5 +113,7 @@ export const EhrLaunchTexts = {
   redirectUrlLabel: 'Redirect URL',
   save: 'Save',
   saved: 'EHR launch settings saved',
+  saveFailed: 'Failed to save the EHR launch settings',
+  loadFailed: 'Failed to load the EHR launch settings',
   mrnLabel: 'MRN',
 } as const;

@@ -1,5 +1,5 @@
 import { Box, Button, Divider, Paper, Stack, Typography } from '@mui/material';
-import { Labels, PatientTexts, type Insurance } from '@rpm/contracts';
+import { Labels, PatientTexts, type Insurance, EhrLaunchTexts } from '@rpm/contracts';
 import { lazy, Suspense } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { paths } from '../../config/paths.ts';
@@ -80,6 +80,7 @@ export default function PatientDetailPage() {
         </Typography>
         <Paper variant="outlined" sx={{ p: 2 }}>
           <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 3, rowGap: 1, m: 0 }}>
+            <Field term={EhrLaunchTexts.mrnLabel} value={p.mrn ?? Labels.notAvailable} />
             <Field term={PatientTexts.dateOfBirth} value={p.date_of_birth ?? Labels.notAvailable} />
             <Field term={PatientTexts.age} value={age === null ? Labels.notAvailable : `${age} ${PatientTexts.years}`} />
             <Field term={PatientTexts.gender} value={p.gender ? PatientTexts[`gender_${p.gender}`] : Labels.notAvailable} />
