@@ -8,7 +8,7 @@ import { LoadingState } from '../../components/loading-state.tsx';
 import { MessagePage } from '../../components/message-page.tsx';
 import { paths } from '../../config/paths.ts';
 import { useAuth } from '../../lib/auth/auth-context.tsx';
-import { rememberReturnTo } from '../../lib/auth/return-to.ts';
+import { clearReturnTo, rememberReturnTo } from '../../lib/auth/return-to.ts';
 
 /**
  * Where the server sends the browser after an EHR launch: once the clinician is signed in (the
@@ -35,6 +35,8 @@ function ResolveLaunch() {
   const asked = useRef<string | null>(null);
 
   useEffect(() => {
+    // Arrived signed in: the sign-in page need not bring anyone back here again.
+    clearReturnTo();
     if (!launch || asked.current === launch) return;
     asked.current = launch;
     resolveLaunch(launch).then(

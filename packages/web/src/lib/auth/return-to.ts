@@ -18,16 +18,27 @@ export function rememberReturnTo(path: string): void {
   }
 }
 
-/** The remembered path, once; null when there is none or it is stale. */
-export function takeReturnTo(): string | null {
+/**
+ * The remembered path, or null when there is none or it is stale. Read, not taken: the sign-in
+ * page and the guard that moves a signed-in user off it both go there, whichever runs last; the
+ * page it names clears it once it has been reached (clearReturnTo).
+ */
+export function returnToPath(): string | null {
   try {
     const raw = sessionStorage.getItem(RETURN_TO_KEY);
-    sessionStorage.removeItem(RETURN_TO_KEY);
     if (!raw) return null;
     const { path, at } = JSON.parse(raw) as { path?: unknown; at?: unknown };
     if (typeof path !== 'string' || typeof at !== 'number' || !isLocalPath(path)) return null;
     return Date.now() - at <= RETURN_TO_MAX_AGE_MS ? path : null;
   } catch {
     return null;
+  }
+}
+
+export function clearReturnTo(): void {
+  try {
+    sessionStorage.removeItem(RETURN_TO_KEY);
+  } catch {
+    /* storage blocked */
   }
 }
