@@ -108,9 +108,16 @@ describe('launch from the EHR', () => {
     await page.getByRole('heading', { name: /Edith/ }).first().waitFor();
     await page.getByText('E2E-7001').waitFor();
     expect(ehr.events).toEqual(expect.arrayContaining(['authorize: code issued', 'token: issued', 'patient: read']));
-    // The EHR's tokens stay on the server: nothing of them in the browser's storage or cookies.
-    const cookies = await page.context().cookies();
-    expect(cookies.map((c) => c.name)).not.toContain('access_token');
+    // The EHR's token stays on the server: nothing of it in the browser's cookies, storage or page.
+    const token = ehr.issuedTokens.at(-1)!;
+    expect(token).toBeTruthy();
+    const seen = JSON.stringify({
+      cookies: await page.context().cookies(),
+      storage: await page.evaluate(() => ({ ...localStorage, ...sessionStorage })),
+      html: await page.content(),
+    });
+    expect(seen).not.toContain(token);
+    expect(portal.output()).not.toContain(token);
     expect(errors).toEqual([]);
     await page.context().close();
   });

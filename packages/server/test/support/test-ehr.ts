@@ -28,6 +28,8 @@ export interface TestEhr {
   launchFor(launch: string, patientId: string): void;
   /** What happened, for assertions: each step's outcome. */
   events: string[];
+  /** Every access token it issued, to check that none ever reaches the browser. */
+  issuedTokens: string[];
   close(): Promise<void>;
 }
 
@@ -46,6 +48,7 @@ export async function startTestEhr(options: TestEhrOptions): Promise<TestEhr> {
   const launches = new Map<string, string>();
   const codes = new Map<string, PendingCode>();
   const tokens = new Map<string, string>();
+  const issuedTokens: string[] = [];
   const events: string[] = [];
   let origin = '';
   const fhirBase = () => `${origin}/fhir`;
@@ -113,6 +116,7 @@ export async function startTestEhr(options: TestEhrOptions): Promise<TestEhr> {
     if (!verifier || s256(verifier) !== pending.challenge) return oauthError(res, 'invalid_grant', 'token');
     const accessToken = randomBytes(24).toString('base64url');
     tokens.set(accessToken, pending.patientId);
+    issuedTokens.push(accessToken);
     events.push('token: issued');
     json(res, 200, {
       access_token: accessToken,
@@ -172,6 +176,7 @@ export async function startTestEhr(options: TestEhrOptions): Promise<TestEhr> {
     iss: fhirBase(),
     launchFor: (launch, patientId) => launches.set(launch, patientId),
     events,
+    issuedTokens,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();
