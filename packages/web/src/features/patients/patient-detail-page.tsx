@@ -54,9 +54,17 @@ export default function PatientDetailPage() {
   return (
     <Stack spacing={3}>
       <Stack direction="row" useFlexGap sx={{ alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap', gap: 1 }}>
-        <Typography variant="h4" component="h1">
-          {fullName(p)}
-        </Typography>
+        <Box>
+          <Typography variant="h4" component="h1">
+            {fullName(p)}
+          </Typography>
+          {/* Under the name: after a launch from the EHR, the identifier the two records share confirms the match. */}
+          {p.mrn && (
+            <Typography color="text.secondary" data-testid="patient-mrn">
+              {`${EhrLaunchTexts.mrnLabel} ${p.mrn}`}
+            </Typography>
+          )}
+        </Box>
         <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
           <Button variant="outlined" component={RouterLink} to={paths.patientEdit(p.id)}>
             {Labels.edit}
@@ -80,7 +88,6 @@ export default function PatientDetailPage() {
         </Typography>
         <Paper variant="outlined" sx={{ p: 2 }}>
           <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 3, rowGap: 1, m: 0 }}>
-            <Field term={EhrLaunchTexts.mrnLabel} value={p.mrn ?? Labels.notAvailable} />
             <Field term={PatientTexts.dateOfBirth} value={p.date_of_birth ?? Labels.notAvailable} />
             <Field term={PatientTexts.age} value={age === null ? Labels.notAvailable : `${age} ${PatientTexts.years}`} />
             <Field term={PatientTexts.gender} value={p.gender ? PatientTexts[`gender_${p.gender}`] : Labels.notAvailable} />
