@@ -101,6 +101,10 @@ export async function startLaunch(
     throw new LaunchError(400, EhrLaunchErrors.unknownIss);
   }
   await pruneExpiredStates(deps.db);
+  if (!(await discoveryAnswers(settings.iss))) {
+    await launchFailure(ctx, deps.db, 'EHR discovery document unreachable', { stage: 'launch', organization_id: settings.organization_id });
+    throw new LaunchError(502, EhrLaunchErrors.launchFailed);
+  }
   const storage = new SmartStorage();
   let redirectTo: string;
   try {
@@ -312,6 +316,28 @@ export function issProblem(iss: string, httpLoopback: boolean): string | null {
   if (url.protocol === 'https:') return null;
   if (url.protocol === 'http:' && httpLoopback && LOOPBACK_HOSTS.has(url.hostname)) return null;
   return EhrLaunchErrors.issNotHttps;
+}
+
+/** How long the portal waits for the EHR's discovery document. */
+const DISCOVERY_TIMEOUT_MS = 10_000;
+
+/**
+ * Whether the EHR's SMART discovery document answers, asked before fhirclient does: fhirclient
+ * keeps the first answer for each EHR for the life of the process, a failed one included (and has
+ * no timeout), so a single launch during an EHR outage would otherwise break every later launch
+ * until a restart. Only a configured `iss` is ever asked.
+ */
+async function discoveryAnswers(iss: string): Promise<boolean> {
+  try {
+    const res = await fetch(`${iss.replace(/\/*$/, '/')}.well-known/smart-configuration`, {
+      headers: { accept: 'application/json' },
+      signal: AbortSignal.timeout(DISCOVERY_TIMEOUT_MS),
+    });
+    await res.body?.cancel();
+    return res.ok;
+  } catch {
+    return false;
+  }
 }
 
 /** The EHR patient's identifiers that have a value (a system may be missing in the EHR's data). */

@@ -201,6 +201,34 @@ describe('launch from the EHR', () => {
     expect(record).toMatchObject({ outcome: 'failure', reason: 'unknown iss' });
   });
 
+  it('answers a clear message when the EHR does not answer, and launches again once it does', async () => {
+    const down = await startTestEhr({ clientId: CLIENT_ID, redirectUri: `${server.url}${EhrLaunchPaths.callback}`, patients: [] });
+    const iss = down.iss;
+    await down.close();
+    const orgC = await createOrganization(server);
+    expect((await admin.put(EhrLaunchPaths.settings(orgC.id), settingsBody({ iss }))).status).toBe(200);
+    const res = await apiClient(server).get(`${EhrLaunchPaths.launch}?${new URLSearchParams({ iss, launch: 'l' })}`);
+    expect(res.status).toBe(502);
+    expect(res.body).toBe(EhrLaunchErrors.launchFailed);
+    expect((await lastAuditOf(server.db.pool, 'launch.resolve')).reason).toBe('EHR discovery document unreachable');
+    // The EHR is back (the same address): the earlier failure is not remembered.
+    const port = Number(new URL(iss).port);
+    const { createServer } = await import('node:http');
+    const back = createServer((req, reply) => {
+      reply.writeHead(200, { 'content-type': 'application/json' });
+      reply.end(JSON.stringify({ authorization_endpoint: `http://127.0.0.1:${port}/authorize`, token_endpoint: `http://127.0.0.1:${port}/token`, code_challenge_methods_supported: ['S256'] }));
+    });
+    await new Promise<void>((resolve) => back.listen(port, '127.0.0.1', resolve));
+    try {
+      const again = await apiClient(server).get(`${EhrLaunchPaths.launch}?${new URLSearchParams({ iss, launch: 'l' })}`);
+      expect(again.status).toBe(302);
+      expect(String(again.headers.location)).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/authorize\\?`));
+    } finally {
+      back.closeAllConnections();
+      await new Promise((resolve) => back.close(resolve));
+    }
+  });
+
   it('refuses a callback without the browser\'s launch cookie, or with a state that is not its own', async () => {
     ehr.launchFor('launch-e', 'ehr-1');
     const start = await apiClient(server).get(`${EhrLaunchPaths.launch}?${new URLSearchParams({ iss: ehr.iss, launch: 'launch-e' })}`);
