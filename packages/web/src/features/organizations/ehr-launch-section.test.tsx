@@ -1,11 +1,11 @@
 import { EhrLaunchErrors, EhrLaunchTexts, type EhrLaunchSettings } from '@rpm/contracts';
+import { EhrLaunchSection } from './ehr-launch-section.tsx';
+import { renderPage } from '../../lib/testing/render-page.tsx';
+import { setupTestServer } from '../../lib/testing/test-server.ts';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderPage } from '../../lib/testing/render-page.tsx';
-import { setupTestServer } from '../../lib/testing/test-server.ts';
-import { EhrLaunchSection } from './ehr-launch-section.tsx';
 
 const saved: EhrLaunchSettings = {
   organization_id: 5,

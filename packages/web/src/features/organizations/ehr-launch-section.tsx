@@ -104,12 +104,8 @@ export function EhrLaunchSection() {
       {organizations.isError && <Typography color="error">{AdminTexts.failedToLoadOrganizations}</Typography>}
       {organization && (
         <Stack spacing={2}>
-          <OrganizationSelect
-            label={ObservationTexts.organization}
-            organizations={organizations.data ?? []}
-            value={organization.id}
-            onChange={setChosen}
-          />
+          {/* One EHR per organization: the form is for the organization chosen here. */}
+          <OrganizationSelect label={ObservationTexts.organization} organizations={organizations.data ?? []} value={organization.id} onChange={setChosen} />
           <LaunchSettingsForm key={organization.id} organizationId={organization.id} />
         </Stack>
       )}
