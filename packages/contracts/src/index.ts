@@ -46,3 +46,4 @@ export * from './outreach.ts';
 export * from './texts/outreach.ts';
 export * from './smart.ts';
 export * from './bulk-export.ts';
+export * from './ehr-launch.ts';

@@ -4,6 +4,7 @@ import { MAX_PAGE_LIMIT } from './constants.ts';
 import { AssignedDevice } from './devices.ts';
 import { InputDate, InputText, PageOf } from './fields.ts';
 import { Insurance, InsuranceInput } from './insurances.ts';
+import { MRN_MAX_LENGTH } from './ehr-launch.ts';
 
 export const GENDERS = ['male', 'female', 'other'] as const;
 export const Gender = Type.Union([Type.Literal('male'), Type.Literal('female'), Type.Literal('other')]);
@@ -33,6 +34,11 @@ export const Patient = Type.Object({
   diagnosis_codes: Type.Array(Type.String()),
   insurances: Type.Array(Insurance),
   device_ids: Type.Array(Type.Integer()),
+  /**
+   * The patient's identifier in the organization's EHR (its system: the organization's setting).
+   * The server always sends it; optional for clients and fixtures written before it.
+   */
+  mrn: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 });
 export type Patient = Static<typeof Patient>;
 
@@ -66,6 +72,8 @@ const evidenceFields = {
   ordering_provider_id: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 2147483647 }), Type.Null()])),
   consent_date: Type.Optional(InputDate),
   diagnosis_codes: Type.Optional(Type.Array(Type.String({ maxLength: 20 }), { maxItems: 50 })),
+  // Optional on PUT as well: a client that does not know the MRN leaves it unchanged; '' or null clears it.
+  mrn: Type.Optional(InputText(MRN_MAX_LENGTH)),
 };
 const patientLists = {
   insurances: Type.Optional(Type.Array(InsuranceInput, { maxItems: 20 })),

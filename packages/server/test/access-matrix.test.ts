@@ -137,6 +137,28 @@ const TABLE: Row[] = [
     body: () => ({ require_mfa: false }),
     expect: adminOnly(200),
   },
+  {
+    method: 'GET',
+    route: '/api/organizations/:id/ehr-launch',
+    path: (f) => `/api/organizations/${f.orgA}/ehr-launch`,
+    expect: adminOnly(200),
+  },
+  {
+    method: 'PUT',
+    route: '/api/organizations/:id/ehr-launch',
+    path: (f) => `/api/organizations/${f.orgA}/ehr-launch`,
+    body: () => ({ iss: null, client_id: null, patient_identifier_system: null }),
+    expect: adminOnly(200),
+  },
+  {
+    // No launch cookie here: every signed-in caller learns the launch has expired (audited).
+    method: 'POST',
+    route: '/api/ehr-launch/resolve',
+    path: () => '/api/ehr-launch/resolve',
+    body: () => ({ launch: 'a'.repeat(43) }),
+    expect: signedIn(410),
+    patientData: true,
+  },
   { method: 'GET', route: '/api/devices', path: () => '/api/devices', expect: signedIn(200) },
   {
     method: 'GET',

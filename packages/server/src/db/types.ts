@@ -215,6 +215,25 @@ export interface Devices {
   type: string | null;
 }
 
+export interface EhrLaunchSettings {
+  client_id: string;
+  iss: string;
+  organization_id: number;
+  updated_at: Generated<Timestamp>;
+  updated_by: number | null;
+}
+
+export interface EhrLaunchStates {
+  created_at: Generated<Timestamp>;
+  data: Json | null;
+  expires_at: Timestamp;
+  id: string;
+  organization_id: number;
+  result: Json | null;
+  result_id: string | null;
+  state_key: string | null;
+}
+
 export interface IdentityAttempts {
   at: Generated<Timestamp>;
   bucket: string;
@@ -660,6 +679,8 @@ export interface DB {
   bulk_exports: BulkExports;
   device_assignments: DeviceAssignments;
   devices: Devices;
+  ehr_launch_settings: EhrLaunchSettings;
+  ehr_launch_states: EhrLaunchStates;
   "identity.attempts": IdentityAttempts;
   "identity.challenge_sessions": IdentityChallengeSessions;
   "identity.outbox": IdentityOutbox;

@@ -3,6 +3,7 @@ import { Navigate, useLocation } from 'react-router';
 import { LoadingState } from '../components/loading-state.tsx';
 import { useAuth } from '../lib/auth/auth-context.tsx';
 import { paths } from '../config/paths.ts';
+import { returnToPath } from '../lib/auth/return-to.ts';
 
 const Checking = () => <LoadingState py={6} />;
 
@@ -13,7 +14,8 @@ const Checking = () => <LoadingState py={6} />;
  * - a signed-in route without a user goes to /; / itself then sends the visitor to /login, so a
  *   signed-out visitor always ends on the login page and never loops;
  * - an admin route without the admin role goes to /;
- * - /login while signed in goes to /.
+ * - /login while signed in goes to /, or to the page that sent the visitor to sign in on purpose
+ *   (lib/auth/return-to.ts: the EHR launch).
  */
 export function RequireAuth({ children }: { children: ReactNode }) {
   const { status, user, expired } = useAuth();
@@ -35,6 +37,6 @@ export function RequireAdmin({ children }: { children: ReactNode }) {
 export function PublicOnly({ children }: { children: ReactNode }) {
   const { status, user, expired } = useAuth();
   if (status === 'loading') return <Checking />;
-  if (user && !expired) return <Navigate to={paths.dashboard} replace />;
+  if (user && !expired) return <Navigate to={returnToPath() ?? paths.dashboard} replace />;
   return <>{children}</>;
 }

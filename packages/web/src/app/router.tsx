@@ -7,6 +7,7 @@ import { prefetchPatientPage } from '../api/patients/prefetch-patient-page.ts';
 import { RequireAdmin, RequireAuth, PublicOnly } from './guards.tsx';
 import { Layout } from './layout.tsx';
 import { paths } from '../config/paths.ts';
+import { EhrLaunchPaths } from '@rpm/contracts';
 
 // Pages load on demand, so the sign-in page does not carry the chart or the admin screens.
 const LoginPage = lazyPage(() => import('../features/auth/login-page.tsx'));
@@ -30,6 +31,7 @@ const AlertsPage = lazyPage(() => import('../features/alerts/alerts-page.tsx'));
 const BillingPage = lazyPage(() => import('../features/billing/billing-page.tsx'));
 const BillingEvidencePage = lazyPage(() => import('../features/billing/billing-evidence-page.tsx'));
 const SummaryPage = lazyPage(() => import('../features/summaries/summary-page.tsx'));
+const LaunchCompletePage = lazyPage(() => import('../features/ehr-launch/launch-complete-page.tsx'));
 
 type PageModule = { default: ComponentType };
 interface LazyPage {
@@ -106,6 +108,8 @@ export const routes: RouteObject[] = [
       route(paths.devices, DevicesPage, 'admin'),
       route(paths.auditLogs, AuditLogsPage, 'admin'),
       route(paths.alerts, AlertsPage, 'signed-in'),
+      // Signed-in, but the page sends a signed-out visitor to sign in and back itself (the EHR's patient must not be lost).
+      route(EhrLaunchPaths.complete, LaunchCompletePage, 'public'),
       // Unknown addresses say so rather than silently showing another page.
       { path: '*', element: <NotFoundPage /> },
     ],

@@ -1,1 +1,2 @@
 export { patientsRoutes } from './patients.routes.ts';
+export { patientIdByMrn } from './patients.service.ts';

@@ -58,6 +58,7 @@ export function presentPatientDetail(
     consent_date: row.consent_date,
     diagnosis_codes: row.diagnosis_codes,
     enrollment_status_legacy: row.enrollment_status_legacy,
+    mrn: row.mrn,
     organization_name: row.organization_name,
     primary_provider_name: staffName(
       { first_name: row.provider_first_name, last_name: row.provider_last_name, title: row.provider_title, email: row.provider_email },

@@ -17,6 +17,8 @@ export interface PatientRow {
   ordering_provider_id: number | null;
   consent_date: string | null;
   diagnosis_codes: string[];
+  /** The identifier in the organization's EHR; unique within the organization. */
+  mrn: string | null;
 }
 
 /** One row of the patient list, with its organization's name. */
@@ -99,6 +101,7 @@ const PATIENT_COLUMNS = [
   'p.ordering_provider_id',
   'p.consent_date',
   'p.diagnosis_codes',
+  'p.mrn',
 ] as const;
 
 type OrderTerm = readonly [column: string, direction: 'asc' | 'desc', nullsLast?: boolean];
@@ -320,4 +323,22 @@ export async function isActiveProviderOf(db: Queryable, userId: number, organiza
     .where('status', '=', 'active')
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/** Whether another patient of the organization already has this MRN (the unique index's rule, asked first for a clear answer). */
+export async function isMrnTaken(db: Queryable, organizationId: number, mrn: string, exceptPatientId: number | null): Promise<boolean> {
+  let q = kysely(db).selectFrom('patients').select('id').where('organization_id', '=', organizationId).where('mrn', '=', mrn);
+  if (exceptPatientId !== null) q = q.where('id', '<>', exceptPatientId);
+  return (await q.executeTakeFirst()) !== undefined;
+}
+
+/** The patient of the organization with this MRN, if any (the EHR launch's match). */
+export async function findPatientIdByMrn(db: Queryable, organizationId: number, mrn: string): Promise<number | undefined> {
+  const row = await kysely(db)
+    .selectFrom('patients')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .where('mrn', '=', mrn)
+    .executeTakeFirst();
+  return row?.id;
 }

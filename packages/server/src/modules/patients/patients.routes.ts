@@ -4,7 +4,7 @@ import { signedInContextOf } from '../../kernel/request-context.ts';
 import type { ModuleDeps } from '../module-deps.ts';
 import { createPatient, listPatientInsurances, listPatientsFor, readPatient, savePatient } from './patients.service.ts';
 
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 
 /**
  * Patients. Every route is open to any signed-in user; which patients they reach is decided per

@@ -17,6 +17,7 @@ import {
   MAX_DIAGNOSIS_CODES,
   diagnosisCodeProblems,
   normalizeDiagnosisCodes,
+  EhrLaunchErrors,
 } from '@rpm/contracts';
 import type pg from 'pg';
 import type { SignedInContext } from '../../kernel/request-context.ts';
@@ -33,12 +34,14 @@ import { closeAlertsForEnrollmentEnd } from '../alerts/index.ts';
 import {
   currentDeviceIds,
   findPatientDetail,
+  findPatientIdByMrn,
   findPatientRow,
   insertPatient,
   listInsurances,
   listPatientDevices,
   listPatients,
   isActiveProviderOf,
+  isMrnTaken,
   replaceInsurances,
   updatePatient,
   type InsuranceRow,
@@ -282,6 +285,12 @@ async function checkedPatientRow(
     throw refusal(PatientErrors.dateOfBirthOutOfRange, action, id, 'date of birth out of range');
   }
   const evidence = await checkedEvidence(tx, input, action, id, before);
+  // Left out: kept (none on create). An EHR launch finds the patient by it, so two patients of one
+  // organization may not share one.
+  const mrn = input.mrn === undefined ? (before?.mrn ?? null) : blankToNull(input.mrn);
+  if (mrn !== null && (await isMrnTaken(tx, input.organization_id, mrn, id))) {
+    throw failure(409, EhrLaunchErrors.mrnTaken, { action, resourceType: 'patient', resourceId: id, reason: 'duplicate MRN' });
+  }
   return {
     first_name: first,
     middle_name: blankToNull(input.middle_name),
@@ -293,6 +302,7 @@ async function checkedPatientRow(
     enrolled_rpm: input.enrolled_rpm ?? false,
     enrollment_status: blankToNull(input.enrollment_status) as PatientRow['enrollment_status'],
     ...evidence,
+    mrn,
   };
 }
 
@@ -381,4 +391,12 @@ function sameValue(a: unknown, b: unknown): boolean {
 
 function sameIds(a: number[], b: number[]): boolean {
   return a.length === b.length && a.every((v, i) => v === b[i]);
+}
+
+/**
+ * The organization's patient with this MRN, for matching a patient an EHR names (the EHR launch).
+ * No access check here: the caller runs requirePatientAccess on the answer before using it.
+ */
+export async function patientIdByMrn(tx: Queryable, organizationId: number, mrn: string): Promise<number | undefined> {
+  return findPatientIdByMrn(tx, organizationId, mrn);
 }

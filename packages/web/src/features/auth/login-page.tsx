@@ -15,6 +15,7 @@ import type { SignInOutput } from 'aws-amplify/auth';
 import { useSnackbar } from '../../lib/toast/toast.ts';
 import { Suspense, lazy, useState, type ChangeEvent, type FormEvent } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
+import { returnToPath } from '../../lib/auth/return-to.ts';
 import { paths } from '../../config/paths.ts';
 import { AuthCard, EmailField } from '../../components/auth-card.tsx';
 import { formErrors } from '../../components/form/form-errors.ts';
@@ -82,7 +83,7 @@ export default function LoginPage() {
     const next = output.nextStep;
     switch (next.signInStep) {
       case 'DONE':
-        if (await completeSignIn()) navigate(paths.dashboard, { replace: true });
+        if (await completeSignIn()) navigate(returnToPath() ?? paths.dashboard, { replace: true });
         else startOver();
         return;
       case 'CONFIRM_SIGN_IN_WITH_NEW_PASSWORD_REQUIRED':

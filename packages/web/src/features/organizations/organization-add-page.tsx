@@ -9,6 +9,7 @@ import { useCreateOrganization } from '../../api/organizations/create-organizati
 import { OrganizationSettingsSection } from './organization-settings-section.tsx';
 import { DisplayUnitsSection } from './display-units-section.tsx';
 import { AlertSettingsSection } from './alert-settings-section.tsx';
+import { EhrLaunchSection } from './ehr-launch-section.tsx';
 
 const OrganizationForm = formSchema({ name: requiredText(Validation.organizationNameRequired) });
 
@@ -49,6 +50,7 @@ export default function OrganizationAddPage() {
       <Box sx={{ maxWidth: 520 }}>
         <OrganizationSettingsSection />
         <DisplayUnitsSection />
+        <EhrLaunchSection />
       </Box>
       {/* Wider than the sections above: two columns of labelled thresholds with their sources. */}
       <Box sx={{ maxWidth: 960 }}>

@@ -1,5 +1,5 @@
 import { Box, Button, Divider, Paper, Stack, Typography } from '@mui/material';
-import { Labels, PatientTexts, type Insurance } from '@rpm/contracts';
+import { Labels, PatientTexts, type Insurance, EhrLaunchTexts } from '@rpm/contracts';
 import { lazy, Suspense } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { paths } from '../../config/paths.ts';
@@ -54,9 +54,17 @@ export default function PatientDetailPage() {
   return (
     <Stack spacing={3}>
       <Stack direction="row" useFlexGap sx={{ alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap', gap: 1 }}>
-        <Typography variant="h4" component="h1">
-          {fullName(p)}
-        </Typography>
+        <Box>
+          <Typography variant="h4" component="h1">
+            {fullName(p)}
+          </Typography>
+          {/* Under the name: after a launch from the EHR, the identifier the two records share confirms the match. */}
+          {p.mrn && (
+            <Typography color="text.secondary" data-testid="patient-mrn">
+              {`${EhrLaunchTexts.mrnLabel} ${p.mrn}`}
+            </Typography>
+          )}
+        </Box>
         <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
           <Button variant="outlined" component={RouterLink} to={paths.patientEdit(p.id)}>
             {Labels.edit}

@@ -10,7 +10,7 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import { ENROLLMENT_STATUSES, GENDERS, Labels, PatientTexts, type Device } from '@rpm/contracts';
+import { ENROLLMENT_STATUSES, EhrLaunchTexts, GENDERS, Labels, MRN_MAX_LENGTH, PatientTexts, type Device } from '@rpm/contracts';
 import { useSnackbar } from '../../lib/toast/toast.ts';
 import { useEffect, useRef } from 'react';
 import { Controller, useWatch } from 'react-hook-form';
@@ -183,6 +183,12 @@ export function PatientForm({
                   </option>
                 ))}
               </TextField>
+              <TextField
+                label={EhrLaunchTexts.mrnLabel}
+                fullWidth
+                slotProps={{ htmlInput: { maxLength: MRN_MAX_LENGTH, autoComplete: 'off' } }}
+                {...inputProps(form, 'mrn')}
+              />
             </Stack>
             <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
               {/* Controlled, like the provider selects (see ProviderSelect). */}

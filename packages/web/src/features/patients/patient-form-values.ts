@@ -38,6 +38,8 @@ export interface PatientFormValues {
   consent_date: string;
   /** Codes as typed, separated by commas. */
   diagnosis_codes: string;
+  /** The patient's identifier in the organization's EHR. */
+  mrn: string;
   insurances: InsuranceFormValues[];
   device_ids: number[];
 }
@@ -69,6 +71,7 @@ export const emptyPatientForm = (organizationId: number | null): PatientFormValu
   ordering_provider_id: '',
   consent_date: '',
   diagnosis_codes: '',
+  mrn: '',
   insurances: [],
   device_ids: [],
 });
@@ -87,6 +90,7 @@ export function toFormValues(p: PatientDetail): PatientFormValues {
     ordering_provider_id: p.ordering_provider_id === null ? '' : String(p.ordering_provider_id),
     consent_date: p.consent_date ?? '',
     diagnosis_codes: p.diagnosis_codes.join(', '),
+    mrn: p.mrn ?? '',
     insurances: p.insurances.map((i) => ({
       type: i.type,
       provider_name: i.provider_name ?? '',
@@ -118,6 +122,7 @@ export function toPatientInput(v: PatientFormValues, includeDevices: boolean): P
     ordering_provider_id: v.ordering_provider_id === '' ? null : Number(v.ordering_provider_id),
     consent_date: blankToNull(v.consent_date),
     diagnosis_codes: splitDiagnosisCodes(v.diagnosis_codes),
+    mrn: blankToNull(v.mrn),
     insurances: v.insurances.map((i) => {
       const isPrivate = allowsPolicyholder(i.type);
       return {

@@ -5,6 +5,7 @@ import {
   PatientTexts,
   Validation,
   type PatientInput,
+  EhrLaunchTexts,
 } from '@rpm/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -270,12 +271,14 @@ describe('patient form: evidence fields', { timeout: 20_000 }, () => {
     await user.selectOptions(screen.getByLabelText(PatientTexts.orderingProvider), '7');
     await user.type(screen.getByLabelText(PatientTexts.consentDate), '2025-11-03');
     await user.type(screen.getByLabelText(PatientTexts.diagnosisCodes), ' i10 ; e11.9,I10');
+    await user.type(screen.getByLabelText(EhrLaunchTexts.mrnLabel), ' MRN-77 ');
     await user.click(screen.getByRole('button', { name: Labels.save }));
     await screen.findByText('stop here');
     expect(lastBody).toMatchObject({
       ordering_provider_id: 7,
       consent_date: '2025-11-03',
       diagnosis_codes: ['I10', 'E11.9'],
+      mrn: 'MRN-77',
     });
   });
 });
