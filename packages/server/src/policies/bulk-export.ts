@@ -9,9 +9,14 @@ export interface ExportRequester {
 }
 
 export function requesterOf(reader: FhirReader): ExportRequester {
-  return reader.kind === 'staff'
-    ? { kind: 'staff', id: String(reader.actor.id) }
-    : { kind: 'source', id: reader.source.id };
+  switch (reader.kind) {
+    case 'staff':
+      return { kind: 'staff', id: String(reader.actor.id) };
+    case 'client':
+      return { kind: 'client', id: reader.client.id };
+    default:
+      return { kind: 'source', id: reader.source.id };
+  }
 }
 
 /**
@@ -28,6 +33,7 @@ export const mayExportGroupOf = (reader: FhirReader, organizationId: number): bo
 export function patientExportOrganization(reader: FhirReader): number | null {
   if (reader.kind === 'source')
     return mayReadPatientViaFhir(reader, reader.source.organizationId) ? reader.source.organizationId : null;
+  if (reader.kind === 'client') return reader.client.organizationId;
   if (isAdmin(reader.actor)) return null;
   return organizationOf(reader.actor);
 }
