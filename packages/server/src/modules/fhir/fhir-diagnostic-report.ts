@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Bundle, DiagnosticReport } from '@medplum/fhirtypes';
 import {
   FHIR_BUNDLE_MAX_ENTRIES,
@@ -36,7 +37,7 @@ export const reportId = (patientId: number, month: string) => `${patientId}-${mo
 export function presentDiagnosticReport({ summary: s, observationIds }: SummaryData): DiagnosticReport {
   // Period.end is inclusive in FHIR: the month's last millisecond.
   const lastInstant = new Date(new Date(s.period_end).getTime() - 1).toISOString();
-  return {
+  const report: DiagnosticReport = {
     resourceType: 'DiagnosticReport',
     id: reportId(s.patient.id, s.month),
     // A month still running can change; once over in the organization's time zone, it is final.
@@ -53,6 +54,10 @@ export function presentDiagnosticReport({ summary: s, observationIds }: SummaryD
       minutes: s.tracking.minutes,
     }),
   };
+  // The report is computed when read, not stored: its version is its content (the same figures,
+  // the same versionId and ETag), and it was last updated now, when it was made.
+  const versionId = createHash('sha256').update(JSON.stringify(report)).digest('base64url').slice(0, 22);
+  return { ...report, meta: { versionId, lastUpdated: new Date().toISOString() } };
 }
 
 /** GET /fhir/R4/DiagnosticReport/{patient}-{YYYY-MM} */

@@ -3,6 +3,7 @@ import {
   ApiErrors,
   FHIR_BUNDLE_MAX_ENTRIES,
   FHIR_READ_RATE_LIMIT_PER_MINUTE,
+  FHIR_TOTAL_MODES,
   FHIR_WRITE_RATE_LIMIT_PER_MINUTE,
   IdParam,
   INGESTION_BODY_LIMIT_BYTES,
@@ -17,7 +18,15 @@ import { operationOutcome, type IssueCode } from './fhir.presenter.ts';
 import type { ModuleDeps } from '../module-deps.ts';
 import { bulkExportRoutes } from '../bulk-export/index.ts';
 import { FhirError, sourceNamedBy, type FhirAnswer } from './fhir.auth.ts';
-import { metadata, readObservation, readPatient, searchDevices, searchObservations } from './fhir.read.service.ts';
+import {
+  metadata,
+  readObservation,
+  readPatient,
+  searchDevices,
+  searchObservations,
+  searchPatients,
+} from './fhir.read.service.ts';
+import type { SearchRequest } from './fhir-search.ts';
 import { createObservation, processBundle } from './fhir.write.service.ts';
 import {
   DiagnosticReportIdParam,
@@ -28,6 +37,8 @@ import {
 
 const FHIR_JSON = 'application/fhir+json; charset=utf-8';
 
+const TotalMode = Type.Union(FHIR_TOTAL_MODES.map((m) => Type.Literal(m)));
+const Cursor = Type.String({ maxLength: 200, pattern: '^[A-Za-z0-9_-]+$' });
 const ObservationSearch = Type.Object({
   patient: Type.Optional(Type.String({ maxLength: 100 })),
   date: Type.Optional(
@@ -40,12 +51,48 @@ const ObservationSearch = Type.Object({
     Type.Union([Type.String({ maxLength: 200 }), Type.Array(Type.String({ maxLength: 200 }), { maxItems: 5 })]),
   ),
   _count: Type.Optional(Type.Integer({ minimum: 1, maximum: FHIR_BUNDLE_MAX_ENTRIES })),
+  // Links carry a cursor now; an offset from an older link still reads its page.
   _offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000 })),
+  _sort: Type.Optional(Type.String({ maxLength: 100 })),
+  _total: Type.Optional(TotalMode),
+  _include: Type.Optional(
+    Type.Union([Type.String({ maxLength: 100 }), Type.Array(Type.String({ maxLength: 100 }), { maxItems: 5 })]),
+  ),
+  _cursor: Type.Optional(Cursor),
+});
+const PatientSearch = Type.Object({
+  _id: Type.Optional(
+    Type.Union([Type.String({ maxLength: 1000 }), Type.Array(Type.String({ maxLength: 1000 }), { maxItems: 5 })]),
+  ),
+  identifier: Type.Optional(
+    Type.Union([Type.String({ maxLength: 600 }), Type.Array(Type.String({ maxLength: 600 }), { maxItems: 5 })]),
+  ),
+  name: Type.Optional(
+    Type.Union([Type.String({ maxLength: 200 }), Type.Array(Type.String({ maxLength: 200 }), { maxItems: 5 })]),
+  ),
+  _count: Type.Optional(Type.Integer({ minimum: 1, maximum: FHIR_BUNDLE_MAX_ENTRIES })),
+  _total: Type.Optional(TotalMode),
+  _cursor: Type.Optional(Cursor),
 });
 const DeviceSearch = Type.Object({ identifier: Type.Optional(Type.String({ maxLength: 200 })) });
 
+/** What a search reads besides its typed parameters: their names as sent, and how to treat unknown ones. */
+const searchRequest = (request: FastifyRequest): SearchRequest => ({
+  rawQuery: request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '',
+  prefer: [request.headers.prefer ?? []].flat().join(','),
+});
+
+/**
+ * Sends a FHIR answer. One resource with a version (a read, a create) goes with its ETag
+ * (`W/"versionId"`) and Last-Modified, as R4's RESTful API asks (http.html, 3.1.0.4 and 3.1.0.5).
+ */
 const send = (reply: FastifyReply, answer: FhirAnswer) => {
   if (answer.location) void reply.header('location', answer.location);
+  const meta = answer.body.resourceType !== 'Bundle' ? answer.body.meta : undefined;
+  if (answer.status < 300 && meta?.versionId && meta.lastUpdated) {
+    void reply.header('etag', `W/"${meta.versionId}"`);
+    void reply.header('last-modified', new Date(meta.lastUpdated).toUTCString());
+  }
   return reply.status(answer.status).type(FHIR_JSON).send(answer.body);
 };
 
@@ -140,6 +187,22 @@ const fhirServer: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, deps) => {
   );
 
   app.get(
+    '/R4/Patient',
+    { config: { access: 'machine', ...reads }, schema: { tags, querystring: PatientSearch } },
+    async (request, reply) =>
+      send(
+        reply,
+        await searchPatients(
+          db,
+          contextOf(request),
+          request.headers.authorization,
+          request.query,
+          searchRequest(request),
+          base,
+        ),
+      ),
+  );
+  app.get(
     '/R4/Patient/:id',
     { config: { access: 'machine', ...reads }, schema: { tags, params: IdParam } },
     async (request, reply) =>
@@ -155,7 +218,17 @@ const fhirServer: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, deps) => {
     '/R4/Observation',
     { config: { access: 'machine', ...reads }, schema: { tags, querystring: ObservationSearch } },
     async (request, reply) =>
-      send(reply, await searchObservations(db, contextOf(request), request.headers.authorization, request.query, base)),
+      send(
+        reply,
+        await searchObservations(
+          db,
+          contextOf(request),
+          request.headers.authorization,
+          request.query,
+          searchRequest(request),
+          base,
+        ),
+      ),
   );
   app.get(
     '/R4/Device',
