@@ -262,7 +262,8 @@ export type IssueCode =
   | 'informational'
   | 'duplicate'
   | 'conflict'
-  | 'incomplete';
+  | 'incomplete'
+  | 'multiple-matches';
 
 export function operationOutcome(
   severity: 'fatal' | 'error' | 'warning' | 'information',

@@ -261,7 +261,18 @@ const fhirServer: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, deps) => {
     '/R4/Observation',
     { config: { access: 'machine', ...writes }, bodyLimit: INGESTION_BODY_LIMIT_BYTES, schema: { tags } },
     async (request, reply) =>
-      send(reply, await createObservation(db, contextOf(request), request.headers.authorization, request.body, rules)),
+      send(
+        reply,
+        await createObservation(
+          db,
+          contextOf(request),
+          request.headers.authorization,
+          request.body,
+          rules,
+          // A conditional create (R4 http.html 3.1.0.8.1): `identifier=system|value`.
+          [request.headers['if-none-exist'] ?? []].flat().join(',') || undefined,
+        ),
+      ),
   );
   app.post(
     '/R4',
