@@ -56,7 +56,7 @@ export function presentDiagnosticReport({ summary: s, observationIds }: SummaryD
   };
   // The report is computed when read, not stored: its version is its content (the same figures,
   // the same versionId and ETag), and it was last updated now, when it was made.
-  const versionId = createHash('sha256').update(JSON.stringify(report)).digest('base64url').slice(0, 22);
+  const versionId = createHash('sha256').update(JSON.stringify(report)).digest('hex').slice(0, 32);
   return { ...report, meta: { versionId, lastUpdated: new Date().toISOString() } };
 }
 
