@@ -270,7 +270,9 @@ const fhirServer: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, deps) => {
           request.body,
           rules,
           // A conditional create (R4 http.html 3.1.0.8.1): `identifier=system|value`.
-          [request.headers['if-none-exist'] ?? []].flat().join(',') || undefined,
+          request.headers['if-none-exist'] === undefined
+            ? undefined
+            : [request.headers['if-none-exist']].flat().join(','),
         ),
       ),
   );
