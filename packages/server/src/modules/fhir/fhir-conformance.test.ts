@@ -54,10 +54,10 @@ async function get<T = Resource>(url: string, opts: { as?: ApiClient; prefer?: s
       ...(opts.prefer ? { prefer: opts.prefer } : {}),
     },
   });
-  const body = res.json() as T;
-  emitted.push(body as Resource);
   expect(res.headers['content-type']).toMatch(/^application\/fhir\+json/);
-  return { status: res.statusCode, body, headers: res.headers };
+  const answer = { status: res.statusCode, body: res.json() as T, headers: res.headers };
+  emitted.push(answer.body as Resource);
+  return answer;
 }
 const ids = (b: Bundle, mode = 'match') =>
   (b.entry ?? []).filter((e) => e.search?.mode === mode).map((e) => Number(e.resource?.id));
@@ -181,10 +181,10 @@ describe('Observation search', () => {
       observed,
       [1, 2, 3, 4, 5].map((h) => ({ at: at(h), systolic: 120 + h, diastolic: 80, source: 'CONF-1' })),
     );
-    [weightId, glucoseId] = await buildReadings(server.db.pool, observed, [
+    [weightId, glucoseId] = (await buildReadings(server.db.pool, observed, [
       { at: at(6), kind: 'weight', components: { weight: 81.5 }, unit: 'kg' },
       { at: at(7), kind: 'glucose', components: { glucose: 104 }, unit: 'mg/dL' },
-    ]) as [number, number];
+    ])) as [number, number];
   });
 
   it('code: system|code, code, system| and comma for or; a code in no system or another matches nothing', async () => {
