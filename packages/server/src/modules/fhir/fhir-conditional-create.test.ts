@@ -24,6 +24,7 @@ let server: TestServer;
 let provider: ApiClient;
 let keyA: IngestionSourceWithSecret;
 let keyB: IngestionSourceWithSecret;
+let organizationA: number;
 const emitted: Resource[] = [];
 let clock = 0;
 /** A distinct recent measurement time per call. */
@@ -81,6 +82,7 @@ beforeAll(async () => {
   server = await startTestServer();
   const a = await createOrganization(server);
   const b = await createOrganization(server);
+  organizationA = a.id;
   const admin = await signInNewStaff(server, 'admin', a.id);
   provider = await signInNewStaff(server, 'provider', a.id);
   const patientA = await buildPatient(server.db.pool, { firstName: 'Ida', lastName: 'Ident', organizationId: a.id });
@@ -156,6 +158,49 @@ describe('Observation.identifier', () => {
       { key: keyB.secret },
     );
     expect(theirs.status).toBe(201);
+  });
+
+  it('two requests at once with one identifier for two measurements: one is stored, the other refused', async () => {
+    const before = await count();
+    const [x, y] = await Promise.all(
+      [fresh(), fresh()].map((at) =>
+        post<Observation | OperationOutcome>(
+          '/fhir/R4/Observation',
+          bp('ID-A', at, [{ system: SENDER, value: 'race' }]),
+        ),
+      ),
+    );
+    expect([x!.status, y!.status].sort()).toEqual([201, 409]);
+    expect(await count()).toBe(before + 1);
+    const kept = await server.db.pool.query(`SELECT observation_id FROM observation_identifiers WHERE value = 'race'`);
+    expect(kept.rows).toHaveLength(1);
+  });
+
+  it('an identifier taken by a request that commits while this one stores: refused whole, audited', async () => {
+    const owner = (await post<Observation>('/fhir/R4/Observation', bp('ID-A', fresh()))).body.id!;
+    const before = await count();
+    const other = await server.db.ownerPool.connect();
+    try {
+      // The other request: its identifier kept, not yet committed (so this one's check cannot see it).
+      await other.query('BEGIN');
+      await other.query(
+        `INSERT INTO observation_identifiers (observation_id, organization_id, system, value) VALUES ($1, $2, $3, 'late')`,
+        [Number(owner), organizationA, SENDER],
+      );
+      const pending = post<OperationOutcome>(
+        '/fhir/R4/Observation',
+        bp('ID-A', fresh(), [{ system: SENDER, value: 'late' }]),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await other.query('COMMIT');
+      const res = await pending;
+      expect(res.status).toBe(409);
+      expect(res.body.issue[0]?.diagnostics).toBe(FhirErrors.identifierTaken('identifier', Number(owner)));
+    } finally {
+      other.release();
+    }
+    expect(await count()).toBe(before);
+    expect(await lastAuditOf(server, 'fhir.observation.create')).toMatchObject({ outcome: 'failure' });
   });
 
   it('each identifier needs a value', async () => {

@@ -110,6 +110,8 @@ describe('Patient search', () => {
     expect(
       ids((await get<Bundle>(`/fhir/R4/Patient?identifier=${q(`${SYSTEM_B}|MRN-100`)}`, { as: otherProvider })).body),
     ).toEqual([bravo]);
+    // system|: any identifier of that system.
+    expect(ids((await get<Bundle>(`/fhir/R4/Patient?identifier=${q(`${SYSTEM_A}|`)}`)).body)).toEqual([orsted, smith]);
     // |value: an identifier without a system, which the portal never gives.
     expect(ids((await get<Bundle>(`/fhir/R4/Patient?identifier=${q('|MRN-100')}`)).body)).toEqual([]);
     const either = await get<Bundle>(`/fhir/R4/Patient?identifier=${q(`${SYSTEM_A}|MRN-100,${SYSTEM_A}|MRN-101`)}`);

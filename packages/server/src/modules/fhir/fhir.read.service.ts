@@ -410,8 +410,11 @@ export async function searchDevices(
   });
   return {
     status: 200,
-    body: searchBundle(rows.map(presentDevice), {
-      self: `${baseUrl}/fhir/R4/Device?identifier=${encodeURIComponent(identifier ?? '')}`,
-    }),
+    body: searchBundle(
+      rows.map(presentDevice),
+      { self: `${baseUrl}/fhir/R4/Device?identifier=${encodeURIComponent(identifier ?? '')}` },
+      // Not paged: every match is in this Bundle.
+      { total: rows.length },
+    ),
   };
 }

@@ -59,7 +59,8 @@ function filteredPatients(db: Queryable, f: PatientFilter) {
       eb.or(
         tokens.map((t) =>
           eb.and([
-            eb('p.mrn', '=', t.value),
+            // `system|` is any identifier of that system.
+            t.value === '' ? eb('p.mrn', 'is not', null) : eb('p.mrn', '=', t.value),
             // The Patient shows its MRN only under its organization's system: a value without one
             // (`|value`) is never a portal identifier.
             t.system === undefined
@@ -200,13 +201,17 @@ export async function observationsByIdentifier(
     .slice(0, limit);
 }
 
-/** Keeps each observation's identifiers; one already kept (a retry) stays as it is. */
+/**
+ * Keeps each observation's identifiers; one already kept for the same observation (a retry)
+ * stays as it is. Answers the items an identifier of which names another observation: a
+ * concurrent request kept it first (the unique index waits for it), so this one must not stand.
+ */
 export async function storeIdentifiers(
   tx: Queryable,
   organizationId: number,
   items: readonly { observationId: number; system: string | null; value: string }[],
-): Promise<void> {
-  if (items.length === 0) return;
+): Promise<{ observationId: number; system: string | null; value: string; ownerId: number }[]> {
+  if (items.length === 0) return [];
   await kysely(tx)
     .insertInto('observation_identifiers')
     .values(
@@ -219,6 +224,22 @@ export async function storeIdentifiers(
     )
     .onConflict((oc) => oc.doNothing())
     .execute();
+  const owners = await kysely(tx)
+    .selectFrom('observation_identifiers')
+    .select(['observation_id', 'system', 'value'])
+    .where('organization_id', '=', organizationId)
+    .where(
+      'value',
+      'in',
+      items.map((i) => i.value),
+    )
+    .execute();
+  return items.flatMap((i) => {
+    const owner = owners.find((o) => o.system === i.system && o.value === i.value);
+    return owner && Number(owner.observation_id) !== i.observationId
+      ? [{ ...i, ownerId: Number(owner.observation_id) }]
+      : [];
+  });
 }
 
 /** A FHIR date search condition: inside [start, end), or with `outside`, not inside it. */

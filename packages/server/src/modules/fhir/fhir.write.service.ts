@@ -218,7 +218,28 @@ async function keepIdentifiers(
     const observationId = target && target.status !== 'unmatched' ? target.vitalId : null;
     return observationId ? c.parsed.identifiers.map((id) => ({ observationId, ...id })) : [];
   });
-  await storeIdentifiers(tx, source.organizationId, items);
+  const taken = await storeIdentifiers(tx, source.organizationId, items);
+  // Checked before storing; only a request racing this one can have taken it since: refuse it
+  // all (the transaction rolls back) rather than keep a reading its sender cannot find again.
+  if (taken[0]) throw new ReadingRejected(FhirErrors.identifierTaken('identifier', taken[0].ownerId), null, 409);
+}
+
+/** Stores in one transaction; a refusal found while storing (an identifier race) refuses the request, audited. */
+async function storeOrRefuse<T>(
+  db: pg.Pool,
+  ctx: RequestContext,
+  source: AuthenticatedSource,
+  action: AuditAction,
+  run: (tx: Queryable) => Promise<T>,
+): Promise<T> {
+  try {
+    return await withTransaction(db, run);
+  } catch (err) {
+    if (!(err instanceof ReadingRejected)) throw err;
+    await rejectReading(db, ctx, source, action, err);
+    const status = refusalStatus(err);
+    throw new FhirError(status, REFUSAL_ANSWERS[status].code, err.message);
+  }
 }
 
 /**
@@ -486,7 +507,7 @@ export async function createObservation(
   await keepIdentifiersUnique(db, source, checked, () => '');
   const c = checked[0]!;
   if (!c.ok) throw await refuse(c.error);
-  const [o] = await withTransaction(db, async (tx) => {
+  const [o] = await storeOrRefuse(db, ctx, source, action, async (tx) => {
     const outcomes = await store(tx, ctx, source, action, checked);
     await keepIdentifiers(tx, source, checked, outcomes);
     return outcomes;
@@ -580,7 +601,7 @@ export async function processBundle(
     const status = refusalStatus(refused[0]!.error);
     throw new FhirError(status, REFUSAL_ANSWERS[status].code, refused[0]!.error.message);
   }
-  const outcomes = await withTransaction(db, async (tx) => {
+  const outcomes = await storeOrRefuse(db, ctx, source, action, async (tx) => {
     // Only the first refusals are worth keeping: the list shows the newest few anyway.
     await recordRejections(
       tx,
