@@ -341,10 +341,23 @@ describe('meta, ETag and Last-Modified', () => {
     expect(res.body.identifier).toEqual([
       expect.objectContaining({ system: SYSTEM_A, value: 'MRN-100', type: expect.anything() }),
     ]);
+    // A conditional read: the current version is not sent again.
+    const current = await server.app.inject({
+      method: 'GET',
+      url: `/fhir/R4/Patient/${orsted}`,
+      headers: { cookie: provider.cookie!, 'if-none-match': res.headers.etag as string },
+    });
+    expect([current.statusCode, current.body]).toEqual([304, '']);
     await server.db.ownerPool.query(`UPDATE patients SET updated_at = now() + interval '1 minute' WHERE id = $1`, [
       orsted,
     ]);
     const changed = await get<Patient>(`/fhir/R4/Patient/${orsted}`);
+    const stale = await server.app.inject({
+      method: 'GET',
+      url: `/fhir/R4/Patient/${orsted}`,
+      headers: { cookie: provider.cookie!, 'if-none-match': res.headers.etag as string },
+    });
+    expect(stale.statusCode).toBe(200);
     expect(changed.body.meta?.versionId).not.toBe(meta.versionId);
     expect(changed.headers.etag).not.toBe(res.headers.etag);
     // Each organization's system; no MRN, no identifier.

@@ -181,6 +181,18 @@ const fhirServer: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, deps) => {
       .send(operationOutcome(clientError ? 'error' : 'fatal', code, message));
   });
 
+  // A conditional read (R4 http.html 3.1.0.4.2): the client's copy is current when its
+  // If-None-Match names this version: 304 without a body. The read is audited all the same.
+  app.addHook('onSend', async (request, reply, payload) => {
+    const etag = reply.getHeader('etag');
+    const theirs = request.headers['if-none-match'];
+    if (request.method !== 'GET' || reply.statusCode !== 200 || typeof etag !== 'string' || !theirs) return payload;
+    const weak = (t: string) => t.trim().replace(/^W\//, '');
+    if (!theirs.split(',').some((t) => t.trim() === '*' || weak(t) === weak(etag))) return payload;
+    void reply.status(304).removeHeader('content-type').removeHeader('content-length');
+    return '';
+  });
+
   const tags = ['fhir'];
   app.get('/R4/metadata', { config: { access: 'public', ...reads }, schema: { tags } }, async (_request, reply) =>
     send(reply, metadata(base)),
