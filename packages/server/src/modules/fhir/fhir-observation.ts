@@ -45,7 +45,9 @@ function identifiersOf(o: CheckedObservation, at: string): ParsedObservation['id
     const value = i.value?.trim();
     if (!value) throw new ReadingRejected(FhirErrors.identifierValue(field));
     if (value.length > IDENTIFIER_MAX || (i.system?.length ?? 0) > IDENTIFIER_MAX)
-      throw new ReadingRejected(FhirErrors.invalid(field, `system and value must be at most ${IDENTIFIER_MAX} characters`));
+      throw new ReadingRejected(
+        FhirErrors.invalid(field, `system and value must be at most ${IDENTIFIER_MAX} characters`),
+      );
     const system = i.system?.trim() || null;
     const key = `${system ?? ''}|${value}`;
     if (seen.has(key)) return [];

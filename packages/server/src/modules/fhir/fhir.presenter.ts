@@ -204,7 +204,12 @@ export function presentObservation(row: ObservationRow): Observation | undefined
     id: String(row.id),
     meta: versionMeta(row.received_at, profilesOf(kind)),
     ...(row.identifiers && row.identifiers.length > 0
-      ? { identifier: row.identifiers.map((i) => ({ ...(i.system !== null ? { system: i.system } : {}), value: i.value })) }
+      ? {
+          identifier: row.identifiers.map((i) => ({
+            ...(i.system !== null ? { system: i.system } : {}),
+            value: i.value,
+          })),
+        }
       : {}),
     status: 'final',
     category: categoryOf(kind),
@@ -301,10 +306,7 @@ export function searchBundle(
       ...(links.first ? [{ relation: 'first', url: links.first }] : []),
       ...(links.next ? [{ relation: 'next', url: links.next }] : []),
     ],
-    entry: [
-      ...resources.map((r) => entry(r, 'match')),
-      ...(extra.included ?? []).map((r) => entry(r, 'include')),
-    ],
+    entry: [...resources.map((r) => entry(r, 'match')), ...(extra.included ?? []).map((r) => entry(r, 'include'))],
   };
 }
 
@@ -384,7 +386,11 @@ export function capabilityStatement(publicUrl: string, date: string): Capability
             searchInclude: ['Observation:patient'],
             searchParam: [
               patientReference,
-              { name: 'date', type: 'date', documentation: 'Measurement time, with the prefixes eq ne lt le gt ge sa eb' },
+              {
+                name: 'date',
+                type: 'date',
+                documentation: 'Measurement time, with the prefixes eq ne lt le gt ge sa eb',
+              },
               token('code', 'LOINC code of the observation: system|code, system| or code; comma for or'),
               token('category', 'vital-signs or laboratory (observation-category system)'),
               COUNT,

@@ -186,7 +186,9 @@ export async function observationsByIdentifier(
         tokens.map((t) =>
           eb.and([
             eb('i.value', '=', t.value),
-            ...(t.system === undefined ? [] : [t.system === null ? eb('i.system', 'is', null) : eb('i.system', '=', t.system)]),
+            ...(t.system === undefined
+              ? []
+              : [t.system === null ? eb('i.system', 'is', null) : eb('i.system', '=', t.system)]),
           ]),
         ),
       ),

@@ -111,13 +111,7 @@ class AlreadyExists extends ReadingRejected {
 }
 
 const refusalStatus = (error: ReadingRejected): 400 | 403 | 409 | 412 =>
-  error instanceof OtherOrganization
-    ? 403
-    : error instanceof SeveralMatches
-      ? 412
-      : error.status === 409
-        ? 409
-        : 400;
+  error instanceof OtherOrganization ? 403 : error instanceof SeveralMatches ? 412 : error.status === 409 ? 409 : 400;
 
 const ALL_KINDS = MEASUREMENT_KINDS.map((k) => k.kind);
 
@@ -127,7 +121,12 @@ const ALL_KINDS = MEASUREMENT_KINDS.map((k) => k.kind);
  * `?` optional), the one search that names an Observation without its patient.
  */
 export function ifNoneExistTokens(criteria: string, field: string): Token[] {
-  const params = new URLSearchParams(criteria.trim().replace(/^\?/, '').replace(/^Observation\?/, ''));
+  const params = new URLSearchParams(
+    criteria
+      .trim()
+      .replace(/^\?/, '')
+      .replace(/^Observation\?/, ''),
+  );
   const names = [...new Set([...params.keys()])];
   if (names.length !== 1 || names[0] !== 'identifier') throw new ReadingRejected(FhirErrors.ifNoneExist(field));
   const tokens = params
@@ -169,7 +168,9 @@ async function keepIdentifiersUnique(
   checked: Checked[],
   at: (i: number) => string,
 ): Promise<void> {
-  const accepted = checked.flatMap((c, i) => (c.ok && c.parsed.identifiers.length > 0 ? [{ i, parsed: c.parsed }] : []));
+  const accepted = checked.flatMap((c, i) =>
+    c.ok && c.parsed.identifiers.length > 0 ? [{ i, parsed: c.parsed }] : [],
+  );
   if (accepted.length === 0) return;
   const known = await observationsByIdentifier(
     db,
