@@ -32,6 +32,7 @@ import {
   devicesByIdentifier,
   findObservation,
   findPatient,
+  identifiersOf,
   searchObservationRows,
   searchPatientRows,
   type DateCondition,
@@ -88,6 +89,12 @@ export async function readablePatient(
   }
   return patient;
 }
+
+/**
+ * The senders' identifiers of these observations, for presenting them outside a FHIR request
+ * (the bulk export): `presentObservation({ ...row, identifiers: map.get(row.id) ?? [] })`.
+ */
+export const observationIdentifiers = (db: Queryable, ids: readonly number[]) => identifiersOf(db, ids);
 
 export const metadata = (publicUrl: string): FhirAnswer => ({
   status: 200,

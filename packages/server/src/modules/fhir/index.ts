@@ -8,3 +8,4 @@ export {
   type ObservationRow,
   type PatientRow,
 } from './fhir.presenter.ts';
+export { observationIdentifiers } from './fhir.read.service.ts';
