@@ -305,6 +305,18 @@ describe('conditional create (If-None-Exist)', () => {
       '400 Bad Request',
     ]);
     expect(res.body.entry?.[0]?.response?.location).toBe(`Observation/${existingId}`);
+    // Each entry naming an Observation carries its version, as a read of it would.
+    for (const e of res.body.entry!.slice(0, 2)) {
+      const read = await server.app.inject({
+        method: 'GET',
+        url: `/fhir/R4/${e.response!.location!}`,
+        headers: { cookie: provider.cookie! },
+      });
+      expect(e.response).toMatchObject({
+        etag: read.headers.etag,
+        lastModified: (read.json() as Observation).meta?.lastUpdated,
+      });
+    }
     expect(res.body.entry?.[3]?.response?.outcome?.issue[0]?.diagnostics).toBe(
       FhirErrors.ifNoneExist('entry[3].request.ifNoneExist'),
     );

@@ -156,6 +156,17 @@ export async function identifiersOf(db: Queryable, ids: readonly number[]): Prom
   return byObservation;
 }
 
+/** When each of these observations was stored (its version). */
+export async function receivedTimes(db: Queryable, ids: readonly number[]): Promise<Map<number, Date>> {
+  if (ids.length === 0) return new Map();
+  const rows = await kysely(db)
+    .selectFrom('observations')
+    .select(['id', 'received_at'])
+    .where('id', 'in', [...ids])
+    .execute();
+  return new Map(rows.map((r) => [r.id, r.received_at]));
+}
+
 /** What an identifier already names in an organization: the observation and the measurement it is. */
 export interface IdentifiedObservation {
   observation_id: number;

@@ -21,6 +21,7 @@ import {
   operationOutcome,
   presentObservation,
   responseBundle,
+  versionMeta,
   type IssueCode,
 } from './fhir.presenter.ts';
 import { audit } from '../../kernel/audit-writer.ts';
@@ -43,6 +44,7 @@ import {
   findObservation,
   observationsByIdentifier,
   patientOrganizations,
+  receivedTimes,
   storeIdentifiers,
   type Token,
 } from './fhir.repository.ts';
@@ -422,6 +424,24 @@ function entryResponse(o: EntryOutcome | null): BundleEntry {
   };
 }
 
+/**
+ * Adds to each entry that names an Observation its version, as a read's ETag and Last-Modified
+ * would give it (R4 Bundle.entry.response.etag and lastModified).
+ */
+async function withVersions(db: Queryable, entries: BundleEntry[]): Promise<BundleEntry[]> {
+  const idOf = (e: BundleEntry) => Number(/^Observation\/(\d+)$/.exec(e.response?.location ?? '')?.[1] ?? 0);
+  const stored = await receivedTimes(
+    db,
+    entries.map(idOf).filter((id) => id > 0),
+  );
+  return entries.map((e) => {
+    const at = stored.get(idOf(e));
+    if (!at || !e.response) return e;
+    const { versionId, lastUpdated } = versionMeta(at);
+    return { ...e, response: { ...e.response, etag: `W/"${versionId}"`, lastModified: lastUpdated } };
+  });
+}
+
 /** What the checks of an Observation need from the server's configuration. */
 export interface WriteRules {
   publicUrl: string;
@@ -613,8 +633,9 @@ export async function processBundle(
     await keepIdentifiers(tx, source, results, stored);
     return stored;
   });
-  const responseEntries: BundleEntry[] = results.map((c, i) =>
-    c.ok ? entryResponse(outcomes[i]!) : refusedEntry(c.error),
+  const responseEntries = await withVersions(
+    db,
+    results.map((c, i) => (c.ok ? entryResponse(outcomes[i]!) : refusedEntry(c.error))),
   );
   return {
     status: 200,
