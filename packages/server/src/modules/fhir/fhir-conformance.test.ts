@@ -292,6 +292,8 @@ describe('Prefer: handling', () => {
     }
     const patients = await get<Bundle>('/fhir/R4/Patient?name=jose&given=x');
     expect(ids(patients.body)).toEqual([orsted, smith]);
+    expect((await get<Bundle>('/fhir/R4/Device?identifier=CONF-1&type=cuff')).body.total).toBe(1);
+    expect((await get(`/fhir/R4/DiagnosticReport?patient=${observed}&status=final`)).status).toBe(200);
   });
 
   it('strict refuses unknown parameters and unsupported values with a 400 OperationOutcome', async () => {
@@ -302,6 +304,8 @@ describe('Prefer: handling', () => {
       `/fhir/R4/Observation?patient=${observed}&_sort=code`,
       `/fhir/R4/Observation?patient=${observed}&_include=Observation:performer`,
       '/fhir/R4/Patient?given=jose',
+      '/fhir/R4/Device?identifier=CONF-1&type=cuff',
+      `/fhir/R4/DiagnosticReport?patient=${observed}&status=final`,
     ]) {
       const res = await get<OperationOutcome>(url, strict);
       expect(res.status, url).toBe(400);

@@ -13,6 +13,7 @@ import type { RequestContext } from '../../kernel/request-context.ts';
 import { summaryData, summaryMonths, type SummaryData } from '../summaries/index.ts';
 import { notFound, reader, sourceDetails, type FhirAnswer } from './fhir.auth.ts';
 import { patientSearch, readablePatient } from './fhir.read.service.ts';
+import { knownParameters, type SearchRequest } from './fhir-search.ts';
 import type { DateCondition } from './fhir.repository.ts';
 
 /*
@@ -124,9 +125,11 @@ export async function searchDiagnosticReports(
   authorization: string | undefined,
   q: { patient?: string; date?: string | string[]; _count?: number },
   baseUrl: string,
+  request: SearchRequest = { rawQuery: '', prefer: undefined },
 ): Promise<FhirAnswer> {
   const action = 'fhir.diagnostic_report.search';
   const who = await reader(db, ctx, authorization, action, { resourceType: 'DiagnosticReport', interaction: 's' });
+  knownParameters(request, ['patient', 'date', '_count']);
   const { patientId, dates } = patientSearch(q);
   const count = q._count ?? 12;
   await readablePatient(db, ctx, who, patientId, action);

@@ -394,9 +394,11 @@ export async function searchDevices(
   authorization: string | undefined,
   identifier: string | undefined,
   baseUrl: string,
+  request: SearchRequest = { rawQuery: '', prefer: undefined },
 ): Promise<FhirAnswer> {
   const action = 'fhir.device.search';
   const who = await reader(db, ctx, authorization, action, { resourceType: 'Device', interaction: 's' });
+  knownParameters(request, ['identifier']);
   // identifier=value (any system) or identifier=system|value: the portal's device ids are of one
   // system, so another system (or none, `|value`) names no device here.
   const token = parseToken(identifier ?? '');

@@ -248,7 +248,14 @@ const fhirServer: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, deps) => {
     async (request, reply) =>
       send(
         reply,
-        await searchDevices(db, contextOf(request), request.headers.authorization, request.query.identifier, base),
+        await searchDevices(
+          db,
+          contextOf(request),
+          request.headers.authorization,
+          request.query.identifier,
+          base,
+          searchRequest(request),
+        ),
       ),
   );
 
@@ -265,7 +272,14 @@ const fhirServer: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, deps) => {
     async (request, reply) =>
       send(
         reply,
-        await searchDiagnosticReports(db, contextOf(request), request.headers.authorization, request.query, base),
+        await searchDiagnosticReports(
+          db,
+          contextOf(request),
+          request.headers.authorization,
+          request.query,
+          base,
+          searchRequest(request),
+        ),
       ),
   );
 
