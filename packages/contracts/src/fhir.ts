@@ -225,6 +225,7 @@ export const FhirErrors = {
     `${name} is not a search parameter this server supports here (Prefer: handling=strict); supported: ${supported.join(', ')}`,
   unsupportedValue: (name: string, value: string, supported: readonly string[]) =>
     `${name}=${value} is not supported (Prefer: handling=strict); supported: ${supported.join(', ')}`,
+  patientSearch: 'patient (or subject) is required, naming one patient: Patient/{id} or {id}',
   cursor: '_cursor is not a paging position this server gave for this search: follow the Bundle links',
   emptySearchValue: (name: string) => `${name} must not be empty`,
   identifierValue: (field: string) => `${field}: each identifier needs a value`,

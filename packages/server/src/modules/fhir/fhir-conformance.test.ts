@@ -202,6 +202,15 @@ describe('Observation search', () => {
     expect(ids(await search('code=41653-7'))).toEqual([]);
   });
 
+  it('subject=Patient/{id} is the same search as patient; two different patients are refused', async () => {
+    const bySubject = await get<Bundle>(`/fhir/R4/Observation?subject=Patient/${observed}&code=85354-9`);
+    expect(ids(bySubject.body)).toEqual([...bp].reverse());
+    const both = await get<OperationOutcome>(`/fhir/R4/Observation?patient=${observed}&subject=Patient/${smith}`);
+    expect(both.status).toBe(400);
+    expect(both.body.issue[0]?.diagnostics).toBe(FhirErrors.patientSearch);
+    expect((await get(`/fhir/R4/Observation?subject=Device/1`)).status).toBe(400);
+  });
+
   it('category: code or system|code, combined with code', async () => {
     expect(ids(await search('category=laboratory'))).toEqual([glucoseId]);
     expect(ids(await search(`category=${q(`${CATEGORY}|vital-signs`)}`))).toEqual([weightId, ...[...bp].reverse()]);

@@ -26,6 +26,7 @@ import type { DateCondition } from './fhir.repository.ts';
 const REPORT_ID = /^(\d{1,9})-(\d{4}-(?:0[1-9]|1[0-2]))$/;
 export const DiagnosticReportSearch = Type.Object({
   patient: Type.Optional(Type.String({ maxLength: 100 })),
+  subject: Type.Optional(Type.String({ maxLength: 100 })),
   date: Type.Optional(
     Type.Union([Type.String({ maxLength: 40 }), Type.Array(Type.String({ maxLength: 40 }), { maxItems: 2 })]),
   ),
@@ -123,13 +124,13 @@ export async function searchDiagnosticReports(
   db: pg.Pool,
   ctx: RequestContext,
   authorization: string | undefined,
-  q: { patient?: string; date?: string | string[]; _count?: number },
+  q: { patient?: string; subject?: string; date?: string | string[]; _count?: number },
   baseUrl: string,
   request: SearchRequest = { rawQuery: '', prefer: undefined },
 ): Promise<FhirAnswer> {
   const action = 'fhir.diagnostic_report.search';
   const who = await reader(db, ctx, authorization, action, { resourceType: 'DiagnosticReport', interaction: 's' });
-  knownParameters(request, ['patient', 'date', '_count']);
+  knownParameters(request, ['patient', 'subject', 'date', '_count']);
   const { patientId, dates } = patientSearch(q);
   const count = q._count ?? 12;
   await readablePatient(db, ctx, who, patientId, action);

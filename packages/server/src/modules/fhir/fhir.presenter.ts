@@ -324,11 +324,10 @@ const COUNT = { name: '_count', type: 'number' as const, documentation: 'Page si
  * system client gets a token (SMART Backend Services at `${publicUrl}/oauth/token`).
  */
 export function capabilityStatement(publicUrl: string, date: string): CapabilityStatement {
-  const patientReference = {
-    name: 'patient',
-    type: 'reference' as const,
-    documentation: 'Required: Patient/{id} or {id}',
-  };
+  const patientReference = [
+    { name: 'patient', type: 'reference' as const, documentation: 'Required (or subject): Patient/{id} or {id}' },
+    { name: 'subject', type: 'reference' as const, documentation: 'A Patient only: Patient/{id}, as patient' },
+  ];
   return {
     resourceType: 'CapabilityStatement',
     status: 'active',
@@ -385,7 +384,7 @@ export function capabilityStatement(publicUrl: string, date: string): Capability
             conditionalCreate: true,
             searchInclude: ['Observation:patient'],
             searchParam: [
-              patientReference,
+              ...patientReference,
               {
                 name: 'date',
                 type: 'date',
@@ -402,7 +401,7 @@ export function capabilityStatement(publicUrl: string, date: string): Capability
             type: 'DiagnosticReport',
             interaction: [{ code: 'read' }, { code: 'search-type' }],
             searchParam: [
-              patientReference,
+              ...patientReference,
               { name: 'date', type: 'date', documentation: 'The month of the monthly summary, e.g. 2026-03' },
               COUNT,
             ],

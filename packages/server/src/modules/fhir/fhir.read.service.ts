@@ -201,14 +201,22 @@ export function kindsSearched(q: { code?: string | string[]; category?: string |
 }
 
 /** A search's `patient` (required: `Patient/{id}` or `{id}`) and its `date` conditions. */
-export function patientSearch(q: { patient?: string; date?: string | string[] }): { patientId: number; dates: DateCondition[] } {
-  const m = /^(?:Patient\/)?(\d{1,9})$/.exec(q.patient ?? '');
-  if (!m) throw new FhirError(400, 'required', 'patient is required: Patient/{id} or {id}');
-  return { patientId: Number(m[1]), dates: [q.date ?? []].flat().map(dateCondition) };
+export function patientSearch(q: { patient?: string; subject?: string; date?: string | string[] }): {
+  patientId: number;
+  dates: DateCondition[];
+} {
+  // `subject` is R4's other name for the same reference when it is a Patient (`Patient/{id}`).
+  const named = [q.patient, q.subject].flatMap((v) => (v === undefined ? [] : [/^(?:Patient\/)?(\d{1,9})$/.exec(v)]));
+  const ids = new Set(named.map((m) => (m ? Number(m[1]) : NaN)));
+  const [id] = [...ids];
+  if (ids.size !== 1 || id === undefined || Number.isNaN(id))
+    throw new FhirError(400, 'required', FhirErrors.patientSearch);
+  return { patientId: id, dates: [q.date ?? []].flat().map(dateCondition) };
 }
 
 export interface ObservationQuery {
   patient?: string;
+  subject?: string;
   date?: string | string[];
   code?: string | string[];
   category?: string | string[];
@@ -223,6 +231,7 @@ export interface ObservationQuery {
 /** The Observation search parameters this server honours (CapabilityStatement says the same). */
 export const OBSERVATION_SEARCH_PARAMETERS = [
   'patient',
+  'subject',
   'date',
   'code',
   'category',
@@ -264,7 +273,8 @@ export async function searchObservations(
   const params = knownParameters(request, OBSERVATION_SEARCH_PARAMETERS);
   const { patientId, dates } = patientSearch(q);
   const count = q._count ?? FHIR_SEARCH_DEFAULT_COUNT;
-  const sort = q._sort !== undefined && supportedValue(request, '_sort', q._sort, FHIR_OBSERVATION_SORTS) ? q._sort : '-date';
+  const sort =
+    q._sort !== undefined && supportedValue(request, '_sort', q._sort, FHIR_OBSERVATION_SORTS) ? q._sort : '-date';
   if (sort !== q._sort) params.delete('_sort');
   const order = sort === 'date' ? 'asc' : 'desc';
   const includes = [q._include ?? []]

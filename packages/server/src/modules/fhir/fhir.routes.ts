@@ -41,6 +41,7 @@ const TotalMode = Type.Union(FHIR_TOTAL_MODES.map((m) => Type.Literal(m)));
 const Cursor = Type.String({ maxLength: 200, pattern: '^[A-Za-z0-9_-]+$' });
 const ObservationSearch = Type.Object({
   patient: Type.Optional(Type.String({ maxLength: 100 })),
+  subject: Type.Optional(Type.String({ maxLength: 100 })),
   date: Type.Optional(
     Type.Union([Type.String({ maxLength: 40 }), Type.Array(Type.String({ maxLength: 40 }), { maxItems: 2 })]),
   ),
