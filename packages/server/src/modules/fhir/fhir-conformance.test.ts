@@ -137,6 +137,13 @@ describe('Patient search', () => {
     expect(await name('plain_%')).toEqual([plain]);
     expect(await name('%')).toEqual([]);
     expect((await get<OperationOutcome>('/fhir/R4/Patient?name=')).status).toBe(400);
+    // The string modifiers: anywhere in a part (folded), or a whole part as written.
+    const modified = async (query: string) => ids((await get<Bundle>(`/fhir/R4/Patient?${query}`)).body);
+    expect(await modified(`name:contains=${q('RSTED')}`)).toEqual([orsted]);
+    expect(await modified(`name:contains=${q('ith,ravo')}`)).toEqual([smith]);
+    expect(await modified(`name:exact=${q('Jose')}`)).toEqual([smith]);
+    expect(await modified(`name:exact=${q('José')}`)).toEqual([orsted]);
+    expect(await modified(`name:exact=${q('jose')}`)).toEqual([]);
   });
 
   it('by _id, and unrestricted within what the reader may see', async () => {

@@ -13,7 +13,7 @@ import type { RequestContext } from '../../kernel/request-context.ts';
 import { summaryData, summaryMonths, type SummaryData } from '../summaries/index.ts';
 import { notFound, reader, sourceDetails, type FhirAnswer } from './fhir.auth.ts';
 import { patientSearch, readablePatient } from './fhir.read.service.ts';
-import { knownParameters, type SearchRequest } from './fhir-search.ts';
+import { knownParameters, PatientDateParams, type SearchRequest } from './fhir-search.ts';
 import type { DateCondition } from './fhir.repository.ts';
 
 /*
@@ -25,11 +25,7 @@ import type { DateCondition } from './fhir.repository.ts';
 
 const REPORT_ID = /^(\d{1,9})-(\d{4}-(?:0[1-9]|1[0-2]))$/;
 export const DiagnosticReportSearch = Type.Object({
-  patient: Type.Optional(Type.String({ maxLength: 100 })),
-  subject: Type.Optional(Type.String({ maxLength: 100 })),
-  date: Type.Optional(
-    Type.Union([Type.String({ maxLength: 40 }), Type.Array(Type.String({ maxLength: 40 }), { maxItems: 2 })]),
-  ),
+  ...PatientDateParams,
   _count: Type.Optional(Type.Integer({ minimum: 1, maximum: FHIR_BUNDLE_MAX_ENTRIES })),
 });
 export const DiagnosticReportIdParam = Type.Object({ id: Type.String({ maxLength: 64 }) });

@@ -1,4 +1,5 @@
 import { FhirErrors } from '@rpm/contracts';
+import { Type } from 'typebox';
 import { FhirError } from './fhir.auth.ts';
 import type { Token } from './fhir.repository.ts';
 
@@ -13,6 +14,15 @@ export interface SearchRequest {
   rawQuery: string;
   prefer: string | undefined;
 }
+
+/** The patient (`patient`, or `subject` naming a Patient) and `date` conditions of a search of one patient's resources. */
+export const PatientDateParams = {
+  patient: Type.Optional(Type.String({ maxLength: 100 })),
+  subject: Type.Optional(Type.String({ maxLength: 100 })),
+  date: Type.Optional(
+    Type.Union([Type.String({ maxLength: 40 }), Type.Array(Type.String({ maxLength: 40 }), { maxItems: 2 })]),
+  ),
+};
 
 /** General parameters a client may send to any search that change nothing here (R4 http.html `_format`). */
 const HARMLESS = ['_format', '_pretty'];

@@ -370,7 +370,8 @@ export function capabilityStatement(publicUrl: string, date: string): Capability
               {
                 name: 'name',
                 type: 'string',
-                documentation: 'Start of the first, middle or last name, regardless of case and accents',
+                documentation:
+                  'Start of the first, middle or last name, regardless of case and accents; :contains anywhere in one, :exact a whole one as written',
               },
               COUNT,
             ],

@@ -331,13 +331,24 @@ export interface PatientQuery {
   _id?: string | string[];
   identifier?: string | string[];
   name?: string | string[];
+  'name:contains'?: string | string[];
+  'name:exact'?: string | string[];
   _count?: number;
   _total?: (typeof FHIR_TOTAL_MODES)[number];
   _cursor?: string;
 }
 
 /** The Patient search parameters this server honours (CapabilityStatement says the same). */
-export const PATIENT_SEARCH_PARAMETERS = ['_id', 'identifier', 'name', '_count', '_total', '_cursor'] as const;
+export const PATIENT_SEARCH_PARAMETERS = [
+  '_id',
+  'identifier',
+  'name',
+  'name:contains',
+  'name:exact',
+  '_count',
+  '_total',
+  '_cursor',
+] as const;
 
 const patientCursor = (v: Record<string, unknown>): { after: number } | null =>
   typeof v.after === 'number' && Number.isSafeInteger(v.after) && v.after > 0 ? { after: v.after } : null;
@@ -367,7 +378,11 @@ export async function searchPatients(
     // An id that is not the portal's (digits) names no Patient here.
     ids: orLists(q._id, '_id').map((ids) => ids.flatMap((id) => (/^[1-9]\d{0,8}$/.test(id) ? [Number(id)] : []))),
     identifiers: orLists(q.identifier, 'identifier').map((values) => values.map(parseToken)),
-    names: orLists(q.name, 'name'),
+    names: [
+      ...orLists(q.name, 'name').map((values) => ({ match: 'start' as const, values })),
+      ...orLists(q['name:contains'], 'name:contains').map((values) => ({ match: 'contains' as const, values })),
+      ...orLists(q['name:exact'], 'name:exact').map((values) => ({ match: 'exact' as const, values })),
+    ],
   };
   const rows = await searchPatientRows(db, filter, { after, limit: count + 1 });
   const page = rows.slice(0, count);

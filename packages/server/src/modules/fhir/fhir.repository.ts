@@ -45,7 +45,8 @@ export interface PatientFilter {
   organizationId: number | null;
   ids: number[][];
   identifiers: Token[][];
-  names: string[][];
+  /** `name` (the start of a name part), `name:contains` (anywhere in one) and `name:exact` (a whole part, as written). */
+  names: { match: 'start' | 'contains' | 'exact'; values: string[] }[];
 }
 
 const likePrefix = (v: string) => `${v.replace(/[\\%_]/g, '\\$&')}%`;
@@ -73,15 +74,17 @@ function filteredPatients(db: Queryable, f: PatientFilter) {
       ),
     );
   }
-  for (const names of f.names) {
+  for (const { match, values } of f.names) {
     query = query.where((eb) =>
       eb.or(
-        names.flatMap((n) => {
-          const prefix = sql<string>`patient_search_fold(${likePrefix(n)})`;
+        values.flatMap((n) => {
+          if (match === 'exact')
+            return [eb('p.first_name', '=', n), eb('p.last_name', '=', n), eb('p.middle_name', '=', n)];
+          const pattern = sql<string>`patient_search_fold(${match === 'contains' ? `%${likePrefix(n)}` : likePrefix(n)})`;
           return [
-            eb('p.first_name_key', 'like', prefix),
-            eb('p.last_name_key', 'like', prefix),
-            eb('p.middle_name_key', 'like', prefix),
+            eb('p.first_name_key', 'like', pattern),
+            eb('p.last_name_key', 'like', pattern),
+            eb('p.middle_name_key', 'like', pattern),
           ];
         }),
       ),

@@ -26,7 +26,7 @@ import {
   searchObservations,
   searchPatients,
 } from './fhir.read.service.ts';
-import type { SearchRequest } from './fhir-search.ts';
+import { PatientDateParams, type SearchRequest } from './fhir-search.ts';
 import { createObservation, processBundle } from './fhir.write.service.ts';
 import {
   DiagnosticReportIdParam,
@@ -40,11 +40,7 @@ const FHIR_JSON = 'application/fhir+json; charset=utf-8';
 const TotalMode = Type.Union(FHIR_TOTAL_MODES.map((m) => Type.Literal(m)));
 const Cursor = Type.String({ maxLength: 200, pattern: '^[A-Za-z0-9_-]+$' });
 const ObservationSearch = Type.Object({
-  patient: Type.Optional(Type.String({ maxLength: 100 })),
-  subject: Type.Optional(Type.String({ maxLength: 100 })),
-  date: Type.Optional(
-    Type.Union([Type.String({ maxLength: 40 }), Type.Array(Type.String({ maxLength: 40 }), { maxItems: 2 })]),
-  ),
+  ...PatientDateParams,
   code: Type.Optional(
     Type.Union([Type.String({ maxLength: 500 }), Type.Array(Type.String({ maxLength: 500 }), { maxItems: 5 })]),
   ),
@@ -61,6 +57,10 @@ const ObservationSearch = Type.Object({
   ),
   _cursor: Type.Optional(Cursor),
 });
+const NameValues = Type.Union([
+  Type.String({ maxLength: 200 }),
+  Type.Array(Type.String({ maxLength: 200 }), { maxItems: 5 }),
+]);
 const PatientSearch = Type.Object({
   _id: Type.Optional(
     Type.Union([Type.String({ maxLength: 1000 }), Type.Array(Type.String({ maxLength: 1000 }), { maxItems: 5 })]),
@@ -68,9 +68,9 @@ const PatientSearch = Type.Object({
   identifier: Type.Optional(
     Type.Union([Type.String({ maxLength: 600 }), Type.Array(Type.String({ maxLength: 600 }), { maxItems: 5 })]),
   ),
-  name: Type.Optional(
-    Type.Union([Type.String({ maxLength: 200 }), Type.Array(Type.String({ maxLength: 200 }), { maxItems: 5 })]),
-  ),
+  name: Type.Optional(NameValues),
+  'name:contains': Type.Optional(NameValues),
+  'name:exact': Type.Optional(NameValues),
   _count: Type.Optional(Type.Integer({ minimum: 1, maximum: FHIR_BUNDLE_MAX_ENTRIES })),
   _total: Type.Optional(TotalMode),
   _cursor: Type.Optional(Cursor),
