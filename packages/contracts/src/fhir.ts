@@ -97,7 +97,6 @@ const OBSERVATION_UNREAD = [
   'language',
   'text',
   'contained',
-  'identifier',
   'basedOn',
   'partOf',
   'category',
@@ -141,6 +140,8 @@ export const FhirObservationInput = Type.Object(
     valueQuantity: Type.Optional(FhirQuantity),
     dataAbsentReason: Type.Optional(FhirCodeableConcept),
     component: Type.Optional(Type.Array(FhirObservationComponent, { maxItems: 20 })),
+    // The sender's business identifiers: kept, shown on read, and what a conditional create looks for.
+    identifier: Type.Optional(Type.Array(FhirIdentifier, { maxItems: 10 })),
     ...Object.fromEntries(OBSERVATION_UNREAD.map((k) => [k, Type.Optional(Anything)])),
   },
   { additionalProperties: false },
@@ -155,6 +156,7 @@ export interface FhirObservationInput {
   device?: Static<typeof FhirReference>;
   valueQuantity?: Static<typeof FhirQuantity>;
   component?: Static<typeof FhirObservationComponent>[];
+  identifier?: Static<typeof FhirIdentifier>[];
 }
 
 /** A Bundle's envelope: its entries are checked one by one, so that one bad entry refuses only itself. */
@@ -218,7 +220,30 @@ export const FhirErrors = {
   /** An Observation whose code names no measurement this server stores; `codes` e.g. "29463-7 (weight)". */
   unknownCode: (field: string, codes: readonly string[]) =>
     `${field} must be LOINC ${codes.slice(0, -1).join(', ')}${codes.length > 1 ? ' or ' : ''}${codes.at(-1) ?? ''}`,
+  /** `Prefer: handling=strict` and a parameter this server does not support for the resource. */
+  unknownSearchParameter: (name: string, supported: readonly string[]) =>
+    `${name} is not a search parameter this server supports here (Prefer: handling=strict); supported: ${supported.join(', ')}`,
+  unsupportedValue: (name: string, value: string, supported: readonly string[]) =>
+    `${name}=${value} is not supported (Prefer: handling=strict); supported: ${supported.join(', ')}`,
+  patientSearch: 'patient (or subject) is required, naming one patient: Patient/{id} or {id}',
+  cursor: '_cursor is not a paging position this server gave for this search: follow the Bundle links',
+  emptySearchValue: (name: string) => `${name} must not be empty`,
+  identifierValue: (field: string) => `${field}: each identifier needs a value`,
+  ifNoneExist: (field: string) =>
+    `${field} must be identifier=system|value (or identifier=value, several values separated by commas)`,
+  ifNoneExistMatches: (count: number) =>
+    `If-None-Exist matches ${count} Observations: the criteria must name one (412 Precondition Failed)`,
+  identifierTaken: (field: string, observationId: number) =>
+    `${field} already names Observation/${observationId}, another measurement`,
 } as const;
+
+/** A search page's size when the client names none (`_count`). */
+export const FHIR_SEARCH_DEFAULT_COUNT = 50;
+/** `_total` values (R4 search 3.1.1.5.6): `none` lets the server skip counting. */
+export const FHIR_TOTAL_MODES = ['none', 'estimate', 'accurate'] as const;
+/** `_sort` values the Observation search honours: by measurement time, newest first by default. */
+export const FHIR_OBSERVATION_SORTS = ['-date', 'date'] as const;
+export const FHIR_OBSERVATION_INCLUDES = ['Observation:patient'] as const;
 
 /** A date-time instant and its precision, as FHIR search reads it: [start, end) covers the value. */
 export interface FhirDateRange {

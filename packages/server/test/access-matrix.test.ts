@@ -265,6 +265,14 @@ const TABLE: Row[] = [
     patientData: true,
   },
   { method: 'GET', route: '/fhir/R4/Device', path: () => '/fhir/R4/Device?identifier=NONE-1', expect: signedIn(200) },
+  // A search answers 200 with what the caller may see (provider B: an empty Bundle).
+  {
+    method: 'GET',
+    route: '/fhir/R4/Patient',
+    path: (f) => `/fhir/R4/Patient?_id=${f.patientA}`,
+    expect: signedIn(200),
+    patientData: true,
+  },
   {
     method: 'GET',
     route: '/fhir/R4/DiagnosticReport/:id',
@@ -904,6 +912,13 @@ const MACHINE_TABLE: MachineRow[] = [
     expect: keyed(200, 404),
   },
   // A search answers 200 with what the key may see: nothing of another organization.
+  {
+    method: 'GET',
+    route: '/fhir/R4/Patient',
+    key: 'read',
+    path: (f) => `/fhir/R4/Patient?_id=${f.patientA}`,
+    expect: keyed(200, 200),
+  },
   {
     method: 'GET',
     route: '/fhir/R4/Device',

@@ -364,6 +364,15 @@ export interface Notes {
   patient_id: number;
 }
 
+export interface ObservationIdentifiers {
+  created_at: Generated<Timestamp>;
+  id: Generated<number>;
+  observation_id: number;
+  organization_id: number;
+  system: string | null;
+  value: string;
+}
+
 export interface Observations {
   components: Json;
   created_at: Generated<Timestamp>;
@@ -466,6 +475,7 @@ export interface Patients {
   last_name: string;
   last_name_key: Generated<string | null>;
   middle_name: string | null;
+  middle_name_key: Generated<string | null>;
   mrn: string | null;
   ordering_provider_id: number | null;
   organization_id: number;
@@ -693,6 +703,7 @@ export interface DB {
   ingestion_sources: IngestionSources;
   insurances: Insurances;
   notes: Notes;
+  observation_identifiers: ObservationIdentifiers;
   observations: Observations;
   organizations: Organizations;
   patient_active_spans: PatientActiveSpans;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Bundle, DiagnosticReport } from '@medplum/fhirtypes';
 import {
   FHIR_BUNDLE_MAX_ENTRIES,
@@ -12,6 +13,7 @@ import type { RequestContext } from '../../kernel/request-context.ts';
 import { summaryData, summaryMonths, type SummaryData } from '../summaries/index.ts';
 import { notFound, reader, sourceDetails, type FhirAnswer } from './fhir.auth.ts';
 import { patientSearch, readablePatient } from './fhir.read.service.ts';
+import { knownParameters, PatientDateParams, type SearchRequest } from './fhir-search.ts';
 import type { DateCondition } from './fhir.repository.ts';
 
 /*
@@ -23,10 +25,7 @@ import type { DateCondition } from './fhir.repository.ts';
 
 const REPORT_ID = /^(\d{1,9})-(\d{4}-(?:0[1-9]|1[0-2]))$/;
 export const DiagnosticReportSearch = Type.Object({
-  patient: Type.Optional(Type.String({ maxLength: 100 })),
-  date: Type.Optional(
-    Type.Union([Type.String({ maxLength: 40 }), Type.Array(Type.String({ maxLength: 40 }), { maxItems: 2 })]),
-  ),
+  ...PatientDateParams,
   _count: Type.Optional(Type.Integer({ minimum: 1, maximum: FHIR_BUNDLE_MAX_ENTRIES })),
 });
 export const DiagnosticReportIdParam = Type.Object({ id: Type.String({ maxLength: 64 }) });
@@ -36,7 +35,7 @@ export const reportId = (patientId: number, month: string) => `${patientId}-${mo
 export function presentDiagnosticReport({ summary: s, observationIds }: SummaryData): DiagnosticReport {
   // Period.end is inclusive in FHIR: the month's last millisecond.
   const lastInstant = new Date(new Date(s.period_end).getTime() - 1).toISOString();
-  return {
+  const report: DiagnosticReport = {
     resourceType: 'DiagnosticReport',
     id: reportId(s.patient.id, s.month),
     // A month still running can change; once over in the organization's time zone, it is final.
@@ -53,6 +52,10 @@ export function presentDiagnosticReport({ summary: s, observationIds }: SummaryD
       minutes: s.tracking.minutes,
     }),
   };
+  // The report is computed when read, not stored: its version is its content (the same figures,
+  // the same versionId and ETag), and it was last updated now, when it was made.
+  const versionId = createHash('sha256').update(JSON.stringify(report)).digest('hex').slice(0, 32);
+  return { ...report, meta: { versionId, lastUpdated: new Date().toISOString() } };
 }
 
 /** GET /fhir/R4/DiagnosticReport/{patient}-{YYYY-MM} */
@@ -117,11 +120,13 @@ export async function searchDiagnosticReports(
   db: pg.Pool,
   ctx: RequestContext,
   authorization: string | undefined,
-  q: { patient?: string; date?: string | string[]; _count?: number },
+  q: { patient?: string; subject?: string; date?: string | string[]; _count?: number },
   baseUrl: string,
+  request: SearchRequest = { rawQuery: '', prefer: undefined },
 ): Promise<FhirAnswer> {
   const action = 'fhir.diagnostic_report.search';
   const who = await reader(db, ctx, authorization, action, { resourceType: 'DiagnosticReport', interaction: 's' });
+  knownParameters(request, ['patient', 'subject', 'date', '_count']);
   const { patientId, dates } = patientSearch(q);
   const count = q._count ?? 12;
   await readablePatient(db, ctx, who, patientId, action);

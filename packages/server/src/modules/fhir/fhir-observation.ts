@@ -30,6 +30,30 @@ import { bloodPressure, pulseRate, ReadingRejected } from '../ingestion/index.ts
 export interface ParsedObservation {
   reading: IncomingReading;
   subjectPatientId: number | null;
+  /** The sender's identifiers of the Observation (those with a value), kept with the stored reading. */
+  identifiers: { system: string | null; value: string }[];
+}
+
+/** The longest identifier system and value kept (the store's limit; real ones are far shorter). */
+const IDENTIFIER_MAX = 255;
+
+/** The sender's identifiers: each needs a value; system and value within the store's bounds. */
+function identifiersOf(o: CheckedObservation, at: string): ParsedObservation['identifiers'] {
+  const seen = new Set<string>();
+  return (o.identifier ?? []).flatMap((i, n) => {
+    const field = `${at}identifier[${n}]`;
+    const value = i.value?.trim();
+    if (!value) throw new ReadingRejected(FhirErrors.identifierValue(field));
+    if (value.length > IDENTIFIER_MAX || (i.system?.length ?? 0) > IDENTIFIER_MAX)
+      throw new ReadingRejected(
+        FhirErrors.invalid(field, `system and value must be at most ${IDENTIFIER_MAX} characters`),
+      );
+    const system = i.system?.trim() || null;
+    const key = `${system ?? ''}|${value}`;
+    if (seen.has(key)) return [];
+    seen.add(key);
+    return [{ system, value }];
+  });
 }
 
 /** What the checks need besides the body: where "local" is, and how old a reading may be. */
@@ -242,6 +266,7 @@ export function parseObservation(resource: unknown, at: string, rules: Observati
     throw new ReadingRejected(FhirErrors.statusNotStored(`${at}status`, o.status));
   const device = deviceIdentifier(o, at, rules.publicUrl);
   const measuredAt = effectiveTime(o.effectiveDateTime, `${at}effectiveDateTime`, device, rules);
+  const identifiers = identifiersOf(o, at);
   let subjectPatientId: number | null = null;
   if (o.subject !== undefined) {
     const field = `${at}subject`;
@@ -294,10 +319,12 @@ export function parseObservation(resource: unknown, at: string, rules: Observati
         unit: unitOf(kind),
       },
       subjectPatientId,
+      identifiers,
     };
   }
   return {
     reading: { ...reading, kind: kind.kind, components: readComponents(kind, o, at, device), unit: unitOf(kind) },
     subjectPatientId,
+    identifiers,
   };
 }

@@ -12,6 +12,7 @@ import type {
 } from '@medplum/fhirtypes';
 import {
   canonicalUnitLabel,
+  MEASUREMENT_KINDS,
   MANUAL_SOURCE,
   measurementKind,
   type ComponentDefinition,
@@ -30,9 +31,15 @@ export const DEVICE_ID_SYSTEM = 'urn:rpm-portal:device-id';
 export const FHIR_VERSION = '4.0.1';
 export const CATEGORY_SYSTEM = 'http://terminology.hl7.org/CodeSystem/observation-category';
 const PROFILE_BASE = 'http://hl7.org/fhir/StructureDefinition';
+/** The R4 base profile every vital-signs Observation conforms to; each specific profile constrains it. */
+export const PROFILE_VITAL_SIGNS = `${PROFILE_BASE}/vitalsigns`;
 /** The R4 vital-signs profiles each kind conforms to. */
 export const PROFILE_BP = `${PROFILE_BASE}/bp`;
 export const PROFILE_HEART_RATE = `${PROFILE_BASE}/heartrate`;
+/** HL7 v2 table 0203's "medical record number": what kind of identifier a Patient's MRN is. */
+const MRN_TYPE = {
+  coding: [{ system: 'http://terminology.hl7.org/CodeSystem/v2-0203', code: 'MR', display: 'Medical record number' }],
+};
 const DATA_ABSENT = 'http://terminology.hl7.org/CodeSystem/data-absent-reason';
 
 /**
@@ -91,6 +98,35 @@ export const profileOf = (kind: MeasurementKind): string | undefined =>
     .map((code) => VITAL_SIGNS_PROFILES[code])
     .find((p) => p !== undefined);
 
+/**
+ * Every profile a kind's observations claim: the specific vital-signs profile and the base
+ * vital-signs profile it derives from (a client that knows only the base one still finds it).
+ * Glucose has no R4 vital-signs profile (it is a laboratory result): it claims none.
+ */
+export const profilesOf = (kind: MeasurementKind): string[] => {
+  const specific = profileOf(kind);
+  return specific !== undefined && kind.category === 'vital-signs' ? [specific, PROFILE_VITAL_SIGNS] : [];
+};
+
+/**
+ * A resource's version as R4 `meta` carries it: the instant it last changed, and a version id
+ * derived from that instant (the portal keeps no history, so the id only has to change when the
+ * resource does). The same pair gives a read its ETag and Last-Modified.
+ */
+export function versionMeta(lastUpdated: Date, profile: string[] = []) {
+  return {
+    versionId: String(lastUpdated.getTime()),
+    lastUpdated: lastUpdated.toISOString(),
+    ...(profile.length > 0 ? { profile } : {}),
+  };
+}
+
+/** A business identifier a sender gave an Observation (system absent when the sender gave none). */
+export interface StoredIdentifier {
+  system: string | null;
+  value: string;
+}
+
 /** One stored observation of any kind: its values by component code, in the canonical units. */
 export interface ObservationRow {
   id: number;
@@ -99,6 +135,10 @@ export interface ObservationRow {
   kind: string;
   components: Readonly<Record<string, number>>;
   source: string;
+  /** When the portal stored it: the Observation's meta.lastUpdated (a reading never changes after). */
+  received_at: Date;
+  /** The sender's identifiers of it, if any (FHIR-created observations). */
+  identifiers?: readonly StoredIdentifier[];
 }
 
 export interface PatientRow {
@@ -108,10 +148,17 @@ export interface PatientRow {
   last_name: string;
   date_of_birth: string | null;
   gender: 'male' | 'female' | 'other' | null;
+  updated_at: Date;
+  /** The patient's id in the organization's EHR, and the system its organization names for it. */
+  mrn: string | null;
+  identifier_system: string | null;
 }
 
 /** The device columns a FHIR Device shows; `patient_id` only when the reader may see that patient. */
-export type FhirDeviceRow = Pick<DeviceRow, 'id' | 'device_id' | 'model' | 'type' | 'patient_id'>;
+export type FhirDeviceRow = Pick<DeviceRow, 'id' | 'device_id' | 'model' | 'type' | 'patient_id'> & {
+  /** The last change the Device shows: its creation or its latest assignment or return. */
+  updated_at: Date;
+};
 
 const loincCoding = (code: string) => {
   const display = LOINC_DISPLAY[code];
@@ -127,9 +174,9 @@ const categoryOf = (kind: MeasurementKind) => [
  * oxygen-saturation profile wants 2708-6 beside 59408-5). A laboratory kind's alternates name
  * other methods (glucose by glucometer) the reading need not have used: left out.
  */
-const codeOf = (kind: MeasurementKind): CodeableConcept => ({
-  coding: (kind.category === 'vital-signs' ? kindCodes(kind) : [kind.loinc]).map(loincCoding),
-});
+export const emittedCodes = (kind: MeasurementKind): readonly string[] =>
+  kind.category === 'vital-signs' ? kindCodes(kind) : [kind.loinc];
+const codeOf = (kind: MeasurementKind): CodeableConcept => ({ coding: emittedCodes(kind).map(loincCoding) });
 
 function quantityOf(kind: MeasurementKind, component: ComponentDefinition, value: number): Quantity {
   const unit = UNIT_DISPLAY[component.ucum] ?? canonicalUnitLabel(kind, component);
@@ -145,7 +192,6 @@ function quantityOf(kind: MeasurementKind, component: ComponentDefinition, value
 export function presentObservation(row: ObservationRow): Observation | undefined {
   const kind = measurementKind(row.kind);
   if (!kind) return undefined;
-  const profile = profileOf(kind);
   const own = kind.components.find((c) => isOwnValue(kind, c));
   const ownValue = own ? row.components[own.code] : undefined;
   const component: ObservationComponent[] = kind.components.flatMap((c) => {
@@ -156,6 +202,15 @@ export function presentObservation(row: ObservationRow): Observation | undefined
   return {
     resourceType: 'Observation',
     id: String(row.id),
+    meta: versionMeta(row.received_at, profilesOf(kind)),
+    ...(row.identifiers && row.identifiers.length > 0
+      ? {
+          identifier: row.identifiers.map((i) => ({
+            ...(i.system !== null ? { system: i.system } : {}),
+            value: i.value,
+          })),
+        }
+      : {}),
     status: 'final',
     category: categoryOf(kind),
     subject: { reference: `Patient/${row.patient_id}` },
@@ -163,7 +218,6 @@ export function presentObservation(row: ObservationRow): Observation | undefined
     ...(row.source === MANUAL_SOURCE
       ? {}
       : { device: { identifier: { system: DEVICE_ID_SYSTEM, value: row.source } } }),
-    ...(profile !== undefined ? { meta: { profile: [profile] } } : {}),
     code: codeOf(kind),
     ...(own && ownValue !== undefined ? { valueQuantity: quantityOf(kind, own, ownValue) } : {}),
     ...(own && ownValue === undefined
@@ -177,6 +231,10 @@ export function presentPatient(p: PatientRow): Patient {
   return {
     resourceType: 'Patient',
     id: String(p.id),
+    meta: versionMeta(p.updated_at),
+    ...(p.mrn !== null && p.identifier_system !== null
+      ? { identifier: [{ use: 'usual' as const, type: MRN_TYPE, system: p.identifier_system, value: p.mrn }] }
+      : {}),
     name: [{ family: p.last_name, given: [p.first_name, ...(p.middle_name ? [p.middle_name] : [])] }],
     ...(p.gender ? { gender: p.gender } : {}),
     ...(p.date_of_birth ? { birthDate: p.date_of_birth } : {}),
@@ -187,6 +245,7 @@ export function presentDevice(d: FhirDeviceRow): Device {
   return {
     resourceType: 'Device',
     id: String(d.id),
+    meta: versionMeta(d.updated_at),
     identifier: [{ system: DEVICE_ID_SYSTEM, value: d.device_id }],
     ...(d.model ? { modelNumber: d.model } : {}),
     ...(d.type ? { type: { text: d.type } } : {}),
@@ -208,7 +267,8 @@ export type IssueCode =
   | 'informational'
   | 'duplicate'
   | 'conflict'
-  | 'incomplete';
+  | 'incomplete'
+  | 'multiple-matches';
 
 export function operationOutcome(
   severity: 'fatal' | 'error' | 'warning' | 'information',
@@ -222,16 +282,31 @@ export function operationOutcome(
   };
 }
 
-export function searchBundle(resources: (Observation | Device)[], links: { self: string; next?: string }): Bundle {
+/**
+ * A search's page as an R4 searchset: the matches, then the resources `_include` brought
+ * (search.mode `include`), the total when counted, and the page's links.
+ */
+export function searchBundle(
+  resources: (Observation | Device | Patient)[],
+  links: { self: string; first?: string; next?: string },
+  extra: { total?: number; included?: Patient[] } = {},
+): Bundle {
+  const base = links.self.split('/fhir/R4/')[0];
+  const entry = (resource: Observation | Device | Patient, mode: 'match' | 'include') => ({
+    fullUrl: `${base}/fhir/R4/${resource.resourceType}/${resource.id}`,
+    resource,
+    search: { mode },
+  });
   return {
     resourceType: 'Bundle',
     type: 'searchset',
-    link: [{ relation: 'self', url: links.self }, ...(links.next ? [{ relation: 'next', url: links.next }] : [])],
-    entry: resources.map((resource) => ({
-      fullUrl: `${links.self.split('/fhir/R4/')[0]}/fhir/R4/${resource.resourceType}/${resource.id}`,
-      resource,
-      search: { mode: 'match' as const },
-    })),
+    ...(extra.total !== undefined ? { total: extra.total } : {}),
+    link: [
+      { relation: 'self', url: links.self },
+      ...(links.first ? [{ relation: 'first', url: links.first }] : []),
+      ...(links.next ? [{ relation: 'next', url: links.next }] : []),
+    ],
+    entry: [...resources.map((r) => entry(r, 'match')), ...(extra.included ?? []).map((r) => entry(r, 'include'))],
   };
 }
 
@@ -239,14 +314,27 @@ export function responseBundle(type: 'batch-response' | 'transaction-response', 
   return { resourceType: 'Bundle', type, entry: entries };
 }
 
-/** What this server does, for EHRs and integration engines that read it before calling. */
+const BULK_DATA = 'http://hl7.org/fhir/uv/bulkdata';
+const token = (name: string, documentation: string) => ({ name, type: 'token' as const, documentation });
+const COUNT = { name: '_count', type: 'number' as const, documentation: 'Page size (at most 500)' };
+
+/**
+ * What this server does, for EHRs and integration engines that read it before calling: exactly
+ * the interactions, search parameters, includes and operations the routes serve, and how a
+ * system client gets a token (SMART Backend Services at `${publicUrl}/oauth/token`).
+ */
 export function capabilityStatement(publicUrl: string, date: string): CapabilityStatement {
+  const patientReference = [
+    { name: 'patient', type: 'reference' as const, documentation: 'Required (or subject): Patient/{id} or {id}' },
+    { name: 'subject', type: 'reference' as const, documentation: 'A Patient only: Patient/{id}, as patient' },
+  ];
   return {
     resourceType: 'CapabilityStatement',
     status: 'active',
     date,
     publisher: 'RPM portal',
     kind: 'instance',
+    instantiates: [`${BULK_DATA}/CapabilityStatement/bulk-data`],
     implementation: { description: 'RPM portal FHIR R4 endpoint', url: `${publicUrl}/fhir/R4` },
     fhirVersion: FHIR_VERSION,
     format: ['application/fhir+json', 'json'],
@@ -254,35 +342,80 @@ export function capabilityStatement(publicUrl: string, date: string): Capability
       {
         mode: 'server',
         security: {
+          cors: false,
+          service: [
+            {
+              coding: [
+                { system: 'http://terminology.hl7.org/CodeSystem/restful-security-service', code: 'SMART-on-FHIR' },
+              ],
+              text: 'SMART Backend Services (client credentials with a signed JWT assertion)',
+            },
+          ],
+          extension: [
+            {
+              url: 'http://fhir-registry.smarthealthit.org/StructureDefinition/oauth-uris',
+              extension: [{ url: 'token', valueUri: `${publicUrl}/oauth/token` }],
+            },
+          ],
           description:
-            'A portal session cookie (staff, scoped to their organization) or Authorization: Bearer with the secret of a FHIR ingestion source (writes; reads when the source has a read key).',
+            'System clients: a SMART Backend Services access token (Authorization: Bearer). Staff of the portal: their session, scoped to their organization. Unknown search parameters are ignored unless Prefer: handling=strict.',
         },
         resource: [
-          { type: 'Patient', interaction: [{ code: 'read' }] },
+          {
+            type: 'Patient',
+            interaction: [{ code: 'read' }, { code: 'search-type' }],
+            searchParam: [
+              { name: '_id', type: 'token', documentation: 'Logical id, comma-separated for several' },
+              token('identifier', "MRN in the organization's identifier system: system|value or value"),
+              {
+                name: 'name',
+                type: 'string',
+                documentation:
+                  'Start of the first, middle or last name, regardless of case and accents; :contains anywhere in one, :exact a whole one as written',
+              },
+              COUNT,
+            ],
+            operation: [{ name: 'export', definition: `${BULK_DATA}/OperationDefinition/patient-export` }],
+          },
           {
             type: 'Observation',
+            // The profiles the registry's kinds claim (profilesOf), each once.
+            supportedProfile: [...new Set(MEASUREMENT_KINDS.flatMap(profilesOf))],
             interaction: [{ code: 'read' }, { code: 'create' }, { code: 'search-type' }],
+            conditionalCreate: true,
+            searchInclude: ['Observation:patient'],
             searchParam: [
-              { name: 'patient', type: 'reference' },
-              { name: 'date', type: 'date' },
-              { name: 'code', type: 'token', documentation: 'LOINC code of the observation (system|code or code)' },
-              { name: 'category', type: 'token', documentation: 'vital-signs or laboratory' },
-              { name: '_count', type: 'number' },
+              ...patientReference,
+              {
+                name: 'date',
+                type: 'date',
+                documentation: 'Measurement time, with the prefixes eq ne lt le gt ge sa eb',
+              },
+              token('code', 'LOINC code of the observation: system|code, system| or code; comma for or'),
+              token('category', 'vital-signs or laboratory (observation-category system)'),
+              COUNT,
+              { name: '_sort', type: 'special', documentation: 'date (oldest first) or -date (newest first, default)' },
+              { name: '_total', type: 'special', documentation: 'none skips Bundle.total; counted otherwise' },
             ],
           },
           {
             type: 'DiagnosticReport',
             interaction: [{ code: 'read' }, { code: 'search-type' }],
             searchParam: [
-              { name: 'patient', type: 'reference' },
+              ...patientReference,
               { name: 'date', type: 'date', documentation: 'The month of the monthly summary, e.g. 2026-03' },
-              { name: '_count', type: 'number' },
+              COUNT,
             ],
           },
           {
             type: 'Device',
             interaction: [{ code: 'search-type' }],
-            searchParam: [{ name: 'identifier', type: 'token' }],
+            searchParam: [token('identifier', `Device id, in the system ${DEVICE_ID_SYSTEM}`)],
+          },
+          {
+            type: 'Group',
+            interaction: [{ code: 'read' }, { code: 'search-type' }],
+            operation: [{ name: 'export', definition: `${BULK_DATA}/OperationDefinition/group-export` }],
           },
         ],
         interaction: [{ code: 'batch' }, { code: 'transaction' }],

@@ -1,4 +1,8 @@
 import {
+  FHIR_OBSERVATION_INCLUDES,
+  FHIR_OBSERVATION_SORTS,
+  FHIR_SEARCH_DEFAULT_COUNT,
+  type FHIR_TOTAL_MODES,
   FhirErrors,
   MEASUREMENT_KINDS,
   parseFhirDateTime,
@@ -12,7 +16,8 @@ import { fhirOrganizationScope, mayReadPatientViaFhir, type FhirReader } from '.
 import {
   capabilityStatement,
   CATEGORY_SYSTEM,
-  kindCodes,
+  DEVICE_ID_SYSTEM,
+  emittedCodes,
   LOINC,
   presentDevice,
   presentObservation,
@@ -22,12 +27,29 @@ import {
 import { audit } from '../../kernel/audit-writer.ts';
 import { FhirError, notFound, reader, sourceDetails, type FhirAnswer } from './fhir.auth.ts';
 import {
+  countObservationRows,
+  countPatientRows,
   devicesByIdentifier,
   findObservation,
   findPatient,
+  identifiersOf,
   searchObservationRows,
+  searchPatientRows,
   type DateCondition,
+  type ObservationPosition,
+  type PatientFilter,
 } from './fhir.repository.ts';
+import { readerHasScope } from '../../policies/fhir-scopes.ts';
+import {
+  decodeCursor,
+  encodeCursor,
+  knownParameters,
+  orLists,
+  pageLinks,
+  parseToken,
+  supportedValue,
+  type SearchRequest,
+} from './fhir-search.ts';
 
 const registryKinds: readonly MeasurementKind[] = MEASUREMENT_KINDS;
 const ALL_KINDS = registryKinds.map((k) => k.kind);
@@ -67,6 +89,12 @@ export async function readablePatient(
   }
   return patient;
 }
+
+/**
+ * The senders' identifiers of these observations, for presenting them outside a FHIR request
+ * (the bulk export): `presentObservation({ ...row, identifiers: map.get(row.id) ?? [] })`.
+ */
+export const observationIdentifiers = (db: Queryable, ids: readonly number[]) => identifiersOf(db, ids);
 
 export const metadata = (publicUrl: string): FhirAnswer => ({
   status: 200,
@@ -147,81 +175,241 @@ export function dateCondition(value: string): DateCondition {
 }
 
 /**
- * A token search value (`system|code`, `|code` or `code`) against a code of `system`: a bare code
- * matches in any system, `|code` only a code without one (none of the portal's).
+ * A token search value against a code of `system` (R4 search 3.1.1.4.10): `code` matches in any
+ * system, `system|code` only in that system, `system|` any code of that system, and `|code` only
+ * a code without a system (none of the portal's).
  */
 function tokenMatches(value: string, system: string, code: string): boolean {
-  const bar = value.indexOf('|');
-  if (bar < 0) return value === code;
-  return value.slice(0, bar) === system && value.slice(bar + 1) === code;
+  const t = parseToken(value);
+  if (t.system === undefined) return t.value === code;
+  if (t.system === null) return false;
+  return t.system === system && (t.value === '' || t.value === code);
 }
 
 /**
  * The kinds a search's `code` and `category` parameters select: each parameter given narrows
- * (AND), the comma-separated values of one widen (OR). `code` matches a kind's LOINC or one of
- * its alternates, `category` its FHIR category. A code no kind has selects nothing.
+ * (AND), the comma-separated values of one widen (OR). `code` matches the codes a kind's
+ * Observations carry in `code` (what a client reads back), `category` its FHIR category. A code
+ * no kind has selects nothing.
  */
 export function kindsSearched(q: { code?: string | string[]; category?: string | string[] }): string[] {
-  const selects = (values: string[], matches: (k: MeasurementKind, v: string) => boolean) => (k: MeasurementKind) =>
-    values.every((param) => param.split(',').some((v) => matches(k, v.trim())));
-  const byCode = selects([q.code ?? []].flat(), (k, v) => kindCodes(k).some((c) => tokenMatches(v, LOINC, c)));
-  const byCategory = selects([q.category ?? []].flat(), (k, v) => tokenMatches(v, CATEGORY_SYSTEM, k.category));
+  const selects = (lists: string[][], matches: (k: MeasurementKind, v: string) => boolean) => (k: MeasurementKind) =>
+    lists.every((values) => values.some((v) => matches(k, v)));
+  const byCode = selects(orLists(q.code, 'code'), (k, v) => emittedCodes(k).some((c) => tokenMatches(v, LOINC, c)));
+  const byCategory = selects(orLists(q.category, 'category'), (k, v) => tokenMatches(v, CATEGORY_SYSTEM, k.category));
   return registryKinds.filter((k) => byCode(k) && byCategory(k)).map((k) => k.kind);
 }
 
 /** A search's `patient` (required: `Patient/{id}` or `{id}`) and its `date` conditions. */
-export function patientSearch(q: { patient?: string; date?: string | string[] }): { patientId: number; dates: DateCondition[] } {
-  const m = /^(?:Patient\/)?(\d{1,9})$/.exec(q.patient ?? '');
-  if (!m) throw new FhirError(400, 'required', 'patient is required: Patient/{id} or {id}');
-  return { patientId: Number(m[1]), dates: [q.date ?? []].flat().map(dateCondition) };
+export function patientSearch(q: { patient?: string; subject?: string; date?: string | string[] }): {
+  patientId: number;
+  dates: DateCondition[];
+} {
+  // `subject` is R4's other name for the same reference when it is a Patient (`Patient/{id}`).
+  const named = [q.patient, q.subject].flatMap((v) => (v === undefined ? [] : [/^(?:Patient\/)?(\d{1,9})$/.exec(v)]));
+  const ids = new Set(named.map((m) => (m ? Number(m[1]) : NaN)));
+  const [id] = [...ids];
+  if (ids.size !== 1 || id === undefined || Number.isNaN(id))
+    throw new FhirError(400, 'required', FhirErrors.patientSearch);
+  return { patientId: id, dates: [q.date ?? []].flat().map(dateCondition) };
 }
 
 export interface ObservationQuery {
   patient?: string;
+  subject?: string;
   date?: string | string[];
   code?: string | string[];
   category?: string | string[];
   _count?: number;
   _offset?: number;
+  _sort?: string;
+  _total?: (typeof FHIR_TOTAL_MODES)[number];
+  _include?: string | string[];
+  _cursor?: string;
 }
 
+/** The Observation search parameters this server honours (CapabilityStatement says the same). */
+export const OBSERVATION_SEARCH_PARAMETERS = [
+  'patient',
+  'subject',
+  'date',
+  'code',
+  'category',
+  '_count',
+  '_offset',
+  '_sort',
+  '_total',
+  '_include',
+  '_cursor',
+] as const;
+
+/** An Observation page position: the last row's stored time and id, and the order it was read in. */
+const observationCursor = (v: Record<string, unknown>): (ObservationPosition & { order: 'asc' | 'desc' }) | null =>
+  typeof v.at === 'string' &&
+  parseFhirDateTime(v.at, true) !== null &&
+  typeof v.id === 'number' &&
+  Number.isSafeInteger(v.id) &&
+  (v.order === 'asc' || v.order === 'desc')
+    ? { at: v.at, id: v.id, order: v.order }
+    : null;
+
+/**
+ * GET /fhir/R4/Observation?patient=…: the patient's Observations of the kinds `code` and
+ * `category` select and within every `date` condition, by measurement time (`_sort=date` oldest
+ * first, `-date` newest first, the default), with the total (unless `_total=none`) and, for
+ * `_include=Observation:patient`, the Patient. Pages follow a keyset cursor so that readings
+ * arriving meanwhile neither repeat nor skip rows of later pages.
+ */
 export async function searchObservations(
   db: pg.Pool,
   ctx: RequestContext,
   authorization: string | undefined,
   q: ObservationQuery,
+  request: SearchRequest,
   baseUrl: string,
 ): Promise<FhirAnswer> {
   const action = 'fhir.observation.search';
   const who = await reader(db, ctx, authorization, action, { resourceType: 'Observation', interaction: 's' });
+  const params = knownParameters(request, OBSERVATION_SEARCH_PARAMETERS);
   const { patientId, dates } = patientSearch(q);
-  const count = q._count ?? 50;
-  const offset = q._offset ?? 0;
+  const count = q._count ?? FHIR_SEARCH_DEFAULT_COUNT;
+  const sort =
+    q._sort !== undefined && supportedValue(request, '_sort', q._sort, FHIR_OBSERVATION_SORTS) ? q._sort : '-date';
+  if (sort !== q._sort) params.delete('_sort');
+  const order = sort === 'date' ? 'asc' : 'desc';
+  const includes = [q._include ?? []]
+    .flat()
+    .filter((v) => supportedValue(request, '_include', v, FHIR_OBSERVATION_INCLUDES));
+  params.delete('_include');
+  for (const v of includes) params.append('_include', v);
+  const after = q._cursor !== undefined ? decodeCursor(q._cursor, observationCursor) : null;
+  if (after && after.order !== order) throw new FhirError(400, 'invalid', FhirErrors.cursor);
+  const offset = after ? 0 : (q._offset ?? 0);
   await readablePatient(db, ctx, who, patientId, action);
-  const kinds = kindsSearched(q);
-  const rows = await searchObservationRows(db, { patientId, kinds, dates, limit: count + 1, offset });
-  const params = new URLSearchParams({ patient: String(patientId) });
-  for (const d of [q.date ?? []].flat()) params.append('date', d);
-  for (const c of [q.code ?? []].flat()) params.append('code', c);
-  for (const c of [q.category ?? []].flat()) params.append('category', c);
+  const filter = { patientId, kinds: kindsSearched(q), dates };
+  const rows = await searchObservationRows(db, filter, { order, after, offset, limit: count + 1 });
+  const page = rows.slice(0, count);
+  const total = q._total === 'none' ? undefined : await countObservationRows(db, filter);
+  // The Patient only for a reader who may read Patients too: an include never widens a grant.
+  const patient =
+    includes.length > 0 && page.length > 0 && readerHasScope(who, { resourceType: 'Patient', interaction: 'r' })
+      ? await findPatient(db, patientId)
+      : null;
+  params.delete('_cursor');
+  params.delete('_offset');
   params.set('_count', String(count));
-  const url = (o: number) => `${baseUrl}/fhir/R4/Observation?${params.toString()}${o ? `&_offset=${o}` : ''}`;
+  const last = page.at(-1);
+  const links = pageLinks(
+    (p) => `${baseUrl}/fhir/R4/Observation?${p.toString()}`,
+    params,
+    q._cursor !== undefined ? { _cursor: q._cursor } : offset > 0 ? { _offset: String(offset) } : {},
+    rows.length > count && last ? { _cursor: encodeCursor({ at: last.position_at, id: last.id, order }) } : null,
+  );
   await audit(db, ctx, {
     action,
     outcome: 'success',
     resourceType: 'patient',
     resourceId: patientId,
-    details: { ...sourceDetails(who), count: Math.min(rows.length, count), offset },
+    details: {
+      ...sourceDetails(who),
+      count: page.length,
+      ...(total !== undefined ? { total } : {}),
+      ...(patient ? { included: [`Patient/${patientId}`] } : {}),
+    },
   });
   return {
     status: 200,
     body: searchBundle(
-      rows.slice(0, count).flatMap((r) => presentObservation(r) ?? []),
-      {
-        self: url(offset),
-        ...(rows.length > count ? { next: url(offset + count) } : {}),
-      },
+      page.flatMap((r) => presentObservation(r) ?? []),
+      links,
+      { ...(total !== undefined ? { total } : {}), ...(patient ? { included: [presentPatient(patient)] } : {}) },
     ),
+  };
+}
+
+export interface PatientQuery {
+  _id?: string | string[];
+  identifier?: string | string[];
+  name?: string | string[];
+  'name:contains'?: string | string[];
+  'name:exact'?: string | string[];
+  _count?: number;
+  _total?: (typeof FHIR_TOTAL_MODES)[number];
+  _cursor?: string;
+}
+
+/** The Patient search parameters this server honours (CapabilityStatement says the same). */
+export const PATIENT_SEARCH_PARAMETERS = [
+  '_id',
+  'identifier',
+  'name',
+  'name:contains',
+  'name:exact',
+  '_count',
+  '_total',
+  '_cursor',
+] as const;
+
+const patientCursor = (v: Record<string, unknown>): { after: number } | null =>
+  typeof v.after === 'number' && Number.isSafeInteger(v.after) && v.after > 0 ? { after: v.after } : null;
+
+/**
+ * GET /fhir/R4/Patient?identifier=…&name=…&_id=…: the Patients the reader may see (their
+ * organization's; every organization for an admin) that match every parameter. `identifier`
+ * is a token against the MRN in the organization's identifier system; `name` matches the
+ * start of the first, middle or last name whatever the case and accents. In id order, paged
+ * by cursor.
+ */
+export async function searchPatients(
+  db: pg.Pool,
+  ctx: RequestContext,
+  authorization: string | undefined,
+  q: PatientQuery,
+  request: SearchRequest,
+  baseUrl: string,
+): Promise<FhirAnswer> {
+  const action = 'fhir.patient.search';
+  const who = await reader(db, ctx, authorization, action, { resourceType: 'Patient', interaction: 's' });
+  const params = knownParameters(request, PATIENT_SEARCH_PARAMETERS);
+  const count = q._count ?? FHIR_SEARCH_DEFAULT_COUNT;
+  const after = q._cursor !== undefined ? decodeCursor(q._cursor, patientCursor).after : null;
+  const filter: PatientFilter = {
+    organizationId: fhirOrganizationScope(who),
+    // An id that is not the portal's (digits) names no Patient here.
+    ids: orLists(q._id, '_id').map((ids) => ids.flatMap((id) => (/^[1-9]\d{0,8}$/.test(id) ? [Number(id)] : []))),
+    identifiers: orLists(q.identifier, 'identifier').map((values) => values.map(parseToken)),
+    names: [
+      ...orLists(q.name, 'name').map((values) => ({ match: 'start' as const, values })),
+      ...orLists(q['name:contains'], 'name:contains').map((values) => ({ match: 'contains' as const, values })),
+      ...orLists(q['name:exact'], 'name:exact').map((values) => ({ match: 'exact' as const, values })),
+    ],
+  };
+  const rows = await searchPatientRows(db, filter, { after, limit: count + 1 });
+  const page = rows.slice(0, count);
+  const total = q._total === 'none' ? undefined : await countPatientRows(db, filter);
+  params.delete('_cursor');
+  params.set('_count', String(count));
+  const last = page.at(-1);
+  const links = pageLinks(
+    (p) => `${baseUrl}/fhir/R4/Patient?${p.toString()}`,
+    params,
+    q._cursor !== undefined ? { _cursor: q._cursor } : {},
+    rows.length > count && last ? { _cursor: encodeCursor({ after: last.id }) } : null,
+  );
+  await audit(db, ctx, {
+    action,
+    outcome: 'success',
+    resourceType: 'patient',
+    details: {
+      ...sourceDetails(who),
+      count: page.length,
+      ...(total !== undefined ? { total } : {}),
+      patient_ids: page.map((p) => p.id),
+    },
+  });
+  return {
+    status: 200,
+    body: searchBundle(page.map(presentPatient), links, total !== undefined ? { total } : {}),
   };
 }
 
@@ -231,13 +419,19 @@ export async function searchDevices(
   authorization: string | undefined,
   identifier: string | undefined,
   baseUrl: string,
+  request: SearchRequest = { rawQuery: '', prefer: undefined },
 ): Promise<FhirAnswer> {
   const action = 'fhir.device.search';
   const who = await reader(db, ctx, authorization, action, { resourceType: 'Device', interaction: 's' });
-  // identifier=value or identifier=system|value
-  const value = identifier?.includes('|') ? identifier.split('|').slice(1).join('|') : identifier;
-  if (!value?.trim()) throw new FhirError(400, 'required', 'identifier is required');
-  const rows = await devicesByIdentifier(db, value, fhirOrganizationScope(who));
+  knownParameters(request, ['identifier']);
+  // identifier=value (any system) or identifier=system|value: the portal's device ids are of one
+  // system, so another system (or none, `|value`) names no device here.
+  const token = parseToken(identifier ?? '');
+  if (!token.value.trim()) throw new FhirError(400, 'required', 'identifier is required');
+  const rows =
+    token.system === undefined || token.system === DEVICE_ID_SYSTEM
+      ? await devicesByIdentifier(db, token.value, fhirOrganizationScope(who))
+      : [];
   await audit(db, ctx, {
     action,
     outcome: 'success',
@@ -250,8 +444,11 @@ export async function searchDevices(
   });
   return {
     status: 200,
-    body: searchBundle(rows.map(presentDevice), {
-      self: `${baseUrl}/fhir/R4/Device?identifier=${encodeURIComponent(identifier ?? '')}`,
-    }),
+    body: searchBundle(
+      rows.map(presentDevice),
+      { self: `${baseUrl}/fhir/R4/Device?identifier=${encodeURIComponent(identifier ?? '')}` },
+      // Not paged: every match is in this Bundle.
+      { total: rows.length },
+    ),
   };
 }

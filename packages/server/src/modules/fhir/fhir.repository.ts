@@ -1,23 +1,115 @@
 import { sql } from 'kysely';
 import type { Queryable } from '../../db/pool.ts';
 import { kysely } from '../../db/kysely.ts';
-import type { FhirDeviceRow, ObservationRow, PatientRow } from './fhir.presenter.ts';
+import type { FhirDeviceRow, ObservationRow, PatientRow, StoredIdentifier } from './fhir.presenter.ts';
 
 /** Device ids are matched as people type them: case and surrounding spaces do not count. */
 const deviceKey = (v: string) => sql<string>`lower(btrim(${v}))`;
+
+/** A Patient's columns, with the identifier system its organization names for MRNs. */
+const patientsWithSystem = (db: Queryable) =>
+  kysely(db)
+    .selectFrom('patients as p')
+    .innerJoin('organizations as o', 'o.id', 'p.organization_id')
+    .select([
+      'p.id',
+      'p.first_name',
+      'p.middle_name',
+      'p.last_name',
+      'p.date_of_birth',
+      'p.gender',
+      'p.organization_id',
+      'p.updated_at',
+      'p.mrn',
+      'o.patient_identifier_system as identifier_system',
+    ])
+    // The table's CHECK constraint holds gender to these values.
+    .$narrowType<{ gender: PatientRow['gender'] }>();
 
 export async function findPatient(
   db: Queryable,
   id: number,
 ): Promise<(PatientRow & { organization_id: number }) | null> {
-  const row = await kysely(db)
-    .selectFrom('patients')
-    .select(['id', 'first_name', 'middle_name', 'last_name', 'date_of_birth', 'gender', 'organization_id'])
-    // The table's CHECK constraint holds gender to these values.
-    .$narrowType<{ gender: PatientRow['gender'] }>()
-    .where('id', '=', id)
-    .executeTakeFirst();
+  const row = await patientsWithSystem(db).where('p.id', '=', id).executeTakeFirst();
   return row ?? null;
+}
+
+/** A token search value: `system|value` (system given), `|value` (system: null) or `value` (any system). */
+export interface Token {
+  system?: string | null;
+  value: string;
+}
+
+/** A Patient search: each inner list is one parameter's comma-separated values (OR); the lists AND. */
+export interface PatientFilter {
+  organizationId: number | null;
+  ids: number[][];
+  identifiers: Token[][];
+  /** `name` (the start of a name part), `name:contains` (anywhere in one) and `name:exact` (a whole part, as written). */
+  names: { match: 'start' | 'contains' | 'exact'; values: string[] }[];
+}
+
+const likePrefix = (v: string) => `${v.replace(/[\\%_]/g, '\\$&')}%`;
+
+function filteredPatients(db: Queryable, f: PatientFilter) {
+  let query = patientsWithSystem(db);
+  if (f.organizationId !== null) query = query.where('p.organization_id', '=', f.organizationId);
+  for (const ids of f.ids) query = query.where('p.id', 'in', ids.length > 0 ? ids : [-1]);
+  for (const tokens of f.identifiers) {
+    query = query.where((eb) =>
+      eb.or(
+        tokens.map((t) =>
+          eb.and([
+            // `system|` is any identifier of that system.
+            t.value === '' ? eb('p.mrn', 'is not', null) : eb('p.mrn', '=', t.value),
+            // The Patient shows its MRN only under its organization's system: a value without one
+            // (`|value`) is never a portal identifier.
+            t.system === undefined
+              ? eb('o.patient_identifier_system', 'is not', null)
+              : t.system === null
+                ? eb.val(false)
+                : eb('o.patient_identifier_system', '=', t.system),
+          ]),
+        ),
+      ),
+    );
+  }
+  for (const { match, values } of f.names) {
+    query = query.where((eb) =>
+      eb.or(
+        values.flatMap((n) => {
+          if (match === 'exact')
+            return [eb('p.first_name', '=', n), eb('p.last_name', '=', n), eb('p.middle_name', '=', n)];
+          const pattern = sql<string>`patient_search_fold(${match === 'contains' ? `%${likePrefix(n)}` : likePrefix(n)})`;
+          return [
+            eb('p.first_name_key', 'like', pattern),
+            eb('p.last_name_key', 'like', pattern),
+            eb('p.middle_name_key', 'like', pattern),
+          ];
+        }),
+      ),
+    );
+  }
+  return query;
+}
+
+/** One page of a Patient search in id order, after the id `after`. */
+export async function searchPatientRows(
+  db: Queryable,
+  f: PatientFilter,
+  page: { after: number | null; limit: number },
+): Promise<(PatientRow & { organization_id: number })[]> {
+  let query = filteredPatients(db, f);
+  if (page.after !== null) query = query.where('p.id', '>', page.after);
+  return query.orderBy('p.id').limit(page.limit).execute();
+}
+
+export async function countPatientRows(db: Queryable, f: PatientFilter): Promise<number> {
+  const row = await kysely(db)
+    .selectFrom(filteredPatients(db, f).as('m'))
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 /** An observation by id, of one of `kinds` (the registry's: a kind it does not know is not served). */
@@ -30,13 +122,140 @@ export async function findObservation(
   const row = await kysely(db)
     .selectFrom('observations as v')
     .innerJoin('patients as p', 'p.id', 'v.patient_id')
-    .select(['v.id', 'v.patient_id', 'v.created_at', 'v.kind', 'v.components', 'v.source', 'p.organization_id'])
+    .select([
+      'v.id',
+      'v.patient_id',
+      'v.created_at',
+      'v.kind',
+      'v.components',
+      'v.source',
+      'v.received_at',
+      'p.organization_id',
+    ])
     .where('v.id', '=', id)
     .where('v.kind', 'in', kinds)
     // The components are an object of numbers (the store writes them from the registry).
     .$narrowType<{ components: ObservationRow['components'] }>()
     .executeTakeFirst();
-  return row ?? null;
+  if (!row) return null;
+  return { ...row, identifiers: (await identifiersOf(db, [row.id])).get(row.id) ?? [] };
+}
+
+/** The sender's identifiers of each of these observations. */
+export async function identifiersOf(db: Queryable, ids: readonly number[]): Promise<Map<number, StoredIdentifier[]>> {
+  const byObservation = new Map<number, StoredIdentifier[]>();
+  if (ids.length === 0) return byObservation;
+  const rows = await kysely(db)
+    .selectFrom('observation_identifiers')
+    .select(['observation_id', 'system', 'value'])
+    .where('observation_id', 'in', [...ids])
+    .orderBy('id')
+    .execute();
+  for (const r of rows) {
+    const list = byObservation.get(Number(r.observation_id)) ?? [];
+    list.push({ system: r.system, value: r.value });
+    byObservation.set(Number(r.observation_id), list);
+  }
+  return byObservation;
+}
+
+/** When each of these observations was stored (its version). */
+export async function receivedTimes(db: Queryable, ids: readonly number[]): Promise<Map<number, Date>> {
+  if (ids.length === 0) return new Map();
+  const rows = await kysely(db)
+    .selectFrom('observations')
+    .select(['id', 'received_at'])
+    .where('id', 'in', [...ids])
+    .execute();
+  return new Map(rows.map((r) => [r.id, r.received_at]));
+}
+
+/** What an identifier already names in an organization: the observation and the measurement it is. */
+export interface IdentifiedObservation {
+  observation_id: number;
+  system: string | null;
+  value: string;
+  source: string;
+  created_at: Date;
+}
+
+/**
+ * The observations of an organization that any of the tokens names (token semantics: a bare
+ * value in any system, `|value` only without one), at most `limit` of them.
+ */
+export async function observationsByIdentifier(
+  db: Queryable,
+  organizationId: number,
+  tokens: readonly Token[],
+  limit: number,
+): Promise<IdentifiedObservation[]> {
+  if (tokens.length === 0) return [];
+  const rows = await kysely(db)
+    .selectFrom('observation_identifiers as i')
+    .innerJoin('observations as v', 'v.id', 'i.observation_id')
+    .select(['i.observation_id', 'i.system', 'i.value', 'v.source', 'v.created_at'])
+    .where('i.organization_id', '=', organizationId)
+    .where((eb) =>
+      eb.or(
+        tokens.map((t) =>
+          eb.and([
+            eb('i.value', '=', t.value),
+            ...(t.system === undefined
+              ? []
+              : [t.system === null ? eb('i.system', 'is', null) : eb('i.system', '=', t.system)]),
+          ]),
+        ),
+      ),
+    )
+    .orderBy('i.observation_id')
+    .limit(limit * 10)
+    .execute();
+  const seen = new Set<number>();
+  return rows
+    .map((r) => ({ ...r, observation_id: Number(r.observation_id) }))
+    .filter((r) => !seen.has(r.observation_id) && !!seen.add(r.observation_id))
+    .slice(0, limit);
+}
+
+/**
+ * Keeps each observation's identifiers; one already kept for the same observation (a retry)
+ * stays as it is. Answers the items an identifier of which names another observation: a
+ * concurrent request kept it first (the unique index waits for it), so this one must not stand.
+ */
+export async function storeIdentifiers(
+  tx: Queryable,
+  organizationId: number,
+  items: readonly { observationId: number; system: string | null; value: string }[],
+): Promise<{ observationId: number; system: string | null; value: string; ownerId: number }[]> {
+  if (items.length === 0) return [];
+  await kysely(tx)
+    .insertInto('observation_identifiers')
+    .values(
+      items.map((i) => ({
+        observation_id: i.observationId,
+        organization_id: organizationId,
+        system: i.system,
+        value: i.value,
+      })),
+    )
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+  const owners = await kysely(tx)
+    .selectFrom('observation_identifiers')
+    .select(['observation_id', 'system', 'value'])
+    .where('organization_id', '=', organizationId)
+    .where(
+      'value',
+      'in',
+      items.map((i) => i.value),
+    )
+    .execute();
+  return items.flatMap((i) => {
+    const owner = owners.find((o) => o.system === i.system && o.value === i.value);
+    return owner && Number(owner.observation_id) !== i.observationId
+      ? [{ ...i, ownerId: Number(owner.observation_id) }]
+      : [];
+  });
 }
 
 /** A FHIR date search condition: inside [start, end), or with `outside`, not inside it. */
@@ -46,22 +265,25 @@ export interface DateCondition {
   outside: boolean;
 }
 
-/**
- * Newest first within every date condition and of one of `kinds`, `limit` rows after skipping
- * `offset`: an index range scan per page.
- */
-export async function searchObservationRows(
-  db: Queryable,
-  q: { patientId: number; kinds: readonly string[]; dates: DateCondition[]; limit: number; offset: number },
-): Promise<ObservationRow[]> {
-  if (q.kinds.length === 0) return [];
+/** Which observations a search selects: one patient, some kinds, every date condition. */
+export interface ObservationFilter {
+  patientId: number;
+  kinds: readonly string[];
+  dates: DateCondition[];
+}
+
+/** A keyset position: the measurement time (microseconds, as stored) and id of a row. */
+export interface ObservationPosition {
+  at: string;
+  id: number;
+}
+
+function filteredObservations(db: Queryable, f: ObservationFilter) {
   let query = kysely(db)
     .selectFrom('observations')
-    .select(['id', 'patient_id', 'created_at', 'kind', 'components', 'source'])
-    .where('patient_id', '=', q.patientId)
-    .where('kind', 'in', q.kinds)
-    .$narrowType<{ components: ObservationRow['components'] }>();
-  for (const d of q.dates) {
+    .where('patient_id', '=', f.patientId)
+    .where('kind', 'in', f.kinds.length > 0 ? [...f.kinds] : ['']);
+  for (const d of f.dates) {
     const { start, end } = d;
     if (d.outside && start && end) {
       query = query.where((eb) => eb.or([eb('created_at', '<', start), eb('created_at', '>=', end)]));
@@ -70,7 +292,62 @@ export async function searchObservationRows(
     if (start) query = query.where('created_at', '>=', start);
     if (end) query = query.where('created_at', '<', end);
   }
-  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(q.limit).offset(q.offset).execute();
+  return query;
+}
+
+/**
+ * One page of a search, in measurement-time order (`desc`: newest first) with the id breaking
+ * ties, after the position `after` (a keyset: a reading stored meanwhile neither shifts nor
+ * repeats the rows of later pages) or, for old links, after skipping `offset` rows. Each row
+ * carries its position (`position_at`: the stored time to the microsecond, which a JS Date
+ * would round).
+ */
+export async function searchObservationRows(
+  db: Queryable,
+  f: ObservationFilter,
+  page: { order: 'asc' | 'desc'; after: ObservationPosition | null; offset: number; limit: number },
+): Promise<(ObservationRow & { position_at: string })[]> {
+  if (f.kinds.length === 0) return [];
+  let query = filteredObservations(db, f)
+    .select([
+      'id',
+      'patient_id',
+      'created_at',
+      'kind',
+      'components',
+      'source',
+      'received_at',
+      sql<string>`to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`.as('position_at'),
+    ])
+    .$narrowType<{ components: ObservationRow['components'] }>();
+  const after = page.after;
+  if (after) {
+    query = query.where(
+      page.order === 'desc'
+        ? sql<boolean>`(created_at, id) < (${after.at}::timestamptz, ${after.id}::bigint)`
+        : sql<boolean>`(created_at, id) > (${after.at}::timestamptz, ${after.id}::bigint)`,
+    );
+  }
+  const rows = await query
+    .orderBy('created_at', page.order)
+    .orderBy('id', page.order)
+    .limit(page.limit)
+    .offset(after ? 0 : page.offset)
+    .execute();
+  const identifiers = await identifiersOf(
+    db,
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) => ({ ...r, identifiers: identifiers.get(r.id) ?? [] }));
+}
+
+/** How many observations a search selects in all (Bundle.total). */
+export async function countObservationRows(db: Queryable, f: ObservationFilter): Promise<number> {
+  if (f.kinds.length === 0) return 0;
+  const row = await filteredObservations(db, f)
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 /**
@@ -85,7 +362,16 @@ export async function devicesByIdentifier(
   let query = kysely(db)
     .selectFrom('devices as d')
     .leftJoin('patients as p', 'p.id', 'd.patient_id')
-    .select(['d.id', 'd.device_id', 'd.model', 'd.type', 'd.patient_id'])
+    .select([
+      'd.id',
+      'd.device_id',
+      'd.model',
+      'd.type',
+      'd.patient_id',
+      // The Device changes when made, assigned or given back.
+      sql<Date>`greatest(d.created_at, (SELECT max(greatest(a.assigned_from, coalesce(a.assigned_to, a.assigned_from)))
+                                          FROM device_assignments a WHERE a.device_id = d.id))`.as('updated_at'),
+    ])
     .where(sql<string>`lower(btrim(d.device_id))`, '=', deviceKey(identifier));
   if (organizationId !== null) {
     query = query.where((eb) => eb.or([eb('d.patient_id', 'is', null), eb('p.organization_id', '=', organizationId)]));

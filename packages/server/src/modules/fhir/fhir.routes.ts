@@ -3,6 +3,7 @@ import {
   ApiErrors,
   FHIR_BUNDLE_MAX_ENTRIES,
   FHIR_READ_RATE_LIMIT_PER_MINUTE,
+  FHIR_TOTAL_MODES,
   FHIR_WRITE_RATE_LIMIT_PER_MINUTE,
   IdParam,
   INGESTION_BODY_LIMIT_BYTES,
@@ -18,7 +19,15 @@ import type { ModuleDeps } from '../module-deps.ts';
 import { bulkExportRoutes } from '../bulk-export/index.ts';
 import { smartFhirRoutes } from '../smart/index.ts';
 import { FhirError, sourceNamedBy, type FhirAnswer } from './fhir.auth.ts';
-import { metadata, readObservation, readPatient, searchDevices, searchObservations } from './fhir.read.service.ts';
+import {
+  metadata,
+  readObservation,
+  readPatient,
+  searchDevices,
+  searchObservations,
+  searchPatients,
+} from './fhir.read.service.ts';
+import { PatientDateParams, type SearchRequest } from './fhir-search.ts';
 import { createObservation, processBundle } from './fhir.write.service.ts';
 import {
   DiagnosticReportIdParam,
@@ -29,11 +38,10 @@ import {
 
 const FHIR_JSON = 'application/fhir+json; charset=utf-8';
 
+const TotalMode = Type.Union(FHIR_TOTAL_MODES.map((m) => Type.Literal(m)));
+const Cursor = Type.String({ maxLength: 200, pattern: '^[A-Za-z0-9_-]+$' });
 const ObservationSearch = Type.Object({
-  patient: Type.Optional(Type.String({ maxLength: 100 })),
-  date: Type.Optional(
-    Type.Union([Type.String({ maxLength: 40 }), Type.Array(Type.String({ maxLength: 40 }), { maxItems: 2 })]),
-  ),
+  ...PatientDateParams,
   code: Type.Optional(
     Type.Union([Type.String({ maxLength: 500 }), Type.Array(Type.String({ maxLength: 500 }), { maxItems: 5 })]),
   ),
@@ -41,12 +49,52 @@ const ObservationSearch = Type.Object({
     Type.Union([Type.String({ maxLength: 200 }), Type.Array(Type.String({ maxLength: 200 }), { maxItems: 5 })]),
   ),
   _count: Type.Optional(Type.Integer({ minimum: 1, maximum: FHIR_BUNDLE_MAX_ENTRIES })),
+  // Links carry a cursor now; an offset from an older link still reads its page.
   _offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000 })),
+  _sort: Type.Optional(Type.String({ maxLength: 100 })),
+  _total: Type.Optional(TotalMode),
+  _include: Type.Optional(
+    Type.Union([Type.String({ maxLength: 100 }), Type.Array(Type.String({ maxLength: 100 }), { maxItems: 5 })]),
+  ),
+  _cursor: Type.Optional(Cursor),
+});
+const NameValues = Type.Union([
+  Type.String({ maxLength: 200 }),
+  Type.Array(Type.String({ maxLength: 200 }), { maxItems: 5 }),
+]);
+const PatientSearch = Type.Object({
+  _id: Type.Optional(
+    Type.Union([Type.String({ maxLength: 1000 }), Type.Array(Type.String({ maxLength: 1000 }), { maxItems: 5 })]),
+  ),
+  identifier: Type.Optional(
+    Type.Union([Type.String({ maxLength: 600 }), Type.Array(Type.String({ maxLength: 600 }), { maxItems: 5 })]),
+  ),
+  name: Type.Optional(NameValues),
+  'name:contains': Type.Optional(NameValues),
+  'name:exact': Type.Optional(NameValues),
+  _count: Type.Optional(Type.Integer({ minimum: 1, maximum: FHIR_BUNDLE_MAX_ENTRIES })),
+  _total: Type.Optional(TotalMode),
+  _cursor: Type.Optional(Cursor),
 });
 const DeviceSearch = Type.Object({ identifier: Type.Optional(Type.String({ maxLength: 200 })) });
 
+/** What a search reads besides its typed parameters: their names as sent, and how to treat unknown ones. */
+const searchRequest = (request: FastifyRequest): SearchRequest => ({
+  rawQuery: request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '',
+  prefer: [request.headers.prefer ?? []].flat().join(','),
+});
+
+/**
+ * Sends a FHIR answer. One resource with a version (a read, a create) goes with its ETag
+ * (`W/"versionId"`) and Last-Modified, as R4's RESTful API asks (http.html, 3.1.0.4 and 3.1.0.5).
+ */
 const send = (reply: FastifyReply, answer: FhirAnswer) => {
   if (answer.location) void reply.header('location', answer.location);
+  const meta = answer.body.resourceType !== 'Bundle' ? answer.body.meta : undefined;
+  if (answer.status < 300 && meta?.versionId && meta.lastUpdated) {
+    void reply.header('etag', `W/"${meta.versionId}"`);
+    void reply.header('last-modified', new Date(meta.lastUpdated).toUTCString());
+  }
   return reply.status(answer.status).type(FHIR_JSON).send(answer.body);
 };
 
@@ -135,11 +183,39 @@ const fhirServer: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, deps) => {
       .send(operationOutcome(clientError ? 'error' : 'fatal', code, message));
   });
 
+  // A conditional read (R4 http.html 3.1.0.4.2): the client's copy is current when its
+  // If-None-Match names this version: 304 without a body. The read is audited all the same.
+  app.addHook('onSend', async (request, reply, payload) => {
+    const etag = reply.getHeader('etag');
+    const theirs = request.headers['if-none-match'];
+    if (request.method !== 'GET' || reply.statusCode !== 200 || typeof etag !== 'string' || !theirs) return payload;
+    const weak = (t: string) => t.trim().replace(/^W\//, '');
+    if (!theirs.split(',').some((t) => t.trim() === '*' || weak(t) === weak(etag))) return payload;
+    void reply.status(304).removeHeader('content-type').removeHeader('content-length');
+    return '';
+  });
+
   const tags = ['fhir'];
   app.get('/R4/metadata', { config: { access: 'public', ...reads }, schema: { tags } }, async (_request, reply) =>
     send(reply, metadata(base)),
   );
 
+  app.get(
+    '/R4/Patient',
+    { config: { access: 'machine', ...reads }, schema: { tags, querystring: PatientSearch } },
+    async (request, reply) =>
+      send(
+        reply,
+        await searchPatients(
+          db,
+          contextOf(request),
+          request.headers.authorization,
+          request.query,
+          searchRequest(request),
+          base,
+        ),
+      ),
+  );
   app.get(
     '/R4/Patient/:id',
     { config: { access: 'machine', ...reads }, schema: { tags, params: IdParam } },
@@ -156,7 +232,17 @@ const fhirServer: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, deps) => {
     '/R4/Observation',
     { config: { access: 'machine', ...reads }, schema: { tags, querystring: ObservationSearch } },
     async (request, reply) =>
-      send(reply, await searchObservations(db, contextOf(request), request.headers.authorization, request.query, base)),
+      send(
+        reply,
+        await searchObservations(
+          db,
+          contextOf(request),
+          request.headers.authorization,
+          request.query,
+          searchRequest(request),
+          base,
+        ),
+      ),
   );
   app.get(
     '/R4/Device',
@@ -164,7 +250,14 @@ const fhirServer: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, deps) => {
     async (request, reply) =>
       send(
         reply,
-        await searchDevices(db, contextOf(request), request.headers.authorization, request.query.identifier, base),
+        await searchDevices(
+          db,
+          contextOf(request),
+          request.headers.authorization,
+          request.query.identifier,
+          base,
+          searchRequest(request),
+        ),
       ),
   );
 
@@ -181,7 +274,14 @@ const fhirServer: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, deps) => {
     async (request, reply) =>
       send(
         reply,
-        await searchDiagnosticReports(db, contextOf(request), request.headers.authorization, request.query, base),
+        await searchDiagnosticReports(
+          db,
+          contextOf(request),
+          request.headers.authorization,
+          request.query,
+          base,
+          searchRequest(request),
+        ),
       ),
   );
 
@@ -189,7 +289,20 @@ const fhirServer: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, deps) => {
     '/R4/Observation',
     { config: { access: 'machine', ...writes }, bodyLimit: INGESTION_BODY_LIMIT_BYTES, schema: { tags } },
     async (request, reply) =>
-      send(reply, await createObservation(db, contextOf(request), request.headers.authorization, request.body, rules)),
+      send(
+        reply,
+        await createObservation(
+          db,
+          contextOf(request),
+          request.headers.authorization,
+          request.body,
+          rules,
+          // A conditional create (R4 http.html 3.1.0.8.1): `identifier=system|value`.
+          request.headers['if-none-exist'] === undefined
+            ? undefined
+            : [request.headers['if-none-exist']].flat().join(','),
+        ),
+      ),
   );
   app.post(
     '/R4',

@@ -7,6 +7,7 @@ import {
   FhirErrors,
   IngestionErrors,
   kindByLoinc,
+  MEASUREMENT_KINDS,
   type AuditAction,
 } from '@rpm/contracts';
 import type pg from 'pg';
@@ -20,6 +21,7 @@ import {
   operationOutcome,
   presentObservation,
   responseBundle,
+  versionMeta,
   type IssueCode,
 } from './fhir.presenter.ts';
 import { audit } from '../../kernel/audit-writer.ts';
@@ -37,7 +39,16 @@ import {
 } from '../ingestion/index.ts';
 import { FhirError, writer, type FhirAnswer } from './fhir.auth.ts';
 import { checked, parseObservation, type ParsedObservation } from './fhir-observation.ts';
-import { attributedPatients, findObservation, patientOrganizations } from './fhir.repository.ts';
+import {
+  attributedPatients,
+  findObservation,
+  observationsByIdentifier,
+  patientOrganizations,
+  receivedTimes,
+  storeIdentifiers,
+  type Token,
+} from './fhir.repository.ts';
+import { parseToken } from './fhir-search.ts';
 
 /** A parsed entry, or why it was refused. */
 type Checked = { ok: true; parsed: ParsedObservation } | { ok: false; error: ReadingRejected };
@@ -88,8 +99,151 @@ async function checkSubjects(db: Queryable, checked: Checked[], at: (i: number) 
 /** An entry about a patient of another organization than the writing source's: refused, 403. */
 class OtherOrganization extends ReadingRejected {}
 
-const refusalStatus = (error: ReadingRejected): 400 | 403 | 409 =>
-  error instanceof OtherOrganization ? 403 : error.status === 409 ? 409 : 400;
+/** A conditional create whose criteria match several Observations: 412, nothing stored. */
+class SeveralMatches extends ReadingRejected {}
+
+/**
+ * A conditional create whose criteria match one Observation: not an error, the answer is that
+ * Observation (200, nothing stored). Carried as a refusal so that the checks below pass it by.
+ */
+class AlreadyExists extends ReadingRejected {
+  constructor(public readonly observationId: number) {
+    super('Already exists');
+  }
+}
+
+const refusalStatus = (error: ReadingRejected): 400 | 403 | 409 | 412 =>
+  error instanceof OtherOrganization ? 403 : error instanceof SeveralMatches ? 412 : error.status === 409 ? 409 : 400;
+
+const ALL_KINDS = MEASUREMENT_KINDS.map((k) => k.kind);
+
+/**
+ * The identifiers a conditional create's criteria name (`If-None-Exist` or a Bundle entry's
+ * `request.ifNoneExist`): R4 allows any search, this server `identifier` (token, comma for or,
+ * `?` optional), the one search that names an Observation without its patient.
+ */
+export function ifNoneExistTokens(criteria: string, field: string): Token[] {
+  const params = new URLSearchParams(
+    criteria
+      .trim()
+      .replace(/^\?/, '')
+      .replace(/^Observation\?/, ''),
+  );
+  const names = [...new Set([...params.keys()])];
+  if (names.length !== 1 || names[0] !== 'identifier') throw new ReadingRejected(FhirErrors.ifNoneExist(field));
+  const tokens = params
+    .getAll('identifier')
+    .flatMap((v) => v.split(','))
+    .map((v) => parseToken(v.trim()));
+  if (tokens.length === 0 || tokens.some((t) => t.value === '' || t.value.length > 255))
+    throw new ReadingRejected(FhirErrors.ifNoneExist(field));
+  return tokens;
+}
+
+/**
+ * What a conditional create's criteria find within the writer's organization: nothing (go on and
+ * create), one Observation (answer it), or several (412).
+ */
+async function conditionalMatch(
+  db: Queryable,
+  source: AuthenticatedSource,
+  criteria: string,
+  field: string,
+): Promise<ReadingRejected | null> {
+  const matches = await observationsByIdentifier(db, source.organizationId, ifNoneExistTokens(criteria, field), 2);
+  if (matches.length === 0) return null;
+  if (matches.length > 1) return new SeveralMatches(FhirErrors.ifNoneExistMatches(matches.length));
+  return new AlreadyExists(matches[0]!.observation_id);
+}
+
+/** The measurement an identifier names: its device and instant (a panel's pulse shares both). */
+const measurementOf = (device: string, at: Date) => `${device.trim().toLowerCase()}|${at.getTime()}`;
+
+/**
+ * Refuses, in place, each accepted entry carrying an identifier that already names another
+ * measurement of the organization (stored before, or earlier in this request): 409, so that a
+ * sender's identifier keeps naming one Observation. A retry of the same measurement passes.
+ */
+async function keepIdentifiersUnique(
+  db: Queryable,
+  source: AuthenticatedSource,
+  checked: Checked[],
+  at: (i: number) => string,
+): Promise<void> {
+  const accepted = checked.flatMap((c, i) =>
+    c.ok && c.parsed.identifiers.length > 0 ? [{ i, parsed: c.parsed }] : [],
+  );
+  if (accepted.length === 0) return;
+  const known = await observationsByIdentifier(
+    db,
+    source.organizationId,
+    accepted.flatMap(({ parsed }) => parsed.identifiers),
+    accepted.length * 10,
+  );
+  const owner = new Map<string, { measurement: string; observationId: number | null }>();
+  const keyOf = (i: { system: string | null; value: string }) => `${i.system ?? ''}\u0000${i.value}`;
+  for (const k of known)
+    owner.set(keyOf(k), { measurement: measurementOf(k.source, k.created_at), observationId: k.observation_id });
+  for (const { i, parsed } of accepted) {
+    const measurement = measurementOf(parsed.reading.deviceIdentifier, parsed.reading.measuredAt);
+    const taken = parsed.identifiers.find((id) => {
+      const o = owner.get(keyOf(id));
+      return o !== undefined && o.measurement !== measurement;
+    });
+    if (taken) {
+      const observationId = owner.get(keyOf(taken))?.observationId ?? 0;
+      checked[i] = {
+        ok: false,
+        error: new ReadingRejected(
+          FhirErrors.identifierTaken(`${at(i)}identifier`, observationId),
+          parsed.reading.deviceIdentifier,
+          409,
+        ),
+      };
+      continue;
+    }
+    for (const id of parsed.identifiers)
+      if (!owner.has(keyOf(id))) owner.set(keyOf(id), { measurement, observationId: null });
+  }
+}
+
+/** Keeps the sender's identifiers with the Observation each entry became (stored, a retry, or a panel's pulse). */
+async function keepIdentifiers(
+  tx: Queryable,
+  source: AuthenticatedSource,
+  checked: Checked[],
+  outcomes: (EntryOutcome | null)[],
+): Promise<void> {
+  const items = checked.flatMap((c, i) => {
+    if (!c.ok) return [];
+    const o = outcomes[i];
+    const target = o?.status === 'merged' ? o.into : o;
+    const observationId = target && target.status !== 'unmatched' ? target.vitalId : null;
+    return observationId ? c.parsed.identifiers.map((id) => ({ observationId, ...id })) : [];
+  });
+  const taken = await storeIdentifiers(tx, source.organizationId, items);
+  // Checked before storing; only a request racing this one can have taken it since: refuse it
+  // all (the transaction rolls back) rather than keep a reading its sender cannot find again.
+  if (taken[0]) throw new ReadingRejected(FhirErrors.identifierTaken('identifier', taken[0].ownerId), null, 409);
+}
+
+/** Stores in one transaction; a refusal found while storing (an identifier race) refuses the request, audited. */
+async function storeOrRefuse<T>(
+  db: pg.Pool,
+  ctx: RequestContext,
+  source: AuthenticatedSource,
+  action: AuditAction,
+  run: (tx: Queryable) => Promise<T>,
+): Promise<T> {
+  try {
+    return await withTransaction(db, run);
+  } catch (err) {
+    if (!(err instanceof ReadingRejected)) throw err;
+    await rejectReading(db, ctx, source, action, err);
+    const status = refusalStatus(err);
+    throw new FhirError(status, REFUSAL_ANSWERS[status].code, err.message);
+  }
+}
 
 /**
  * Refuses, in place, each accepted entry that would go to a patient in a month closed for
@@ -270,6 +424,24 @@ function entryResponse(o: EntryOutcome | null): BundleEntry {
   };
 }
 
+/**
+ * Adds to each entry that names an Observation its version, as a read's ETag and Last-Modified
+ * would give it (R4 Bundle.entry.response.etag and lastModified).
+ */
+async function withVersions(db: Queryable, entries: BundleEntry[]): Promise<BundleEntry[]> {
+  const idOf = (e: BundleEntry) => Number(/^Observation\/(\d+)$/.exec(e.response?.location ?? '')?.[1] ?? 0);
+  const stored = await receivedTimes(
+    db,
+    entries.map(idOf).filter((id) => id > 0),
+  );
+  return entries.map((e) => {
+    const at = stored.get(idOf(e));
+    if (!at || !e.response) return e;
+    const { versionId, lastUpdated } = versionMeta(at);
+    return { ...e, response: { ...e.response, etag: `W/"${versionId}"`, lastModified: lastUpdated } };
+  });
+}
+
 /** What the checks of an Observation need from the server's configuration. */
 export interface WriteRules {
   publicUrl: string;
@@ -280,36 +452,87 @@ const REFUSAL_ANSWERS = {
   400: { status: '400 Bad Request', code: 'invalid' },
   403: { status: '403 Forbidden', code: 'security' },
   409: { status: '409 Conflict', code: 'conflict' },
+  412: { status: '412 Precondition Failed', code: 'multiple-matches' },
 } as const;
 
 const refusedEntry = (error: ReadingRejected): BundleEntry => {
+  if (error instanceof AlreadyExists)
+    return { response: { status: '200 OK', location: `Observation/${error.observationId}` } };
   const answer = REFUSAL_ANSWERS[refusalStatus(error)];
   return { response: { status: answer.status, outcome: operationOutcome('error', answer.code, error.message) } };
 };
 
-/** POST /fhir/R4/Observation */
+/** A conditional create that found its Observation: 200 with it, nothing stored, the finding audited. */
+async function existingAnswer(
+  db: pg.Pool,
+  ctx: RequestContext,
+  source: AuthenticatedSource,
+  action: AuditAction,
+  observationId: number,
+  rules: WriteRules,
+): Promise<FhirAnswer> {
+  const stored = await findObservation(db, observationId, ALL_KINDS);
+  const resource = stored ? presentObservation(stored) : undefined;
+  await audit(db, ctx, {
+    action,
+    outcome: 'success',
+    resourceType: 'ingestion_source',
+    resourceId: source.id,
+    details: {
+      organization_id: source.organizationId,
+      stored: 0,
+      conditional: 'exists',
+      observation_id: observationId,
+      ...(stored ? { patient_ids: [stored.patient_id] } : {}),
+    },
+  });
+  if (!resource) return { status: 200, body: operationOutcome('information', 'informational', 'Already stored') };
+  return { status: 200, location: `${rules.publicUrl}/fhir/R4/Observation/${observationId}`, body: resource };
+}
+
+/** POST /fhir/R4/Observation, optionally conditional (`If-None-Exist`). */
 export async function createObservation(
   db: pg.Pool,
   ctx: RequestContext,
   authorization: string | undefined,
   body: unknown,
   rules: WriteRules,
+  ifNoneExist?: string,
 ): Promise<FhirAnswer> {
   const action = 'fhir.observation.create';
   const source = await writer(db, ctx, authorization, action);
+  const refuse = async (error: ReadingRejected) => {
+    await rejectReading(db, ctx, source, action, error);
+    const status = refusalStatus(error);
+    return new FhirError(status, REFUSAL_ANSWERS[status].code, error.message);
+  };
+  // A conditional create (R4 http.html 3.1.0.8.1) looks first: what it finds is the answer,
+  // whatever the body says.
+  if (ifNoneExist !== undefined) {
+    let found: ReadingRejected | null;
+    try {
+      found = await conditionalMatch(db, source, ifNoneExist, 'If-None-Exist');
+    } catch (err) {
+      if (err instanceof ReadingRejected) throw await refuse(err);
+      throw err;
+    }
+    if (found instanceof AlreadyExists) return existingAnswer(db, ctx, source, action, found.observationId, rules);
+    if (found) throw await refuse(found);
+  }
   const checked = [attempt(() => parseObservation(body, '', rules))];
   // The organization first: an entry about another organization's patient, by its device or by
   // its subject, is that refusal (403), whatever else is wrong with its subject.
   await keepToOrganization(db, ctx, source, action, checked, () => '');
   await checkSubjects(db, checked, () => '');
   await keepOutOfClosedMonths(db, checked);
+  await keepIdentifiersUnique(db, source, checked, () => '');
   const c = checked[0]!;
-  if (!c.ok) {
-    await rejectReading(db, ctx, source, action, c.error);
-    const status = refusalStatus(c.error);
-    throw new FhirError(status, REFUSAL_ANSWERS[status].code, c.error.message);
-  }
-  const [o] = await withTransaction(db, (tx) => store(tx, ctx, source, action, checked));
+  if (!c.ok) throw await refuse(c.error);
+  const [o] = await storeOrRefuse(db, ctx, source, action, async (tx) => {
+    const outcomes = await store(tx, ctx, source, action, checked);
+    await keepIdentifiers(tx, source, checked, outcomes);
+    return outcomes;
+  });
   if (o && o.status !== 'merged' && o.status !== 'unmatched' && o.vitalId) {
     const stored = await findObservation(db, o.vitalId, [c.parsed.reading.kind]);
     return {
@@ -373,26 +596,46 @@ export async function processBundle(
       return parseObservation((e as FhirBundleEntryInput).resource, at(i), rules);
     }),
   );
+  // Conditional creates (request.ifNoneExist) look first, each on its own.
+  for (const [i, e] of entries.entries()) {
+    // Only for a well-formed create: another interaction is refused as such above.
+    const request = isRecord(e) && isRecord(e.request) && e.request.method === 'POST' ? e.request : undefined;
+    const criteria = request?.ifNoneExist;
+    if (criteria === undefined) continue;
+    const field = `entry[${i}].request.ifNoneExist`;
+    try {
+      if (typeof criteria !== 'string') throw new ReadingRejected(FhirErrors.ifNoneExist(field));
+      const found = await conditionalMatch(db, source, criteria, field);
+      if (found) results[i] = { ok: false, error: found };
+    } catch (err) {
+      if (!(err instanceof ReadingRejected)) throw err;
+      results[i] = { ok: false, error: err };
+    }
+  }
   await keepToOrganization(db, ctx, source, action, results, at);
   await checkSubjects(db, results, at);
   await keepOutOfClosedMonths(db, results);
-  const refused = results.flatMap((c, i) => (c.ok ? [] : [{ i, error: c.error }]));
+  await keepIdentifiersUnique(db, source, results, at);
+  const refused = results.flatMap((c, i) => (c.ok || c.error instanceof AlreadyExists ? [] : [{ i, error: c.error }]));
   if (bundle.type === 'transaction' && refused.length > 0) {
     await rejectReading(db, ctx, source, action, refused[0]!.error);
     const status = refusalStatus(refused[0]!.error);
     throw new FhirError(status, REFUSAL_ANSWERS[status].code, refused[0]!.error.message);
   }
-  const outcomes = await withTransaction(db, async (tx) => {
+  const outcomes = await storeOrRefuse(db, ctx, source, action, async (tx) => {
     // Only the first refusals are worth keeping: the list shows the newest few anyway.
     await recordRejections(
       tx,
       source.id,
       refused.slice(0, 5).map((r) => r.error),
     );
-    return store(tx, ctx, source, action, results);
+    const stored = await store(tx, ctx, source, action, results);
+    await keepIdentifiers(tx, source, results, stored);
+    return stored;
   });
-  const responseEntries: BundleEntry[] = results.map((c, i) =>
-    c.ok ? entryResponse(outcomes[i]!) : refusedEntry(c.error),
+  const responseEntries = await withVersions(
+    db,
+    results.map((c, i) => (c.ok ? entryResponse(outcomes[i]!) : refusedEntry(c.error))),
   );
   return {
     status: 200,
