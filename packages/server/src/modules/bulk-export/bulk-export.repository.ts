@@ -119,6 +119,14 @@ export async function patientPage(db: Queryable, q: { scope: ExportScope; afterI
         'created_at',
         'updated_at',
       ])
+      // The system the organization names its MRNs in, for the Patient's identifier.
+      .select((eb) =>
+        eb
+          .selectFrom('organizations as o')
+          .select('o.patient_identifier_system')
+          .whereRef('o.id', '=', 'patients.organization_id')
+          .as('identifier_system'),
+      )
       .where('id', '>', q.afterId)
       // The table's CHECK constraint holds gender to these values.
       .$narrowType<{ gender: 'male' | 'female' | 'other' | null }>()
@@ -183,6 +191,11 @@ export async function devicesOf(db: Queryable, patientIds: number[], since: Date
   return kysely(db)
     .selectFrom('devices as d')
     .select(['d.id', 'd.device_id', 'd.model', 'd.type', 'd.patient_id'])
+    // The Device's meta.lastUpdated: when it was made, assigned or given back (as FHIR reads serve it).
+    .select(
+      sql<Date>`greatest(d.created_at, (SELECT max(greatest(a.assigned_from, coalesce(a.assigned_to, a.assigned_from)))
+                                          FROM device_assignments a WHERE a.device_id = d.id))`.as('updated_at'),
+    )
     .where('d.patient_id', 'in', patientIds)
     .$if(since !== null, (w) =>
       w.where((eb) =>

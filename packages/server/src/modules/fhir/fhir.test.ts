@@ -583,7 +583,7 @@ describe('FHIR R4 out', () => {
   });
 
   it('answers a path or method it does not serve with an OperationOutcome, never the portal JSON error', async () => {
-    for (const url of ['/fhir/R4/Foo', '/fhir/R5/metadata', '/fhir/R4/Patient', '/fhir/whatever?x=1']) {
+    for (const url of ['/fhir/R4/Foo', '/fhir/R5/metadata', '/fhir/R4/Practitioner', '/fhir/whatever?x=1']) {
       const res = await fhir<OperationOutcome>('GET', url, { cookie: provider.cookie });
       expect(res.status, url).toBe(404);
       expect(res.body.issue[0]).toMatchObject({ severity: 'error', code: 'not-found' });
