@@ -1044,7 +1044,13 @@ describe('access matrix of the machine doors', () => {
     for (const caller of MACHINE_CALLERS) {
       const client = await smartClient(server, admin, {
         organizationId: caller === 'otherOrg' ? orgB : fixtures.orgA,
-        scopes: ['system/Patient.rs', 'system/Observation.rs', 'system/Device.rs', 'system/DiagnosticReport.rs'],
+        scopes: [
+          'system/Patient.rs',
+          'system/Observation.rs',
+          'system/Device.rs',
+          'system/DiagnosticReport.rs',
+          'system/Group.rs',
+        ],
       });
       readers[caller] = { id: client.id, secret: await smartToken(server, client) };
     }

@@ -13,9 +13,8 @@ import {
   BulkExportErrors,
   BulkExportTexts,
   type BulkExportManifest,
-  type IngestionSourceWithSecret,
 } from '@rpm/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fhirSchemaErrors } from '../../../test/fhir-schema.ts';
 import { lastAuditOf } from '../../../test/support/audit.ts';
 import { buildDevice, buildPatient, buildReadings } from '../../../test/support/factories.ts';
@@ -26,6 +25,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../../../test/support/http.ts';
+import { smartClient, smartToken, type SmartTestClient } from '../../../test/support/smart.ts';
 import { purgeExpiredExports } from './bulk-export.jobs.ts';
 
 type Caller = { cookie: string } | { bearer: string } | null;
@@ -36,7 +36,9 @@ let orgB: number;
 const who = {} as Record<'admin' | 'providerA' | 'providerA2' | 'providerB', Caller>;
 let providerAId: number;
 let providerBId: number;
-let readKeyA: IngestionSourceWithSecret;
+/** A population-health system of organization A: a SMART backend client, its current token. */
+let clientA: SmartTestClient;
+const readKeyA = { secret: '' };
 const patients = {} as Record<'enrolledPanel' | 'enrolled' | 'panelOnly' | 'otherOrg', number>;
 /** The enrolled panel patient's readings: more than a page, several with the same time. */
 const MANY = BULK_EXPORT_PAGE_ROWS + 250;
@@ -138,14 +140,11 @@ beforeAll(async () => {
   providerAId = staff.providerA.id;
   providerBId = staff.providerB.id;
   const adminClient = await signIn(server, staff.admin);
-  readKeyA = (
-    await adminClient.post<IngestionSourceWithSecret>('/api/integrations', {
-      name: 'Population health',
-      kind: 'fhir',
-      can_read: true,
-      organization_id: orgA,
-    })
-  ).body;
+  clientA = await smartClient(server, adminClient, {
+    organizationId: orgA,
+    name: 'Population health',
+    scopes: ['system/Group.rs', 'system/Patient.rs', 'system/Observation.rs', 'system/Device.rs'],
+  });
 
   const db = server.db.pool;
   patients.enrolledPanel = await buildPatient(db, {
@@ -192,6 +191,10 @@ beforeAll(async () => {
   fhirSchemaErrors({ resourceType: 'Patient' });
 }, 300_000);
 afterAll(async () => server?.close());
+// Access tokens live five minutes: each test starts with a fresh one of the same client.
+beforeEach(async () => {
+  readKeyA.secret = await smartToken(server, clientA);
+});
 
 describe('bulk export of a group', () => {
   it("exports an organization's RPM program: its enrolled patients, all their readings and devices, each line valid R4", async () => {
@@ -317,6 +320,37 @@ describe('bulk export of a group', () => {
     // An administrator exports any organization's group.
     const other = await exportOf(`/fhir/R4/Group/org-${orgB}/$export?_type=Patient`, who.admin);
     expect(ids(other.resources.Patient)).toEqual([patients.otherOrg]);
+  });
+});
+
+describe('a SMART backend client', () => {
+  it('kicks off, polls and downloads with its access token, exporting only its scopes and its organization', async () => {
+    const { manifest, resources } = await exportOf(`/fhir/R4/Group/org-${orgA}/$export`, { bearer: readKeyA.secret });
+    expect(manifest.requiresAccessToken).toBe(true);
+    expect(Object.keys(resources).sort()).toEqual(['Device', 'Observation', 'Patient']);
+    expect(ids(resources.Patient)).toEqual([patients.enrolledPanel, patients.enrolled].sort((a, b) => a - b));
+    expect(subjects(resources.Observation)).not.toContain(patients.otherOrg);
+
+    // A client granted Patient only: Observation is refused, and without _type it gets Patients only.
+    const adminApi = await signIn(server, await createStaff(server, { role: 'admin', organizationId: orgA }));
+    const narrow = await smartClient(server, adminApi, {
+      organizationId: orgA,
+      scopes: ['system/Group.rs', 'system/Patient.rs'],
+    });
+    const narrowToken = { bearer: await smartToken(server, narrow) };
+    const refused = await call('GET', `/fhir/R4/Group/org-${orgA}/$export?_type=Observation`, narrowToken, ASYNC);
+    expect(refused.status).toBe(403);
+    expect(refused.json<OperationOutcome>().resourceType).toBe('OperationOutcome');
+    const onlyPatients = await exportOf(`/fhir/R4/Group/org-${orgA}/$export`, narrowToken);
+    expect(Object.keys(onlyPatients.resources)).toEqual(['Patient']);
+
+    // Another client (even of the same organization) cannot follow this client's export.
+    const { statusPath } = await exportOf(`/fhir/R4/Group/org-${orgA}/$export?_type=Patient`, {
+      bearer: readKeyA.secret,
+    });
+    expect((await call('GET', statusPath, narrowToken)).status).toBe(404);
+    // Without a token the files are not served.
+    expect((await call('GET', statusPath, null)).status).toBe(401);
   });
 });
 
