@@ -5,14 +5,7 @@
  */
 
 /** A module importing a private file of another module (normally only its index.ts). */
-export const privateImports = [
-  // The FHIR server registers the bulk export inside its own prefix (so that the export's errors
-  // are its OperationOutcomes), so the FHIR module's index imports the bulk-export module: the
-  // export importing that index back would be a cycle. It takes the FHIR caller check and the
-  // presenters from their files instead, until the registration moves to the composition.
-  { from: 'bulk-export', to: 'fhir', file: 'fhir.auth.ts' },
-  { from: 'bulk-export', to: 'fhir', file: 'fhir.presenter.ts' },
-];
+export const privateImports = [];
 
 /** Files outside repositories and db/ that still send SQL themselves. */
 export const sqlOutsideRepositories = [

@@ -17,6 +17,7 @@ import { audit } from './kernel/audit-writer.ts';
 import { dbInspectorRoutes } from './modules/db-inspector/index.ts';
 import { devicesRoutes } from './modules/devices/index.ts';
 import { ehrLaunchRoutes } from './modules/ehr-launch/index.ts';
+import { bulkExportRoutes } from './modules/bulk-export/index.ts';
 import { fhirRoutes } from './modules/fhir/index.ts';
 import { healthRoutes } from './modules/health/index.ts';
 import { ingestionRoutes } from './modules/ingestion/index.ts';
@@ -187,7 +188,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     auditRoutes,
     dbInspectorRoutes,
     ingestionRoutes,
-    fhirRoutes,
     smartRoutes,
     ehrLaunchRoutes,
     alertsRoutes,
@@ -196,6 +196,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   ]) {
     await app.register(routes, moduleDeps);
   }
+  // The FHIR server, with the Bulk Data export served under its prefix.
+  await app.register(fhirRoutes, { ...moduleDeps, extensions: [bulkExportRoutes] });
 
   registerWebApp(app, config.webDist);
   return app;

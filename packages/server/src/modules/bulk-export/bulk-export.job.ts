@@ -11,7 +11,7 @@ import type pg from 'pg';
 import { withTransaction } from '../../db/pool.ts';
 import { audit } from '../../kernel/audit-writer.ts';
 import type { RequestContext } from '../../kernel/request-context.ts';
-import { presentDevice, presentObservation, presentPatient } from '../fhir/fhir.presenter.ts';
+import { presentDevice, presentObservation, presentPatient } from '../fhir/index.ts';
 import {
   appendChunk,
   completeExport,

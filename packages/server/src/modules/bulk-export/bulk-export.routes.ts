@@ -13,7 +13,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { contextOf } from '../../kernel/request-context.ts';
 import { sourceRateLimit } from '../../kernel/source-rate-limit.ts';
 import type { ModuleDeps } from '../module-deps.ts';
-import { sourceNamedBy } from '../fhir/fhir.auth.ts';
+import { sourceNamedBy } from '../fhir/index.ts';
 import { startBulkExportJobs } from './bulk-export.jobs.ts';
 import {
   cancel,

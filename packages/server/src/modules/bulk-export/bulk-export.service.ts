@@ -31,8 +31,7 @@ import {
 } from '../../policies/bulk-export.ts';
 import { readerHasScope, type FhirScopeNeed } from '../../policies/fhir-scopes.ts';
 import { fhirOrganizationScope, type FhirReader } from '../../policies/ingestion.ts';
-import { FhirError, notFound, reader, sourceDetails } from '../fhir/fhir.auth.ts';
-import { operationOutcome } from '../fhir/fhir.presenter.ts';
+import { FhirError, notFound, operationOutcome, reader, sourceDetails } from '../fhir/index.ts';
 import { presentGroup, providerName, resolveGroup, type ResolvedGroup } from './bulk-export.groups.ts';
 import {
   cancelExport,

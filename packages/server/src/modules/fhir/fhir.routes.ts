@@ -16,7 +16,6 @@ import { HttpError } from '../../kernel/errors.ts';
 import { sourceRateLimit } from '../../kernel/source-rate-limit.ts';
 import { operationOutcome, type IssueCode } from './fhir.presenter.ts';
 import type { ModuleDeps } from '../module-deps.ts';
-import { bulkExportRoutes } from '../bulk-export/index.ts';
 import { smartFhirRoutes } from '../smart/index.ts';
 import { FhirError, sourceNamedBy, type FhirAnswer } from './fhir.auth.ts';
 import {
@@ -125,11 +124,20 @@ const pathPattern = (url: string) =>
  * wrong, also for a path or method this server does not serve (its own not-found handler, which
  * needs the routes under a prefix of their own).
  */
-export const fhirRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, deps) => {
+export const fhirRoutes: FastifyPluginAsyncTypebox<FhirDeps> = async (app, deps) => {
   await app.register(fhirServer, { ...deps, prefix: '/fhir' });
 };
 
-const fhirServer: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, deps) => {
+/**
+ * Other modules' FHIR interactions (the Bulk Data export) are handed in by the composition and
+ * served under this prefix, with its error handler and OperationOutcomes: this module need not
+ * import them, and they import this one's public API.
+ */
+export interface FhirDeps extends ModuleDeps {
+  extensions?: readonly FastifyPluginAsyncTypebox<ModuleDeps>[];
+}
+
+const fhirServer: FastifyPluginAsyncTypebox<FhirDeps> = async (app, deps) => {
   const { db, config } = deps;
   const base = config.publicUrl;
   const rules = { publicUrl: base, maxAgeDays: config.ingestion.readingMaxAgeDays };
@@ -311,9 +319,8 @@ const fhirServer: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, deps) => {
       send(reply, await processBundle(db, contextOf(request), request.headers.authorization, request.body, rules)),
   );
 
-  // Bulk Data export (Group/{id}/$export, Patient/$export, status and files) shares this prefix,
-  // its error handler and its OperationOutcomes.
   // Not `deps` itself: it carries this plugin's own prefix, which would apply twice (/fhir/fhir).
-  await app.register(bulkExportRoutes, { db, identity: deps.identity, config });
-  await app.register(smartFhirRoutes, { db, identity: deps.identity, config });
+  const inner: ModuleDeps = { db, identity: deps.identity, config };
+  for (const extension of deps.extensions ?? []) await app.register(extension, inner);
+  await app.register(smartFhirRoutes, inner);
 };

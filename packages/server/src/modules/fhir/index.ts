@@ -1,4 +1,7 @@
-export { fhirRoutes } from './fhir.routes.ts';
+export { fhirRoutes, type FhirDeps } from './fhir.routes.ts';
+// What another module's FHIR interaction (the Bulk Data export) needs: the caller check, its errors.
+export { FhirError, notFound, reader, sourceDetails, sourceNamedBy } from './fhir.auth.ts';
+export { operationOutcome } from './fhir.presenter.ts';
 // Resources as R4 JSON, one row at a time (the bulk export writes them as NDJSON lines).
 export {
   presentDevice,
