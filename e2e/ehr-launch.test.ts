@@ -9,6 +9,7 @@ import {
   EhrLaunchPaths,
   EhrLaunchTexts,
   Labels,
+  PatientTexts,
   type EhrLaunchSettings,
   type Organization,
   type PatientDetail,
@@ -106,7 +107,7 @@ describe('launch from the EHR', () => {
     const { page, errors } = await launchAndSignIn('e2e-launch-1', providerA);
     await page.waitForURL(`${portal.url}/patients/${patient.id}`);
     await page.getByRole('heading', { name: /Edith/ }).first().waitFor();
-    await page.getByText(`${EhrLaunchTexts.mrnLabel} E2E-7001`).waitFor();
+    await page.getByText(`${PatientTexts.mrn} E2E-7001`).waitFor();
     expect(ehr.events).toEqual(expect.arrayContaining(['authorize: code issued', 'token: issued', 'patient: read']));
     // The EHR's token stays on the server: nothing of it in the browser's cookies, storage or page.
     const token = ehr.issuedTokens.at(-1)!;

@@ -57,8 +57,10 @@ describe('readings from a device cloud', () => {
     const adminErrors = collectConsoleErrors(admin, [/401/]);
     await signInAs(admin, portal, portal.adminEmail, portal.adminPassword);
     await admin.getByRole('link', { name: IngestionTexts.integrationsTitle }).click();
-    await admin.getByLabel(IngestionTexts.sourceName).fill('Tenovi cloud');
-    await admin.getByRole('button', { name: IngestionTexts.createSource }).click();
+    // The page has a second form (EHR system clients) with its own Name field.
+    const createForm = admin.getByRole('form', { name: IngestionTexts.createSource });
+    await createForm.getByLabel(IngestionTexts.sourceName).fill('Tenovi cloud');
+    await createForm.getByRole('button', { name: IngestionTexts.createSource }).click();
     const secret = (await admin.getByTestId('source-secret').textContent())!.trim();
     const sourceId = (await admin.getByTestId('source-id').textContent())!.split(': ')[1]!.trim();
     expect(secret).toMatch(/^rpms_/);

@@ -49,7 +49,8 @@ export default [
     path: initialFiles('index.html', ...SIGNED_IN_CHROME, 'src/features/patients/patients-page.tsx'),
     // The triage columns (last reading, open alerts, minutes and days of the month) added 1 kB;
     // their times are written with Intl, not the date library. The shared chunks the care month's
-    // pages reshuffled added about 0.6 kB more.
-    limit: '218 kB',
+    // pages reshuffled added about 0.6 kB more. Returning to the page that sent the user to sign in
+    // (the launch from the EHR, in the signed-in shell's guard) added 0.3 kB.
+    limit: '218.5 kB',
   },
 ];

@@ -6,16 +6,6 @@ import { Type, type Static } from 'typebox';
  * EHR's patient and keeps its identifiers for a short while; the browser, once signed in, asks
  * `EhrLaunchPaths.resolve` which portal patient that is.
  */
-export const EhrLaunchPaths = {
-  /** Registered in the EHR as the app's launch URL. */
-  launch: '/ehr/launch',
-  /** Registered in the EHR as the app's redirect URI. */
-  callback: '/ehr/callback',
-  /** The web page the callback sends the browser to (signed-in). */
-  complete: '/launch/complete',
-  resolve: '/api/ehr-launch/resolve',
-  settings: (organizationId: number | string) => `/api/organizations/${organizationId}/ehr-launch`,
-} as const;
 
 /** What the portal asks the EHR for: the launch context, the user's identity and the patient. */
 export const EHR_LAUNCH_SCOPE = 'launch openid fhirUser patient/Patient.rs';
@@ -31,7 +21,6 @@ export const EHR_LAUNCH_TTL_MINUTES = 10;
 export const EHR_ISS_MAX_LENGTH = 500;
 export const EHR_CLIENT_ID_MAX_LENGTH = 255;
 export const PATIENT_IDENTIFIER_SYSTEM_MAX_LENGTH = 255;
-export const MRN_MAX_LENGTH = 64;
 
 /** GET /ehr/launch: what the EHR sends. */
 export const EhrLaunchQuery = Type.Object({
@@ -115,5 +104,4 @@ export const EhrLaunchTexts = {
   saved: 'EHR launch settings saved',
   saveFailed: 'Failed to save the EHR launch settings',
   loadFailed: 'Failed to load the EHR launch settings',
-  mrnLabel: 'MRN',
 } as const;

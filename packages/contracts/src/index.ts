@@ -46,4 +46,5 @@ export * from './outreach.ts';
 export * from './texts/outreach.ts';
 export * from './smart.ts';
 export * from './bulk-export.ts';
+export * from './ehr-launch-paths.ts';
 export * from './ehr-launch.ts';

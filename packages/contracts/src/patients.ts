@@ -4,7 +4,9 @@ import { MAX_PAGE_LIMIT } from './constants.ts';
 import { AssignedDevice } from './devices.ts';
 import { InputDate, InputText, PageOf } from './fields.ts';
 import { Insurance, InsuranceInput } from './insurances.ts';
-import { MRN_MAX_LENGTH } from './ehr-launch.ts';
+
+/** The longest MRN kept: EHR identifiers are short (Epic and Cerner MRNs are under 20 characters). */
+export const MRN_MAX_LENGTH = 64;
 
 export const GENDERS = ['male', 'female', 'other'] as const;
 export const Gender = Type.Union([Type.Literal('male'), Type.Literal('female'), Type.Literal('other')]);

@@ -6,6 +6,8 @@ export const PatientTexts = {
   firstName: 'First name',
   middleName: 'Middle name',
   lastName: 'Last name',
+  /** The patient's identifier in the organization's EHR (matched on a launch from the EHR). */
+  mrn: 'MRN',
   status: 'Status',
   actions: 'Actions',
   noPatients: 'No patients yet.',

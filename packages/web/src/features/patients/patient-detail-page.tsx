@@ -1,5 +1,5 @@
 import { Box, Button, Divider, Paper, Stack, Typography } from '@mui/material';
-import { Labels, PatientTexts, type Insurance, EhrLaunchTexts } from '@rpm/contracts';
+import { Labels, PatientTexts, type Insurance } from '@rpm/contracts';
 import { lazy, Suspense } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { paths } from '../../config/paths.ts';
@@ -61,7 +61,7 @@ export default function PatientDetailPage() {
           {/* Under the name: after a launch from the EHR, the identifier the two records share confirms the match. */}
           {p.mrn && (
             <Typography color="text.secondary" data-testid="patient-mrn">
-              {`${EhrLaunchTexts.mrnLabel} ${p.mrn}`}
+              {`${PatientTexts.mrn} ${p.mrn}`}
             </Typography>
           )}
         </Box>

@@ -10,7 +10,7 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import { ENROLLMENT_STATUSES, EhrLaunchTexts, GENDERS, Labels, MRN_MAX_LENGTH, PatientTexts, type Device } from '@rpm/contracts';
+import { ENROLLMENT_STATUSES, GENDERS, Labels, MRN_MAX_LENGTH, PatientTexts, type Device } from '@rpm/contracts';
 import { useSnackbar } from '../../lib/toast/toast.ts';
 import { useEffect, useRef } from 'react';
 import { Controller, useWatch } from 'react-hook-form';
@@ -184,7 +184,7 @@ export function PatientForm({
                 ))}
               </TextField>
               <TextField
-                label={EhrLaunchTexts.mrnLabel}
+                label={PatientTexts.mrn}
                 fullWidth
                 slotProps={{ htmlInput: { maxLength: MRN_MAX_LENGTH, autoComplete: 'off' } }}
                 {...inputProps(form, 'mrn')}

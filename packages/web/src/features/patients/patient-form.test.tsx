@@ -5,7 +5,6 @@ import {
   PatientTexts,
   Validation,
   type PatientInput,
-  EhrLaunchTexts,
 } from '@rpm/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -271,7 +270,7 @@ describe('patient form: evidence fields', { timeout: 20_000 }, () => {
     await user.selectOptions(screen.getByLabelText(PatientTexts.orderingProvider), '7');
     await user.type(screen.getByLabelText(PatientTexts.consentDate), '2025-11-03');
     await user.type(screen.getByLabelText(PatientTexts.diagnosisCodes), ' i10 ; e11.9,I10');
-    await user.type(screen.getByLabelText(EhrLaunchTexts.mrnLabel), ' MRN-77 ');
+    await user.type(screen.getByLabelText(PatientTexts.mrn), ' MRN-77 ');
     await user.click(screen.getByRole('button', { name: Labels.save }));
     await screen.findByText('stop here');
     expect(lastBody).toMatchObject({
