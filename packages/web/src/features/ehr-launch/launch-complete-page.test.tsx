@@ -54,4 +54,15 @@ describe('launch from the EHR', { timeout: 20_000 }, () => {
     expect(await screen.findByText(EhrLaunchErrors.expired)).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: Labels.login })).toBeNull();
   });
+
+  it('says the launch has expired when the server refuses the launch id as malformed (an edited address)', async () => {
+    signInForTest(makeUser());
+    server.use(
+      http.post(EhrLaunchPaths.resolve, () =>
+        HttpResponse.json({ message: 'Invalid request: body/launch must NOT have fewer than 16 characters' }, { status: 400 }),
+      ),
+    );
+    renderApp(`${EhrLaunchPaths.complete}?launch=cut`);
+    expect(await screen.findByText(EhrLaunchErrors.expired)).toBeInTheDocument();
+  });
 });

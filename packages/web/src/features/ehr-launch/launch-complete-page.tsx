@@ -2,7 +2,7 @@ import { Box, Typography } from '@mui/material';
 import { EhrLaunchErrors, EhrLaunchTexts } from '@rpm/contracts';
 import { useEffect, useRef, useState } from 'react';
 import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { errorMessage } from '../../api/errors.ts';
+import { ApiError, errorMessage } from '../../api/errors.ts';
 import { resolveLaunch } from '../../api/ehr-launch/resolve-launch.ts';
 import { LoadingState } from '../../components/loading-state.tsx';
 import { MessagePage } from '../../components/message-page.tsx';
@@ -41,7 +41,14 @@ function ResolveLaunch() {
     asked.current = launch;
     resolveLaunch(launch).then(
       ({ patient_id }) => navigate(paths.patient(patient_id), { replace: true }),
-      (err: unknown) => setProblem(errorMessage(err, EhrLaunchErrors.launchFailed)),
+      (err: unknown) =>
+        setProblem(
+          // A launch id the server refuses as malformed is not one it issued (a cut or edited
+          // address): to the clinician that is a launch to start again from the EHR.
+          err instanceof ApiError && err.status === 400
+            ? EhrLaunchErrors.expired
+            : errorMessage(err, EhrLaunchErrors.launchFailed),
+        ),
     );
   }, [launch, navigate]);
 
