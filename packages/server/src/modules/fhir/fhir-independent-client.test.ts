@@ -7,7 +7,7 @@
  * official R4 JSON schema.
  */
 import type { Bundle, CapabilityStatement, Observation, Patient, Resource } from '@medplum/fhirtypes';
-import { Client, CapabilityTool, RESPONSE_KEY } from 'fhir-kit-client';
+import { Client, CapabilityTool, RESPONSE_KEY, type FhirResource } from 'fhir-kit-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fhirSchemaErrors } from '../../../test/fhir-schema.ts';
 import { buildDevice, buildPatient, buildReadings } from '../../../test/support/factories.ts';
@@ -25,6 +25,8 @@ let reader: SmartTestClient;
 let writer: SmartTestClient;
 let fhir: Client;
 
+/** The library answers untyped resources; the tests read them as R4 types. */
+const typed = async <T>(answer: Promise<unknown>): Promise<T> => (await answer) as T;
 const base = () => `${server.url}/fhir/R4`;
 const valid = (r: unknown) => expect(fhirSchemaErrors(r as Resource)).toEqual([]);
 /** The HTTP status of a refusal as the client library reports it. */
@@ -37,28 +39,31 @@ async function refusedWith(call: Promise<unknown>): Promise<number> {
   throw new Error('the call was not refused');
 }
 
-const bloodPressure = (at: Date, systolic: number, identifier: string): Observation => ({
-  resourceType: 'Observation',
-  status: 'final',
-  identifier: [{ system: 'https://gateway.example/readings', value: identifier }],
-  category: [
-    { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/observation-category', code: 'vital-signs' }] },
-  ],
-  code: { coding: [{ system: LOINC, code: '85354-9' }] },
-  subject: { reference: `Patient/${patientA}` },
-  effectiveDateTime: at.toISOString(),
-  device: { identifier: { value: 'KIT-CUFF-1' } },
-  component: [
-    {
-      code: { coding: [{ system: LOINC, code: '8480-6' }] },
-      valueQuantity: { value: systolic, unit: 'mm[Hg]', system: 'http://unitsofmeasure.org', code: 'mm[Hg]' },
-    },
-    {
-      code: { coding: [{ system: LOINC, code: '8462-4' }] },
-      valueQuantity: { value: 79, unit: 'mm[Hg]', system: 'http://unitsofmeasure.org', code: 'mm[Hg]' },
-    },
-  ],
-});
+const bloodPressure = (at: Date, systolic: number, identifier: string): FhirResource => {
+  const observation: Observation = {
+    resourceType: 'Observation',
+    status: 'final',
+    identifier: [{ system: 'https://gateway.example/readings', value: identifier }],
+    category: [
+      { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/observation-category', code: 'vital-signs' }] },
+    ],
+    code: { coding: [{ system: LOINC, code: '85354-9' }] },
+    subject: { reference: `Patient/${patientA}` },
+    effectiveDateTime: at.toISOString(),
+    device: { identifier: { value: 'KIT-CUFF-1' } },
+    component: [
+      {
+        code: { coding: [{ system: LOINC, code: '8480-6' }] },
+        valueQuantity: { value: systolic, unit: 'mm[Hg]', system: 'http://unitsofmeasure.org', code: 'mm[Hg]' },
+      },
+      {
+        code: { coding: [{ system: LOINC, code: '8462-4' }] },
+        valueQuantity: { value: 79, unit: 'mm[Hg]', system: 'http://unitsofmeasure.org', code: 'mm[Hg]' },
+      },
+    ],
+  };
+  return observation as unknown as FhirResource;
+};
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -96,9 +101,11 @@ describe('an independent FHIR client with a SMART backend token', () => {
   it('finds the token URL and what is supported in the CapabilityStatement', async () => {
     const auth = await fhir.smartAuthMetadata();
     expect(String(auth.tokenUrl)).toBe(`${server.url}/oauth/token`);
-    const statement = (await fhir.capabilityStatement()) as CapabilityStatement;
+    const raw = await fhir.capabilityStatement();
+    const statement = raw as unknown as CapabilityStatement;
     valid(statement);
-    const can = new CapabilityTool(statement);
+    expect(statement.fhirVersion).toBe('4.0.1');
+    const can = new CapabilityTool(raw);
     expect(can.resourceCan('Patient', 'read')).toBe(true);
     expect(can.resourceCan('Patient', 'search-type')).toBe(true);
     expect(can.resourceCan('Observation', 'create')).toBe(true);
@@ -112,29 +119,33 @@ describe('an independent FHIR client with a SMART backend token', () => {
   });
 
   it('reads a patient by the MRN search and by id, with meta and an ETag', async () => {
-    const found = (await fhir.search({
-      resourceType: 'Patient',
-      searchParams: { identifier: `${MRN_SYSTEM}|A-4711` },
-    })) as Bundle;
+    const found = await typed<Bundle>(
+      fhir.search({
+        resourceType: 'Patient',
+        searchParams: { identifier: `${MRN_SYSTEM}|A-4711` },
+      }),
+    );
     valid(found);
     expect(found.total).toBe(1);
     const patient = found.entry?.[0]?.resource as Patient;
     expect(patient.id).toBe(String(patientA));
-    const read = (await fhir.read({ resourceType: 'Patient', id: String(patientA) })) as Patient;
+    const read = await typed<Patient>(fhir.read({ resourceType: 'Patient', id: String(patientA) }));
     valid(read);
     expect(read.meta?.versionId).toBeTruthy();
     expect(read.meta?.lastUpdated).toBeTruthy();
-    const response = (read as unknown as Record<symbol, Response>)[RESPONSE_KEY];
+    const response = (read as unknown as Record<typeof RESPONSE_KEY, Response>)[RESPONSE_KEY];
     expect(response.headers.get('etag')).toBe(`W/"${read.meta?.versionId}"`);
     // Another organization's patient is as unknown as one that does not exist.
     expect(await refusedWith(fhir.read({ resourceType: 'Patient', id: String(patientB) }))).toBe(404);
   });
 
   it('pages through readings with the links it is given, while new readings arrive, missing and repeating none', async () => {
-    const first = (await fhir.search({
-      resourceType: 'Observation',
-      searchParams: { patient: String(patientA), code: `${LOINC}|85354-9`, _count: 3 },
-    })) as Bundle;
+    const first = await typed<Bundle>(
+      fhir.search({
+        resourceType: 'Observation',
+        searchParams: { patient: String(patientA), code: `${LOINC}|85354-9`, _count: 3 },
+      }),
+    );
     valid(first);
     expect(first.total).toBe(7);
     const seen = (first.entry ?? []).map((e) => e.resource!.id!);
@@ -142,8 +153,8 @@ describe('an independent FHIR client with a SMART backend token', () => {
     await buildReadings(server.db.pool, patientA, [{ systolic: 150, diastolic: 95, at: { ago: '1 minute' } }]);
     let page: Bundle | undefined = first;
     while (page) {
-      const next = fhir.nextPage({ bundle: page });
-      page = next ? ((await next) as Bundle) : undefined;
+      const next = fhir.nextPage({ bundle: page as unknown as Parameters<Client['nextPage']>[0]['bundle'] });
+      page = next ? await typed<Bundle>(next) : undefined;
       if (page) {
         valid(page);
         seen.push(...(page.entry ?? []).map((e) => e.resource!.id!));
@@ -157,17 +168,21 @@ describe('an independent FHIR client with a SMART backend token', () => {
     const writing = new Client({ baseUrl: base(), bearerToken: await smartToken(server, writer) });
     const reading = bloodPressure(new Date(Date.now() - 20 * 60_000), 133, 'gw-0001');
     const headers = { 'If-None-Exist': 'identifier=https://gateway.example/readings|gw-0001' };
-    const created = (await writing.create({
-      resourceType: 'Observation',
-      body: reading,
-      options: { headers },
-    })) as Observation;
+    const created = await typed<Observation>(
+      writing.create({
+        resourceType: 'Observation',
+        body: reading,
+        options: { headers },
+      }),
+    );
     valid(created);
-    const again = (await writing.create({
-      resourceType: 'Observation',
-      body: reading,
-      options: { headers },
-    })) as Observation;
+    const again = await typed<Observation>(
+      writing.create({
+        resourceType: 'Observation',
+        body: reading,
+        options: { headers },
+      }),
+    );
     expect(again.id).toBe(created.id);
     const stored = await server.db.pool.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM observations WHERE patient_id = $1 AND systolic = 133',
