@@ -15,6 +15,7 @@ import { useLaunchSettings } from '../../api/ehr-launch/get-launch-settings.ts';
 import { useUpdateLaunchSettings } from '../../api/ehr-launch/update-launch-settings.ts';
 import { useOrganizations } from '../../api/organizations/get-organizations.ts';
 import { inputProps } from '../../components/form/text-field-props.ts';
+import { LoadingState } from '../../components/loading-state.tsx';
 import { useSnackbar } from '../../lib/toast/toast.ts';
 import { OrganizationSelect } from './organization-select.tsx';
 
@@ -50,10 +51,15 @@ function LaunchSettingsForm({ organizationId }: { organizationId: number }) {
       },
     ),
   );
-  const disabled = !settings.data || update.isPending;
+  // The form appears once the settings are here, enabled: fields that start disabled and turn
+  // enabled animate their colours, and a half-faded button is unreadable while it does.
+  if (settings.isError) {
+    return <Typography color="error">{errorMessage(settings.error, EhrLaunchTexts.loadFailed)}</Typography>;
+  }
+  if (!settings.data) return <LoadingState py={2} />;
+  const disabled = update.isPending;
   return (
     <Stack component="form" spacing={2} noValidate onSubmit={submit} aria-label={EhrLaunchTexts.settingsTitle}>
-      {settings.isError && <Typography color="error">{errorMessage(settings.error, EhrLaunchTexts.loadFailed)}</Typography>}
       <TextField
         label={EhrLaunchTexts.issLabel}
         size="small"
@@ -77,12 +83,8 @@ function LaunchSettingsForm({ organizationId }: { organizationId: number }) {
         slotProps={{ htmlInput: { maxLength: PATIENT_IDENTIFIER_SYSTEM_MAX_LENGTH }, inputLabel: { shrink: true } }}
         {...inputProps(form, 'patient_identifier_system')}
       />
-      {settings.data && (
-        <>
-          <TextField label={EhrLaunchTexts.launchUrlLabel} size="small" value={settings.data.launch_url} slotProps={{ htmlInput: { readOnly: true } }} />
-          <TextField label={EhrLaunchTexts.redirectUrlLabel} size="small" value={settings.data.redirect_url} slotProps={{ htmlInput: { readOnly: true } }} />
-        </>
-      )}
+      <TextField label={EhrLaunchTexts.launchUrlLabel} size="small" value={settings.data.launch_url} slotProps={{ htmlInput: { readOnly: true } }} />
+      <TextField label={EhrLaunchTexts.redirectUrlLabel} size="small" value={settings.data.redirect_url} slotProps={{ htmlInput: { readOnly: true } }} />
       <Button type="submit" variant="contained" disabled={disabled} sx={{ alignSelf: 'flex-start' }}>
         {EhrLaunchTexts.save}
       </Button>
