@@ -228,7 +228,7 @@ describe('an alerts stream ends with its session', () => {
 });
 
 describe('an alerts stream keeps to the session limits', () => {
-  it("a stream ends by the session's idle deadline", async () => {
+  it("a stream asked for max_seconds=3600 ends by the session's idle deadline, not after the hour", async () => {
     const staff = await newStaff();
     const mine = await signIn(server, staff);
     // Two seconds of idle time left.
@@ -266,6 +266,19 @@ describe('an alerts stream keeps to the session limits', () => {
     await new Promise((r) => setTimeout(r, 2500));
     expect(stream.isEnded()).toBe(false);
     await stream.close();
+  });
+
+  it(`one session opening 40 streams keeps only the newest ${MAX_ALERT_STREAMS_PER_SESSION} open`, async () => {
+    // The review held 40 streams open on one session; each older one is now ended as superseded.
+    const mine = await signIn(server, await newStaff());
+    const streams: OpenStream[] = [];
+    for (let i = 0; i < 40; i++) streams.push(await openStream(mine));
+    const older = streams.slice(0, 40 - MAX_ALERT_STREAMS_PER_SESSION);
+    const newest = streams.slice(40 - MAX_ALERT_STREAMS_PER_SESSION);
+    for (const s of older) await expectEnded(s, 'superseded');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(newest.map((s) => s.isEnded())).toEqual(newest.map(() => false));
+    for (const s of newest) await s.close();
   });
 
   it(`a session holds at most ${MAX_ALERT_STREAMS_PER_SESSION} streams: the oldest closes`, async () => {

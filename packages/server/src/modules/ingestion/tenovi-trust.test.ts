@@ -280,6 +280,48 @@ describe('bounded', () => {
     expect(list.body.find((s) => s.id === source.id)?.recent_rejections[0]?.reason).toBe(IngestionErrors.tooMany);
   });
 
+  it('a 1 MiB body of 11,500 lone pulses is refused with 413 before any reading is stored', async () => {
+    // The review's body: 11,500 lone pulses just under the 1 MiB body limit, which one by one
+    // held a database connection for 12.5 s. Now the count refuses it before any is read.
+    // Short items (a two-letter device, a time without milliseconds) fit 11,500 into 1 MiB.
+    const pulses = Array.from({ length: 11_500 }, (_, i) => ({
+      metric: 'pulse',
+      hwi_device_id: 'P1',
+      value_1: 70,
+      timestamp: `${minutesAgo(60 + i).slice(0, 19)}Z`,
+    }));
+    const bytes = Buffer.byteLength(JSON.stringify(pulses));
+    expect(bytes).toBeGreaterThan(900 * 1024);
+    expect(bytes).toBeLessThanOrEqual(1024 * 1024);
+    const before = [await count('observations'), await count('unmatched_readings')];
+    let res: Awaited<ReturnType<typeof send>> | undefined;
+    const statements = await statementsInTransactions(async () => {
+      res = await send(pulses);
+    });
+    expect(res?.status).toBe(413);
+    expect(res?.body.message).toBe(IngestionErrors.tooMany);
+    expect([await count('observations'), await count('unmatched_readings')]).toEqual(before);
+    // At most the refusal's record: no statement per pulse.
+    expect(statements).toBeLessThan(10);
+  });
+
+  it(`5,000 unmatched readings in one request are refused with 413, and ${INGEST_MAX_MEASUREMENTS} a request stop at the source quota`, async () => {
+    const u = await newSource(orgA, 'Five thousand');
+    const t = minutesAgo(70);
+    const unknown = (n: number, prefix: string) =>
+      Array.from({ length: n }, (_, i) => bp(`${prefix}-${i}`, t, 120 + (i % 30), 80));
+    const before = await count('unmatched_readings');
+    const all = await send(unknown(5_000, 'NOBODY-5K'), u);
+    expect(all.status).toBe(413);
+    expect(all.body.message).toBe(IngestionErrors.tooMany);
+    expect(await count('unmatched_readings')).toBe(before);
+    // The most one request may carry, all for unknown devices: only the quota is kept.
+    const most = await send(unknown(INGEST_MAX_MEASUREMENTS, 'NOBODY-500'), u);
+    expect(most.status).toBe(200);
+    expect(most.body).toMatchObject({ unmatched: QUOTA, rejected: INGEST_MAX_MEASUREMENTS - QUOTA });
+    expect(await count(`unmatched_readings WHERE source_id = $1`, [u.id])).toBe(QUOTA);
+  });
+
   it(`stores ${INGEST_MAX_MEASUREMENTS} lone pulses and battery levels of one call with one statement each`, async () => {
     // The pulses complete readings stored earlier: one UPDATE for all of them.
     const times = Array.from({ length: INGEST_MAX_MEASUREMENTS / 2 }, (_, i) => minutesAgo(1000 + i));
@@ -415,6 +457,25 @@ describe('organization scoping', () => {
 });
 
 describe('late readings', () => {
+  it('a 41-day-old reading opens its critical alert on the worklist but e-mails no provider', async () => {
+    const old = await patientWithDevice(orgA, 'TRUST-41D');
+    // Within the 90-day limit, so accepted, but far too late for anyone to act on a page.
+    expect((await send(bp('TRUST-41D', daysAgo(41), 214, 127))).body).toMatchObject({ stored: 1 });
+    const alert = (
+      await server.db.pool.query<{ id: string; severity: string }>(
+        `SELECT id, severity FROM alerts WHERE patient_id = $1`,
+        [old],
+      )
+    ).rows[0]!;
+    expect(alert.severity).toBe('critical');
+    await claimCriticalNotifications(server.db.pool, null);
+    const notified = await server.db.pool.query<{ notified: boolean }>(
+      `SELECT notified_at IS NOT NULL AS notified FROM alerts WHERE id = $1`,
+      [alert.id],
+    );
+    expect(notified.rows[0]!.notified).toBe(false);
+  });
+
   it(`a critical alert raised by a reading older than ${LATE_READING_HOURS} h is on the worklist but sends no e-mail`, async () => {
     const late = await patientWithDevice(orgA, 'TRUST-LATE');
     const fresh = await patientWithDevice(orgA, 'TRUST-FRESH');
