@@ -131,7 +131,7 @@ beforeAll(async () => {
 afterAll(async () => server?.close());
 
 describe('strict FHIR input', () => {
-  it('malformed FHIR answers 400 naming the field (never 500), and in a batch refuses only its own entry', async () => {
+  it('malformed FHIR (a number as device.identifier.value, a string as code.coding, component: [null]) answers 400 naming the field, never 500, and in a batch refuses only its own entry', async () => {
     const before = await rows();
     const numberDevice = bp('S-1', fresh(), 120, 80, { device: { identifier: { value: 42 } } });
     const stringCoding = bp('S-1', fresh(), 120, 80, { code: { coding: 'http://loinc.org|85354-9' } });
@@ -212,7 +212,7 @@ describe('strict FHIR input', () => {
     expect(await count('observations')).toBe(before + FHIR_STORED_STATUSES.length);
   });
 
-  it('effectiveDateTime must be a real calendar date-time with a zone, from 2000 on and at most 90 days old', async () => {
+  it('effectiveDateTime 2026-09-31, years 0001 and 1900 and a reading older than 90 days are refused: a real calendar date-time with a zone, from 2000 on', async () => {
     const before = await rows();
     const field = 'effectiveDateTime';
     const badCalendar = [
@@ -272,7 +272,7 @@ describe('strict FHIR input', () => {
     expect(await count('observations')).toBe(before);
   });
 
-  it("subjects must be this server's patients: a foreign Patient/34 is refused, and an unconfirmable subject is not dropped", async () => {
+  it('a subject on another server (https://evil.example/fhir/Patient/34) is refused, not taken as local patient 34, and a subject is not dropped when the device has no current owner', async () => {
     const before = await rows();
     const subject = (reference: string) => ({ subject: { reference } });
     for (const reference of [
@@ -310,7 +310,7 @@ describe('strict FHIR input', () => {
     expect(await rows()).toEqual({ vitals: before.vitals + 1, unmatched: before.unmatched + 1 });
   });
 
-  it('a heart rate alone is stored as a heart_rate reading and served as an 8867-4 Observation', async () => {
+  it('a heart-rate Observation alone is stored as a heart_rate reading (not answered 200 and dropped) and served as an 8867-4 Observation', async () => {
     const at = fresh();
     const created = await post<Observation>(
       '/fhir/R4/Observation',
@@ -326,9 +326,10 @@ describe('strict FHIR input', () => {
     });
     expect(created.body.component).toBeUndefined();
     expect(fhirSchemaErrors(created.body)).toEqual([]);
-    const stored = await server.db.pool.query(`SELECT kind, systolic, diastolic, pulse FROM observations WHERE id = $1`, [
-      Number(created.body.id),
-    ]);
+    const stored = await server.db.pool.query(
+      `SELECT kind, systolic, diastolic, pulse FROM observations WHERE id = $1`,
+      [Number(created.body.id)],
+    );
     expect(stored.rows).toEqual([{ kind: 'heart_rate', systolic: null, diastolic: null, pulse: 130 }]);
     // A retry is the same reading.
     const retry = await post<Observation>('/fhir/R4/Observation', hr('S-1', at, 130));
@@ -444,13 +445,13 @@ describe('FHIR date search (R4 prefixes and precision)', () => {
     );
   });
 
-  it('date=eq2026-10-05 is the whole day, not everything from its midnight on', async () => {
+  it('date=eq2026-10-05 is the whole day, not everything from its midnight on, and a date without a prefix means eq (not refused)', async () => {
     expect(await search('eq2026-10-05')).toEqual(times.slice(1, 4));
     expect(await search('2026-10-05')).toEqual(times.slice(1, 4));
     expect(await search('ne2026-10-05')).toEqual([times[0], ...times.slice(4)]);
   });
 
-  it('le includes the whole day, lt ends before it, ge starts at it, gt after it', async () => {
+  it('date=le2026-10-05 includes that whole day (does not drop it), lt ends before it, ge starts at it, gt after it', async () => {
     expect(await search('le2026-10-05')).toEqual(times.slice(0, 4));
     expect(await search('lt2026-10-05')).toEqual(times.slice(0, 1));
     expect(await search('ge2026-10-05')).toEqual(times.slice(1));

@@ -337,7 +337,7 @@ describe('a FHIR key acts for its own organization', () => {
       ])
     ).rows[0]!.n;
 
-  it("a SMART client of organization A cannot read organization B's Patient", async () => {
+  it("a FHIR read key (a SMART client since static read keys were retired) of organization A cannot read organization B's Patient", async () => {
     const theirs = await fhir<OperationOutcome>('GET', `/fhir/R4/Patient/${otherPatientId}`, {
       secret: await readToken(),
     });
@@ -355,7 +355,7 @@ describe('a FHIR key acts for its own organization', () => {
     });
   });
 
-  it("a SMART client of organization A cannot search B's Observations nor read one by id", async () => {
+  it("a FHIR read key (a SMART client) of organization A cannot search B's Observations nor read one by id", async () => {
     const vitalId = await buildReading(server.db.pool, otherPatientId, {
       at: { ago: '3 hours' },
       systolic: 131,
