@@ -23,7 +23,7 @@ import { REPO_ROOT } from '../src/config.ts';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../src/db/embedded.ts';
 import { runMigrations } from '../src/db/migrate.ts';
 import { createPool } from '../src/db/pool.ts';
-import { prepareRuntimeRole, runtimeRoleOfUrl } from '../src/db/runtime-role.ts';
+import { derivedRuntimeRole, prepareRuntimeRole } from '../src/db/runtime-role.ts';
 import { configureAmplify } from '../src/identity/test-support/amplify-client.ts';
 import { totpCode } from '../src/identity/totp.ts';
 import { AUDIT_KEY_FILE, MASTER_KEY_FILE } from '../src/keys.ts';
@@ -129,6 +129,8 @@ async function externalPlace(): Promise<Place> {
     const admin = new pg.Client({ connectionString: new URL('/postgres', db.ownerUrl).toString() });
     await admin.connect();
     await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(new URL(db.ownerUrl).pathname.slice(1))} WITH (FORCE)`);
+    // The runtime role the portal derived for it is the cluster's: on a shared server it goes too.
+    await admin.query(`DROP ROLE IF EXISTS ${pg.escapeIdentifier(derivedRuntimeRole(db.ownerUrl, testKeys.masterKey).role)}`);
     await admin.end();
   };
   cleanups.push(drop);
@@ -147,16 +149,7 @@ const newPlace = () => (external ? externalPlace() : embeddedPlace());
 /** Starts the portal on the place: its keys from the key files there, as `npm start` loads them. */
 async function startPortal(place: Place): Promise<{ server: TestServer; db: TestDatabase & { applied: string[] } }> {
   const ownerUrl = await place.open();
-  const db = (await portalDatabase(ownerUrl, testKeys.masterKey, async () => {
-    // The derived runtime role is the cluster's: on a shared server it goes with the drill.
-    if (!external) return;
-    const role = runtimeRoleOfUrl((db as TestDatabase).url);
-    const admin = new pg.Client({ connectionString: new URL('/postgres', ownerUrl).toString() });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(new URL(ownerUrl).pathname.slice(1))} WITH (FORCE)`);
-    await admin.query(`DROP ROLE IF EXISTS ${pg.escapeIdentifier(role)}`).catch(() => {});
-    await admin.end();
-  })) as TestDatabase & { applied: string[] };
+  const db = (await portalDatabase(ownerUrl, testKeys.masterKey, () => place.wipe())) as TestDatabase & { applied: string[] };
   const server = await startTestServer({}, db);
   return { server, db };
 }
@@ -242,7 +235,9 @@ describe(`backup and restore, drilled (${external ? 'external PostgreSQL at DATA
     expect(backup.code, backup.out).toBe(0);
     const files = (await readdir(out)).sort();
     expect(files).toEqual([external ? 'database.dump' : 'database.tar.gz', 'portal-keys.enc'].sort());
-    expect((await stat(path.join(out, 'portal-keys.enc'))).mode & 0o777).toBe(0o600);
+    for (const f of files) expect((await stat(path.join(out, f))).mode & 0o777).toBe(0o600);
+    // Embedded: the backup used the running cluster, not a second start of it.
+    if (!external) expect(backup.out).toMatch(/copied online .*while it kept running/);
     // The keys file shows neither key.
     const keysFile = await readFile(path.join(out, 'portal-keys.enc'), 'utf8');
     for (const k of [testKeys.auditHmacKey, testKeys.masterKey]) {

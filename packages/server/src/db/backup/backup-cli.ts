@@ -15,7 +15,9 @@ try {
   const { values } = parseArgs({ options: { out: { type: 'string' } } });
   const config = loadConfig();
   const passphrase = await readPassphrase({ confirm: true });
-  const { dir, files } = await runBackup(config, { out: values.out, passphrase, say });
+  // npm runs the script from packages/server: a relative --out means where the operator typed it.
+  const out = values.out === undefined ? undefined : path.resolve(process.env.INIT_CWD ?? process.cwd(), values.out);
+  const { dir, files } = await runBackup(config, { out, passphrase, say });
   for (const f of files) say(`wrote ${path.join(dir, f)} (${await sizeOf(path.join(dir, f))})`);
   say('keep the keys file and its passphrase apart from the database archive: one without the other restores nothing');
 } catch (err) {

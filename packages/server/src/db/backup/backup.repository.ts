@@ -3,7 +3,7 @@ import pg from 'pg';
 /** The catalog reads and changes a backup or a restore makes, as the database's owner. */
 
 export async function serverMajor(db: pg.ClientBase | pg.Pool): Promise<number> {
-  const { rows } = await db.query<{ v: string }>('SHOW server_version_num');
+  const { rows } = await db.query<{ v: number }>("SELECT current_setting('server_version_num')::int AS v");
   return Math.floor(Number(rows[0]!.v) / 10000);
 }
 

@@ -160,7 +160,10 @@ export async function runRestore(
   }
 
   for (const field of ['auditHmacKey', 'masterKey'] as const) {
-    if (config[field]) continue;
+    if (config[field]) {
+      opts.say(`key ${KEY_FILES[field]}: set in the environment, and the same as the backup's`);
+      continue;
+    }
     await restoreKeyFile(config.dataDir, KEY_FILES[field], secrets[field], { replace: true });
     opts.say(`key restored: ${path.join(config.dataDir, KEY_FILES[field])} (mode 0600)`);
   }

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -14,6 +14,8 @@ export async function logicalBackup(url: string, archive: string): Promise<{ too
   const major = await withClient(url, serverMajor);
   const tool = await findPgTool('pg_dump', major);
   await run(tool.file, ['--format=custom', '--compress=6', '--file', archive], { env: libpqEnv(url) });
+  // Patient data: readable by the operator only, whatever the umask (pg_dump creates it 0666 & ~umask).
+  await chmod(archive, 0o600);
   return { tool: tool.file, serverMajor: major };
 }
 

@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -54,8 +54,11 @@ export async function findPgTool(name: 'pg_dump' | 'pg_restore', serverMajor: nu
   const found: PgTool[] = [];
   const seen = new Set<string>();
   for (const dir of candidateDirs()) {
-    const file = path.join(dir, name);
-    if (seen.has(file) || !existsSync(file)) continue;
+    const candidate = path.join(dir, name);
+    if (!existsSync(candidate)) continue;
+    // /bin and /usr/bin are one directory on merged-/usr systems; Debian's wrapper is one program.
+    const file = realpathSync(candidate);
+    if (seen.has(file)) continue;
     seen.add(file);
     const major = await majorOf(file);
     if (major !== undefined) found.push({ file, major });

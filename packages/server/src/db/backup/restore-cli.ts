@@ -5,6 +5,7 @@
  * non-empty target without --force. The portal then starts on it as usual (`npm start`), which
  * gives its runtime role its login and privileges again.
  */
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../../config.ts';
 import { runRestore } from './backup.ts';
@@ -16,7 +17,9 @@ try {
   if (positionals.length !== 1) throw new Error('usage: npm run restore -- BACKUP_DIR [--force]');
   const config = loadConfig();
   const passphrase = await readPassphrase({ confirm: false });
-  await runRestore(config, { from: positionals[0]!, force: values.force, passphrase, say });
+  // npm runs the script from packages/server: a relative path means where the operator typed it.
+  const from = path.resolve(process.env.INIT_CWD ?? process.cwd(), positionals[0]!);
+  await runRestore(config, { from, force: values.force, passphrase, say });
   say('done: start the portal (npm start), then check the audit trail with npm run audit:verify -- --expect <the head you kept>');
 } catch (err) {
   const lines = err instanceof ConfigError ? err.problems : [(err as Error).message];
