@@ -125,7 +125,7 @@ async function externalPlace(): Promise<Place> {
   const drop = async () => {
     if (dropped) return;
     dropped = true;
-    await db.ownerPool.end();
+    await db.ownerPool.end().catch(() => {});
     const admin = new pg.Client({ connectionString: new URL('/postgres', db.ownerUrl).toString() });
     await admin.connect();
     await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(new URL(db.ownerUrl).pathname.slice(1))} WITH (FORCE)`);
@@ -186,6 +186,11 @@ describe(`backup and restore, drilled (${external ? 'external PostgreSQL at DATA
       ? { AUDIT_HMAC_KEY: testKeys.auditHmacKey.toString('hex'), PORTAL_MASTER_KEY: testKeys.masterKey.toString('hex') }
       : {};
     let { server, db } = await startPortal(place);
+    // A failure half-way still closes this first portal (closing twice is harmless).
+    cleanups.push(async () => {
+      await server.app.close();
+      await server.identity.close();
+    });
 
     // Seed: an organization, an admin, a provider with TOTP, patients with devices and readings,
     // a webhook source, and audit records (the requests' own and more).
@@ -218,6 +223,10 @@ describe(`backup and restore, drilled (${external ? 'external PostgreSQL at DATA
     expect(before.status).toBe(200);
     expect(before.body.stored).toBe(1);
 
+    // The app stops (its sealer with it), so that nothing is written between noting the counts and
+    // the backup; the database keeps running, and the backup reads it live.
+    await server.app.close();
+    await server.identity.close();
     // Every audit record linked, then the counts and the chain's head, noted as an operator would.
     await sealPending(db.pool, testKeys.auditHmacKey);
     const noted = await counts(db.ownerPool);
@@ -227,7 +236,7 @@ describe(`backup and restore, drilled (${external ? 'external PostgreSQL at DATA
     expect(noted['public.audit_logs']).toBeGreaterThan(50);
     expect(noted['public.observations']).toBe(201);
 
-    // Back up, the portal still running (the embedded one: no downtime).
+    // Back up, the database running (the embedded one: the tool uses the running cluster).
     const backupDir = await mkdtemp(path.join(os.tmpdir(), 'rpm-drill-backup-'));
     cleanups.push(() => rm(backupDir, { recursive: true, force: true }));
     const out = path.join(backupDir, 'b');
@@ -248,9 +257,7 @@ describe(`backup and restore, drilled (${external ? 'external PostgreSQL at DATA
     // The backup's own reads are no changes: the portal still holds what was noted.
     expect(await counts(db.ownerPool)).toEqual(noted);
 
-    // Wipe: the portal stops, its database and keys are gone.
-    await server.app.close();
-    await server.identity.close();
+    // Wipe: the database stops, it and the keys are gone.
     await db.pool.end();
     await db.ownerPool.end();
     await place.wipe();
