@@ -1,14 +1,13 @@
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import pg from 'pg';
 import { REPO_ROOT, type Config } from '../../config.ts';
 import { KEY_FILES, keyFileDiffers, loadPortalKeys, restoreKeyFile } from '../../keys.ts';
 import { placeForPostgresUser } from '../embedded-placement.ts';
 import { startEmbeddedPostgres } from '../embedded.ts';
 import { dropUserSchemas, serverMajor, userRelationCount } from './backup.repository.ts';
 import { readSecretsFile, writeSecretsFile } from './keys-file.ts';
-import { logicalBackup, logicalRestore } from './logical.ts';
+import { logicalBackup, logicalRestore, withClient } from './logical.ts';
 import { CREDENTIALS_FILE, dataDirContents, newStamp, openEmbedded, physicalBackup, physicalRestore, runningPort } from './physical.ts';
 import { BackupError, findPgTool } from './pg-tools.ts';
 
@@ -166,16 +165,6 @@ export async function runRestore(
     }
     await restoreKeyFile(config.dataDir, KEY_FILES[field], secrets[field], { replace: true });
     opts.say(`key restored: ${path.join(config.dataDir, KEY_FILES[field])} (mode 0600)`);
-  }
-}
-
-async function withClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
   }
 }
 
