@@ -177,6 +177,17 @@ describe(`backup and restore, drilled (${external ? 'external PostgreSQL at DATA
   it('restores what was there: rows, the audit chain to its head, sign-in with password and TOTP, and ingestion', async () => {
     const started = performance.now();
     const place = await newPlace();
+    if (external) {
+      // The restore makes the source's runtime role again (without login) for the grants it
+      // carries; on a shared server it goes once the restored database has gone.
+      const sourceUrl = place.env.DATABASE_URL!;
+      cleanups.push(async () => {
+        const admin = new pg.Client({ connectionString: new URL('/postgres', sourceUrl).toString() });
+        await admin.connect();
+        await admin.query(`DROP ROLE IF EXISTS ${pg.escapeIdentifier(derivedRuntimeRole(sourceUrl, testKeys.masterKey).role)}`);
+        await admin.end();
+      });
+    }
     if (!external) {
       // The embedded portal keeps its keys in its data directory, as by default.
       await writeFile(path.join(place.env.DATA_DIR!, AUDIT_KEY_FILE), testKeys.auditHmacKey.toString('hex'), { mode: 0o600 });
@@ -270,6 +281,8 @@ describe(`backup and restore, drilled (${external ? 'external PostgreSQL at DATA
     const restored = await cli('restore', [out], target.env);
     expect(restored.code, restored.out).toBe(0);
     expect(restored.out).not.toContain(passphrase);
+    // External: the source's runtime role went with the wiped server's database; its grants came back.
+    if (external) expect(restored.out).toMatch(/created the roles the backup's grants name, without login: .*_app/);
     for (const [file, key] of [
       [AUDIT_KEY_FILE, testKeys.auditHmacKey],
       [MASTER_KEY_FILE, testKeys.masterKey],
