@@ -16,7 +16,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { DEFAULT_INGEST_AUTH_HEADER, type IngestionSourceWithSecret, type IngestResult } from '@rpm/contracts';
-import { confirmSignIn, fetchAuthSession, setUpTOTP, signIn as poolSignIn, signOut, updateMFAPreference, verifyTOTPSetup } from 'aws-amplify/auth';
+import {
+  confirmSignIn,
+  fetchAuthSession,
+  setUpTOTP,
+  signIn as poolSignIn,
+  signOut,
+  updateMFAPreference,
+  verifyTOTPSetup,
+} from 'aws-amplify/auth';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../src/config.ts';
@@ -31,7 +39,15 @@ import { formatHead, verifyAuditChain } from '../src/modules/audit/audit-chain.t
 import { sealPending } from '../src/modules/audit/sealer.ts';
 import { createTestDatabase, testKeys, type TestDatabase } from './db.ts';
 import { buildAuditRecords, buildDevice, buildPatient, buildReadings } from './support/factories.ts';
-import { apiClient, createOrganization, createStaff, signIn, startTestServer, type Staff, type TestServer } from './support/http.ts';
+import {
+  apiClient,
+  createOrganization,
+  createStaff,
+  signIn,
+  startTestServer,
+  type Staff,
+  type TestServer,
+} from './support/http.ts';
 
 const external = Boolean(process.env.DATABASE_URL);
 const passphrase = `drill-${randomBytes(12).toString('hex')}`;
@@ -41,7 +57,11 @@ afterAll(async () => {
 });
 
 /** A portal's database as the start-up makes it ready: migrations, then the runtime role from the master key. */
-async function portalDatabase(ownerUrl: string, masterKey: Buffer, onDrop: () => Promise<unknown>): Promise<TestDatabase> {
+async function portalDatabase(
+  ownerUrl: string,
+  masterKey: Buffer,
+  onDrop: () => Promise<unknown>,
+): Promise<TestDatabase> {
   const ownerPool = createPool(ownerUrl, 2);
   const applied = await runMigrations(ownerPool);
   const url = await prepareRuntimeRole(ownerPool, { ownerUrl, runtimeUrl: undefined, masterKey });
@@ -83,7 +103,8 @@ async function counts(owner: pg.Pool): Promise<Record<string, number>> {
       WHERE schemaname IN ('public', 'identity') ORDER BY 1`,
   );
   const out: Record<string, number> = {};
-  for (const { t } of rows) out[t] = (await owner.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${t}`)).rows[0]!.n;
+  for (const { t } of rows)
+    out[t] = (await owner.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${t}`)).rows[0]!.n;
   return out;
 }
 
@@ -128,9 +149,13 @@ async function externalPlace(): Promise<Place> {
     await db.ownerPool.end().catch(() => {});
     const admin = new pg.Client({ connectionString: new URL('/postgres', db.ownerUrl).toString() });
     await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(new URL(db.ownerUrl).pathname.slice(1))} WITH (FORCE)`);
+    await admin.query(
+      `DROP DATABASE IF EXISTS ${pg.escapeIdentifier(new URL(db.ownerUrl).pathname.slice(1))} WITH (FORCE)`,
+    );
     // The runtime role the portal derived for it is the cluster's: on a shared server it goes too.
-    await admin.query(`DROP ROLE IF EXISTS ${pg.escapeIdentifier(derivedRuntimeRole(db.ownerUrl, testKeys.masterKey).role)}`);
+    await admin.query(
+      `DROP ROLE IF EXISTS ${pg.escapeIdentifier(derivedRuntimeRole(db.ownerUrl, testKeys.masterKey).role)}`,
+    );
     await admin.end();
   };
   cleanups.push(drop);
@@ -149,7 +174,9 @@ const newPlace = () => (external ? externalPlace() : embeddedPlace());
 /** Starts the portal on the place: its keys from the key files there, as `npm start` loads them. */
 async function startPortal(place: Place): Promise<{ server: TestServer; db: TestDatabase & { applied: string[] } }> {
   const ownerUrl = await place.open();
-  const db = (await portalDatabase(ownerUrl, testKeys.masterKey, () => place.wipe())) as TestDatabase & { applied: string[] };
+  const db = (await portalDatabase(ownerUrl, testKeys.masterKey, () => place.wipe())) as TestDatabase & {
+    applied: string[];
+  };
   const server = await startTestServer({}, db);
   return { server, db };
 }
@@ -170,7 +197,13 @@ async function signInWithTotp(server: TestServer, user: Staff, secret: string): 
 }
 
 const tenoviReading = (device: string, systolic: number) => [
-  { metric: 'blood_pressure', hwi_device_id: device, value_1: systolic, value_2: 79, timestamp: new Date().toISOString() },
+  {
+    metric: 'blood_pressure',
+    hwi_device_id: device,
+    value_1: systolic,
+    value_2: 79,
+    timestamp: new Date().toISOString(),
+  },
 ];
 
 describe(`backup and restore, drilled (${external ? 'external PostgreSQL at DATABASE_URL' : 'embedded PostgreSQL'})`, () => {
@@ -184,14 +217,20 @@ describe(`backup and restore, drilled (${external ? 'external PostgreSQL at DATA
       cleanups.push(async () => {
         const admin = new pg.Client({ connectionString: new URL('/postgres', sourceUrl).toString() });
         await admin.connect();
-        await admin.query(`DROP ROLE IF EXISTS ${pg.escapeIdentifier(derivedRuntimeRole(sourceUrl, testKeys.masterKey).role)}`);
+        await admin.query(
+          `DROP ROLE IF EXISTS ${pg.escapeIdentifier(derivedRuntimeRole(sourceUrl, testKeys.masterKey).role)}`,
+        );
         await admin.end();
       });
     }
     if (!external) {
       // The embedded portal keeps its keys in its data directory, as by default.
-      await writeFile(path.join(place.env.DATA_DIR!, AUDIT_KEY_FILE), testKeys.auditHmacKey.toString('hex'), { mode: 0o600 });
-      await writeFile(path.join(place.env.DATA_DIR!, MASTER_KEY_FILE), testKeys.masterKey.toString('hex'), { mode: 0o600 });
+      await writeFile(path.join(place.env.DATA_DIR!, AUDIT_KEY_FILE), testKeys.auditHmacKey.toString('hex'), {
+        mode: 0o600,
+      });
+      await writeFile(path.join(place.env.DATA_DIR!, MASTER_KEY_FILE), testKeys.masterKey.toString('hex'), {
+        mode: 0o600,
+      });
     }
     const keysEnv: Record<string, string> = external
       ? { AUDIT_HMAC_KEY: testKeys.auditHmacKey.toString('hex'), PORTAL_MASTER_KEY: testKeys.masterKey.toString('hex') }
@@ -216,14 +255,27 @@ describe(`backup and restore, drilled (${external ? 'external PostgreSQL at DATA
     await updateMFAPreference({ totp: 'PREFERRED' });
     await signOut();
     const source = (
-      await adminClient.post<IngestionSourceWithSecret>('/api/integrations', { name: 'Drill', kind: 'tenovi', organization_id: org.id })
+      await adminClient.post<IngestionSourceWithSecret>('/api/integrations', {
+        name: 'Drill',
+        kind: 'tenovi',
+        organization_id: org.id,
+      })
     ).body;
     expect(source.secret).toBeTruthy();
     const device = `DRILL-${randomBytes(3).toString('hex')}`;
     for (let p = 0; p < 5; p++) {
-      const patientId = await buildPatient(db.pool, { organizationId: org.id, firstName: `Drill${p}`, lastName: 'Patient' });
-      if (p === 0) await buildDevice(db.pool, { deviceId: device, model: 'BPM', patientId, assignedFrom: { ago: '30 days' } });
-      await buildReadings(db.pool, patientId, Array.from({ length: 40 }, (_, i) => ({ at: { ago: `${i} hours` }, systolic: 110 + i })));
+      const patientId = await buildPatient(db.pool, {
+        organizationId: org.id,
+        firstName: `Drill${p}`,
+        lastName: 'Patient',
+      });
+      if (p === 0)
+        await buildDevice(db.pool, { deviceId: device, model: 'BPM', patientId, assignedFrom: { ago: '30 days' } });
+      await buildReadings(
+        db.pool,
+        patientId,
+        Array.from({ length: 40 }, (_, i) => ({ at: { ago: `${i} hours` }, systolic: 110 + i })),
+      );
       expect((await adminClient.get(`/api/patients/${patientId}`)).status).toBe(200);
     }
     await buildAuditRecords(db.pool, 50, (n) => ({ action: `drill.${n}` }));
@@ -305,8 +357,18 @@ describe(`backup and restore, drilled (${external ? 'external PostgreSQL at DATA
     // `npm run audit:verify -- --expect <head>` against the restored database and key file.
     const verify = await promisify(execFile)(
       process.execPath,
-      ['--conditions=@rpm/source', '--import', 'tsx', path.join(REPO_ROOT, 'packages/server/src/modules/audit/verify-cli.ts'), '--expect', head],
-      { cwd: REPO_ROOT, env: { PATH: process.env.PATH ?? '', DATA_DIR: target.env.DATA_DIR!, DATABASE_URL: db.ownerUrl } },
+      [
+        '--conditions=@rpm/source',
+        '--import',
+        'tsx',
+        path.join(REPO_ROOT, 'packages/server/src/modules/audit/verify-cli.ts'),
+        '--expect',
+        head,
+      ],
+      {
+        cwd: REPO_ROOT,
+        env: { PATH: process.env.PATH ?? '', DATA_DIR: target.env.DATA_DIR!, DATABASE_URL: db.ownerUrl },
+      },
     );
     expect(verify.stdout).toMatch(/0 problem\(s\)/);
 

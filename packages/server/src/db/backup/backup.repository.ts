@@ -23,9 +23,7 @@ export async function userRelationCount(db: pg.ClientBase | pg.Pool): Promise<nu
  * it holds, and an empty public schema is made again (pg_dump assumes it exists).
  */
 export async function dropUserSchemas(db: pg.ClientBase | pg.Pool): Promise<void> {
-  const { rows } = await db.query<{ nspname: string }>(
-    `SELECT n.nspname FROM pg_namespace n WHERE ${USER_SCHEMAS}`,
-  );
+  const { rows } = await db.query<{ nspname: string }>(`SELECT n.nspname FROM pg_namespace n WHERE ${USER_SCHEMAS}`);
   for (const { nspname } of rows) await db.query(`DROP SCHEMA ${pg.escapeIdentifier(nspname)} CASCADE`);
   await db.query('CREATE SCHEMA IF NOT EXISTS public');
 }
@@ -49,10 +47,9 @@ export async function createMissingRoles(db: pg.ClientBase | pg.Pool, roles: str
 
 /** The non-exclusive low-level backup (PostgreSQL 15+), held by one session from start to stop. */
 export async function backupStart(client: pg.ClientBase, label: string): Promise<string> {
-  const { rows } = await client.query<{ wal: string }>(
-    'SELECT pg_walfile_name(pg_backup_start($1, true)) AS wal',
-    [label],
-  );
+  const { rows } = await client.query<{ wal: string }>('SELECT pg_walfile_name(pg_backup_start($1, true)) AS wal', [
+    label,
+  ]);
   return rows[0]!.wal;
 }
 

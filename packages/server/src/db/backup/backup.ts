@@ -8,7 +8,15 @@ import { startEmbeddedPostgres } from '../embedded.ts';
 import { dropUserSchemas, serverMajor, userRelationCount } from './backup.repository.ts';
 import { readSecretsFile, writeSecretsFile } from './keys-file.ts';
 import { logicalBackup, logicalRestore, withClient } from './logical.ts';
-import { CREDENTIALS_FILE, dataDirContents, newStamp, openEmbedded, physicalBackup, physicalRestore, runningPort } from './physical.ts';
+import {
+  CREDENTIALS_FILE,
+  dataDirContents,
+  newStamp,
+  openEmbedded,
+  physicalBackup,
+  physicalRestore,
+  runningPort,
+} from './physical.ts';
 import { BackupError, findPgTool } from './pg-tools.ts';
 
 /** The files of one backup, in its own directory. */
@@ -104,7 +112,9 @@ export async function runRestore(
 
   if (config.databaseUrl) {
     if (!existsSync(dump)) {
-      throw new BackupError(`${BACKUP_FILES.cluster} is a copy of an embedded cluster: restore it without DATABASE_URL`);
+      throw new BackupError(
+        `${BACKUP_FILES.cluster} is a copy of an embedded cluster: restore it without DATABASE_URL`,
+      );
     }
     await withClient(config.databaseUrl, async (c) => {
       const relations = await userRelationCount(c);
@@ -121,14 +131,16 @@ export async function runRestore(
       }
     });
     const { createdRoles } = await logicalRestore(config.databaseUrl, dump);
-    if (createdRoles.length) opts.say(`created the roles the backup's grants name, without login: ${createdRoles.join(', ')}`);
+    if (createdRoles.length)
+      opts.say(`created the roles the backup's grants name, without login: ${createdRoles.join(', ')}`);
     opts.say('database restored at DATABASE_URL');
   } else {
     // As the portal makes it: private, but traversable by PostgreSQL's own user when run as root.
     await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
     if (process.getuid?.() === 0) await chmod(config.dataDir, 0o711);
     const { pgDir } = await placeForPostgresUser(config.dataDir, () => {});
-    if (await runningPort(pgDir)) throw new BackupError(`a PostgreSQL is running on ${config.dataDir}: stop the portal first`);
+    if (await runningPort(pgDir))
+      throw new BackupError(`a PostgreSQL is running on ${config.dataDir}: stop the portal first`);
     const contents = await dataDirContents(config.dataDir);
     if (contents.length > 0) {
       if (!opts.force) {
@@ -150,7 +162,8 @@ export async function runRestore(
       const embedded = await startEmbeddedPostgres({ dataDir: config.dataDir });
       try {
         const { createdRoles } = await logicalRestore(embedded.url, dump);
-        if (createdRoles.length) opts.say(`created the roles the backup's grants name, without login: ${createdRoles.join(', ')}`);
+        if (createdRoles.length)
+          opts.say(`created the roles the backup's grants name, without login: ${createdRoles.join(', ')}`);
       } finally {
         await embedded.stop();
       }

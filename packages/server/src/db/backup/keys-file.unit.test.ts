@@ -35,7 +35,9 @@ describe('the backup keys file', () => {
     data[0] = data[0]! ^ 1;
     const changed = path.join(dir, 'c.enc');
     await writeFile(changed, JSON.stringify({ ...envelope, data: data.toString('base64') }));
-    await expect(readSecretsFile(changed, 'a long passphrase')).rejects.toThrow(/wrong passphrase, or the keys file was changed/);
+    await expect(readSecretsFile(changed, 'a long passphrase')).rejects.toThrow(
+      /wrong passphrase, or the keys file was changed/,
+    );
     await expect(writeSecretsFile(path.join(dir, 'd.enc'), secrets, 'short')).rejects.toThrow(/at least 12/);
     await expect(writeSecretsFile(file, secrets, 'a long passphrase')).rejects.toThrow(/EEXIST/);
   });

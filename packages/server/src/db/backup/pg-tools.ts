@@ -93,7 +93,11 @@ export function libpqEnv(url: string): NodeJS.ProcessEnv {
 }
 
 /** Runs a program to its end; its error output becomes the error's message (it names no secret). */
-export function run(file: string, args: string[], opts: { env?: NodeJS.ProcessEnv; okCodes?: number[] } = {}): Promise<string> {
+export function run(
+  file: string,
+  args: string[],
+  opts: { env?: NodeJS.ProcessEnv; okCodes?: number[] } = {},
+): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(file, args, { env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -103,7 +107,12 @@ export function run(file: string, args: string[], opts: { env?: NodeJS.ProcessEn
     child.on('error', reject);
     child.on('close', (code) => {
       if ((opts.okCodes ?? [0]).includes(code ?? -1)) resolve(out);
-      else reject(new BackupError(`${path.basename(file)} failed (exit ${code}): ${err.trim().split('\n').slice(-5).join(' | ')}`));
+      else
+        reject(
+          new BackupError(
+            `${path.basename(file)} failed (exit ${code}): ${err.trim().split('\n').slice(-5).join(' | ')}`,
+          ),
+        );
     });
   });
 }

@@ -101,11 +101,9 @@ export async function physicalBackup(session: EmbeddedSession, archive: string):
     const startWal = await backupStart(client, `rpm-portal ${new Date().toISOString()}`);
     // GNU tar exits 1 when a file changed or vanished while it read it: expected in an online
     // copy, which the WAL replay makes consistent.
-    await run(
-      'tar',
-      ['-cf', tarFile, ...EXCLUDED.flatMap((e) => [`--exclude=./${e}`]), '-C', session.pgDir, '.'],
-      { okCodes: [0, 1] },
-    );
+    await run('tar', ['-cf', tarFile, ...EXCLUDED.flatMap((e) => [`--exclude=./${e}`]), '-C', session.pgDir, '.'], {
+      okCodes: [0, 1],
+    });
     const { stopWal, labelFile, spcmapFile } = await backupStop(client);
     await mkdir(path.join(extra, 'pg_wal'), { recursive: true });
     await writeFile(path.join(extra, 'backup_label'), labelFile);
@@ -171,4 +169,5 @@ async function chownTree(dir: string, uid: number, gid: number): Promise<void> {
   }
 }
 
-export const newStamp = () => `${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '')}Z-${randomBytes(2).toString('hex')}`;
+export const newStamp = () =>
+  `${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '')}Z-${randomBytes(2).toString('hex')}`;
