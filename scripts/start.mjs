@@ -12,6 +12,8 @@ const outputs = [
   'packages/server/dist/server.js',
   // An older build kept the demo seed elsewhere: build again when it lacks this one.
   'packages/server/dist/seed-demo.js',
+  // Nor the backup tools.
+  'packages/server/dist/db/backup/backup-cli.js',
   'packages/web/dist/index.html',
 ];
 const missing = outputs.filter((f) => !existsSync(path.join(root, f)));

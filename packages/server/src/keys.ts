@@ -85,3 +85,33 @@ async function readKeyFile(file: string, envName: string): Promise<Buffer | unde
   if (((await stat(file)).mode & 0o077) !== 0) await chmod(file, 0o600);
   return key;
 }
+
+/** The file name of each key in the data directory. */
+export const KEY_FILES = { auditHmacKey: AUDIT_KEY_FILE, masterKey: MASTER_KEY_FILE } as const;
+
+/**
+ * Puts a backed-up key in place (restore), mode 0600. A key file already there with another key is
+ * replaced only with `replace`: a portal started on its data with the wrong key would find every
+ * audit link forged and could not open its user pool.
+ */
+export async function restoreKeyFile(
+  dataDir: string,
+  name: string,
+  key: Buffer,
+  opts: { replace: boolean },
+): Promise<'written' | 'same' | 'differs'> {
+  const file = path.join(dataDir, name);
+  const existing = await readKeyFile(file, name).catch(() => undefined);
+  if (existing?.equals(key)) return 'same';
+  if (existing && !opts.replace) return 'differs';
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  await rm(file, { force: true });
+  await writeFile(file, key.toString('base64') + '\n', { mode: 0o600, flag: 'wx' });
+  return 'written';
+}
+
+/** Whether a key file exists with another key than `key` (a restore would have to replace it). */
+export async function keyFileDiffers(dataDir: string, name: string, key: Buffer): Promise<boolean> {
+  const existing = await readKeyFile(path.join(dataDir, name), name).catch(() => undefined);
+  return existing !== undefined && !existing.equals(key);
+}
