@@ -207,13 +207,10 @@ CREATE TRIGGER observations_keep_closed_months_delete AFTER DELETE ON observatio
 -- The foreign keys by id, as triggers: a reference must name a stored reading (locked against a
 -- concurrent delete, as a foreign key's check does), and a deleted reading takes its references
 -- with it (alert readings and FHIR identifiers deleted, an alert's last reading cleared).
+-- The referencing column is the trigger's argument.
 CREATE FUNCTION observations_reference_exists() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
-  ref bigint := CASE TG_TABLE_NAME
-    WHEN 'alert_readings' THEN NEW.vital_id
-    WHEN 'alerts' THEN NEW.last_vital_id
-    WHEN 'observation_identifiers' THEN NEW.observation_id
-  END;
+  ref bigint := (to_jsonb(NEW) ->> TG_ARGV[0])::bigint;
 BEGIN
   IF ref IS NOT NULL AND NOT EXISTS (SELECT 1 FROM observations WHERE id = ref FOR KEY SHARE) THEN
     RAISE EXCEPTION 'insert or update on table "%" violates the reference to observations: no reading %', TG_TABLE_NAME, ref
@@ -223,11 +220,11 @@ BEGIN
 END;
 $$;
 CREATE TRIGGER alert_readings_observation_exists BEFORE INSERT OR UPDATE OF vital_id ON alert_readings
-  FOR EACH ROW EXECUTE FUNCTION observations_reference_exists();
+  FOR EACH ROW EXECUTE FUNCTION observations_reference_exists('vital_id');
 CREATE TRIGGER alerts_observation_exists BEFORE INSERT OR UPDATE OF last_vital_id ON alerts
-  FOR EACH ROW WHEN (NEW.last_vital_id IS NOT NULL) EXECUTE FUNCTION observations_reference_exists();
+  FOR EACH ROW WHEN (NEW.last_vital_id IS NOT NULL) EXECUTE FUNCTION observations_reference_exists('last_vital_id');
 CREATE TRIGGER observation_identifiers_observation_exists BEFORE INSERT OR UPDATE OF observation_id ON observation_identifiers
-  FOR EACH ROW EXECUTE FUNCTION observations_reference_exists();
+  FOR EACH ROW EXECUTE FUNCTION observations_reference_exists('observation_id');
 
 CREATE INDEX alerts_last_vital_idx ON alerts (last_vital_id) WHERE last_vital_id IS NOT NULL;
 
@@ -311,6 +308,8 @@ BEGIN
   IF months_ahead IS NULL OR months_ahead NOT BETWEEN 0 AND 24 THEN
     RAISE EXCEPTION 'months ahead must be between 0 and 24' USING ERRCODE = 'invalid_parameter_value';
   END IF;
+  -- One maintenance step at a time across instances (any fixed number, the same everywhere).
+  PERFORM pg_advisory_xact_lock(727010);
   FOREACH base IN ARRAY ARRAY['observations', 'audit_logs'] LOOP
     FOR i IN 0..months_ahead LOOP
       m := (date_trunc('month', now() AT TIME ZONE 'UTC') + make_interval(months => i))::date;
@@ -389,6 +388,8 @@ BEGIN
     RAISE EXCEPTION 'audit records of % are younger than six years and are kept', to_char(p_month, 'YYYY-MM')
       USING ERRCODE = 'RPM02';
   END IF;
+  -- One maintenance step at a time across instances (any fixed number, the same everywhere).
+  PERFORM pg_advisory_xact_lock(727010);
   RETURN rpm_partition_drop('audit_logs', date_trunc('month', p_month)::date, p_request_id);
 END;
 $$;
@@ -412,6 +413,8 @@ BEGIN
     RAISE EXCEPTION 'readings of % are inside an organization''s retention and are kept', to_char(p_month, 'YYYY-MM')
       USING ERRCODE = 'RPM02';
   END IF;
+  -- One maintenance step at a time across instances (any fixed number, the same everywhere).
+  PERFORM pg_advisory_xact_lock(727010);
   RETURN rpm_partition_drop('observations', date_trunc('month', p_month)::date, p_request_id);
 END;
 $$;
@@ -429,6 +432,8 @@ DECLARE
   dropped jsonb := '[]';
   deleted jsonb := '[]';
 BEGIN
+  -- One maintenance step at a time across instances (any fixed number, the same everywhere).
+  PERFORM pg_advisory_xact_lock(727010);
   FOR m IN SELECT * FROM rpm_partition_months('observations') LOOP
     IF rpm_observation_month_expired(m.month) THEN
       n := rpm_partition_drop('observations', m.month, p_request_id);
