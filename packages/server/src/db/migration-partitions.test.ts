@@ -38,8 +38,18 @@ beforeAll(async () => {
   db = await createTestDatabase({ empty: true });
   await runMigrations(db.ownerPool, { before: '1000' });
   const org = (await q(`INSERT INTO organizations (name) VALUES ('Months Clinic') RETURNING id`)).rows[0].id as number;
-  patientId = (await q(`INSERT INTO patients (first_name, last_name, organization_id, enrolled_rpm) VALUES ('Many', 'Months', $1, true) RETURNING id`, [org])).rows[0].id;
-  const device = (await q(`INSERT INTO devices (device_id, model, type, patient_id) VALUES ('CUFF-M', 'BP', 'cuff', $1) RETURNING id`, [patientId])).rows[0].id;
+  patientId = (
+    await q(
+      `INSERT INTO patients (first_name, last_name, organization_id, enrolled_rpm) VALUES ('Many', 'Months', $1, true) RETURNING id`,
+      [org],
+    )
+  ).rows[0].id;
+  const device = (
+    await q(
+      `INSERT INTO devices (device_id, model, type, patient_id) VALUES ('CUFF-M', 'BP', 'cuff', $1) RETURNING id`,
+      [patientId],
+    )
+  ).rows[0].id;
   for (const [i, at] of MONTHS.entries()) {
     await q(
       `INSERT INTO observations (patient_id, device_id, source, created_at, kind, components, unit)
@@ -68,18 +78,26 @@ beforeAll(async () => {
       [patientId, org, readingIds[1]],
     )
   ).rows[0].id;
-  await q(`INSERT INTO alert_readings (alert_id, vital_id) VALUES ($1, $2), ($1, $3)`, [alert, readingIds[0], readingIds[1]]);
-  await q(`INSERT INTO observation_identifiers (observation_id, organization_id, system, value) VALUES ($1, $2, 'urn:ehr', 'obs-1')`, [
-    readingIds[2],
-    org,
+  await q(`INSERT INTO alert_readings (alert_id, vital_id) VALUES ($1, $2), ($1, $3)`, [
+    alert,
+    readingIds[0],
+    readingIds[1],
   ]);
+  await q(
+    `INSERT INTO observation_identifiers (observation_id, organization_id, system, value) VALUES ($1, $2, 'urn:ehr', 'obs-1')`,
+    [readingIds[2], org],
+  );
   // The chain is sealed before the migration, over records of four months.
   expect(await sealPending(db.ownerPool, key)).toBe(28);
   before = {
     observations: await observationRows(),
     audit: await auditRows(),
     counts: (await q(`SELECT * FROM patient_observation_counts ORDER BY patient_id, kind`)).rows,
-    refs: (await q(`SELECT a.id, a.last_vital_id, ar.vital_id FROM alerts a JOIN alert_readings ar ON ar.alert_id = a.id ORDER BY 3`)).rows,
+    refs: (
+      await q(
+        `SELECT a.id, a.last_vital_id, ar.vital_id FROM alerts a JOIN alert_readings ar ON ar.alert_id = a.id ORDER BY 3`,
+      )
+    ).rows,
     identifiers: (await q(`SELECT observation_id, value FROM observation_identifiers`)).rows,
     observationSeq: Number((await q(`SELECT last_value FROM observations_id_seq`)).rows[0].last_value),
     auditSeq: Number((await q(`SELECT last_value FROM audit_logs_id_seq`)).rows[0].last_value),
@@ -94,7 +112,9 @@ describe('1000: observations and audit records partitioned by month', () => {
     expect(await observationRows()).toEqual(before.observations);
     expect(await auditRows()).toEqual(before.audit);
     expect((await q(`SELECT * FROM patient_observation_counts ORDER BY patient_id, kind`)).rows).toEqual(before.counts);
-    const kinds = await q(`SELECT c.relname, c.relkind FROM pg_class c WHERE c.relname IN ('observations', 'audit_logs') ORDER BY 1`);
+    const kinds = await q(
+      `SELECT c.relname, c.relkind FROM pg_class c WHERE c.relname IN ('observations', 'audit_logs') ORDER BY 1`,
+    );
     expect(kinds.rows).toEqual([
       { relname: 'audit_logs', relkind: 'p' },
       { relname: 'observations', relkind: 'p' },
@@ -127,27 +147,39 @@ describe('1000: observations and audit records partitioned by month', () => {
       [patientId],
     );
     expect(Number(reading.rows[0].id)).toBe(before.observationSeq + 1);
-    const record = await db.pool.query(`INSERT INTO audit_logs (action, outcome) VALUES ('patient.read', 'success') RETURNING id`);
+    const record = await db.pool.query(
+      `INSERT INTO audit_logs (action, outcome) VALUES ('patient.read', 'success') RETURNING id`,
+    );
     expect(Number(record.rows[0].id)).toBe(before.auditSeq + 1);
   });
 
   it('keeps the references to readings, which still act as foreign keys', async () => {
     expect(
-      (await q(`SELECT a.id, a.last_vital_id, ar.vital_id FROM alerts a JOIN alert_readings ar ON ar.alert_id = a.id ORDER BY 3`)).rows,
+      (
+        await q(
+          `SELECT a.id, a.last_vital_id, ar.vital_id FROM alerts a JOIN alert_readings ar ON ar.alert_id = a.id ORDER BY 3`,
+        )
+      ).rows,
     ).toEqual(before.refs);
     expect((await q(`SELECT observation_id, value FROM observation_identifiers`)).rows).toEqual(before.identifiers);
     // A reference to no reading is refused.
     const alert = before.refs[0]!.id;
-    await expect(db.pool.query(`INSERT INTO alert_readings (alert_id, vital_id) VALUES ($1, 999999)`, [alert])).rejects.toMatchObject({
+    await expect(
+      db.pool.query(`INSERT INTO alert_readings (alert_id, vital_id) VALUES ($1, 999999)`, [alert]),
+    ).rejects.toMatchObject({
       code: '23503',
     });
-    await expect(db.pool.query(`UPDATE alerts SET last_vital_id = 999999 WHERE id = $1`, [alert])).rejects.toMatchObject({ code: '23503' });
+    await expect(
+      db.pool.query(`UPDATE alerts SET last_vital_id = 999999 WHERE id = $1`, [alert]),
+    ).rejects.toMatchObject({ code: '23503' });
     // Deleting readings takes their references with them (cascade, set null), and the counts follow.
     await db.pool.query(`DELETE FROM observations WHERE id = ANY($1::bigint[])`, [readingIds.slice(0, 3)]);
     expect((await q(`SELECT count(*)::int AS n FROM alert_readings`)).rows[0].n).toBe(0);
     expect((await q(`SELECT last_vital_id FROM alerts WHERE id = $1`, [alert])).rows[0].last_vital_id).toBeNull();
     expect((await q(`SELECT count(*)::int AS n FROM observation_identifiers`)).rows[0].n).toBe(0);
-    const bp = (await q(`SELECT n FROM patient_observation_counts WHERE patient_id = $1 AND kind = 'blood_pressure'`, [patientId])).rows[0];
+    const bp = (
+      await q(`SELECT n FROM patient_observation_counts WHERE patient_id = $1 AND kind = 'blood_pressure'`, [patientId])
+    ).rows[0];
     const beforeBp = before.counts.find((c) => c.kind === 'blood_pressure')!;
     expect(Number(bp.n)).toBe(Number(beforeBp.n) - 3);
   });
