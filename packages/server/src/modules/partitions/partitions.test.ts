@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import {
   AUDIT_MIN_RETENTION_YEARS,
   AuditActions,
+  OBSERVATION_RETENTION_MONTHS_MAX,
+  OBSERVATION_RETENTION_MONTHS_MIN,
   PARTITION_MONTHS_AHEAD,
   RETENTION_REFUSED_SQLSTATE,
 } from '@rpm/contracts';
@@ -243,5 +245,11 @@ describe('partition maintenance', () => {
     for (const action of ['partition.drop', 'observation.retention']) expect(AuditActions).toContain(action);
     const { rows } = await owner(`SELECT pg_get_functiondef('rpm_audit_drop_month(date, text)'::regprocedure) AS def`);
     expect(rows[0].def).toContain(`now() - interval '${AUDIT_MIN_RETENTION_YEARS} years'`);
+    const check = await owner(
+      `SELECT pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE conname = 'organizations_observation_retention_months_check'`,
+    );
+    expect(check.rows[0].def).toContain(
+      `>= ${OBSERVATION_RETENTION_MONTHS_MIN}) AND (observation_retention_months <= ${OBSERVATION_RETENTION_MONTHS_MAX}`,
+    );
   });
 });
