@@ -1,8 +1,8 @@
 import { PARTITION_MAINTENANCE_CRON } from '@rpm/contracts';
 import type { FastifyBaseLogger } from 'fastify';
-import PgBoss from 'pg-boss';
+import type PgBoss from 'pg-boss';
 import type pg from 'pg';
-import { jobQueueDatabase } from '../../db/job-queue.ts';
+import { startJobQueue } from '../../db/job-queue.ts';
 import { runPartitionMaintenance } from './partitions.service.ts';
 
 /** The queue of the partition maintenance (created by migration 1000, policy singleton). */
@@ -33,13 +33,7 @@ export async function startPartitionJobs(deps: {
   /** Tests: no run at start (they queue their own). */
   runAtStart?: boolean;
 }): Promise<PartitionJobs> {
-  const boss = new PgBoss({
-    db: jobQueueDatabase(deps.pool),
-    schema: 'pgboss',
-    migrate: false,
-  });
-  boss.on('error', (err: Error) => deps.log.error({ error: err.message }, 'job queue error'));
-  await boss.start();
+  const boss = await startJobQueue(deps.pool, (err) => deps.log.error({ error: err.message }, 'job queue error'));
   await boss.schedule(PARTITION_MAINTENANCE_QUEUE, PARTITION_MAINTENANCE_CRON, {}, { tz: 'UTC' });
   const requestMaintenance = (runKey: string) =>
     boss.send(PARTITION_MAINTENANCE_QUEUE, {}, { singletonKey: runKey, singletonHours: 1 });

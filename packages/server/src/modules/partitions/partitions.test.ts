@@ -11,6 +11,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { buildOrganization, buildPatient } from '../../../test/support/factories.ts';
+import { startTestServer } from '../../../test/support/http.ts';
 import { insertAuditLog } from '../../kernel/audit-writer.repository.ts';
 import { verifyAuditChain } from '../audit/audit-chain.ts';
 import { sealPending } from '../audit/sealer.ts';
@@ -43,14 +44,35 @@ const pastMonth = async (base: string, month: string) => {
 };
 const refusal = { code: RETENTION_REFUSED_SQLSTATE };
 
+/** Takes away the furthest month tables made ahead (empty), to see the maintenance make them again. */
+async function dropFurthestAhead(on: TestDatabase, bases: string[]): Promise<string> {
+  const furthest = monthsBefore(new Date(), -PARTITION_MONTHS_AHEAD);
+  for (const base of bases) {
+    await on.ownerPool.query(`ALTER TABLE ${base} DETACH PARTITION partitions.${tableName(base, furthest)}`);
+    await on.ownerPool.query(`DROP TABLE partitions.${tableName(base, furthest)}`);
+  }
+  return furthest;
+}
+
+/** Waits for the maintenance to make the table, then checks that one run, at start, did. */
+async function expectOneRunAtStart(on: TestDatabase, base: string, month: string, runKey: string): Promise<void> {
+  const there = async () =>
+    (await on.ownerPool.query(`SELECT to_regclass($1) IS NOT NULL AS t`, [`partitions.${tableName(base, month)}`]))
+      .rows[0].t as boolean;
+  const started = Date.now();
+  while (!(await there()) && Date.now() - started < 30_000) await new Promise((r) => setTimeout(r, 100));
+  expect(await there()).toBe(true);
+  // Let a second run, if one had been queued, be taken.
+  await new Promise((r) => setTimeout(r, 2_000));
+  const jobs = await on.pool.query(`SELECT state, singleton_key FROM pgboss.job WHERE name = $1`, [
+    PARTITION_MAINTENANCE_QUEUE,
+  ]);
+  expect(jobs.rows).toEqual([{ state: 'completed', singleton_key: runKey }]);
+}
+
 describe('partition maintenance', () => {
   it('creates the month tables ahead, once, when two instances start', async () => {
-    const furthest = monthsBefore(new Date(), -PARTITION_MONTHS_AHEAD);
-    // The template database made them at its migration: take the furthest away (empty) to see it made again.
-    await owner(`ALTER TABLE observations DETACH PARTITION partitions.${tableName('observations', furthest)}`);
-    await owner(`DROP TABLE partitions.${tableName('observations', furthest)}`);
-    await owner(`ALTER TABLE audit_logs DETACH PARTITION partitions.${tableName('audit_logs', furthest)}`);
-    await owner(`DROP TABLE partitions.${tableName('audit_logs', furthest)}`);
+    const furthest = await dropFurthestAhead(db, ['observations', 'audit_logs']);
     expect(await exists('observations', furthest)).toBe(false);
 
     const runKey = startRunKey();
@@ -64,17 +86,8 @@ describe('partition maintenance', () => {
           ),
         )),
       );
-      const started = Date.now();
-      while (!(await exists('audit_logs', furthest)) && Date.now() - started < 20_000)
-        await new Promise((r) => setTimeout(r, 100));
+      await expectOneRunAtStart(db, 'audit_logs', furthest, runKey);
       expect(await exists('observations', furthest)).toBe(true);
-      expect(await exists('audit_logs', furthest)).toBe(true);
-      // Let a second run, if one had been queued, be taken.
-      await new Promise((r) => setTimeout(r, 2_000));
-      const jobs = await db.pool.query(`SELECT state, singleton_key FROM pgboss.job WHERE name = $1`, [
-        PARTITION_MAINTENANCE_QUEUE,
-      ]);
-      expect(jobs.rows).toEqual([{ state: 'completed', singleton_key: runKey }]);
       // A later request under the same key queues nothing; under a new one, one run.
       const again = await Promise.all(instances.map((j) => j.requestMaintenance('daily-test')));
       expect(again.filter((id) => id !== null)).toHaveLength(1);
@@ -252,4 +265,27 @@ describe('partition maintenance', () => {
       `>= ${OBSERVATION_RETENTION_MONTHS_MIN}) AND (observation_retention_months <= ${OBSERVATION_RETENTION_MONTHS_MAX}`,
     );
   });
+
+  it('runs once at start, by one of two app instances on one database', async () => {
+    const own = await createTestDatabase();
+    const furthest = await dropFurthestAhead(own, ['observations']);
+    const runKey = startRunKey();
+    const servers = await Promise.all([startTestServer({}, own), startTestServer({}, own)]);
+    try {
+      await expectOneRunAtStart(own, 'observations', furthest, runKey);
+      const ran = servers.map(
+        (s) =>
+          s
+            .logs()
+            .split('\n')
+            .filter((l) => l.includes('partition maintenance done')).length,
+      );
+      expect(ran.sort()).toEqual([0, 1]);
+    } finally {
+      // Both share the database: the second one's close drops it.
+      await servers[0]!.app.close();
+      await servers[0]!.identity.close();
+      await servers[1]!.close();
+    }
+  }, 90_000);
 });
