@@ -233,6 +233,26 @@ describe('partition maintenance', () => {
     expect((await verifyAuditChain(db.pool, key)).problems.map((p) => p.kind)).toEqual(['deleted']);
   });
 
+  it('stores a reading dated where no month table is, and leaves that month to an operator rather than fail', async () => {
+    const furthest = await dropFurthestAhead(db, ['observations']);
+    const org = (await buildOrganization(db.pool)).id;
+    const patient = await buildPatient(db.pool, { organizationId: org });
+    await db.pool.query(
+      `INSERT INTO observations (patient_id, created_at, kind, components, unit) VALUES ($1, $2::date + interval '2 days', 'weight', '{"weight": 70}', 'kg')`,
+      [patient, furthest],
+    );
+    const home = await owner(`SELECT tableoid::regclass::text AS t FROM observations WHERE patient_id = $1`, [patient]);
+    expect(home.rows).toEqual([{ t: 'partitions.observations_default' }]);
+    const run = await runPartitionMaintenance(db.pool, { auditRetentionMonths: undefined }, 'job:default');
+    expect(run.leftInDefault).toEqual([tableName('observations', furthest)]);
+    expect(run.created).toEqual([]);
+    expect(await exists('observations', furthest)).toBe(false);
+    await db.pool.query(`DELETE FROM observations WHERE patient_id = $1`, [patient]);
+    expect(
+      (await runPartitionMaintenance(db.pool, { auditRetentionMonths: undefined }, 'job:default-2')).created,
+    ).toEqual([tableName('observations', furthest)]);
+  });
+
   it('leaves the runtime role no DROP, DETACH or direct access to a month table, only the owner’s functions', async () => {
     const month = monthsBefore(new Date(), 0);
     const statements = [
