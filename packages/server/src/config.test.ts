@@ -32,6 +32,8 @@ describe('loadConfig', () => {
     [{ READING_MAX_AGE_DAYS: '0' }, /READING_MAX_AGE_DAYS must be a whole number from 1 to 3650/],
     [{ UNMATCHED_QUOTA_PER_SOURCE: '1e4' }, /UNMATCHED_QUOTA_PER_SOURCE must be a whole number/],
     [{ UNMATCHED_RETENTION_DAYS: '-1' }, /UNMATCHED_RETENTION_DAYS must be a whole number from 1 to 3650/],
+    // Audit records are kept at least six years (45 CFR 164.316(b)(2)(i)).
+    [{ AUDIT_RETENTION_MONTHS: '71' }, /AUDIT_RETENTION_MONTHS must be a whole number from 72 to 1200/],
   ])('refuses %o with a clear message', (env, message) => {
     expect(() => loadConfig(env)).toThrowError(message);
   });
@@ -46,6 +48,11 @@ describe('loadConfig', () => {
       loadConfig({ READING_MAX_AGE_DAYS: '14', UNMATCHED_QUOTA_PER_SOURCE: '500', UNMATCHED_RETENTION_DAYS: '7' })
         .ingestion,
     ).toEqual({ readingMaxAgeDays: 14, unmatchedQuota: 500, unmatchedRetentionDays: 7 });
+  });
+
+  it('keeps audit months forever unless AUDIT_RETENTION_MONTHS says otherwise', () => {
+    expect(loadConfig({}).partitions).toEqual({ auditRetentionMonths: undefined });
+    expect(loadConfig({ AUDIT_RETENTION_MONTHS: '84' }).partitions).toEqual({ auditRetentionMonths: 84 });
   });
 
   it('reports every problem at once', () => {
