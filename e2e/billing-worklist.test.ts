@@ -110,7 +110,7 @@ beforeAll(async () => {
     userId: dana.id,
     interactive: true,
   });
-  await portal.db.query(`UPDATE tracking_sessions SET activity = 'phone_call', contact_type = 'phone' WHERE id = $1`, [
+  await portal.db.query(`UPDATE tracking_entries SET activity = 'phone_call', contact_type = 'phone' WHERE id = $1`, [
     call,
   ]);
 });

@@ -623,7 +623,7 @@ export interface SmartClients {
   source_id: string | null;
 }
 
-export interface TrackingSessions {
+export interface TrackingEntries {
   activity: string | null;
   adjustment_reason: string | null;
   contact_type: string | null;
@@ -724,7 +724,7 @@ export interface DB {
   smart_access_tokens: SmartAccessTokens;
   smart_assertion_ids: SmartAssertionIds;
   smart_clients: SmartClients;
-  tracking_sessions: TrackingSessions;
+  tracking_entries: TrackingEntries;
   unmatched_readings: UnmatchedReadings;
   users: Users;
 }

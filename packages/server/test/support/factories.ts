@@ -240,7 +240,7 @@ export async function buildTrackingEntry(
   t: { patientId: number; date: string; durationMinutes: number; userId?: number | null; notes?: string | null; interactive?: boolean },
 ): Promise<number> {
   const { id } = await kysely(db)
-    .insertInto('tracking_sessions')
+    .insertInto('tracking_entries')
     .values({
       patient_id: t.patientId,
       user_id: t.userId ?? null,

@@ -135,7 +135,7 @@ describe('days while the patient was active', () => {
         durationMinutes: day === 20 ? 2 : 1,
       });
     const { rows } = await db.pool.query<{ minutes: number }>(
-      `SELECT sum(duration_minutes)::int AS minutes FROM tracking_sessions
+      `SELECT sum(duration_minutes)::int AS minutes FROM tracking_entries
         WHERE patient_id = $1 AND rpm_patient_active_on(patient_id, date, 'America/New_York')`,
       [id],
     );
