@@ -240,16 +240,6 @@ export interface IdentityAttempts {
   id: Generated<number>;
 }
 
-export interface IdentityChallengeSessions {
-  challenge: string;
-  created_at: Generated<Timestamp>;
-  expires_at: Timestamp;
-  failed_attempts: Generated<number>;
-  session_hash: Buffer;
-  state: Generated<Json>;
-  username: string | null;
-}
-
 export interface IdentityOutbox {
   body: string;
   created_at: Generated<Timestamp>;
@@ -258,6 +248,16 @@ export interface IdentityOutbox {
   kind: string;
   recipient: string;
   subject: string;
+}
+
+export interface IdentityPendingChallenges {
+  challenge: string;
+  created_at: Generated<Timestamp>;
+  expires_at: Timestamp;
+  failed_attempts: Generated<number>;
+  state: Generated<Json>;
+  token_hash: Buffer;
+  username: string | null;
 }
 
 export interface IdentityRefreshTokens {
@@ -692,8 +692,8 @@ export interface DB {
   ehr_launch_settings: EhrLaunchSettings;
   ehr_launch_states: EhrLaunchStates;
   "identity.attempts": IdentityAttempts;
-  "identity.challenge_sessions": IdentityChallengeSessions;
   "identity.outbox": IdentityOutbox;
+  "identity.pending_challenges": IdentityPendingChallenges;
   "identity.refresh_tokens": IdentityRefreshTokens;
   "identity.reset_codes": IdentityResetCodes;
   "identity.reset_decoys": IdentityResetDecoys;
