@@ -5,7 +5,7 @@ import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
-import { privateImports, sqlOutsideRepositories } from './lint-exceptions.js';
+import { privateImports, sqlOutsideRepositories, testsWritingRows } from './lint-exceptions.js';
 
 const web = 'packages/web/src';
 const features = readdirSync(new URL(`./${web}/features`, import.meta.url), { withFileTypes: true })
@@ -230,6 +230,25 @@ export default tseslint.config(
         {
           selector: "TaggedTemplateExpression[tag.name='sql']",
           message: 'Only repositories and db/ write SQL: move the statement into a repository.',
+        },
+      ],
+    },
+  },
+  {
+    // Tests make their rows through the factories, never with INSERT statements of their own
+    // (lint-exceptions.js lists the tests about the database itself).
+    files: ['packages/server/src/**/*.test.ts', 'packages/server/test/**/*.test.ts', 'e2e/**/*.test.ts'],
+    ignores: testsWritingRows.map(({ file }) => file),
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'Literal[value=/\\binsert\\s+into\\s/i]',
+          message: 'Tests make rows through the factories (packages/server/test/support/factories.ts).',
+        },
+        {
+          selector: 'TemplateElement[value.raw=/\\binsert\\s+into\\s/i]',
+          message: 'Tests make rows through the factories (packages/server/test/support/factories.ts).',
         },
       ],
     },

@@ -30,6 +30,7 @@ import {
   buildDevice,
   buildOrganization,
   buildPatient,
+  buildPatientPrograms,
   buildReadings,
   buildTrackingEntry,
   collectConsoleErrors,
@@ -82,10 +83,8 @@ beforeAll(async () => {
     `UPDATE patients SET ordering_provider_id = $2, consent_date = '2026-09-28', diagnosis_codes = '{I10,E11.9}' WHERE id = $1`,
     [ada, dana.id],
   );
-  await portal.db.query(
-    `INSERT INTO patient_programs (patient_id, program_id) VALUES ($1, 'hypertension'), ($2, 'heart_failure')`,
-    [ada, ben],
-  );
+  await buildPatientPrograms(portal.db, ada, ['hypertension']);
+  await buildPatientPrograms(portal.db, ben, ['heart_failure']);
   await buildDevice(portal.db, {
     deviceId: 'CUFF-WL-1',
     model: 'BP cuff',
@@ -110,7 +109,7 @@ beforeAll(async () => {
     userId: dana.id,
     interactive: true,
   });
-  await portal.db.query(`UPDATE tracking_sessions SET activity = 'phone_call', contact_type = 'phone' WHERE id = $1`, [
+  await portal.db.query(`UPDATE tracking_entries SET activity = 'phone_call', contact_type = 'phone' WHERE id = $1`, [
     call,
   ]);
 });

@@ -92,7 +92,7 @@ describe('care timer', () => {
     await timer.getByText(CareTimerTexts.notStarted).waitFor();
 
     const { rows } = await portal.db.query<{ duration_minutes: number; measured_minutes: number | null; activity: string | null }>(
-      `SELECT duration_minutes, measured_minutes, activity FROM tracking_sessions WHERE patient_id = $1`,
+      `SELECT duration_minutes, measured_minutes, activity FROM tracking_entries WHERE patient_id = $1`,
       [patientId],
     );
     expect(rows).toEqual([{ duration_minutes: 2, measured_minutes: 2, activity: 'review_readings' }]);

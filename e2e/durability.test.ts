@@ -96,7 +96,7 @@ async function run(portal: Portal) {
     [patientId],
   );
   const sessions = await portal.db.query<{ id: number; notes: string }>(
-    `SELECT id, notes FROM tracking_sessions WHERE patient_id = $1`,
+    `SELECT id, notes FROM tracking_entries WHERE patient_id = $1`,
     [patientId],
   );
   const found = [...notes.rows.map((r) => r.content), ...sessions.rows.map((r) => r.notes)];

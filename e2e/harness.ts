@@ -27,6 +27,7 @@ export {
   buildNote,
   buildOrganization,
   buildPatient,
+  buildPatientPrograms,
   buildReading,
   buildReadings,
   buildTrackingEntry,

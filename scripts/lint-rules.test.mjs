@@ -172,6 +172,15 @@ const lintPlants = [
     },
   },
   {
+    name: 'a test writing a domain row with an INSERT of its own',
+    file: path.join(probeModule, 'planted-insert.test.ts'),
+    rule: 'no-restricted-syntax',
+    text: `
+      import type pg from 'pg';
+      export const plant = (db: pg.Pool) => db.query(\`
+        insert into notes (patient_id, content) values ($1, 'x')\`, [1]);`,
+  },
+  {
     name: 'fetch in a web feature',
     file: probeFeature.replace('.ts', '-fetch.ts'),
     rule: 'no-restricted-globals',

@@ -26,7 +26,7 @@ export const ContactTypeSchema = Type.Unsafe<ContactType>({ type: 'string', enum
 /** The most a reason for claiming more than the timer measured may say. */
 export const TRACKING_ADJUSTMENT_REASON_MAX = 1000;
 
-export const TrackingSession = Type.Object({
+export const TrackingEntry = Type.Object({
   id: Type.Integer(),
   date: IsoDate,
   duration_minutes: Type.Integer(),
@@ -40,7 +40,7 @@ export const TrackingSession = Type.Object({
   /** Why the entry claims more minutes than were measured. */
   adjustment_reason: Type.Union([Type.String(), Type.Null()]),
 });
-export type TrackingSession = Static<typeof TrackingSession>;
+export type TrackingEntry = Static<typeof TrackingEntry>;
 
 /** Minutes per calendar month (`YYYY-MM`), newest month first, for the months with entries. */
 export const TrackingMonthTotal = Type.Object({
@@ -49,18 +49,18 @@ export const TrackingMonthTotal = Type.Object({
 });
 export type TrackingMonthTotal = Static<typeof TrackingMonthTotal>;
 export const TRACKING_MONTH_TOTALS = 3;
-export const TrackingSessionPage = Type.Object({
-  ...PageOf(TrackingSession).properties,
+export const TrackingEntryPage = Type.Object({
+  ...PageOf(TrackingEntry).properties,
   /** The last TRACKING_MONTH_TOTALS months that have entries, whatever page is shown. */
   month_totals: Type.Array(TrackingMonthTotal),
 });
-export type TrackingSessionPage = Static<typeof TrackingSessionPage>;
+export type TrackingEntryPage = Static<typeof TrackingEntryPage>;
 
 /** Also the most tracking time one patient can have in one day, all entries together. */
 export const TRACKING_MAX_MINUTES = 1440;
 /** A tracking entry of no time records nothing billable; the form asks for at least this. */
 export const TRACKING_MIN_MINUTES = 1;
-export const TrackingSessionInput = Type.Object(
+export const TrackingEntryInput = Type.Object(
   {
     date: IsoDate,
     duration_minutes: Type.Integer({ minimum: TRACKING_MIN_MINUTES, maximum: TRACKING_MAX_MINUTES }),
@@ -78,4 +78,4 @@ export const TrackingSessionInput = Type.Object(
   },
   { additionalProperties: false },
 );
-export type TrackingSessionInput = Static<typeof TrackingSessionInput>;
+export type TrackingEntryInput = Static<typeof TrackingEntryInput>;

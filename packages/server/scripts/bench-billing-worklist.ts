@@ -68,7 +68,7 @@ async function fill(pool: pg.Pool, orgId: number): Promise<number> {
     ],
     // Four entries this month, the first with a phone call for half of the patients.
     [
-      `INSERT INTO tracking_sessions (patient_id, date, duration_minutes, interactive, contact_type)
+      `INSERT INTO tracking_entries (patient_id, date, duration_minutes, interactive, contact_type)
        SELECT p.id, (date_trunc('month', now()) + make_interval(days => k))::date, 3 + (p.id + k) % 9,
               k = 0 AND p.id % 2 = 0, CASE WHEN k = 0 AND p.id % 2 = 0 THEN 'phone' END
          FROM patients p, generate_series(0, 3) k

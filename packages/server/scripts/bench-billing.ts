@@ -46,7 +46,7 @@ try {
     [days],
   );
   await pool.query(
-    `INSERT INTO tracking_sessions (patient_id, date, duration_minutes, interactive)
+    `INSERT INTO tracking_entries (patient_id, date, duration_minutes, interactive)
      SELECT p.id, (date_trunc('month', now()) + make_interval(days => k))::date, 7 + (p.id + k) % 9, k = 0
        FROM patients p, generate_series(0, 3) k
       WHERE (date_trunc('month', now()) + make_interval(days => k))::date <= current_date`,

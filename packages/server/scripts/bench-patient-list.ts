@@ -39,7 +39,7 @@ async function fillTriageData(db: typeof pool, perPatient: number): Promise<void
     [perPatient],
   );
   await db.query(
-    `INSERT INTO tracking_sessions (patient_id, date, duration_minutes)
+    `INSERT INTO tracking_entries (patient_id, date, duration_minutes)
      SELECT p.id, (now() AT TIME ZONE o.time_zone)::date, 1 + p.id % 40
        FROM patients p JOIN organizations o ON o.id = p.organization_id`,
   );
@@ -64,7 +64,7 @@ try {
   await pool.query('VACUUM ANALYZE patients');
   await pool.query('VACUUM ANALYZE observations');
   await pool.query('VACUUM ANALYZE alerts');
-  await pool.query('VACUUM ANALYZE tracking_sessions');
+  await pool.query('VACUUM ANALYZE tracking_entries');
   const fillS = (performance.now() - t0) / 1000;
 
   const app = await startBenchApp(pool);

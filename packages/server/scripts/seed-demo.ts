@@ -417,7 +417,7 @@ async function main() {
             const call = r() < 0.6;
             await tx.query(
               // Dated in the clinic's day, as the portal dates tracking time.
-              `INSERT INTO tracking_sessions (patient_id, user_id, date, duration_minutes, notes, activity, contact_type,
+              `INSERT INTO tracking_entries (patient_id, user_id, date, duration_minutes, notes, activity, contact_type,
                  interactive)
                SELECT $1, $2, ((now() - $3 * interval '1 day') AT TIME ZONE o.time_zone)::date, $4, $5, $6::text, $7::text, $7::text IS NOT NULL
                  FROM patients p JOIN organizations o ON o.id = p.organization_id WHERE p.id = $1`,

@@ -24,7 +24,7 @@ describe('migrations', () => {
       'devices',
       'observations',
       'notes',
-      'tracking_sessions',
+      'tracking_entries',
       'users',
       'organizations',
       'audit_logs',

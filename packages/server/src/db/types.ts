@@ -240,16 +240,6 @@ export interface IdentityAttempts {
   id: Generated<number>;
 }
 
-export interface IdentityChallengeSessions {
-  challenge: string;
-  created_at: Generated<Timestamp>;
-  expires_at: Timestamp;
-  failed_attempts: Generated<number>;
-  session_hash: Buffer;
-  state: Generated<Json>;
-  username: string | null;
-}
-
 export interface IdentityOutbox {
   body: string;
   created_at: Generated<Timestamp>;
@@ -258,6 +248,16 @@ export interface IdentityOutbox {
   kind: string;
   recipient: string;
   subject: string;
+}
+
+export interface IdentityPendingChallenges {
+  challenge: string;
+  created_at: Generated<Timestamp>;
+  expires_at: Timestamp;
+  failed_attempts: Generated<number>;
+  state: Generated<Json>;
+  token_hash: Buffer;
+  username: string | null;
 }
 
 export interface IdentityRefreshTokens {
@@ -634,7 +634,7 @@ export interface SmartClients {
   source_id: string | null;
 }
 
-export interface TrackingSessions {
+export interface TrackingEntries {
   activity: string | null;
   adjustment_reason: string | null;
   contact_type: string | null;
@@ -703,8 +703,8 @@ export interface DB {
   ehr_launch_settings: EhrLaunchSettings;
   ehr_launch_states: EhrLaunchStates;
   "identity.attempts": IdentityAttempts;
-  "identity.challenge_sessions": IdentityChallengeSessions;
   "identity.outbox": IdentityOutbox;
+  "identity.pending_challenges": IdentityPendingChallenges;
   "identity.refresh_tokens": IdentityRefreshTokens;
   "identity.reset_codes": IdentityResetCodes;
   "identity.reset_decoys": IdentityResetDecoys;
@@ -736,7 +736,7 @@ export interface DB {
   smart_access_tokens: SmartAccessTokens;
   smart_assertion_ids: SmartAssertionIds;
   smart_clients: SmartClients;
-  tracking_sessions: TrackingSessions;
+  tracking_entries: TrackingEntries;
   unmatched_readings: UnmatchedReadings;
   users: Users;
 }

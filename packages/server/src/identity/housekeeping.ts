@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/pool.ts';
 import { deleteOldAttempts } from './repositories/attempts.repository.ts';
-import { deleteExpiredSessions } from './repositories/challenge-sessions.repository.ts';
+import { deleteExpiredChallenges } from './repositories/pending-challenges.repository.ts';
 import { deleteOutboxOlderThan } from './repositories/outbox.repository.ts';
 import { deleteExpiredRefreshTokens } from './repositories/refresh-tokens.repository.ts';
 import { deleteExpiredResetCodes } from './repositories/reset-codes.repository.ts';
@@ -13,7 +13,7 @@ import { deleteExpiredResetDecoys } from './repositories/reset-decoys.repository
  */
 export async function pruneExpired(db: Queryable, outboxRetentionDays: number): Promise<void> {
   await deleteOldAttempts(db);
-  await deleteExpiredSessions(db);
+  await deleteExpiredChallenges(db);
   await deleteExpiredResetCodes(db);
   await deleteExpiredResetDecoys(db);
   await deleteExpiredRefreshTokens(db);

@@ -15,7 +15,7 @@ export async function findPatientScope(db: Queryable, patientId: number, lock: b
 }
 
 /** How many rows of one kind of patient record the patient has (the paged lists' totals). */
-export async function countPatientRows(db: Queryable, table: 'notes' | 'tracking_sessions', patientId: number): Promise<number> {
+export async function countPatientRows(db: Queryable, table: 'notes' | 'tracking_entries', patientId: number): Promise<number> {
   const row = await kysely(db)
     .selectFrom(table)
     .select(sql<number>`count(*)::int`.as('n'))

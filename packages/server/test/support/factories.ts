@@ -28,15 +28,23 @@ export const unique = (prefix: string) => `${prefix}-${randomBytes(4).toString('
 /** A moment given as a Date, an ISO text, or an SQL interval back from now (`{ ago: '30 days' }`). */
 export type Moment = Date | string | { ago: string };
 const momentSql = (m: Moment) =>
-  m instanceof Date || typeof m === 'string' ? sql<Date>`${m instanceof Date ? m.toISOString() : m}::timestamptz` : sql<Date>`now() - ${m.ago}::interval`;
+  m instanceof Date || typeof m === 'string'
+    ? sql<Date>`${m instanceof Date ? m.toISOString() : m}::timestamptz`
+    : sql<Date>`now() - ${m.ago}::interval`;
 
-export async function buildOrganization(db: Queryable, o: { name?: string; requireMfa?: boolean; timeZone?: string } = {}) {
+export async function buildOrganization(
+  db: Queryable,
+  o: { name?: string; requireMfa?: boolean; timeZone?: string } = {},
+) {
   const row = await insertOrganization(db, o.name ?? unique('Clinic'));
   if (!row) throw new Error(`an organization named ${o.name} exists already`);
   if (o.requireMfa !== undefined || o.timeZone !== undefined) {
     await kysely(db)
       .updateTable('organizations')
-      .set({ ...(o.requireMfa === undefined ? {} : { require_mfa: o.requireMfa }), ...(o.timeZone ? { time_zone: o.timeZone } : {}) })
+      .set({
+        ...(o.requireMfa === undefined ? {} : { require_mfa: o.requireMfa }),
+        ...(o.timeZone ? { time_zone: o.timeZone } : {}),
+      })
       .where('id', '=', row.id)
       .execute();
   }
@@ -74,7 +82,13 @@ export async function buildStaff(db: Queryable, role: Role, s: StaffOptions = {}
     })
     .returning(['id', 'email', 'organization_id', 'cognito_username'])
     .executeTakeFirstOrThrow();
-  return actorOf({ id: row.id, email: row.email, role, organizationId: row.organization_id, cognitoUsername: row.cognito_username });
+  return actorOf({
+    id: row.id,
+    email: row.email,
+    role,
+    organizationId: row.organization_id,
+    cognitoUsername: row.cognito_username,
+  });
 }
 
 export interface PatientOptions {
@@ -216,7 +230,11 @@ function storedValues(r: Pick<ReadingOptions, 'kind' | 'components' | 'unit' | '
   if (pulse !== null) values.pulse = pulse;
   // A pulse alone is a heart rate, except a waiting one given kind blood_pressure on purpose.
   const kind = r.kind ?? (systolic === null ? 'heart_rate' : 'blood_pressure');
-  return { kind, components: JSON.stringify(values), unit: kind === 'blood_pressure' && systolic !== null ? 'mm[Hg]' : '/min' };
+  return {
+    kind,
+    components: JSON.stringify(values),
+    unit: kind === 'blood_pressure' && systolic !== null ? 'mm[Hg]' : '/min',
+  };
 }
 
 export async function buildReading(db: Queryable, patientId: number, r: ReadingOptions = {}): Promise<number> {
@@ -225,7 +243,10 @@ export async function buildReading(db: Queryable, patientId: number, r: ReadingO
 }
 
 /** A note; `authorId` null for one imported without an author. */
-export async function buildNote(db: Queryable, n: { patientId: number; authorId?: number | null; content?: string }): Promise<number> {
+export async function buildNote(
+  db: Queryable,
+  n: { patientId: number; authorId?: number | null; content?: string },
+): Promise<number> {
   const { id } = await kysely(db)
     .insertInto('notes')
     .values({ patient_id: n.patientId, author_id: n.authorId ?? null, content: n.content ?? unique('Note') })
@@ -237,10 +258,17 @@ export async function buildNote(db: Queryable, n: { patientId: number; authorId?
 /** A tracking (time) entry; `userId` null for one whose author is gone. */
 export async function buildTrackingEntry(
   db: Queryable,
-  t: { patientId: number; date: string; durationMinutes: number; userId?: number | null; notes?: string | null; interactive?: boolean },
+  t: {
+    patientId: number;
+    date: string;
+    durationMinutes: number;
+    userId?: number | null;
+    notes?: string | null;
+    interactive?: boolean;
+  },
 ): Promise<number> {
   const { id } = await kysely(db)
-    .insertInto('tracking_sessions')
+    .insertInto('tracking_entries')
     .values({
       patient_id: t.patientId,
       user_id: t.userId ?? null,
@@ -296,11 +324,24 @@ export async function buildUnmatchedReading(
   return id;
 }
 
-/** An open alert of a patient, as evaluation raises one (no reading linked). */
+/** An alert of a patient, as evaluation raises one (no reading linked); open and raised now unless told. */
 export async function buildAlert(
   db: Queryable,
-  a: { patientId: number; organizationId: number; rule?: string; severity?: string; severityRank?: number; values?: Record<string, number> },
+  a: {
+    patientId: number;
+    organizationId: number;
+    rule?: string;
+    severity?: string;
+    severityRank?: number;
+    values?: Record<string, number>;
+    status?: 'open' | 'acknowledged' | 'resolved';
+    /** How long ago it was first raised (its last reading is now). */
+    minutesAgo?: number;
+    snoozedUntil?: Date | null;
+    escalated?: boolean;
+  },
 ): Promise<number> {
+  const status = a.status ?? 'open';
   const { id } = await kysely(db)
     .insertInto('alerts')
     .values({
@@ -309,9 +350,129 @@ export async function buildAlert(
       rule: a.rule ?? 'bp_stage2',
       severity: a.severity ?? 'warning',
       severity_rank: a.severityRank ?? 1,
-      first_at: sql`now()`,
+      status,
+      first_at: a.minutesAgo === undefined ? sql`now()` : sql`now() - make_interval(mins => ${a.minutesAgo}::int)`,
       last_at: sql`now()`,
       last_values: JSON.stringify(a.values ?? { systolic: 150, diastolic: 95 }),
+      snoozed_until: a.snoozedUntil ?? null,
+      escalated_at: a.escalated ? sql`now()` : null,
+      acknowledged_at: status === 'acknowledged' ? sql`now()` : null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
+}
+
+/** An organization's alert settings row with its escalation (other settings keep their defaults). */
+export async function buildAlertSettings(
+  db: Queryable,
+  s: { organizationId: number; escalationMinutes?: number | null; escalationContactIds?: number[] },
+): Promise<void> {
+  await kysely(db)
+    .insertInto('alert_settings')
+    .values({
+      organization_id: s.organizationId,
+      escalation_minutes: s.escalationMinutes ?? null,
+      ...(s.escalationContactIds === undefined ? {} : { escalation_contact_ids: s.escalationContactIds }),
+    })
+    .execute();
+}
+
+/**
+ * A patient's care programs (hypertension, heart_failure, …), as the programs form stores them,
+ * enrolled one after the other in the order given (lists show them in enrollment order).
+ */
+export async function buildPatientPrograms(db: Queryable, patientId: number, programs: string[]): Promise<void> {
+  for (const program of programs) {
+    await kysely(db).insertInto('patient_programs').values({ patient_id: patientId, program_id: program }).execute();
+  }
+}
+
+/** An outreach attempt logged for a patient. */
+export async function buildOutreach(
+  db: Queryable,
+  o: { patientId: number; outcome: string; at?: Moment; userId?: number | null },
+): Promise<number> {
+  const { id } = await kysely(db)
+    .insertInto('patient_outreach')
+    .values({
+      patient_id: o.patientId,
+      outcome: o.outcome,
+      user_id: o.userId ?? null,
+      ...(o.at === undefined ? {} : { created_at: momentSql(o.at) }),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
+}
+
+/**
+ * Replaces a patient's spans of activity, as an enrollment history would have left them (the
+ * owner repairs history: give the owner's pool). `null` as an end is "still active".
+ */
+export async function setActiveSpans(
+  db: Queryable,
+  patientId: number,
+  spans: [string, string | null][],
+): Promise<void> {
+  await kysely(db).deleteFrom('patient_active_spans').where('patient_id', '=', patientId).execute();
+  if (spans.length === 0) return;
+  await kysely(db)
+    .insertInto('patient_active_spans')
+    .values(spans.map(([from, to]) => ({ patient_id: patientId, active_from: from, active_to: to })))
+    .execute();
+}
+
+/**
+ * Many readings of one patient at once (a set-based insert), for tests that need more than a page
+ * or many export chunks: reading n (from 1) is taken n × `every` before `from` (now by default),
+ * or (n / 2) × `every` with `pairs`, which puts two readings at each time; values vary with n.
+ */
+export async function buildManyReadings(
+  db: Queryable,
+  patientId: number,
+  r: {
+    count: number;
+    kind: 'blood_pressure' | 'heart_rate';
+    pairs?: boolean;
+    every: string;
+    from?: Moment;
+  },
+): Promise<void> {
+  const step = r.pairs ? sql`(g / 2)` : sql`g`;
+  const from = r.from === undefined ? sql`now()` : momentSql(r.from);
+  const components =
+    r.kind === 'blood_pressure'
+      ? sql`jsonb_build_object('systolic', 110 + g % 40, 'diastolic', 70 + g % 20, 'pulse', 60 + g % 30)`
+      : sql`jsonb_build_object('pulse', 60 + g % 30)`;
+  await sql`
+    INSERT INTO observations (patient_id, kind, components, unit, created_at)
+    SELECT ${patientId}, ${r.kind}, ${components}, ${r.kind === 'blood_pressure' ? 'mm[Hg]' : '/min'},
+           ${from} - ${step} * ${r.every}::interval
+      FROM generate_series(1, ${r.count}::int) g`.execute(kysely(db));
+}
+
+/** An export request row held in a state (no job takes it), for limits on exports in flight. */
+export async function buildBulkExport(
+  db: Queryable,
+  e: {
+    organizationId: number;
+    requesterKind: 'staff' | 'client';
+    requesterId: string;
+    status: string;
+    types?: string[];
+  },
+): Promise<string> {
+  const { id } = await kysely(db)
+    .insertInto('bulk_exports')
+    .values({
+      id: randomUUID(),
+      organization_id: e.organizationId,
+      requester_kind: e.requesterKind,
+      requester_id: e.requesterId,
+      types: e.types ?? ['Patient'],
+      status: e.status,
+      request_url: 'test',
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -398,7 +559,11 @@ export async function buildAuditRecords(
 }
 
 /** Back-dates the arrival of unmatched readings that came in through ingestion, for retention tests. */
-export async function setUnmatchedReceivedAt(db: Queryable, deviceIdentifiers: string[], receivedAt: Moment): Promise<void> {
+export async function setUnmatchedReceivedAt(
+  db: Queryable,
+  deviceIdentifiers: string[],
+  receivedAt: Moment,
+): Promise<void> {
   await kysely(db)
     .updateTable('unmatched_readings')
     .set({ received_at: momentSql(receivedAt) })

@@ -1,7 +1,7 @@
 import { withTransaction } from '../../db/pool.ts';
 import { CognitoError, Errors, type Body } from '../protocol.ts';
 import * as attempts from '../repositories/attempts.repository.ts';
-import * as challengeSessions from '../repositories/challenge-sessions.repository.ts';
+import * as pendingChallenges from '../repositories/pending-challenges.repository.ts';
 import * as users from '../repositories/users.repository.ts';
 import { hashToken, seal, unseal } from '../secrets.ts';
 import { checkTotp, newTotpSecret } from '../totp.ts';
@@ -32,7 +32,7 @@ export async function associateSoftwareToken(ctx: PoolContext, input: AssociateS
   const session = input.Session;
   if (!session) throw Errors.invalidSession();
   return withTransaction(ctx.db, async (tx) => {
-    const s = await challengeSessions.consumeSession(tx, hashToken(session));
+    const s = await pendingChallenges.consumeChallenge(tx, hashToken(session));
     if (!s || s.challenge !== 'MFA_SETUP' || !s.username) throw Errors.invalidSession();
     await users.setPendingTotp(tx, s.username, seal(ctx.dataKey, secret));
     const next = await newChallenge(tx, s.username, 'MFA_SETUP', { ...s.state, stage: 'associated' });
@@ -80,7 +80,7 @@ export async function verifySoftwareToken(
   }
   const hash = sessionHash;
   return withTransaction(ctx.db, async (tx) => {
-    if (hash && !(await challengeSessions.consumeSession(tx, hash))) throw Errors.invalidSession();
+    if (hash && !(await pendingChallenges.consumeChallenge(tx, hash))) throw Errors.invalidSession();
     await users.promotePendingTotp(tx, username, result.step);
     await attempts.clearAttempts(tx, throttleBucket('totp', 'account', username));
     if (!hash) return { Status: 'SUCCESS' };

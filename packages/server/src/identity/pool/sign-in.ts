@@ -2,7 +2,7 @@ import { withTransaction, type Queryable } from '../../db/pool.ts';
 import { meetsPasswordPolicy } from '../password.ts';
 import { CognitoError, Errors, type Body } from '../protocol.ts';
 import * as attempts from '../repositories/attempts.repository.ts';
-import * as challengeSessions from '../repositories/challenge-sessions.repository.ts';
+import * as pendingChallenges from '../repositories/pending-challenges.repository.ts';
 import * as users from '../repositories/users.repository.ts';
 import { hashToken, keyedHash, opaqueToken, unseal } from '../secrets.ts';
 import {
@@ -61,7 +61,7 @@ async function startSrp(ctx: PoolContext, params: Record<string, string>, caller
   const verifier = user ? user.srp_verifier : keyedHash(ctx.dataKey, 'decoy-verifier', login).toString('hex');
   const { b, B } = createServerValues(verifier, ctx.pickServerPrivate);
   const secretBlock = opaqueToken(64).replace(/-/g, '+').replace(/_/g, '/');
-  await challengeSessions.insertSession(ctx.db, {
+  await pendingChallenges.insertChallenge(ctx.db, {
     hash: hashToken(secretBlock),
     username: user?.username ?? null,
     challenge: 'PASSWORD_VERIFIER',
@@ -123,7 +123,7 @@ async function passwordVerifier(
   const timestamp = responses.TIMESTAMP;
   if (!secretBlock || !signature || !timestamp) throw Errors.invalidParameter('Missing PASSWORD_VERIFIER responses');
   // The secret block is the key of the challenge: taking it makes it single use.
-  const s = await challengeSessions.consumeSession(ctx.db, hashToken(secretBlock));
+  const s = await pendingChallenges.consumeChallenge(ctx.db, hashToken(secretBlock));
   if (!s || s.challenge !== 'PASSWORD_VERIFIER') throw Errors.invalidSession();
   const accountKey = s.state.accountKey ?? '';
   await checkDelay(ctx, 'password', accountKey, caller, s.username);
@@ -232,7 +232,7 @@ async function newPasswordRequired(
   const verifier = createVerifier(ctx.poolName, username, password);
   // One transaction: the challenge is used up only if the password is set and the next step made.
   return withTransaction(ctx.db, async (tx) => {
-    if (!(await challengeSessions.consumeSession(tx, hash))) throw Errors.invalidSession();
+    if (!(await pendingChallenges.consumeChallenge(tx, hash))) throw Errors.invalidSession();
     const user = await users.findUser(tx, username, { forUpdate: true });
     if (!user) throw Errors.invalidSession();
     if (!user.enabled) throw Errors.userDisabled();
@@ -266,7 +266,7 @@ async function softwareTokenMfa(
     ? await withTransaction(ctx.db, async (tx) => {
         // The time step is claimed atomically: one code cannot be used twice, even at once.
         if (!(await users.claimTotpStep(tx, user.username, result.step))) return null;
-        if (!(await challengeSessions.consumeSession(tx, hash))) throw Errors.invalidSession();
+        if (!(await pendingChallenges.consumeChallenge(tx, hash))) throw Errors.invalidSession();
         await attempts.clearAttempts(tx, throttleBucket('totp', 'account', user.username));
         return completeSignIn(ctx, tx, user, authTime, caller);
       })
@@ -289,7 +289,7 @@ async function softwareTokenMfa(
 async function mfaSetupComplete(ctx: PoolContext, session: string | undefined, caller: CallerInfo): Promise<Body> {
   if (!session) throw Errors.invalidSession();
   return withTransaction(ctx.db, async (tx) => {
-    const s = await challengeSessions.consumeSession(tx, hashToken(session));
+    const s = await pendingChallenges.consumeChallenge(tx, hashToken(session));
     if (!s || s.challenge !== 'MFA_SETUP' || s.state.stage !== 'verified' || !s.username) throw Errors.invalidSession();
     const user = await users.findUser(tx, s.username, { forUpdate: true });
     if (!user || !user.totp_secret) throw Errors.invalidSession();
@@ -325,7 +325,7 @@ export async function pendingChallenge(
   stage?: string,
 ): Promise<{ hash: Buffer; username: string; state: Record<string, string> }> {
   const hash = hashToken(session ?? '');
-  const s = session ? await challengeSessions.findSession(ctx.db, hash) : null;
+  const s = session ? await pendingChallenges.findChallenge(ctx.db, hash) : null;
   if (!s || s.challenge !== challenge || !s.username || (stage !== undefined && s.state.stage !== stage))
     throw Errors.invalidSession();
   return { hash, username: s.username, state: s.state };
@@ -339,7 +339,7 @@ export async function newChallenge(
   state: Record<string, string>,
 ): Promise<string> {
   const session = opaqueToken(96);
-  await challengeSessions.insertSession(db, {
+  await pendingChallenges.insertChallenge(db, {
     hash: hashToken(session),
     username,
     challenge,

@@ -2,7 +2,7 @@ import type { AuditAction } from '@rpm/contracts';
 import { withTransaction } from '../../db/pool.ts';
 import { Errors } from '../protocol.ts';
 import * as attempts from '../repositories/attempts.repository.ts';
-import * as challengeSessions from '../repositories/challenge-sessions.repository.ts';
+import * as pendingChallenges from '../repositories/pending-challenges.repository.ts';
 import { recordEvent, type CallerInfo, type PoolContext } from './context.ts';
 
 /**
@@ -75,8 +75,8 @@ export async function recordFailure(
   await withTransaction(ctx.db, async (tx) => {
     await attempts.recordAttempt(tx, throttleBucket(counter, 'account', accountKey));
     await attempts.recordAttempt(tx, throttleBucket(counter, 'address', caller.ip));
-    if (sessionHash && (await challengeSessions.countSessionFailure(tx, sessionHash)) >= SESSION_CODE_FAILURES) {
-      await challengeSessions.deleteSession(tx, sessionHash);
+    if (sessionHash && (await pendingChallenges.countChallengeFailure(tx, sessionHash)) >= SESSION_CODE_FAILURES) {
+      await pendingChallenges.deleteChallenge(tx, sessionHash);
     }
     await recordEvent(ctx, tx, caller, { byUser: false, ...event, outcome: 'failure' });
   });

@@ -2,7 +2,13 @@ import { AlertTexts } from '@rpm/contracts';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
-import { buildOrganization, buildPatient, buildStaff } from '../../../test/support/factories.ts';
+import {
+  buildAlert,
+  buildAlertSettings,
+  buildOrganization,
+  buildPatient,
+  buildStaff,
+} from '../../../test/support/factories.ts';
 import type { Actor } from '../../policies/actor.ts';
 import { createMailer } from '../../identity/index.ts';
 import { checkEscalations } from './alerts.escalation.ts';
@@ -32,13 +38,16 @@ async function criticalAlert(minutesAgo: number, status: 'open' | 'acknowledged'
     enrolledRpm: true,
     enrollmentStatus: 'Active',
   });
-  const { rows } = await db.pool.query<{ id: number }>(
-    `INSERT INTO alerts (patient_id, organization_id, rule, severity, severity_rank, status, first_at, last_at, last_values)
-     VALUES ($1, $2, 'bp_crisis', 'critical', 0, $3, now() - make_interval(mins => $4::int), now(), '{"systolic": 190}')
-     RETURNING id`,
-    [patientId, organizationId, status, minutesAgo],
-  );
-  return rows[0]!.id;
+  return buildAlert(db.pool, {
+    patientId,
+    organizationId,
+    rule: 'bp_crisis',
+    severity: 'critical',
+    severityRank: 0,
+    status,
+    minutesAgo,
+    values: { systolic: 190 },
+  });
 }
 
 const escalated = async (id: number) =>
@@ -90,10 +99,11 @@ describe('escalation of critical alerts nobody acknowledged', () => {
     const clinic = (await buildOrganization(db.pool)).id;
     const contact = await buildStaff(db.pool, 'provider', { organizationId: clinic });
     const away = await buildStaff(db.pool, 'provider', { organizationId: clinic, status: 'disabled' });
-    await db.pool.query(
-      `INSERT INTO alert_settings (organization_id, escalation_minutes, escalation_contact_ids) VALUES ($1, 5, $2)`,
-      [clinic, [contact.id, away.id]],
-    );
+    await buildAlertSettings(db.pool, {
+      organizationId: clinic,
+      escalationMinutes: 5,
+      escalationContactIds: [contact.id, away.id],
+    });
     const id = await criticalAlert(6, 'open', clinic);
     await checkEscalations({ db: db.pool, mailer, publicUrl });
     const mails = await emailsOf(id);

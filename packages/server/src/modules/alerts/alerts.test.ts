@@ -326,7 +326,7 @@ describe('the worklist', () => {
     });
     expect(res.status).toBe(200);
     const { rows } = await server.db.pool.query<{ date: string }>(
-      'SELECT date FROM tracking_sessions WHERE patient_id = $1',
+      'SELECT date FROM tracking_entries WHERE patient_id = $1',
       [patientId],
     );
     const clinicToday = new Intl.DateTimeFormat('en-CA', {
@@ -359,7 +359,7 @@ describe('the worklist', () => {
         resource_id: String(alert!.id),
       });
       expect((await alertsOf(patientId)).map((a) => a.id)).toEqual([alert!.id]);
-      const { rows: entries } = await server.db.pool.query('SELECT 1 FROM tracking_sessions WHERE patient_id = $1', [
+      const { rows: entries } = await server.db.pool.query('SELECT 1 FROM tracking_entries WHERE patient_id = $1', [
         patientId,
       ]);
       expect(entries).toEqual([]);

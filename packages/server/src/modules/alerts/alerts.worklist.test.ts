@@ -7,11 +7,7 @@ import type { Actor } from '../../policies/actor.ts';
 import { updatePatientPrograms } from '../programs/programs.service.ts';
 import { REEVALUATE_QUEUE } from './alerts.jobs.ts';
 import { acknowledge, resolve } from './alerts.service.ts';
-import {
-  getPatientThresholds,
-  putAlertSettings,
-  putPatientThresholds,
-} from './alerts.thresholds.service.ts';
+import { getPatientThresholds, putAlertSettings, putPatientThresholds } from './alerts.thresholds.service.ts';
 import { alertSummary, listAlerts, worklist } from './alerts.worklist.service.ts';
 
 const { buildOrganization, buildPatient, buildStaff, contextOf } = build;
@@ -63,25 +59,18 @@ async function alert(
   } = {},
 ): Promise<number> {
   const severity = a.severity ?? 'warning';
-  const { rows } = await db.pool.query<{ id: number }>(
-    `INSERT INTO alerts (patient_id, organization_id, rule, severity, severity_rank, status, first_at, last_at, last_values,
-                         snoozed_until, escalated_at, acknowledged_at)
-     VALUES ($1, $2, $3, $4, $5, $6, now() - make_interval(mins => $7::int), now(), '{"systolic": 150}', $8,
-             CASE WHEN $9 THEN now() END, CASE WHEN $6 = 'acknowledged' THEN now() END)
-     RETURNING id`,
-    [
-      patientId,
-      a.organizationId ?? org,
-      a.rule ?? (severity === 'critical' ? 'bp_crisis' : severity === 'info' ? 'stale_data' : 'bp_stage2'),
-      severity,
-      ALERT_SEVERITY_RANK[severity],
-      a.status ?? 'open',
-      a.minutesAgo ?? 10,
-      a.snoozedUntil ?? null,
-      a.escalated ?? false,
-    ],
-  );
-  return rows[0]!.id;
+  return build.buildAlert(db.pool, {
+    patientId,
+    organizationId: a.organizationId ?? org,
+    rule: a.rule ?? (severity === 'critical' ? 'bp_crisis' : severity === 'info' ? 'stale_data' : 'bp_stage2'),
+    severity,
+    severityRank: ALERT_SEVERITY_RANK[severity],
+    status: a.status ?? 'open',
+    minutesAgo: a.minutesAgo ?? 10,
+    snoozedUntil: a.snoozedUntil ?? null,
+    escalated: a.escalated ?? false,
+    values: { systolic: 150 },
+  });
 }
 
 const ctx = () => contextOf(provider);
@@ -236,7 +225,7 @@ describe('settings and thresholds', () => {
   it('takes every threshold key for a patient but the organization-only ones, with programs in the effective values, and queues a re-evaluation', async () => {
     const p = await patient();
     const before = (await jobs()).length;
-    await db.pool.query(`INSERT INTO patient_programs (patient_id, program_id) VALUES ($1, 'copd')`, [p]);
+    await build.buildPatientPrograms(db.pool, p, ['copd']);
     const body = Object.fromEntries(
       Object.keys((await getPatientThresholds(deps, ctx(), p)).overrides).map((k) => [k, null]),
     );

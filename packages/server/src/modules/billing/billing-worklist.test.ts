@@ -20,7 +20,10 @@ import { lastAuditOf } from '../../../test/support/audit.ts';
 import {
   buildPatient,
   buildReadings,
+  buildOutreach,
+  buildPatientPrograms,
   buildTrackingEntry,
+  setActiveSpans,
   type ReadingOptions,
 } from '../../../test/support/factories.ts';
 
@@ -57,15 +60,8 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const dayOf = (ms: number) => iso(ms).slice(0, 10);
 
 /** Spans of activity set by hand, as the enrollment history would have left them (the owner repairs history). */
-async function setSpans(patientId: number, spans: [string, string | null][]) {
-  await server.db.ownerPool.query('DELETE FROM patient_active_spans WHERE patient_id = $1', [patientId]);
-  for (const [from, to] of spans) {
-    await server.db.ownerPool.query(
-      'INSERT INTO patient_active_spans (patient_id, active_from, active_to) VALUES ($1, $2, $3)',
-      [patientId, from, to],
-    );
-  }
-}
+const setSpans = (patientId: number, spans: [string, string | null][]) =>
+  setActiveSpans(server.db.ownerPool, patientId, spans);
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -94,12 +90,7 @@ beforeAll(async () => {
       enrollmentStatus: status,
     });
     patients.push({ id, org, provider, programs: programs[i % 3]! });
-    for (const program of programs[i % 3]!) {
-      await server.db.pool.query('INSERT INTO patient_programs (patient_id, program_id) VALUES ($1, $2)', [
-        id,
-        program,
-      ]);
-    }
+    await buildPatientPrograms(server.db.pool, id, programs[i % 3]!);
     // Histories from June to late September; some patients measure every day, some rarely.
     const first = Date.UTC(2026, 5, 1) + Math.floor(rnd() * 110) * DAY_MS;
     const p = adherence[i % 5]!;
@@ -264,10 +255,7 @@ describe('filters and triage columns', () => {
 
   it('shows the last reading and the last outreach up to the month end, and whether the patient is active', async () => {
     const patient = patients[0]!.id;
-    await server.db.pool.query(
-      `INSERT INTO patient_outreach (patient_id, outcome, created_at) VALUES ($1, 'called', '2026-09-14T15:00:00Z')`,
-      [patient],
-    );
+    await buildOutreach(server.db.pool, { patientId: patient, outcome: 'called', at: '2026-09-14T15:00:00Z' });
     const { rows } = await server.db.pool.query<{ september: Date; october: Date }>(
       `SELECT max(created_at) FILTER (WHERE created_at < '2026-10-01T04:00:00Z') AS september, max(created_at) AS october
          FROM observations WHERE patient_id = $1`,

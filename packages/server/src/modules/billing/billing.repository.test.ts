@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
-import { buildOrganization, buildPatient, buildReadings, buildTrackingEntry } from '../../../test/support/factories.ts';
+import {
+  buildOrganization,
+  buildPatient,
+  buildReadings,
+  buildTrackingEntry,
+  setActiveSpans,
+} from '../../../test/support/factories.ts';
 import { billingInputs, readingDays } from './billing.repository.ts';
 
 /** Days with device data count any physiologic kind of the registry, from any device, once a day. */
@@ -85,12 +91,10 @@ describe('days while the patient was active', () => {
   it('are exactly those of the readings rpm_patient_active_at accepts, at the edges of each span', async () => {
     const id = await buildPatient(db.pool, { firstName: 'S', lastName: 'Spans', organizationId, enrolledRpm: true });
     // Active until Oct 10 12:00 UTC, again from Oct 20 12:00 UTC.
-    await db.pool.query('DELETE FROM patient_active_spans WHERE patient_id = $1', [id]);
-    await db.pool.query(
-      `INSERT INTO patient_active_spans (patient_id, active_from, active_to) VALUES
-         ($1, '-infinity', '2026-10-10T12:00:00Z'), ($1, '2026-10-20T12:00:00Z', NULL)`,
-      [id],
-    );
+    await setActiveSpans(db.pool, id, [
+      ['-infinity', '2026-10-10T12:00:00Z'],
+      ['2026-10-20T12:00:00Z', null],
+    ]);
     const instants = [
       '2026-10-02T16:00:00Z',
       '2026-10-10T11:59:59Z', // last second of the first span
@@ -120,13 +124,11 @@ describe('days while the patient was active', () => {
 
   it('count the tracking time of exactly the days rpm_patient_active_on accepts', async () => {
     const id = await buildPatient(db.pool, { firstName: 'T', lastName: 'Spans', organizationId, enrolledRpm: true });
-    await db.pool.query('DELETE FROM patient_active_spans WHERE patient_id = $1', [id]);
     // Paused at 03:59 UTC on Oct 10 (23:59 on Oct 9 in New York), back at 04:00 UTC on Oct 20 (midnight there).
-    await db.pool.query(
-      `INSERT INTO patient_active_spans (patient_id, active_from, active_to) VALUES
-         ($1, '-infinity', '2026-10-10T03:59:00Z'), ($1, '2026-10-20T04:00:00Z', NULL)`,
-      [id],
-    );
+    await setActiveSpans(db.pool, id, [
+      ['-infinity', '2026-10-10T03:59:00Z'],
+      ['2026-10-20T04:00:00Z', null],
+    ]);
     // One minute on each day from Oct 8 to Oct 21, and a second one on Oct 20.
     for (let day = 8; day <= 21; day++)
       await buildTrackingEntry(db.pool, {
@@ -135,7 +137,7 @@ describe('days while the patient was active', () => {
         durationMinutes: day === 20 ? 2 : 1,
       });
     const { rows } = await db.pool.query<{ minutes: number }>(
-      `SELECT sum(duration_minutes)::int AS minutes FROM tracking_sessions
+      `SELECT sum(duration_minutes)::int AS minutes FROM tracking_entries
         WHERE patient_id = $1 AND rpm_patient_active_on(patient_id, date, 'America/New_York')`,
       [id],
     );

@@ -170,7 +170,7 @@ export function billingInputsQuery(opts: BillingInputsScope) {
     ),
     minutes AS (
       SELECT t.patient_id, sum(t.duration_minutes)::int AS minutes, bool_or(t.interactive) AS interactive
-        FROM pts f JOIN tracking_sessions t ON t.patient_id = f.id
+        FROM pts f JOIN tracking_entries t ON t.patient_id = f.id
        WHERE t.date BETWEEN ${monthStart}::date AND ${monthEnd}::date
          -- rpm_patient_active_on: active at some time of the entry's day.
          AND EXISTS (SELECT 1 FROM ${spansOf}
@@ -457,7 +457,7 @@ export async function monthTimeEntries(
   patientId: number | null,
 ): Promise<TimeEntryRow[]> {
   return kysely(db)
-    .selectFrom('tracking_sessions as t')
+    .selectFrom('tracking_entries as t')
     .innerJoin('patients as p', 'p.id', 't.patient_id')
     .innerJoin('organizations as o', 'o.id', 'p.organization_id')
     .leftJoin('users as u', 'u.id', 't.user_id')

@@ -258,7 +258,7 @@ describe('closing a month', () => {
     expect(refused.body.message).toBe(BillingErrors.monthClosed);
     expect(await lastAuditOf(server, 'tracking.create')).toMatchObject({ outcome: 'failure' });
     const { rows } = await server.db.pool.query(
-      `SELECT count(*)::int AS n FROM tracking_sessions WHERE date = '2026-09-30'`,
+      `SELECT count(*)::int AS n FROM tracking_entries WHERE date = '2026-09-30'`,
     );
     expect(rows[0].n).toBe(0);
 
@@ -391,21 +391,21 @@ describe('a closed month stays as it was closed', () => {
   });
 
   it('the runtime role cannot update a closed month tracking row', async () => {
-    const entry = `SELECT id FROM tracking_sessions WHERE patient_id = $1 AND date = '2026-10-03'`;
-    expect(await codeOf(`UPDATE tracking_sessions SET duration_minutes = 60 WHERE id = (${entry})`, [ids.full])).toBe(
+    const entry = `SELECT id FROM tracking_entries WHERE patient_id = $1 AND date = '2026-10-03'`;
+    expect(await codeOf(`UPDATE tracking_entries SET duration_minutes = 60 WHERE id = (${entry})`, [ids.full])).toBe(
       CLOSED_MONTH_SQLSTATE,
     );
-    expect(await codeOf(`UPDATE tracking_sessions SET date = '2026-11-03' WHERE id = (${entry})`, [ids.full])).toBe(
+    expect(await codeOf(`UPDATE tracking_entries SET date = '2026-11-03' WHERE id = (${entry})`, [ids.full])).toBe(
       CLOSED_MONTH_SQLSTATE,
     );
-    expect(await codeOf(`DELETE FROM tracking_sessions WHERE id = (${entry})`, [ids.full])).toBe(CLOSED_MONTH_SQLSTATE);
+    expect(await codeOf(`DELETE FROM tracking_entries WHERE id = (${entry})`, [ids.full])).toBe(CLOSED_MONTH_SQLSTATE);
     expect(
-      await codeOf(`INSERT INTO tracking_sessions (patient_id, date, duration_minutes) VALUES ($1, '2026-10-30', 5)`, [
+      await codeOf(`INSERT INTO tracking_entries (patient_id, date, duration_minutes) VALUES ($1, '2026-10-30', 5)`, [
         ids.full,
       ]),
     ).toBe(CLOSED_MONTH_SQLSTATE);
     // The owner may still repair a row.
-    await server.db.ownerPool.query(`UPDATE tracking_sessions SET notes = 'repaired' WHERE id = (${entry})`, [
+    await server.db.ownerPool.query(`UPDATE tracking_entries SET notes = 'repaired' WHERE id = (${entry})`, [
       ids.full,
     ]);
   });

@@ -17,7 +17,13 @@ import {
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fhirSchemaErrors } from '../../../test/fhir-schema.ts';
 import { lastAuditOf } from '../../../test/support/audit.ts';
-import { buildDevice, buildPatient, buildReadings } from '../../../test/support/factories.ts';
+import {
+  buildBulkExport,
+  buildDevice,
+  buildManyReadings,
+  buildPatient,
+  buildReadings,
+} from '../../../test/support/factories.ts';
 import {
   createOrganization,
   createStaff,
@@ -166,13 +172,13 @@ beforeAll(async () => {
   patients.otherOrg = await buildPatient(db, { organizationId: orgB, firstName: 'Oth', enrolledRpm: true });
 
   // More readings than a page, two at each time: the keyset must neither skip nor repeat any.
-  await db.query(
-    `INSERT INTO observations (patient_id, kind, components, unit, created_at)
-     SELECT $1, 'blood_pressure', jsonb_build_object('systolic', 110 + g % 40, 'diastolic', 70 + g % 20, 'pulse', 60 + g % 30),
-            'mm[Hg]', date_trunc('second', now()) - ((g / 2) * interval '7 minutes') - interval '1 hour'
-       FROM generate_series(1, $2::int) g`,
-    [patients.enrolledPanel, MANY - 2],
-  );
+  await buildManyReadings(db, patients.enrolledPanel, {
+    count: MANY - 2,
+    kind: 'blood_pressure',
+    pairs: true,
+    every: '7 minutes',
+    from: new Date(Math.floor(Date.now() / 1000) * 1000 - 60 * 60 * 1000),
+  });
   await buildReadings(db, patients.enrolledPanel, [
     { kind: 'weight', components: { weight: 82.5 }, unit: 'kg', at: { ago: '3 hours 1 second' } },
     { systolic: null, pulse: 71, at: { ago: '3 hours 2 seconds' } },
@@ -448,12 +454,13 @@ describe('refusals', () => {
     // Exports of provider B held as running (rows only, no job takes them).
     const running: string[] = [];
     for (let i = 0; i < BULK_EXPORT_MAX_ACTIVE_PER_REQUESTER; i++) {
-      const { rows } = await server.db.pool.query<{ id: string }>(
-        `INSERT INTO bulk_exports (id, organization_id, requester_kind, requester_id, types, status, request_url)
-         VALUES (gen_random_uuid(), $1, 'staff', $2, '{Patient}', 'running', 'test') RETURNING id`,
-        [orgB, String(providerBId)],
-      );
-      running.push(`${BULK_STATUS_PATH}/${rows[0]!.id}`);
+      const id = await buildBulkExport(server.db.pool, {
+        organizationId: orgB,
+        requesterKind: 'staff',
+        requesterId: String(providerBId),
+        status: 'running',
+      });
+      running.push(`${BULK_STATUS_PATH}/${id}`);
     }
     const refused = await call('GET', other, who.providerB, ASYNC);
     expect(refused.status).toBe(429);
@@ -492,12 +499,7 @@ describe('cancel and expiry', () => {
   it('a running export stops at its next write once cancelled', async () => {
     // Enough readings for many chunks, so that the export is seen mid-way.
     const big = await buildPatient(server.db.pool, { organizationId: orgB, firstName: 'Big', enrolledRpm: true });
-    await server.db.pool.query(
-      `INSERT INTO observations (patient_id, kind, components, unit, created_at)
-       SELECT $1, 'heart_rate', jsonb_build_object('pulse', 60 + g % 30), '/min', now() - g * interval '1 minute'
-         FROM generate_series(1, 30000) g`,
-      [big],
-    );
+    await buildManyReadings(server.db.pool, big, { count: 30000, kind: 'heart_rate', every: '1 minute' });
     const statusPath = await kickoff(`/fhir/R4/Group/org-${orgB}/$export?_type=Observation`, who.providerB);
     const id = statusPath.split('/').at(-1)!;
     const deadline = Date.now() + 60_000;

@@ -135,7 +135,7 @@ function countsForBilling(): RawBuilder<boolean> {
 /**
  * The triage figures of patient `p` (organization `o`), each one index range of that patient:
  * the newest reading (observations_patient_time_idx), alerts not resolved (alerts_patient_idx),
- * minutes tracked this month (tracking_sessions_patient_idx) and days with device data this month
+ * minutes tracked this month (tracking_entries_patient_idx) and days with device data this month
  * (observations_device_day_idx). "This month" is the calendar month of `now` where the
  * organization is.
  */
@@ -144,7 +144,7 @@ function triageFigures(now: Date) {
   return {
     last_reading: sql<Date | null>`(SELECT max(v.created_at) FROM observations v WHERE v.patient_id = p.id)`,
     open_alerts: sql<number>`(SELECT count(*)::int FROM alerts a WHERE a.patient_id = p.id AND a.status <> 'resolved')`,
-    minutes_this_month: sql<number>`(SELECT coalesce(sum(t.duration_minutes), 0)::int FROM tracking_sessions t
+    minutes_this_month: sql<number>`(SELECT coalesce(sum(t.duration_minutes), 0)::int FROM tracking_entries t
        WHERE t.patient_id = p.id AND t.date >= ${monthStart}::date AND t.date < (${monthStart} + interval '1 month')::date)`,
     device_days_this_month: sql<number>`(SELECT count(DISTINCT (v.created_at AT TIME ZONE o.time_zone)::date)::int
        FROM observations v

@@ -152,7 +152,7 @@ export async function monthTracking(
   { date: string; minutes: number; activity: string | null; interactive: boolean; contact_type: string | null }[]
 > {
   return kysely(db)
-    .selectFrom('tracking_sessions')
+    .selectFrom('tracking_entries')
     .select([
       sql<string>`date::text`.as('date'),
       'duration_minutes as minutes',

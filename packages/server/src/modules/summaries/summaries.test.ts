@@ -122,7 +122,7 @@ beforeAll(async () => {
     userId: providerNyId,
     interactive: true,
   });
-  await kysely(db).updateTable('tracking_sessions').set({ contact_type: 'phone' }).where('id', '=', call).execute();
+  await kysely(db).updateTable('tracking_entries').set({ contact_type: 'phone' }).where('id', '=', call).execute();
 
   berlinPatient = await buildPatient(db, {
     organizationId: orgBerlin,

@@ -1,12 +1,12 @@
-import type { ContactType, TrackingActivity, TrackingSession } from '@rpm/contracts';
+import type { ContactType, TrackingActivity, TrackingEntry } from '@rpm/contracts';
 import type { TrackingEntryRow } from './tracking.repository.ts';
 
 /**
- * A tracking entry as the API answers it. The contract keeps the spec's name (`TrackingSession`,
- * under /api/patients/{id}/sessions); in the code it is a tracking entry, not a sign-in session.
+ * A tracking entry as the API answers it, under the spec's route /api/patients/{id}/sessions (the
+ * spec's "Tracking session"); everywhere else it is a tracking entry, not a sign-in session.
  * The table's checks keep activity and contact type to the contract's lists.
  */
-export function presentTrackingEntry(row: TrackingEntryRow): TrackingSession {
+export function presentTrackingEntry(row: TrackingEntryRow): TrackingEntry {
   return {
     id: row.id,
     date: row.date,

@@ -4,7 +4,7 @@ import type { Queryable } from '../../db/pool.ts';
 import { kysely } from '../../db/kysely.ts';
 import { countPatientRows } from '../../kernel/patient-scope.repository.ts';
 
-/** One tracking entry: minutes spent on a patient on one day (table tracking_sessions). */
+/** One tracking entry: minutes spent on a patient on one day (table tracking_entries). */
 export interface TrackingEntryRow {
   id: number;
   date: string;
@@ -34,7 +34,7 @@ const ENTRY_COLUMNS = [
   'adjustment_reason',
 ] as const;
 
-/** Newest day first, a range scan of tracking_sessions_patient_idx. */
+/** Newest day first, a range scan of tracking_entries_patient_idx. */
 export async function pageTrackingEntries(
   db: Queryable,
   patientId: number,
@@ -42,7 +42,7 @@ export async function pageTrackingEntries(
   offset: number,
 ): Promise<TrackingEntryRow[]> {
   return kysely(db)
-    .selectFrom('tracking_sessions')
+    .selectFrom('tracking_entries')
     .select(ENTRY_COLUMNS)
     .where('patient_id', '=', patientId)
     .orderBy('date', 'desc')
@@ -53,7 +53,7 @@ export async function pageTrackingEntries(
 }
 
 export async function countTrackingEntries(db: Queryable, patientId: number): Promise<number> {
-  return countPatientRows(db, 'tracking_sessions', patientId);
+  return countPatientRows(db, 'tracking_entries', patientId);
 }
 
 export async function insertTrackingEntry(
@@ -63,7 +63,7 @@ export async function insertTrackingEntry(
   entry: Omit<TrackingEntryRow, 'id'>,
 ): Promise<TrackingEntryRow> {
   return kysely(db)
-    .insertInto('tracking_sessions')
+    .insertInto('tracking_entries')
     .values({
       patient_id: patientId,
       user_id: userId,
@@ -84,7 +84,7 @@ export async function insertTrackingEntry(
 export async function monthTotals(db: Queryable, patientId: number): Promise<TrackingMonthTotal[]> {
   const month = sql<string>`to_char(date_trunc('month', date), 'YYYY-MM')`;
   return kysely(db)
-    .selectFrom('tracking_sessions')
+    .selectFrom('tracking_entries')
     .select([month.as('month'), sql<number>`sum(duration_minutes)::int`.as('minutes')])
     .where('patient_id', '=', patientId)
     .groupBy(month)
@@ -100,7 +100,7 @@ export async function monthTotals(db: Queryable, patientId: number): Promise<Tra
 export async function lockedMinutesOnDay(db: Queryable, patientId: number, date: string): Promise<number> {
   await kysely(db).selectFrom('patients').select('id').where('id', '=', patientId).forUpdate().execute();
   const row = await kysely(db)
-    .selectFrom('tracking_sessions')
+    .selectFrom('tracking_entries')
     .select(sql<number>`COALESCE(SUM(duration_minutes), 0)::int`.as('minutes'))
     .where('patient_id', '=', patientId)
     .where('date', '=', date)

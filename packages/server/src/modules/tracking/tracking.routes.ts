@@ -3,9 +3,9 @@ import {
   ErrorBody,
   IdParam,
   PatientPageQuery,
-  TrackingSession,
-  TrackingSessionInput,
-  TrackingSessionPage,
+  TrackingEntry,
+  TrackingEntryInput,
+  TrackingEntryPage,
 } from '@rpm/contracts';
 import { signedInContextOf } from '../../kernel/request-context.ts';
 import type { ModuleDeps } from '../module-deps.ts';
@@ -26,7 +26,7 @@ export const trackingRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app,
         tags: ['tracking'],
         params: IdParam,
         querystring: PatientPageQuery,
-        response: { 200: TrackingSessionPage, ...errors },
+        response: { 200: TrackingEntryPage, ...errors },
       },
     },
     async (request) =>
@@ -40,8 +40,8 @@ export const trackingRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app,
       schema: {
         tags: ['tracking'],
         params: IdParam,
-        body: TrackingSessionInput,
-        response: { 201: TrackingSession, ...errors },
+        body: TrackingEntryInput,
+        response: { 201: TrackingEntry, ...errors },
       },
     },
     async (request, reply) => {

@@ -7,9 +7,9 @@ import {
   type ContactType,
   type TrackingActivity,
   latestToday,
-  type TrackingSession as TrackingEntry,
-  type TrackingSessionInput as TrackingEntryInput,
-  type TrackingSessionPage as TrackingEntryPage,
+  type TrackingEntry,
+  type TrackingEntryInput,
+  type TrackingEntryPage,
 } from '@rpm/contracts';
 import type pg from 'pg';
 import type { Queryable } from '../../db/pool.ts';

@@ -1,4 +1,4 @@
-import { TrackingErrors, type TrackingSession, type TrackingSessionPage } from '@rpm/contracts';
+import { TrackingErrors, type TrackingEntry, type TrackingEntryPage } from '@rpm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, type ApiClient, startPatientFixture, type TestServer } from '../../../test/support/http.ts';
 import { lastAuditOf } from '../../../test/support/audit.ts';
@@ -19,7 +19,7 @@ const lastAudit = (action: string) => lastAuditOf(server, action);
 
 describe('tracking time', () => {
   it('adds entries, lists them newest day first, and audits both', async () => {
-    const a = await provider.post<TrackingSession>(`/api/patients/${patientId}/sessions`, {
+    const a = await provider.post<TrackingEntry>(`/api/patients/${patientId}/sessions`, {
       date: '2026-03-01',
       duration_minutes: 1,
       notes: '',
@@ -36,7 +36,7 @@ describe('tracking time', () => {
       duration_minutes: 1440,
       notes: 'Call',
     });
-    const list = await provider.get<TrackingSessionPage>(`/api/patients/${patientId}/sessions`);
+    const list = await provider.get<TrackingEntryPage>(`/api/patients/${patientId}/sessions`);
     expect(list.body.total).toBe(2);
     expect(list.body.items.map((s) => s.date)).toEqual(['2026-03-05', '2026-03-01']);
     expect(await lastAudit('tracking.list')).toMatchObject({ outcome: 'success', resource_id: String(patientId) });
@@ -54,7 +54,7 @@ describe('tracking time', () => {
     ] as const) {
       await buildTrackingEntry(server.db.pool, { patientId: id, date, durationMinutes: minutes });
     }
-    const page = await provider.get<TrackingSessionPage>(`/api/patients/${id}/sessions?limit=1&offset=5`);
+    const page = await provider.get<TrackingEntryPage>(`/api/patients/${id}/sessions?limit=1&offset=5`);
     expect(page.body.items.map((s) => s.date)).toEqual(['2026-01-31']);
     expect(page.body.month_totals).toEqual([
       { month: '2026-05', minutes: 42 },
@@ -86,7 +86,7 @@ describe('tracking time', () => {
     expect((await provider.get(`/api/patients/${otherPatientId}/sessions`)).status).toBe(404);
     expect((await apiClient(server).get(`/api/patients/${patientId}/sessions`)).status).toBe(401);
     const { rows } = await server.db.pool.query(
-      'SELECT count(*)::int AS n FROM tracking_sessions WHERE patient_id = $1',
+      'SELECT count(*)::int AS n FROM tracking_entries WHERE patient_id = $1',
       [otherPatientId],
     );
     expect(rows[0].n).toBe(0);
@@ -94,11 +94,11 @@ describe('tracking time', () => {
 
   describe('what the timer measured and the live contact', () => {
     const post = (body: Record<string, unknown>) =>
-      provider.post<TrackingSession & { message: string }>(`/api/patients/${patientId}/sessions`, body);
+      provider.post<TrackingEntry & { message: string }>(`/api/patients/${patientId}/sessions`, body);
     const entriesOn = async (date: string) =>
       (
         await server.db.pool.query(
-          'SELECT count(*)::int AS n FROM tracking_sessions WHERE patient_id = $1 AND date = $2',
+          'SELECT count(*)::int AS n FROM tracking_entries WHERE patient_id = $1 AND date = $2',
           [patientId, date],
         )
       ).rows[0].n as number;
@@ -128,7 +128,7 @@ describe('tracking time', () => {
           adjusted: false,
         }),
       });
-      const list = await provider.get<TrackingSessionPage>(`/api/patients/${patientId}/sessions`);
+      const list = await provider.get<TrackingEntryPage>(`/api/patients/${patientId}/sessions`);
       expect(list.body.items.find((i) => i.id === res.body.id)).toEqual(res.body);
     });
 

@@ -1,4 +1,4 @@
-import { TrackingSessionPage } from '@rpm/contracts';
+import { TrackingEntryPage } from '@rpm/contracts';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { callApi, defineCall } from '../client.ts';
 import { patientKeys } from '../patients/keys.ts';
@@ -8,7 +8,7 @@ import { useUserScope, type UserScope } from '../scope.ts';
 export const getTrackingEntriesCall = defineCall(
   'GET',
   '/api/patients/:id/sessions',
-  import.meta.env.DEV && TrackingSessionPage,
+  import.meta.env.DEV && TrackingEntryPage,
 );
 
 export const getTrackingEntries = (id: number, limit: number, offset: number) =>

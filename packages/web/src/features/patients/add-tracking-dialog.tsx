@@ -13,7 +13,7 @@ import {
   TRACKING_MINUTES_DEFAULT,
   TrackingActivityLabels,
   TrackingErrors,
-  TrackingSessionInput,
+  TrackingEntryInput,
   UxTexts,
   anyText,
   formRule,
@@ -40,7 +40,7 @@ import { SaveDialog } from './save-dialog.tsx';
 
 const TrackingFields = formSchema({
   date: requiredText(UxTexts.trackingDateRequired),
-  duration_minutes: wholeNumberText(TrackingSessionInput.properties.duration_minutes, UxTexts.trackingMinutesRange),
+  duration_minutes: wholeNumberText(TrackingEntryInput.properties.duration_minutes, UxTexts.trackingMinutesRange),
   notes: anyText(),
   /** '' or one of TRACKING_ACTIVITIES. */
   activity: anyText(),

@@ -6,7 +6,7 @@ import {
   PatientTexts,
   TRACKING_PAGE_SIZE,
   TrackingActivityLabels,
-  type TrackingSession,
+  type TrackingEntry,
 } from '@rpm/contracts';
 import { Suspense, useState } from 'react';
 import { useTrackingEntries } from '../../api/tracking/get-tracking-entries.ts';
@@ -77,7 +77,7 @@ export function TrackingSection({ patientId }: { patientId: number }) {
 }
 
 /** The live contact of an entry: its type, or yes for an interactive entry of no stated type. */
-function contactText(s: TrackingSession): string {
+function contactText(s: TrackingEntry): string {
   if (s.contact_type) return ContactTypeLabels[s.contact_type];
   return s.interactive ? PatientTexts.yes : '';
 }
