@@ -1,7 +1,7 @@
 import { weight, type AlertRule } from '@rpm/contracts';
 import { sql } from 'kysely';
 import type { Queryable } from '../../db/pool.ts';
-import { kysely } from '../../db/kysely.ts';
+import { kysely, template, type Template } from '../../db/kysely.ts';
 import type { AlertChange } from './alerts.repository.ts';
 
 /** One reading of the blood-pressure and pulse window. */
@@ -26,19 +26,16 @@ export async function windowsOf(
   windows: { patientId: number; at: Date; timeZone: string; days: number }[],
 ): Promise<{ from: Date; readings: WindowReading[] }[]> {
   if (windows.length === 0) return [];
-  const { rows } = await sql<WindowReading & { ord: number; window_from: Date }>`
-    SELECT w.ord::int AS ord, w.window_from, o.created_at AS at, o.systolic, o.diastolic, o.pulse
-      FROM (SELECT i.ord, i.patient_id, i.at,
-                   ((date_trunc('day', i.at AT TIME ZONE i.tz) - make_interval(days => i.days - 1)) AT TIME ZONE i.tz)
-                     AS window_from
-              FROM unnest(${windows.map((w) => w.patientId)}::int[], ${windows.map((w) => w.at)}::timestamptz[],
-                          ${windows.map((w) => w.timeZone)}::text[], ${windows.map((w) => w.days)}::int[])
-                   WITH ORDINALITY AS i(patient_id, at, tz, days, ord)) w
-      LEFT JOIN LATERAL (
-        SELECT o.created_at, o.systolic, o.diastolic, o.pulse FROM observations o
-         WHERE o.patient_id = w.patient_id AND o.created_at >= w.window_from AND o.created_at <= w.at
-           AND (o.pulse IS NOT NULL OR (o.systolic IS NOT NULL AND o.diastolic IS NOT NULL))) o ON true
-     ORDER BY w.ord, o.created_at`.execute(kysely(db));
+  // Prepared once per connection, as readingsToCheck: its text does not depend on the number.
+  windowsTemplate ??= template('alerts_windows_v1', ['patientIds', 'ats', 'timeZones', 'days'], (p: WindowsParams) =>
+    windowsQuery(p).compile(kysely(db)),
+  );
+  const rows = await windowsTemplate.run(db, {
+    patientIds: windows.map((w) => w.patientId),
+    ats: windows.map((w) => w.at),
+    timeZones: windows.map((w) => w.timeZone),
+    days: windows.map((w) => w.days),
+  });
   const out = windows.map(() => ({ from: new Date(0), readings: [] as WindowReading[] }));
   for (const { ord, window_from, at, systolic, diastolic, pulse } of rows) {
     const w = out[ord - 1]!;
@@ -110,4 +107,28 @@ export async function setCleared(
   q = c.clearedAt === null ? q.where('cleared_at', 'is not', null) : q.where('cleared_at', 'is', null).where('last_at', '<=', c.at);
   const rows = await q.returning(['id', 'patient_id', 'organization_id', 'severity', 'status']).execute();
   return rows as AlertChange[];
+}
+
+interface WindowsParams {
+  patientIds: number[];
+  ats: Date[];
+  timeZones: string[];
+  days: number[];
+}
+type WindowRow = WindowReading & { ord: number; window_from: Date };
+let windowsTemplate: Template<WindowsParams, WindowRow> | undefined;
+
+function windowsQuery(p: WindowsParams) {
+  return sql<WindowRow>`
+    SELECT w.ord::int AS ord, w.window_from, o.created_at AS at, o.systolic, o.diastolic, o.pulse
+      FROM (SELECT i.ord, i.patient_id, i.at,
+                   ((date_trunc('day', i.at AT TIME ZONE i.tz) - make_interval(days => i.days - 1)) AT TIME ZONE i.tz)
+                     AS window_from
+              FROM unnest(${p.patientIds}::int[], ${p.ats}::timestamptz[], ${p.timeZones}::text[], ${p.days}::int[])
+                   WITH ORDINALITY AS i(patient_id, at, tz, days, ord)) w
+      LEFT JOIN LATERAL (
+        SELECT o.created_at, o.systolic, o.diastolic, o.pulse FROM observations o
+         WHERE o.patient_id = w.patient_id AND o.created_at >= w.window_from AND o.created_at <= w.at
+           AND (o.pulse IS NOT NULL OR (o.systolic IS NOT NULL AND o.diastolic IS NOT NULL))) o ON true
+     ORDER BY w.ord, o.created_at`;
 }
