@@ -28,7 +28,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { DEFAULT_INGEST_AUTH_HEADER } from '@rpm/contracts';
 import { runMigrations } from '../src/db/migrate.ts';
 import { hashSecret, newSourceSecret } from '../src/modules/ingestion/source-secret.ts';
-import { createBenchDatabase, startBenchApp } from './bench-support.ts';
+import { createBenchDatabase, seedCuffFleet, startBenchApp } from './bench-support.ts';
 
 const runs = Number(process.env.BENCH_RUNS ?? 3);
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
@@ -59,16 +59,7 @@ console.log(`${os.cpus().length} cores; load average before: ${load()}`);
 let close: (() => Promise<void>) | undefined;
 try {
   await runMigrations(pool);
-  const org = (
-    await pool.query<{ id: number }>(`INSERT INTO organizations (name) VALUES ('Bench Clinic') RETURNING id`)
-  ).rows[0]!.id;
-  await pool.query(
-    `WITH p AS (INSERT INTO patients (first_name, last_name, organization_id, enrollment_status)
-                SELECT 'P' || g, 'Bench', $1, 'Active' FROM generate_series(1, $2::int) g RETURNING id)
-     INSERT INTO devices (device_id, model, patient_id) SELECT 'BENCH-' || row_number() OVER (ORDER BY id), 'BPM', id FROM p`,
-    [org, DEVICES],
-  );
-  await pool.query(`UPDATE device_assignments SET assigned_from = now() - interval '400 days'`);
+  const org = await seedCuffFleet(pool, DEVICES, 'Active');
   const devices = await pool.query<{ id: number; patient_id: number; device_id: string }>(
     `SELECT id, patient_id, device_id FROM devices ORDER BY id`,
   );
