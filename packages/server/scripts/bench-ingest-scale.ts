@@ -18,6 +18,26 @@
  * database (DATABASE_URL's server when set, otherwise an embedded PostgreSQL, removed after).
  *
  *   npm run bench:ingest   (BENCH_RUNS=3 BENCH_SECONDS=8 BENCH_SOURCES=4 BENCH_CONNECTIONS=8 by default)
+ *
+ * Measured with BENCH_RUNS=3 BENCH_SECONDS=5 on the shared 2-core development machine while other
+ * work ran (load average 11 to 17: each process gets a fraction of a core, so the figures swing
+ * by half between runs; the share of the floor, measured in the same run, swings less). Before
+ * (each reading's blood-pressure window read by a statement of its own, readings to check
+ * planned on every call) and after (one prepared statement for all the windows of a call),
+ * alternately in one sitting, two rounds; readings/s stored, median of 3 runs:
+ *
+ *                         round 1 before   round 1 after   round 2 before   round 2 after
+ *   batch   1  webhook        137 (1.6 %)     125 (1.7 %)      122 (1.2 %)     112 (0.9 %)
+ *   batch  10  webhook      1,114 (9.7 %)  1,618 (23.4 %)   1,310 (12.4 %)     706 (7.1 %)
+ *   batch 100  webhook     5,240 (76.2 %)  5,860 (80.4 %)   6,000 (64.1 %)  4,660 (39.7 %)
+ *   paced 1,000/s p99 (ms)            263              72              239             305
+ *   (in brackets: share of the COPY floor of the same run, 6,900 to 12,200 readings/s)
+ *
+ * The load of the machine moved more than the change did (round 2 "after" ran during a spike:
+ * its paced run could not even keep 1,000 readings/s). What does not depend on the load: a call of
+ * 100 blood pressures sent 105 statements before and sends 6 now (tenovi-trust.test.ts). Small
+ * batches stay far from the floor: each call pays its own authentication, transaction, audit
+ * record (sealed later) and synchronous commit, which a COPY of many rows pays once.
  */
 import os from 'node:os';
 import { pipeline } from 'node:stream/promises';
