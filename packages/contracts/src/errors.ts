@@ -12,7 +12,11 @@ export const ApiErrors = {
   userUnknown: 'User is not registered in the portal',
   signInTooOld: 'Your sign-in is too old, please sign in again',
   nulCharacter: 'Invalid request: text must not contain NUL characters',
+  unavailable: 'The service is briefly unavailable, please retry shortly',
 } as const;
+
+/** Seconds a caller is asked to wait (Retry-After) when the database is unreachable for a moment. */
+export const DATABASE_UNAVAILABLE_RETRY_AFTER_SECONDS = 1;
 
 /** Server error texts of the patient API (400/403 answers the patient form shows in a toast). */
 export const PatientErrors = {

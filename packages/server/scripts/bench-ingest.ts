@@ -30,7 +30,7 @@ import autocannon from 'autocannon';
 import { DEFAULT_INGEST_AUTH_HEADER, FHIR_BUNDLE_MAX_ENTRIES } from '@rpm/contracts';
 import { runMigrations } from '../src/db/migrate.ts';
 import { hashSecret, newSourceSecret } from '../src/modules/ingestion/source-secret.ts';
-import { createBenchDatabase, startBenchApp, stats } from './bench-support.ts';
+import { createBenchDatabase, seedCuffFleet, startBenchApp, stats } from './bench-support.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const bundles = Number(process.env.BENCH_BUNDLES ?? 5);
@@ -72,16 +72,7 @@ console.log(`${os.cpus().length} cores; load average before: ${load()}`);
 let close: (() => Promise<void>) | undefined;
 try {
   await runMigrations(pool);
-  const org = (
-    await pool.query<{ id: number }>(`INSERT INTO organizations (name) VALUES ('Bench Clinic') RETURNING id`)
-  ).rows[0]!.id;
-  await pool.query(
-    `WITH p AS (INSERT INTO patients (first_name, last_name, organization_id)
-                SELECT 'P' || g, 'Bench', $1 FROM generate_series(1, $2::int) g RETURNING id)
-     INSERT INTO devices (device_id, model, patient_id) SELECT 'BENCH-' || row_number() OVER (ORDER BY id), 'BPM', id FROM p`,
-    [org, DEVICES],
-  );
-  await pool.query(`UPDATE device_assignments SET assigned_from = now() - interval '400 days'`);
+  const org = await seedCuffFleet(pool, DEVICES);
   const source = async (kind: 'tenovi' | 'fhir') => {
     const id = crypto.randomUUID();
     const secret = newSourceSecret(id);

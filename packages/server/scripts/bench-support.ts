@@ -250,3 +250,22 @@ export async function seedBenchClinics(
   );
   return { organizationIds: orgs.rows.map((o) => o.id), orgId, adminId: admin.rows[0]!.id };
 }
+
+/**
+ * One clinic of `devices` patients with enrollment status `status`, each with a cuff BENCH-1 …
+ * BENCH-n assigned 400 days ago (so readings of the last months are theirs). Answers the
+ * organization's id.
+ */
+export async function seedCuffFleet(pool: pg.Pool, devices: number, status: string | null = null): Promise<number> {
+  const org = (
+    await pool.query<{ id: number }>(`INSERT INTO organizations (name) VALUES ('Bench Clinic') RETURNING id`)
+  ).rows[0]!.id;
+  await pool.query(
+    `WITH p AS (INSERT INTO patients (first_name, last_name, organization_id, enrollment_status)
+                SELECT 'P' || g, 'Bench', $1, $3 FROM generate_series(1, $2::int) g RETURNING id)
+     INSERT INTO devices (device_id, model, patient_id) SELECT 'BENCH-' || row_number() OVER (ORDER BY id), 'BPM', id FROM p`,
+    [org, devices, status],
+  );
+  await pool.query(`UPDATE device_assignments SET assigned_from = now() - interval '400 days'`);
+  return org;
+}

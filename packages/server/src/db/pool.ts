@@ -25,6 +25,11 @@ export function createPool(url: string, max = 10): pg.Pool {
   // The setting travels in the connection's start-up packet: no statement before the first.
   const prepared = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 10_000, options: '-c plan_cache_mode=force_generic_plan' });
   prepared.on('error', () => {});
+  // The pool listens for errors of idle clients only. A checked-out client whose connection is cut
+  // (PostgreSQL restarted, a failover) emits 'error' as well as failing its query, and an 'error'
+  // nobody listens to ends the process: every request and job in flight would die with it. The
+  // query's own failure is what callers handle, and the pool drops the broken client on release.
+  for (const p of [pool, prepared]) p.on('connect', (client) => client.on('error', () => {}));
   preparedPools.set(pool, prepared);
   const endPool = pool.end.bind(pool) as () => Promise<void>;
   pool.end = (async () => {

@@ -1,6 +1,6 @@
-import { ApiErrors, BillingErrors } from '@rpm/contracts';
+import { ApiErrors, BillingErrors, DATABASE_UNAVAILABLE_RETRY_AFTER_SECONDS } from '@rpm/contracts';
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { HttpError, isClosedMonthRefusal } from '../kernel/errors.ts';
+import { HttpError, isClosedMonthRefusal, isDatabaseUnavailable } from '../kernel/errors.ts';
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Bad Request',
@@ -20,7 +20,10 @@ const STATUS_TEXT: Record<number, string> = {
 /**
  * Every error leaves as `{statusCode, error, message, requestId}`. Client errors keep their
  * message (Fastify's and ours are written for callers); anything else becomes a plain 500 whose
- * details go only to the log, so no stack trace or SQL ever reaches a caller.
+ * details go only to the log, so no stack trace or SQL ever reaches a caller. A database that is
+ * away for a moment (restart, failover) is a 503 with Retry-After: nothing of the request was
+ * committed, and a device cloud or browser that retries the same call loses nothing (readings
+ * are kept once by their measurement key).
  */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -29,6 +32,16 @@ export function installErrorHandler(app: FastifyInstance): void {
     const closedMonth = isClosedMonthRefusal(error);
     const status = closedMonth ? 409 : error instanceof HttpError ? error.statusCode : (error.statusCode ?? 500);
     const clientError = status >= 400 && status < 500;
+    if (!clientError && isDatabaseUnavailable(error)) {
+      request.log.warn({ error: error.message }, 'request failed: database unavailable');
+      void reply.header('retry-after', String(DATABASE_UNAVAILABLE_RETRY_AFTER_SECONDS)).status(503).send({
+        statusCode: 503,
+        error: STATUS_TEXT[503],
+        message: ApiErrors.unavailable,
+        requestId: request.id,
+      });
+      return;
+    }
     if (!clientError) request.log.error({ err: error }, 'request failed');
     let message = closedMonth ? BillingErrors.monthClosed : clientError ? error.message : ApiErrors.internal;
     if (error.validation) message = `Invalid request: ${error.message}`;

@@ -39,7 +39,7 @@ import {
   type AlertChange,
   type ReadingToCheck,
 } from './alerts.repository.ts';
-import { readingsAround, setCleared, weightBaselines, windowReadings, type WindowReading } from './alerts.window.repository.ts';
+import { readingsAround, setCleared, weightBaselines, windowsOf, type WindowReading } from './alerts.window.repository.ts';
 
 /**
  * What one evaluation says of a rule: met (with the values the alert shows), not met (an open
@@ -60,8 +60,8 @@ export type EvaluationMode = { mode: 'reading' } | { mode: 'reevaluate'; raiseNe
  * kind with the patient's thresholds: each met rule raises its alert or counts on the open one,
  * a rule no longer met marks its open alert cleared, an open stale-data alert ends, and every
  * instance hears of the changes once the transaction commits. Only patients enrolled in RPM with
- * status Active are checked. A blood-pressure reading that breaks nothing costs two queries (the
- * reading with its patient's settings, and the window). Callers: device ingestion, FHIR, manual
+ * status Active are checked. Blood-pressure readings that break nothing cost two queries however
+ * many they are (the readings with their patients' settings, and their windows). Callers: device ingestion, FHIR, manual
  * readings, the demo seed.
  */
 export async function evaluateStoredReadings(tx: Queryable, vitalIds: number[]): Promise<AlertChange[]> {
@@ -82,12 +82,26 @@ export async function evaluateReadings(db: Queryable, readings: ReadingToCheck[]
   const changes: AlertChange[] = [];
   // The open rules as this batch changes them (a batch may hold several readings of a patient).
   const openRules = new Map<number, Set<AlertRule>>();
+  // The blood-pressure and pulse windows of all the batch's readings in one query. Each holds
+  // what the reading's own query would have found: the readings are all stored before any is
+  // evaluated, and evaluating writes alerts only, never readings.
+  const windowed = readings.filter((r) => r.active && hasWindow(r.components));
+  const fetched = await windowsOf(
+    db,
+    windowed.map((r) => ({
+      patientId: r.patient_id,
+      at: r.measured_at,
+      timeZone: r.time_zone,
+      days: r.bp_window_days ?? DEFAULT_BP_WINDOW_DAYS,
+    })),
+  );
+  const windows = new Map(windowed.map((r, i) => [r, fetched[i]!]));
   for (const r of readings) {
     if (!r.active) continue;
     const open = openRules.get(r.patient_id) ?? new Set(r.open_rules);
     openRules.set(r.patient_id, open);
     const o: ClassifyOptions = { thresholds: effectiveThresholds(r.organization, r.patient, r.programs), programs: r.programs };
-    const verdicts = await verdictsOf(db, r, o);
+    const verdicts = await verdictsOf(db, r, o, windows.get(r));
     changes.push(...(await apply(db, r, open, verdicts, how)));
   }
   return changes;
@@ -103,7 +117,12 @@ const round1 = (v: number) => Math.round(v * 10) / 10;
 const pick = (rule: AlertRule, met: boolean, values: AlertValues, confirmed?: boolean): Verdict =>
   met ? { rule, met, values, ...(confirmed === undefined ? {} : { confirmed }) } : { rule, met };
 
-async function verdictsOf(db: Queryable, r: ReadingToCheck, o: ClassifyOptions): Promise<Verdict[]> {
+/** Whether the window rules judge a reading of these components (a blood pressure or a pulse). */
+const hasWindow = (c: Record<string, number>) => (c.systolic !== undefined && c.diastolic !== undefined) || c.pulse !== undefined;
+
+type Window = { from: Date; readings: WindowReading[] };
+
+async function verdictsOf(db: Queryable, r: ReadingToCheck, o: ClassifyOptions, window: Window | undefined): Promise<Verdict[]> {
   const c = r.components;
   const at = r.measured_at.toISOString();
   const out: Verdict[] = [];
@@ -126,7 +145,7 @@ async function verdictsOf(db: Queryable, r: ReadingToCheck, o: ClassifyOptions):
     out.push(pick('bp_crisis', one.bp_crisis, values, confirmed), pick('bp_low_severe', one.bp_low_severe, values));
     if (r.irregular !== null) out.push(pick('irregular_heartbeat', r.irregular, { ...values, irregular_heartbeat: true }));
   }
-  if (hasPressure || c.pulse !== undefined) out.push(...(await windowVerdicts(db, r, o, hasPressure, c.pulse !== undefined)));
+  if (window) out.push(...windowVerdicts(window, r, o, hasPressure, c.pulse !== undefined));
   if (c.weight !== undefined) {
     const base = await weightBaselines(db, { patientId: r.patient_id, at: r.measured_at, timeZone: r.time_zone });
     for (const [rule, before, limit] of [
@@ -152,16 +171,8 @@ async function verdictsOf(db: Queryable, r: ReadingToCheck, o: ClassifyOptions):
  * rule counting only readings after its own last resolution. Fewer readings than the minimum say
  * nothing (no alert, and an open one is neither cleared nor un-cleared).
  */
-async function windowVerdicts(
-  db: Queryable,
-  r: ReadingToCheck,
-  o: ClassifyOptions,
-  pressure: boolean,
-  pulse: boolean,
-): Promise<Verdict[]> {
-  const days = r.bp_window_days ?? DEFAULT_BP_WINDOW_DAYS;
+function windowVerdicts(w: Window, r: ReadingToCheck, o: ClassifyOptions, pressure: boolean, pulse: boolean): Verdict[] {
   const min = r.bp_window_min_readings ?? DEFAULT_BP_WINDOW_MIN_READINGS;
-  const w = await windowReadings(db, { patientId: r.patient_id, at: r.measured_at, timeZone: r.time_zone, days });
   const out: Verdict[] = [];
   const windowOf = (rule: AlertRule, has: (x: WindowReading) => boolean) => {
     const isAfter = after(r, rule);

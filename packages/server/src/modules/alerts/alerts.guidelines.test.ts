@@ -229,6 +229,29 @@ describe('blood pressure, the window mean', () => {
     expect(a).toMatchObject({ rule: 'bp_stage2', cleared_at: null, count: 6 });
   });
 
+  it('readings evaluated in one batch (one webhook call) each get their own window, as one at a time', async () => {
+    // Stage 2 builds up (the 6th raises), then means back in range (cleared), then met again.
+    const series = [
+      ...bpSeries(6, 12 * HOUR, 150, 95),
+      ...bpSeries(5, 6 * HOUR, 110, 70),
+      bp(ago(HOUR), 170, 110),
+      bp(ago(0), 60, 40, 45),
+    ];
+    const single = await activePatient();
+    for (const r of series) await measure(single, r);
+    const batch = await activePatient();
+    const other = await activePatient();
+    // Another patient's readings in the same batch, interleaved: windows must not mix.
+    const ids = await buildReadings(db.pool, batch, series);
+    const otherIds = await buildReadings(db.pool, other, bpSeries(6, 0, 85, 55));
+    await evaluateStoredReadings(db.pool, ids.flatMap((id, i) => [id, ...(otherIds[i] ? [otherIds[i]] : [])]));
+    const shape = (rows: Row[]) =>
+      rows.map((a) => ({ rule: a.rule, status: a.status, count: a.count, cleared: a.cleared_at !== null, values: a.last_values }));
+    expect(await alertsOf(single)).toEqual([expect.objectContaining({ rule: 'bp_stage2', count: 6 })]);
+    expect(shape(await alertsOf(batch))).toEqual(shape(await alertsOf(single)));
+    expect(await rulesOf(other)).toEqual(['bp_low']);
+  });
+
   it("a patient threshold beats the organization's", async () => {
     const other = (await buildOrganization(db.pool, { timeZone: 'America/New_York' })).id;
     await kysely(db.pool)

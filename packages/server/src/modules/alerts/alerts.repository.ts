@@ -8,7 +8,7 @@ import {
 } from '@rpm/contracts';
 import { sql } from 'kysely';
 import type { Queryable } from '../../db/pool.ts';
-import { kysely } from '../../db/kysely.ts';
+import { kysely, template, type Template } from '../../db/kysely.ts';
 
 /** The channel every instance LISTENs on; a NOTIFY is delivered when its transaction commits. */
 export const ALERT_CHANNEL = 'rpm_alerts';
@@ -64,10 +64,22 @@ export interface ReadingToCheck {
   resolved: Partial<Record<AlertRule, string>>;
 }
 
-/** The readings just stored, each with its patient's settings and alert state, in one query. */
+/**
+ * The readings just stored, each with its patient's settings and alert state, in one query.
+ * Prepared once per connection (its text does not depend on the number of readings): it runs in
+ * every webhook call, and planning its subqueries cost more than running them.
+ */
 export async function readingsToCheck(db: Queryable, vitalIds: number[]): Promise<ReadingToCheck[]> {
   if (vitalIds.length === 0) return [];
-  const { rows } = await sql<ReadingToCheck>`
+  readingsToCheckTemplate ??= template('alerts_readings_to_check_v1', ['ids'], (p: { ids: number[] }) =>
+    readingsToCheckQuery(p.ids).compile(kysely(db)),
+  );
+  return readingsToCheckTemplate.run(db, { ids: vitalIds });
+}
+let readingsToCheckTemplate: Template<{ ids: number[] }, ReadingToCheck> | undefined;
+
+function readingsToCheckQuery(vitalIds: number[]) {
+  return sql<ReadingToCheck>`
     SELECT v.id::int8 AS vital_id, v.patient_id, p.organization_id, v.kind, v.components, v.created_at AS measured_at,
            v.irregular_heartbeat AS irregular,
            (p.enrolled_rpm AND p.enrollment_status IS NOT DISTINCT FROM 'Active') AS active,
@@ -89,8 +101,7 @@ export async function readingsToCheck(db: Queryable, vitalIds: number[]): Promis
       LEFT JOIN alert_settings s ON s.organization_id = p.organization_id
       LEFT JOIN patient_alert_thresholds t ON t.patient_id = v.patient_id
      WHERE v.id = ANY(${vitalIds}::int8[])
-     ORDER BY v.created_at, v.id`.execute(kysely(db));
-  return rows;
+     ORDER BY v.created_at, v.id`;
 }
 
 /**

@@ -14,7 +14,7 @@ import {
   type IngestionSourceWithSecret,
   type IngestResult,
 } from '@rpm/contracts';
-import type { PoolClient } from 'pg';
+import pg, { type PoolClient } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createOrganization,
@@ -344,6 +344,36 @@ describe('bounded', () => {
     // transaction is a handful (BEGIN, pulses, batteries, audit, COMMIT), with room for the sealer's.
     expect(statements).toBeGreaterThanOrEqual(3);
     expect(statements).toBeLessThan(20);
+  });
+
+  it('stores and checks the alert rules of 100 blood pressures of an active patient in a handful of statements', async () => {
+    const times = Array.from({ length: 100 }, (_, i) => minutesAgo(3000 + i * 5));
+    let res: Awaited<ReturnType<typeof send>> | undefined;
+    // Counted where every statement leaves, whatever sends it (Kysely keeps its own reference
+    // to a client's query method): simple queries and extended-protocol executions.
+    const connection = pg.Connection.prototype as unknown as Record<'query' | 'execute', (...a: unknown[]) => unknown>;
+    const { query, execute } = connection;
+    let statements = 0;
+    connection.query = function (this: unknown, ...a: unknown[]) {
+      statements++;
+      return query.apply(this, a);
+    };
+    connection.execute = function (this: unknown, ...a: unknown[]) {
+      statements++;
+      return execute.apply(this, a);
+    };
+    try {
+      res = await send(times.map((t) => bp('TRUST-A', t, 121, 79)));
+    } finally {
+      Object.assign(connection, { query, execute });
+    }
+    expect(res?.status).toBe(200);
+    expect(res?.body).toMatchObject({ received: 100, stored: 100 });
+    // The source, BEGIN, store (with the audit record), the readings to check, their windows,
+    // COMMIT, with room for the sealer's and the job queue's: each reading's window was a
+    // statement of its own (over 100 here).
+    expect(statements).toBeGreaterThanOrEqual(6);
+    expect(statements).toBeLessThan(40);
   });
 });
 
