@@ -10,7 +10,7 @@ import {
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
-import { buildOrganization, buildPatient } from '../../../test/support/factories.ts';
+import { buildAuditRecords, buildOrganization, buildPatient, buildReadings } from '../../../test/support/factories.ts';
 import { startTestServer } from '../../../test/support/http.ts';
 import { insertAuditLog } from '../../kernel/audit-writer.repository.ts';
 import { verifyAuditChain } from '../audit/audit-chain.ts';
@@ -34,6 +34,9 @@ beforeAll(async () => {
 afterAll(async () => db?.drop());
 
 const owner = (text: string, values: unknown[] = []) => db.ownerPool.query(text, values);
+/** Midnight UTC `days` after a month's first day ('YYYY-MM-DD'). */
+const dayAfter = (month: string, days: number) =>
+  new Date(Date.parse(`${month}T00:00:00Z`) + days * 24 * 60 * 60 * 1000);
 const tableName = (base: string, month: string) => `${base}_y${month.slice(0, 4)}m${month.slice(5, 7)}`;
 const exists = async (base: string, month: string) =>
   (await owner(`SELECT to_regclass($1) IS NOT NULL AS there`, [`partitions.${tableName(base, month)}`])).rows[0]
@@ -104,15 +107,10 @@ describe('partition maintenance', () => {
     const old = monthsBefore(new Date(), 36);
     await pastMonth('observations', old);
     for (const patient of [kept, gone]) {
-      await owner(
-        `INSERT INTO observations (patient_id, created_at, kind, components, unit)
-         SELECT $1, $2::date + g * interval '1 day', 'weight', '{"weight": 80}', 'kg' FROM generate_series(0, 2) g`,
-        [patient, old],
-      );
-      await db.pool.query(
-        `INSERT INTO observations (patient_id, kind, components, unit) VALUES ($1, 'weight', '{"weight": 81}', 'kg')`,
-        [patient],
-      );
+      await buildReadings(db.ownerPool, patient, [
+        ...[0, 1, 2].map((g) => ({ kind: 'weight', components: { weight: 80 }, unit: 'kg', at: dayAfter(old, g) })),
+        { kind: 'weight', components: { weight: 81 }, unit: 'kg' },
+      ]);
     }
     await owner(`UPDATE organizations SET observation_retention_months = 24 WHERE id = $1`, [expires]);
     const readings = async (patient: number) =>
@@ -170,11 +168,11 @@ describe('partition maintenance', () => {
     const recent = [monthsBefore(new Date(), 2), monthsBefore(new Date(), 1)];
     for (const m of [ancient, young, ...recent]) await pastMonth('audit_logs', m);
     for (const m of [ancient, young, ...recent]) {
-      await owner(
-        `INSERT INTO audit_logs ("timestamp", action, outcome, details) SELECT $1::date + g * interval '1 hour', 'patient.read', 'success', jsonb_build_object('g', g)
-           FROM generate_series(0, 3) g`,
-        [m],
-      );
+      await buildAuditRecords(db.ownerPool, 4, (n) => ({
+        action: 'patient.read',
+        details: { g: n - 1 },
+        at: new Date(Date.parse(`${m}T00:00:00Z`) + (n - 1) * 60 * 60 * 1000),
+      }));
     }
     for (let i = 0; i < 3; i++)
       await insertAuditLog(db.pool, { action: 'patient.read', outcome: 'success', details: { now: i } });
@@ -237,10 +235,9 @@ describe('partition maintenance', () => {
     const furthest = await dropFurthestAhead(db, ['observations']);
     const org = (await buildOrganization(db.pool)).id;
     const patient = await buildPatient(db.pool, { organizationId: org });
-    await db.pool.query(
-      `INSERT INTO observations (patient_id, created_at, kind, components, unit) VALUES ($1, $2::date + interval '2 days', 'weight', '{"weight": 70}', 'kg')`,
-      [patient, furthest],
-    );
+    await buildReadings(db.pool, patient, [
+      { kind: 'weight', components: { weight: 70 }, unit: 'kg', at: dayAfter(furthest, 2) },
+    ]);
     const home = await owner(`SELECT tableoid::regclass::text AS t FROM observations WHERE patient_id = $1`, [patient]);
     expect(home.rows).toEqual([{ t: 'partitions.observations_default' }]);
     const run = await runPartitionMaintenance(db.pool, { auditRetentionMonths: undefined }, 'job:default');
