@@ -31,6 +31,14 @@ export const testsWritingRows = [
     reason: 'rows in the pre-registry schema (vitals), to check the observations migration keeps them',
   },
   {
+    file: 'packages/server/src/db/migration-partitions.test.ts',
+    reason: 'rows in the tables as they were before monthly partitions, to check the migration keeps them in their months',
+  },
+  {
+    file: 'packages/server/src/db/migration-sources.test.ts',
+    reason: 'sources as they were before they belonged to an organization, to check where the migration puts them',
+  },
+  {
     file: 'packages/server/src/db/runtime-role.test.ts',
     reason: 'the runtime role trying to write the audit trail directly, which the database must refuse',
   },
