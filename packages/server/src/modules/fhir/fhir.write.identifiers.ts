@@ -3,7 +3,8 @@ import { FhirErrors } from '@rpm/contracts';
 import type { Queryable } from '../../db/pool.ts';
 import { ReadingRejected, type AuthenticatedSource } from '../ingestion/index.ts';
 import { parseToken } from './fhir-search.ts';
-import { observationsByIdentifier, storeIdentifiers, type Token } from './fhir.repository.ts';
+import { type Token } from './fhir.repository.ts';
+import { observationsByIdentifier, storeIdentifiers } from './fhir.identifiers.repository.ts';
 import { AlreadyExists, SeveralMatches, type Checked } from './fhir.write.checks.ts';
 import type { EntryOutcome } from './fhir.write.store.ts';
 /**
