@@ -69,10 +69,7 @@ async function countingCpu<T extends Measured>(serverPid: number | undefined, wo
   let database = 0;
   for (const pid of await backends()) database += cpuMsOf(pid) - (before.get(pid) ?? 0);
   const per = (ms: number) => ms / Math.max(1, measured.count);
-  return {
-    measured,
-    cpu: { driver: per((self.user + self.system) / 1000), server: per(server), database: per(database) },
-  };
+  return { measured, cpu: { driver: per((self.user + self.system) / 1000), server: per(server), database: per(database) } };
 }
 
 async function measure(
@@ -194,13 +191,9 @@ try {
   const vitals = [await record(vitalsPath, users[0]!), await record(vitalsPath, users[1]!)];
   const list = [await record(listPath, users[0]!), await record(listPath, users[1]!)];
   await recorder.close();
-  for (const [label, r] of [
-    ['observations', vitals[0]!],
-    ['patient list', list[0]!],
-  ] as const) {
+  for (const [label, r] of [['observations', vitals[0]!], ['patient list', list[0]!]] as const) {
     console.log(`\none ${label} request sends ${r.statements.length} statements:`);
-    for (const st of r.statements)
-      console.log(`  ${st.name ? `[${st.name}] ` : ''}${st.text.replace(/\s+/g, ' ').slice(0, 140)}`);
+    for (const st of r.statements) console.log(`  ${st.name ? `[${st.name}] ` : ''}${st.text.replace(/\s+/g, ' ').slice(0, 140)}`);
   }
 
   const portal = await startBuiltPortal(db.url, { logLevel: process.env.BENCH_LOG_LEVEL ?? 'info', keys });
@@ -241,34 +234,10 @@ try {
   // label, load, the server process whose CPU is counted (none: the replay and the floor).
   const cases: [string, (seconds: number, rate?: number) => Promise<Measured>, number | undefined][] = [
     ['vitals: portal', overHttp(`${portal.url}${vitalsPath}`, headers), portal.pid],
-    [
-      'vitals: replay of its SQL',
-      (s, r) =>
-        drive(
-          replayer(
-            pool,
-            vitals.map((v) => v.statements),
-          ),
-          s,
-          r,
-        ),
-      undefined,
-    ],
+    ['vitals: replay of its SQL', (s, r) => drive(replayer(pool, vitals.map((v) => v.statements)), s, r), undefined],
     ['vitals: bare Fastify', overHttp(`${bare.url}${vitalsPath}`, [{}]), bare.pid],
     ['patient list: portal', overHttp(`${portal.url}${listPath}`, headers), portal.pid],
-    [
-      'patient list: replay of its SQL',
-      (s, r) =>
-        drive(
-          replayer(
-            pool,
-            list.map((v) => v.statements),
-          ),
-          s,
-          r,
-        ),
-      undefined,
-    ],
+    ['patient list: replay of its SQL', (s, r) => drive(replayer(pool, list.map((v) => v.statements)), s, r), undefined],
     ['patient list: bare Fastify', overHttp(`${bare.url}${listPath}`, [{}]), bare.pid],
     ['audited-read floor (pg)', (s, r) => drive(floor, s, r), undefined],
   ];
@@ -300,17 +269,7 @@ try {
       `CPU time per request while saturated, by the load driver (this process: autocannon, or the pg client), the\n` +
       `server process (portal, bare Fastify) and the database's backends (all three share the machine's cores)\n`,
   );
-  const head = [
-    'case',
-    `p50 ms`,
-    `p99 ms`,
-    'saturated req/s',
-    'portal / floor',
-    'portal / replay',
-    'CPU ms/req: driver',
-    'server',
-    'database',
-  ];
+  const head = ['case', `p50 ms`, `p99 ms`, 'saturated req/s', 'portal / floor', 'portal / replay', 'CPU ms/req: driver', 'server', 'database'];
   const lines = cases.map(([label], i) => [
     label,
     med[i]!.p50.toFixed(2),
@@ -323,15 +282,13 @@ try {
     med[i]!.database.toFixed(3),
   ]);
   const widths = head.map((h, c) => Math.max(h.length, ...lines.map((l) => l[c]!.length)));
-  const fmt = (cells: string[]) =>
-    cells.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join(' | ');
+  const fmt = (cells: string[]) => cells.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join(' | ');
   console.log(fmt(head));
   console.log(widths.map((w) => '-'.repeat(w)).join('-|-'));
   for (const l of lines) console.log(fmt(l));
   // Each run measures the portal, its replay and the floor a few seconds apart: their ratio per
   // run pairs figures taken under the same load on the machine, which the medians above do not.
-  const perRun = (portal: number, other: number) =>
-    runs.map((r) => pct(r[portal]!.saturated.rps, r[other]!.saturated.rps)).join(', ');
+  const perRun = (portal: number, other: number) => runs.map((r) => pct(r[portal]!.saturated.rps, r[other]!.saturated.rps)).join(', ');
   console.log(
     `\nper run, saturated: vitals portal / floor ${perRun(0, 6)}; / replay ${perRun(0, 1)}. ` +
       `patient list portal / floor ${perRun(3, 6)}; / replay ${perRun(3, 4)}`,
