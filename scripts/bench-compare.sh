@@ -6,7 +6,7 @@
 #   scripts/bench-compare.sh <base commit> [rounds]
 #
 # The base is checked out in a temporary worktree, installed and built once. Sizes come from the
-# BENCH_* variables (see packages/server/scripts/bench.ts); the defaults here are smaller than the
+# BENCH_* variables (see packages/server/scripts/bench.ts and bench-load.ts); the defaults here are smaller than the
 # bench's own so that a round takes minutes: 200,000 readings, 2,000 patients, 5 s, 3 runs.
 set -euo pipefail
 base=${1:?usage: scripts/bench-compare.sh <base commit> [rounds]}

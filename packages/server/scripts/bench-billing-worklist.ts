@@ -22,7 +22,8 @@ import type { BillingWorklist } from '@rpm/contracts';
 import { kysely } from '../src/db/kysely.ts';
 import { runMigrations } from '../src/db/migrate.ts';
 import { monthBounds } from '../src/modules/billing/billing-rules.ts';
-import { billingInputs, billingInputsQuery, worklistDetails } from '../src/modules/billing/billing.repository.ts';
+import { billingInputs, billingInputsQuery } from '../src/modules/billing/billing.repository.ts';
+import { worklistDetails } from '../src/modules/billing/billing.details.repository.ts';
 import { createBenchDatabase, seedBenchClinics, startBenchApp, stats } from './bench-support.ts';
 
 const settings = {

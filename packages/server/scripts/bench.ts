@@ -27,15 +27,9 @@
  * Load generator, portal and database share the machine: on 2 cores they compete for it.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import http from 'node:http';
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { PATIENT_LIST_PAGE_SIZE } from '@rpm/contracts';
-import autocannon from 'autocannon';
-import pg from 'pg';
 import { REPO_ROOT } from '../src/config.ts';
 import { runMigrations } from '../src/db/migrate.ts';
-import { preparedStatementTarget } from '../src/db/pool.ts';
 import { freePort } from '../src/free-port.ts';
 import {
   benchKeys,
@@ -46,51 +40,13 @@ import {
   startBenchApp,
   startBuiltPortal,
 } from './bench-support.ts';
+import { cannon, CONNECTIONS, cpuMsOf, drive, paced, RATE, SECONDS, type Measured, type Row } from './bench-load.ts';
+import { recording, replayer, type Statement } from './bench-replay.ts';
 
 const READINGS = Number(process.env.BENCH_READINGS ?? 1_000_000);
 const PATIENTS = Number(process.env.BENCH_PATIENTS ?? 10_000);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
-const RATE = Number(process.env.BENCH_RATE ?? 200);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const USERS = 10;
-
-interface Measured {
-  p50: number;
-  p99: number;
-  /** Requests per second answered. */
-  rps: number;
-  /** Answered in all. */
-  count: number;
-}
-
-/** CPU milliseconds per answered request, by who spent them. */
-interface CpuShare {
-  driver: number;
-  server: number;
-  database: number;
-}
-
-/** One load: fixed rate (p50, p99 of that) and saturated (req/s and CPU of that), as one row. */
-interface Row {
-  rated: Measured;
-  saturated: Measured;
-  cpu: CpuShare;
-}
-
-// ---- CPU time, by process ------------------------------------------------------------------------
-
-const TICK_MS = 10; // Linux's USER_HZ is 100
-
-/** User + system CPU time of a process in ms, from /proc; 0 once it is gone. */
-function cpuMsOf(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
-  } catch {
-    return 0;
-  }
-}
 
 /**
  * Counts the CPU time spent during `work` by this process (the load driver: autocannon, or the
@@ -116,95 +72,6 @@ async function countingCpu<T extends Measured>(serverPid: number | undefined, wo
   return { measured, cpu: { driver: per((self.user + self.system) / 1000), server: per(server), database: per(database) } };
 }
 
-function percentile(sorted: number[], q: number): number {
-  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-}
-
-function summarize(latencies: number[], seconds: number): Measured {
-  const s = latencies.sort((a, b) => a - b);
-  return { p50: percentile(s, 0.5), p99: percentile(s, 0.99), rps: s.length / seconds, count: s.length };
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/**
- * Calls `job` from `connections` workers for `seconds`: as fast as they can, or at `rate` per
- * second overall, each call at its own evenly spaced slot (open loop). Latency in ms: at a fixed
- * rate from the slot's due time, so a call held back by a slow one counts its wait (no
- * coordinated omission); saturated from the call's start.
- */
-async function drive(job: (worker: number) => Promise<void>, seconds: number, rate?: number): Promise<Measured> {
-  const latencies: number[] = [];
-  const t0 = performance.now();
-  const end = t0 + seconds * 1000;
-  let slot = 0;
-  const worker = async (index: number) => {
-    for (;;) {
-      let start: number;
-      if (rate) {
-        const due = t0 + (slot++ * 1000) / rate;
-        if (due >= end) return;
-        // Timers fire on the event loop's millisecond clock, up to a millisecond before `due`.
-        for (let wait = due - performance.now(); wait > 0; wait = due - performance.now()) await sleep(wait);
-        start = due;
-      } else if (performance.now() >= end) return;
-      else start = performance.now();
-      await job(index);
-      latencies.push(performance.now() - start);
-    }
-  };
-  await Promise.all(Array.from({ length: CONNECTIONS }, (_, i) => worker(i)));
-  return summarize(latencies, (performance.now() - t0) / 1000);
-}
-
-/**
- * One GET over a kept-alive connection per worker, each carrying one user's session. For the fixed
- * rate: autocannon's overallRate is a per-second budget that each connection spends as fast as it
- * can and then waits for the next second, so "200 req/s" arrives as bursts at full speed, and its
- * p50/p99 are those of a saturated server for part of each second. Evenly spaced requests through
- * `drive` measure the rate that was asked for.
- */
-function paced(url: string, headers: Record<string, string>[]) {
-  const agents = Array.from({ length: CONNECTIONS }, () => new http.Agent({ keepAlive: true, maxSockets: 1 }));
-  const target = new URL(url);
-  return (worker: number) =>
-    new Promise<void>((resolve, reject) => {
-      const req = http.get(
-        { host: target.hostname, port: target.port, path: target.pathname + target.search, agent: agents[worker], headers: headers[worker % headers.length] },
-        (res) => {
-          res.on('data', () => {});
-          res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`${url}: answered ${res.statusCode}`))));
-        },
-      );
-      req.on('error', reject);
-    });
-}
-
-/** Saturated load through HTTP with autocannon; each connection carries one user's session. */
-async function cannon(url: string, headers: Record<string, string>[], seconds: number): Promise<Measured> {
-  let next = 0;
-  const latencies: number[] = [];
-  let bad = 0;
-  const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon(
-      {
-        url,
-        connections: CONNECTIONS,
-        duration: seconds,
-        setupClient: (client) => client.setHeaders(headers[next++ % headers.length]!),
-      },
-      (err, done) => (err ? reject(err) : resolve(done)),
-    );
-    // autocannon's own histogram keeps whole milliseconds; these are exact.
-    instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
-      if (status !== 200) bad++;
-      latencies.push(ms);
-    });
-  });
-  if (bad > 0 || result.errors > 0) throw new Error(`${url}: ${bad} answers not 200, ${result.errors} errors`);
-  return summarize(latencies, seconds);
-}
-
 async function measure(
   label: string,
   once: (seconds: number, rate?: number) => Promise<Measured>,
@@ -220,48 +87,6 @@ async function measure(
       `server ${cpu.server.toFixed(2)}, database ${cpu.database.toFixed(2)}\n`,
   );
   return { rated, saturated, cpu };
-}
-
-// ---- recording the statements of one request -------------------------------------------------
-
-interface Statement {
-  name?: string;
-  text: string;
-  values?: unknown[];
-}
-
-const recording = new AsyncLocalStorage<Statement[]>();
-const clientQuery = pg.Client.prototype.query;
-// Every statement the pg driver sends inside a recorded request, as sent (Kysely, pool.query and
-// transactions all end in Client#query).
-pg.Client.prototype.query = function recorded(this: pg.Client, ...args: unknown[]) {
-  const statements = recording.getStore();
-  if (statements) {
-    const [first, second] = args;
-    if (typeof first === 'string') statements.push({ text: first, values: Array.isArray(second) ? second : undefined });
-    else if (first && typeof first === 'object' && 'text' in first) {
-      const q = first as Statement;
-      statements.push({ name: q.name, text: q.text, values: q.values ?? (Array.isArray(second) ? second : undefined) });
-    }
-  }
-  return (clientQuery as (...a: unknown[]) => unknown).apply(this, args);
-} as typeof pg.Client.prototype.query;
-
-/**
- * Replays one recorded request's statements in order, each where the portal sends it: a named
- * (prepared) statement on the pool's prepared connections, any other on the pool (db/pool.ts),
- * taking the recorded requests (a provider's, an admin's) in turn.
- */
-function replayer(pool: pg.Pool, requests: Statement[][]) {
-  let next = 0;
-  const prepared = preparedStatementTarget(pool);
-  return async () => {
-    const statements = requests[next++ % requests.length]!;
-    for (const s of statements) {
-      if (s.name) await prepared.query({ name: s.name, text: s.text, values: s.values });
-      else await pool.query({ text: s.text, values: s.values });
-    }
-  };
 }
 
 // ---- bare Fastify ------------------------------------------------------------------------------

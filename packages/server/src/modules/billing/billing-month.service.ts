@@ -14,19 +14,14 @@ import type { SignedInContext } from '../../kernel/request-context.ts';
 import { mayCloseBillingMonth, mayMarkClaimsSent, mayReopenBillingMonth } from '../../policies/billing.ts';
 import { monthBounds } from './billing-rules.ts';
 import { presentEvidencePatient, presentTimeEntry } from './billing.presenter.ts';
+import { billingInputs, readingDays, type BillingInputRow } from './billing.repository.ts';
 import {
-  billingInputs,
   billingPatientDetails,
   evidencePatients,
-  insertClosedMonth,
-  insertMonthSnapshot,
-  markClaimsSent,
   monthTimeEntries,
-  readingDays,
-  reopenMonth,
-  type BillingInputRow,
   type BillingPatientDetails,
-} from './billing.repository.ts';
+} from './billing.details.repository.ts';
+import { insertClosedMonth, insertMonthSnapshot, markClaimsSent, reopenMonth } from './billing.months.repository.ts';
 import { billRow, type Deps, type MonthSnapshotRow } from './billing.service.ts';
 
 /**

@@ -16,15 +16,9 @@ import {
   type MonthOutlook,
 } from './billing-rules.ts';
 import { presentBillingRow, presentWorklistRow } from './billing.presenter.ts';
-import {
-  billingInputs,
-  findClosedMonth,
-  monthSnapshot,
-  organizationTimeZone,
-  worklistDetails,
-  type BillingPatientDetails,
-  type WorklistDetailsRow,
-} from './billing.repository.ts';
+import { billingInputs, organizationTimeZone } from './billing.repository.ts';
+import { findClosedMonth, monthSnapshot } from './billing.months.repository.ts';
+import { worklistDetails, type BillingPatientDetails, type WorklistDetailsRow } from './billing.details.repository.ts';
 import { currentMonth, monthInputOf, requireBillingScope, type Deps, type Evidence } from './billing.service.ts';
 
 /** Today in a time zone, 'YYYY-MM-DD'. */

@@ -6,13 +6,13 @@ import {
   type BillingWorklistRow,
 } from '@rpm/contracts';
 import type { MonthOutlook, PatientMonthResult } from './billing-rules.ts';
+import type { BillingInputRow } from './billing.repository.ts';
 import type {
-  BillingInputRow,
   BillingPatientDetails,
   EvidencePatientRow,
   TimeEntryRow,
   WorklistDetailsRow,
-} from './billing.repository.ts';
+} from './billing.details.repository.ts';
 
 export const presentBillingRow = (input: BillingInputRow, result: PatientMonthResult): BillingRow => ({
   patient_id: input.patient_id,

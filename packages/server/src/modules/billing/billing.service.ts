@@ -23,21 +23,20 @@ import {
 } from './billing.presenter.ts';
 import { audit } from '../../kernel/audit-writer.ts';
 import { billPatientMonth, monthBounds, totalsOf, type PatientMonthInput } from './billing-rules.ts';
+import { billingInputs, patientTimeZone, readingDays, type BillingInputRow } from './billing.repository.ts';
 import {
-  billingInputs,
   billingPatientDetails,
   evidencePatients,
+  monthTimeEntries,
+  type BillingPatientDetails,
+} from './billing.details.repository.ts';
+import {
   findClosedMonth,
   inClosedMonths,
   isDateInClosedMonth,
   monthSnapshot,
-  monthTimeEntries,
-  patientTimeZone,
-  readingDays,
-  type BillingInputRow,
-  type BillingPatientDetails,
   type SnapshotRow,
-} from './billing.repository.ts';
+} from './billing.months.repository.ts';
 
 export type Deps = { db: pg.Pool };
 

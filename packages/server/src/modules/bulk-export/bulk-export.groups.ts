@@ -1,7 +1,8 @@
 import { BULK_GROUP_ORGANIZATION_PREFIX, BULK_GROUP_PROVIDER_PREFIX, BulkExportTexts } from '@rpm/contracts';
 import type { Group } from '@medplum/fhirtypes';
 import type { Queryable } from '../../db/pool.ts';
-import { findOrganization, findProvider, type ExportRow, type ExportScope } from './bulk-export.repository.ts';
+import { type ExportRow, type ExportScope } from './bulk-export.repository.ts';
+import { findOrganization, findProvider } from './bulk-export.resources.repository.ts';
 
 /**
  * The groups the portal serves, which exist without being stored: `org-{id}`, an organization's

@@ -15,19 +15,21 @@ import { presentDevice, presentObservation, presentPatient } from '../fhir/index
 import {
   appendChunk,
   completeExport,
-  countScopePatients,
-  devicesOf,
   failExport,
   findExport,
   insertFile,
   lockRunning,
-  observationPage,
-  patientPage,
   setProgress,
   startExport,
   type ExportRow,
-  type ObservationCursor,
 } from './bulk-export.repository.ts';
+import {
+  countScopePatients,
+  devicesOf,
+  observationPage,
+  patientPage,
+  type ObservationCursor,
+} from './bulk-export.resources.repository.ts';
 import { scopeOfExport } from './bulk-export.groups.ts';
 
 /** The job acts for nobody: its audit records say so (no user, no address). */

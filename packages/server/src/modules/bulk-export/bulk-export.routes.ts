@@ -15,16 +15,9 @@ import { sourceRateLimit } from '../../kernel/source-rate-limit.ts';
 import type { ModuleDeps } from '../module-deps.ts';
 import { sourceNamedBy } from '../fhir/index.ts';
 import { startBulkExportJobs } from './bulk-export.jobs.ts';
-import {
-  cancel,
-  downloadFile,
-  exportStatus,
-  kickoff,
-  queryOfParameters,
-  readGroup,
-  searchGroups,
-  type BulkAnswer,
-} from './bulk-export.service.ts';
+import { kickoff, readGroup, searchGroups, type BulkAnswer } from './bulk-export.service.ts';
+import { cancel, downloadFile, exportStatus } from './bulk-export.status.ts';
+import { queryOfParameters } from './bulk-export.parameters.ts';
 
 const FHIR_JSON = 'application/fhir+json; charset=utf-8';
 

@@ -1,18 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { Bundle, DiagnosticReport } from '@medplum/fhirtypes';
-import {
-  FHIR_BUNDLE_MAX_ENTRIES,
-  SummaryTexts,
-  summaryConclusion,
-  summaryMonthLabel,
-} from '@rpm/contracts';
+import { FHIR_BUNDLE_MAX_ENTRIES, SummaryTexts, summaryConclusion, summaryMonthLabel } from '@rpm/contracts';
 import type pg from 'pg';
 import { Type } from 'typebox';
 import { audit } from '../../kernel/audit-writer.ts';
 import type { RequestContext } from '../../kernel/request-context.ts';
 import { summaryData, summaryMonths, type SummaryData } from '../summaries/index.ts';
 import { notFound, reader, sourceDetails, type FhirAnswer } from './fhir.auth.ts';
-import { patientSearch, readablePatient } from './fhir.read.service.ts';
+import { readablePatient } from './fhir.read.service.ts';
+import { patientSearch } from './fhir-search-criteria.ts';
 import { knownParameters, PatientDateParams, type SearchRequest } from './fhir-search.ts';
 import type { DateCondition } from './fhir.repository.ts';
 

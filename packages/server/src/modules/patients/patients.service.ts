@@ -1,9 +1,6 @@
 import {
   PatientErrors,
-  Validation,
-  isDateFrom1900ToToday,
   type Insurance,
-  type InsuranceInput,
   type PatientDetail,
   type PatientInput,
   NO_ENROLLMENT_STATUS,
@@ -11,13 +8,7 @@ import {
   type PatientList,
   type PatientListQuery,
   type PatientUpdate,
-  allowsPolicyholder,
-  blankToNull,
   type AuditAction,
-  MAX_DIAGNOSIS_CODES,
-  diagnosisCodeProblems,
-  normalizeDiagnosisCodes,
-  EhrLaunchErrors,
 } from '@rpm/contracts';
 import type pg from 'pg';
 import type { SignedInContext } from '../../kernel/request-context.ts';
@@ -25,11 +16,10 @@ import type { Queryable } from '../../db/pool.ts';
 import { audit } from '../../kernel/audit-writer.ts';
 import { authorize, requirePatientAccess } from '../../kernel/access.ts';
 import { mayAssignDevices } from '../../policies/devices.ts';
-import { mayPlacePatientIn, patientListScope } from '../../policies/patients.ts';
+import { patientListScope } from '../../policies/patients.ts';
 import { auditedTransaction, failure, recordingRefusals } from '../../kernel/audited-transaction.ts';
 import { presentInsurance, presentPatientDetail, presentPatientListItem } from './patients.presenter.ts';
 import { assignDevicesToPatient } from '../devices/index.ts';
-import { organizationExists } from '../organizations/index.ts';
 import { closeAlertsForEnrollmentEnd } from '../alerts/index.ts';
 import {
   currentDeviceIds,
@@ -40,14 +30,12 @@ import {
   listInsurances,
   listPatientDevices,
   listPatients,
-  isActiveProviderOf,
-  isMrnTaken,
   replaceInsurances,
   updatePatient,
-  type InsuranceRow,
   type PatientListFilter,
   type PatientRow,
 } from './patients.repository.ts';
+import { checkedInsurances, checkedPatientRow } from './patients.checks.ts';
 
 export interface PatientsDeps {
   db: pg.Pool;
@@ -245,120 +233,6 @@ function authorizeDeviceAssignment(ctx: SignedInContext, changes: boolean, actio
   });
 }
 
-/** A refused save of a patient: what is wrong with it, recorded. */
-function refusal(message: string, action: AuditAction, id: number | null, reason: string) {
-  return failure(400, message, { action, resourceType: 'patient', resourceId: id, reason });
-}
-
-/** Trims, turns '' into null and checks the rules a schema cannot express. */
-async function checkedPatientRow(
-  tx: pg.PoolClient,
-  ctx: SignedInContext,
-  input: PatientInput,
-  action: AuditAction,
-  id: number | null,
-  before: PatientRow | null = null,
-): Promise<PatientRow> {
-  const first = input.first_name.trim();
-  const last = input.last_name.trim();
-  if (!first) throw refusal(Validation.firstNameRequired, action, id, 'first name missing');
-  if (!last) throw refusal(Validation.lastNameRequired, action, id, 'last name missing');
-
-  authorize(mayPlacePatientIn(ctx.actor, input.organization_id), {
-    action,
-    resourceType: 'patient',
-    resourceId: id,
-    reason: 'organization of another provider',
-    message: PatientErrors.otherOrganization,
-  });
-  if (!(await organizationExists(tx, input.organization_id))) {
-    throw refusal(PatientErrors.organizationUnknown, action, id, 'unknown organization');
-  }
-  const providerId = input.primary_provider_id ?? null;
-  // A provider kept as it was (who may have left since) does not block saving other changes.
-  const unchanged = before !== null && keeps(before, { primary_provider_id: providerId, organization_id: input.organization_id });
-  if (providerId !== null && !unchanged && !(await isActiveProviderOf(tx, providerId, input.organization_id))) {
-    throw refusal(PatientErrors.providerNotInOrganization, action, id, 'not an active provider of the organization');
-  }
-  const dateOfBirth = blankToNull(input.date_of_birth);
-  if (dateOfBirth !== null && !isDateFrom1900ToToday(dateOfBirth)) {
-    throw refusal(PatientErrors.dateOfBirthOutOfRange, action, id, 'date of birth out of range');
-  }
-  const evidence = await checkedEvidence(tx, input, action, id, before);
-  // Left out: kept (none on create). An EHR launch finds the patient by it, so two patients of one
-  // organization may not share one.
-  const mrn = input.mrn === undefined ? (before?.mrn ?? null) : blankToNull(input.mrn);
-  if (mrn !== null && (await isMrnTaken(tx, input.organization_id, mrn, id))) {
-    throw failure(409, EhrLaunchErrors.mrnTaken, { action, resourceType: 'patient', resourceId: id, reason: 'duplicate MRN' });
-  }
-  return {
-    first_name: first,
-    middle_name: blankToNull(input.middle_name),
-    last_name: last,
-    date_of_birth: dateOfBirth,
-    gender: input.gender ?? null,
-    organization_id: input.organization_id,
-    primary_provider_id: providerId,
-    enrolled_rpm: input.enrolled_rpm ?? false,
-    enrollment_status: blankToNull(input.enrollment_status) as PatientRow['enrollment_status'],
-    ...evidence,
-    mrn,
-  };
-}
-
-type EvidenceFields = Pick<PatientRow, 'ordering_provider_id' | 'consent_date' | 'diagnosis_codes'>;
-
-/**
- * What an auditor asks of a claim: the ordering provider (an active provider of the patient's
- * organization, checked like the primary provider), the consent date (not in the future) and the
- * ICD-10-CM codes (normalized; each bad one named). A field left out keeps its value (none on create).
- */
-async function checkedEvidence(
-  tx: pg.PoolClient,
-  input: PatientInput,
-  action: AuditAction,
-  id: number | null,
-  before: PatientRow | null,
-): Promise<EvidenceFields> {
-  const ordering = input.ordering_provider_id === undefined ? (before?.ordering_provider_id ?? null) : input.ordering_provider_id;
-  const keptOrdering = before !== null && keeps(before, { ordering_provider_id: ordering, organization_id: input.organization_id });
-  if (ordering !== null && !keptOrdering && !(await isActiveProviderOf(tx, ordering, input.organization_id))) {
-    throw refusal(PatientErrors.orderingProviderNotInOrganization, action, id, 'ordering provider not an active provider of the organization');
-  }
-  const consent = input.consent_date === undefined ? (before?.consent_date ?? null) : blankToNull(input.consent_date);
-  if (consent !== null && consent !== before?.consent_date && !isDateFrom1900ToToday(consent)) {
-    throw refusal(PatientErrors.consentDateOutOfRange, action, id, 'consent date out of range');
-  }
-  const codes = input.diagnosis_codes === undefined ? (before?.diagnosis_codes ?? []) : normalizeDiagnosisCodes(input.diagnosis_codes);
-  // The form's own check: one text per bad code, so the person fixes them all at once.
-  const problems = diagnosisCodeProblems(codes);
-  if (problems.length > 0) {
-    const reason = codes.length > MAX_DIAGNOSIS_CODES ? 'too many diagnosis codes' : 'invalid diagnosis code';
-    throw refusal(problems.join(' '), action, id, reason);
-  }
-  return { ordering_provider_id: ordering, consent_date: consent, diagnosis_codes: codes };
-}
-
-function checkedInsurances(items: InsuranceInput[], action: AuditAction, id: number | null): InsuranceRow[] {
-  return items.map((i) => {
-    const policyholder = blankToNull(i.policyholder);
-    const birthdate = blankToNull(i.policyholder_birthdate);
-    if (!allowsPolicyholder(i.type) && (policyholder !== null || birthdate !== null)) {
-      throw refusal(PatientErrors.policyholderOnlyPrivate, action, id, 'policyholder on non-private insurance');
-    }
-    if (birthdate !== null && !isDateFrom1900ToToday(birthdate)) {
-      throw refusal(PatientErrors.policyholderBirthdateOutOfRange, action, id, 'policyholder birthdate out of range');
-    }
-    return {
-      type: i.type,
-      provider_name: blankToNull(i.provider_name),
-      policy_number: blankToNull(i.policy_number),
-      policyholder,
-      policyholder_birthdate: birthdate,
-    };
-  });
-}
-
 async function assignDevices(tx: pg.PoolClient, id: number, deviceIds: number[], action: AuditAction) {
   const { unknown, moved } = await assignDevicesToPatient(tx, id, deviceIds);
   if (unknown.length) {
@@ -377,11 +251,6 @@ async function assignDevices(tx: pg.PoolClient, id: number, deviceIds: number[],
 function enrollmentEnds(before: PatientRow, after: PatientRow): boolean {
   const stopped = after.enrollment_status !== before.enrollment_status && after.enrollment_status !== null && after.enrollment_status !== 'Active';
   return (before.enrolled_rpm && !after.enrolled_rpm) || stopped;
-}
-
-/** True when `after` changes none of the fields it names. */
-function keeps<T extends object>(before: T, after: Partial<T>): boolean {
-  return (Object.keys(after) as (keyof T)[]).every((k) => before[k] === after[k]);
 }
 
 /** Field values compare by content (the diagnosis codes are a list). */

@@ -1,4 +1,3 @@
-import { TZDate } from '@date-fns/tz';
 import {
   Box,
   Button,
@@ -16,7 +15,6 @@ import {
   TablePagination,
   TableRow,
   TableSortLabel,
-  TextField,
   Typography,
   useMediaQuery,
   useTheme,
@@ -25,93 +23,36 @@ import {
   ALERT_RULES,
   ALERT_SEVERITIES,
   AlertTexts,
-  WORKLIST_SORTS,
   type Alert,
-  type AlertRule,
-  type AlertSeverity,
   type WorklistRow,
   type WorklistSort,
 } from '@rpm/contracts';
 import { useRef, useState, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useAcknowledgeAlert } from '../../api/alerts/acknowledge-alert.ts';
-import { useWorklist, type WorklistParams } from '../../api/alerts/get-worklist.ts';
+import { useWorklist } from '../../api/alerts/get-worklist.ts';
 import { errorMessage } from '../../api/errors.ts';
 import { useProviders } from '../../api/organizations/get-providers.ts';
 import { AlertStateMarks, alertReadingText, SeverityChip } from '../../components/alert-display.tsx';
 import { LoadingState } from '../../components/loading-state.tsx';
 import { useAuth } from '../../lib/auth/auth-context.tsx';
 import { formatTimestamp } from '../../lib/format-timestamp.ts';
-import { useSearchParamsUpdate } from '../../lib/search-params.ts';
 import { useTimezone } from '../../lib/timezone.ts';
 import { useSnackbar } from '../../lib/toast/toast.ts';
+import { FilterSelect } from './filter-select.tsx';
 import { ResolveDialog } from './resolve-dialog.tsx';
+import { SNOOZE_CHOICES, snoozeUntil, type SnoozeChoice } from './snooze.ts';
+import {
+  DEFAULT_ROWS,
+  PAGE_SIZES,
+  SORT_LABEL,
+  STATUS_FILTERS,
+  STATUS_LABEL,
+  useWorklistQuery,
+} from './worklist-query.ts';
 
-const PAGE_SIZES = [10, 25, 50];
-const DEFAULT_ROWS = 25;
-const STATUS_FILTERS = ['active', 'open', 'acknowledged'] as const;
-type StatusFilter = (typeof STATUS_FILTERS)[number];
-const STATUS_LABEL: Record<StatusFilter, string> = {
-  active: AlertTexts.statusActive,
-  open: AlertTexts.statuses.open,
-  acknowledged: AlertTexts.statuses.acknowledged,
-};
-const SORT_LABEL: Record<WorklistSort, string> = {
-  priority: AlertTexts.colPriority,
-  patient: AlertTexts.colPatient,
-  waiting: AlertTexts.colWaiting,
-  last_reading: AlertTexts.colLastReading,
-};
-
-const oneOf = <T extends string>(list: readonly T[], value: string | null): T | undefined =>
-  (list as readonly string[]).includes(value ?? '') ? (value as T) : undefined;
-
-/**
- * The worklist's filters, sort and page live in the address: a reload keeps them and Back undoes
- * the last change (each change is a history entry, unlike typing in a search box).
- */
-function useWorklistQuery() {
-  const [params, update] = useSearchParamsUpdate({ replace: false });
-  const rowsParam = Number(params.get('rows'));
-  const limit = PAGE_SIZES.includes(rowsParam) ? rowsParam : DEFAULT_ROWS;
-  const page = Math.max(0, Math.floor(Number(params.get('page')) || 0));
-  const provider = Number(params.get('provider'));
-  const query: WorklistParams = {
-    status: oneOf(STATUS_FILTERS, params.get('status')) ?? 'active',
-    severity: oneOf<AlertSeverity>(ALERT_SEVERITIES, params.get('severity')),
-    rule: oneOf<AlertRule>(ALERT_RULES, params.get('rule')),
-    provider_id: Number.isInteger(provider) && provider > 0 ? provider : undefined,
-    sort: oneOf(WORKLIST_SORTS, params.get('sort')) ?? 'priority',
-    order: params.get('order') === 'desc' ? 'desc' : 'asc',
-    limit,
-    offset: page * limit,
-  };
-  return { query, page, limit, update };
-}
-
-export type SnoozeChoice = 'none' | '1h' | '4h' | 'tomorrow';
-const SNOOZE_CHOICES: { value: SnoozeChoice; label: string }[] = [
-  { value: 'none', label: AlertTexts.snoozeNone },
-  { value: '1h', label: AlertTexts.snooze1h },
-  { value: '4h', label: AlertTexts.snooze4h },
-  { value: 'tomorrow', label: AlertTexts.snoozeTomorrow },
-];
-const HOUR_MS = 3_600_000;
-/** The morning hour "tomorrow" means, in the user's time zone (the clinic's working day starts). */
-const TOMORROW_HOUR = 8;
-
-/** When a snooze ends (ISO), or undefined for none; "tomorrow" is 8:00 in the user's time zone. */
-export function snoozeUntil(choice: SnoozeChoice, timezone: string, now = Date.now()): string | undefined {
-  if (choice === '1h') return new Date(now + HOUR_MS).toISOString();
-  if (choice === '4h') return new Date(now + 4 * HOUR_MS).toISOString();
-  if (choice === 'tomorrow') {
-    const d = new TZDate(now, timezone);
-    d.setDate(d.getDate() + 1);
-    d.setHours(TOMORROW_HOUR, 0, 0, 0);
-    return new Date(d.getTime()).toISOString();
-  }
-  return undefined;
-}
+// Still offered by the page, whose tests check when a snooze ends.
+export { snoozeUntil, type SnoozeChoice } from './snooze.ts';
 
 /** The worklist: one row per patient with active alerts, most urgent first (the server's order). */
 export default function AlertsPage() {
@@ -382,37 +323,5 @@ export function AlertsWorklist({ organizationId }: { organizationId: number | nu
         />
       )}
     </>
-  );
-}
-
-function FilterSelect({
-  label,
-  value,
-  onChange,
-  options,
-  any = false,
-}: {
-  label: string;
-  value: string;
-  onChange: (value: string) => void;
-  options: { value: string; label: string }[];
-  any?: boolean;
-}) {
-  return (
-    <TextField
-      select
-      size="small"
-      label={label}
-      value={value}
-      onChange={(e) => onChange(e.target.value)}
-      sx={{ minWidth: 180 }}
-    >
-      {any && <MenuItem value="">{AlertTexts.any}</MenuItem>}
-      {options.map((o) => (
-        <MenuItem key={o.value} value={o.value}>
-          {o.label}
-        </MenuItem>
-      ))}
-    </TextField>
   );
 }
