@@ -48,3 +48,4 @@ export * from './smart.ts';
 export * from './bulk-export.ts';
 export * from './ehr-launch-paths.ts';
 export * from './ehr-launch.ts';
+export * from './partitions.ts';

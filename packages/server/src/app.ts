@@ -32,6 +32,7 @@ import { programsRoutes } from './modules/programs/index.ts';
 import { rolesRoutes } from './modules/roles/index.ts';
 import { smartRoutes } from './modules/smart/index.ts';
 import { summariesRoutes } from './modules/summaries/index.ts';
+import { partitionsPlugin } from './modules/partitions/index.ts';
 import { resolveSession } from './modules/sessions/index.ts';
 import { tokenRoutes } from './modules/token/index.ts';
 import { trackingRoutes } from './modules/tracking/index.ts';
@@ -193,6 +194,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     alertsRoutes,
     billingRoutes,
     summariesRoutes,
+    partitionsPlugin,
   ]) {
     await app.register(routes, moduleDeps);
   }

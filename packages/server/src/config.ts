@@ -1,5 +1,10 @@
 import net from 'node:net';
-import { ReadingLimits, UNMATCHED_QUOTA_PER_SOURCE, UNMATCHED_RETENTION_DAYS } from '@rpm/contracts';
+import {
+  AUDIT_MIN_RETENTION_YEARS,
+  ReadingLimits,
+  UNMATCHED_QUOTA_PER_SOURCE,
+  UNMATCHED_RETENTION_DAYS,
+} from '@rpm/contracts';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -49,6 +54,16 @@ export interface Config {
    * is this machine (127.0.0.1, ::1, localhost); for tests and local demos only. Off: https only.
    */
   smartJwksAllowLoopbackHttp: boolean;
+  /** Monthly partitions of observations and audit records (modules/partitions). */
+  partitions: PartitionSettings;
+}
+
+export interface PartitionSettings {
+  /**
+   * AUDIT_RETENTION_MONTHS: audit months older than this are dropped by the daily maintenance;
+   * unset keeps them all. Never fewer than six years (the database refuses younger months too).
+   */
+  auditRetentionMonths: number | undefined;
 }
 
 export interface IngestionLimits {
@@ -228,6 +243,12 @@ export function loadConfig(env: Env = process.env): Config {
       unmatchedRetentionDays: intIn('UNMATCHED_RETENTION_DAYS', UNMATCHED_RETENTION_DAYS, 1, 3650),
     },
     smartJwksAllowLoopbackHttp: bool('SMART_JWKS_ALLOW_LOOPBACK_HTTP', false),
+    partitions: {
+      auditRetentionMonths:
+        str('AUDIT_RETENTION_MONTHS') === undefined
+          ? undefined
+          : intIn('AUDIT_RETENTION_MONTHS', 0, AUDIT_MIN_RETENTION_YEARS * 12, 1200),
+    },
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

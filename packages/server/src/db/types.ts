@@ -396,10 +396,21 @@ export interface Organizations {
   display_units: Generated<Json>;
   id: Generated<number>;
   name: string;
+  observation_retention_months: number | null;
   patient_identifier_system: string | null;
   require_mfa: Generated<boolean>;
   time_zone: Generated<string>;
   timer_start: Generated<string>;
+}
+
+export interface PartitionDrops {
+  base: string;
+  dropped_at: Generated<Timestamp>;
+  first_id: number | null;
+  id: Generated<number>;
+  last_id: number | null;
+  month: string;
+  rows: number;
 }
 
 export interface PatientActiveSpans {
@@ -706,6 +717,7 @@ export interface DB {
   observation_identifiers: ObservationIdentifiers;
   observations: Observations;
   organizations: Organizations;
+  partition_drops: PartitionDrops;
   patient_active_spans: PatientActiveSpans;
   patient_alert_thresholds: PatientAlertThresholds;
   patient_observation_counts: PatientObservationCounts;

@@ -199,3 +199,20 @@ export async function readUnlinkedRecords(
     .limit(limit)
     .execute();
 }
+
+/**
+ * The id ranges of audit month tables dropped by retention (migration 1000): their links stay in
+ * the chain while their records are gone on purpose.
+ */
+export async function readExpiredAuditRanges(
+  db: Queryable,
+): Promise<{ month: string; first_id: number; last_id: number }[]> {
+  const rows = await kysely(db)
+    .selectFrom('partition_drops')
+    .select(['month', 'first_id', 'last_id'])
+    .where('base', '=', 'audit_logs')
+    .where('first_id', 'is not', null)
+    .orderBy('first_id')
+    .execute();
+  return rows.map((r) => ({ month: r.month, first_id: r.first_id!, last_id: r.last_id! }));
+}

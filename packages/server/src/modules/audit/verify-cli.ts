@@ -47,6 +47,10 @@ await withCliDatabase(config, async (pool) => {
   }
   if (report.unsealed > 0)
     console.log(`info: ${report.unsealed} recent record(s) not sealed yet (the sealer links them within a second)`);
+  if (report.expired > 0)
+    console.log(
+      `info: ${report.expired} sealed record(s) left with audit months dropped after six years (their links still chain)`,
+    );
   console.log(`checked ${report.checked} sealed records; ${report.problems.length} problem(s)`);
   if (report.head)
     console.log(`chain head: ${formatHead(report.head)}   (keep it elsewhere; pass it back with --expect)`);
