@@ -22,7 +22,7 @@
  * Flags: --scale=small|quarter|full, or --patients= --providers= --observations= --audit= to
  * override; --compare-at=1000000 (observations when the write path is first measured); --months=13 (how far back the data goes);
  * --runs=3 --requests=200 --warmup=20 --budget=120 (seconds a figure may take: a slow one gets
- * fewer requests per run, at least 5);
+ * fewer requests per run, at least 2);
  * --system (a new database on the PostgreSQL server in DATABASE_URL, default
  * postgres://postgres@127.0.0.1:5432/postgres, instead of an embedded one in a temporary folder);
  * --keep (leave the database, only with --system); --out=<file> (also write the table there).
@@ -344,7 +344,7 @@ async function measure(call: (i: number) => Promise<void>): Promise<Measured> {
     await call(i);
     once = Math.min(once, (performance.now() - t) / 1000);
   }
-  const perRun = Math.max(5, Math.min(REQUESTS, Math.floor(BUDGET_S / RUNS / once)));
+  const perRun = Math.max(2, Math.min(REQUESTS, Math.floor(BUDGET_S / RUNS / once)));
   for (let w = 3; w < Math.min(WARMUP, perRun); w++) await call(i++);
   const all: number[] = [];
   const runMedians: number[] = [];
