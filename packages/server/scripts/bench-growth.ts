@@ -333,7 +333,7 @@ const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length 
 /**
  * `RUNS` runs of `REQUESTS` calls one at a time, after `WARMUP` unmeasured ones; `call(i)` throws
  * on a wrong answer. A slow figure gets fewer requests per run, so that it takes about BUDGET_S in
- * all (at least 5 per run): the table says how many were made.
+ * all (at least 2 per run): the table says how many were made.
  */
 async function measure(call: (i: number) => Promise<void>): Promise<Measured> {
   let i = 0;
