@@ -27,6 +27,19 @@
  * postgres://postgres@127.0.0.1:5432/postgres, instead of an embedded one in a temporary folder);
  * --keep (leave the database, only with --system); --out=<file> (also write the table there).
  *
+ * Measured on the shared 2-core development machine (PostgreSQL 15 server, other test runs going,
+ * load average 10 to 18), medians / p99 in ms; "before" is the single-table schema, "after" the
+ * monthly partitions (migration 1000). The quarter runs overlapped the full run (see above: noise).
+ *
+ *   --scale=full --system --budget=60 (before; generated in 26.5 min, database 23 GB)
+ *     webhook batch of 10: at 1M 19.4 / 48.1, at 20M 24.7 / 180.5 (27 % slower: FAIL)
+ *     patient readings page 14.2 / 111.4; alerts worklist 47.0 / 194.7; audit page 7.0 / 49.8,
+ *     half-way 13.6 / 105.6; billing worklist 14,029 / 17,978 and billing month 8,430 / 16,631 (FAIL)
+ *   --scale=quarter --system --budget=30, before → after
+ *     webhook at 0.5M 53.8 → 57.9, at 5M 51.4 → 11.1; patient readings page 18.6 → 11.6;
+ *     alerts worklist 33.6 → 25.5; audit page 21.1 → 9.9, half-way 25.7 → 9.0;
+ *     billing worklist 8,479 → 10,003; billing month 8,875 → 8,140 (both far above the limit)
+ *
  * Works on the single-table schema and on monthly partitions of observations and audit_logs: it
  * inserts into the parent tables and creates a month's partition first if none holds that month.
  */
