@@ -29,7 +29,7 @@
  *
  * Measured on the shared 2-core development machine (PostgreSQL 15 server, other test runs going,
  * load average 10 to 18), medians / p99 in ms; "before" is the single-table schema, "after" the
- * monthly partitions (migration 1000). The quarter runs overlapped the full run (see above: noise).
+ * monthly partitions (migration 1000). The quarter runs shared the machine with the full one.
  *
  *   --scale=full --system --budget=60 (before; generated in 26.5 min, database 23 GB)
  *     webhook batch of 10: at 1M 19.4 / 48.1, at 20M 24.7 / 180.5 (27 % slower: FAIL)
