@@ -10,6 +10,20 @@ beforeAll(async () => {
 });
 afterAll(async () => db?.drop());
 
+describe('connection settings', () => {
+  it('run every connection with JIT compilation off, whatever the server default', async () => {
+    const pool = createPool(db.url, 1);
+    try {
+      const jit = async (q: { query: (text: string) => Promise<{ rows: { jit: string }[] }> }) =>
+        (await q.query('SHOW jit')).rows[0]!.jit;
+      expect(await jit(pool)).toBe('off');
+      expect(await jit(preparedStatementTarget(pool))).toBe('off');
+    } finally {
+      await pool.end();
+    }
+  });
+});
+
 describe('prepared statements', () => {
   it('run on connections that plan them once, generically; every other statement as before', async () => {
     const pool = createPool(db.url, 2);
