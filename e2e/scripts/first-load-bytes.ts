@@ -5,10 +5,14 @@
  * for a while. Bytes are as transferred over the wire (Chromium's encodedDataLength: compressed
  * bodies as the server sent them, plus response headers). Fails above the budget.
  *
- *   npm run build && npm run size:browser [-- runs]
+ *   npm run build && npm run size:browser [-- runs [other-web-dist]]
  *
  * The figure is the same on every run (a fresh profile each time); several runs show that it is.
+ * With a second built web app (e.g. packages/web/dist built from an older commit and copied
+ * away), it is served by a second portal and measured in the same run, for a before/after table;
+ * the budget applies to this build only.
  */
+import path from 'node:path';
 import { chromium, type CDPSession } from 'playwright-core';
 import { chromiumPath, startPortal } from '../harness.ts';
 
@@ -18,6 +22,7 @@ export const FIRST_LOAD_BUDGET = { javaScriptKiB: 150, requests: 20 } as const;
 const IDLE_MS = 1500;
 
 const runs = Number(process.argv[2] ?? 3);
+const otherDist = process.argv[3] ? path.resolve(process.argv[3]) : undefined;
 
 interface Fetched {
   url: string;
@@ -92,40 +97,55 @@ const isJavaScript = (f: Fetched) => f.type === 'Script' || /javascript/.test(f.
 const kib = (bytes: number) => bytes / 1024;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-const portal = await startPortal();
-const results: Array<{ jsKiB: number; totalKiB: number; requests: number; jsRequests: number }> = [];
-try {
-  for (let i = 0; i < runs; i++) {
-    const fetched = await measure(`${portal.url}/login`);
-    const js = fetched.filter(isJavaScript);
-    const result = {
-      jsKiB: kib(js.reduce((s, f) => s + f.bytes, 0)),
-      totalKiB: kib(fetched.reduce((s, f) => s + f.bytes, 0)),
-      requests: fetched.length,
-      jsRequests: js.length,
-    };
-    results.push(result);
-    if (i === 0) {
-      process.stdout.write('first visit to /login, every response (bytes as transferred, content-encoding):\n');
-      for (const f of [...fetched].sort((a, b) => b.bytes - a.bytes)) {
-        process.stdout.write(`  ${String(f.bytes).padStart(7)}  ${f.type.padEnd(10)} ${f.encoding.padEnd(9)} ${new URL(f.url).pathname}\n`);
-      }
-    }
-  }
-} finally {
-  await portal.dispose();
+interface Result {
+  jsKiB: number;
+  totalKiB: number;
+  requests: number;
+  jsRequests: number;
 }
 
-const jsKiB = median(results.map((r) => r.jsKiB));
-const requests = median(results.map((r) => r.requests));
+async function measureBuild(label: string, env: Record<string, string>): Promise<Result[]> {
+  const portal = await startPortal({ env });
+  const results: Result[] = [];
+  try {
+    for (let i = 0; i < runs; i++) {
+      const fetched = await measure(`${portal.url}/login`);
+      const js = fetched.filter(isJavaScript);
+      results.push({
+        jsKiB: kib(js.reduce((s, f) => s + f.bytes, 0)),
+        totalKiB: kib(fetched.reduce((s, f) => s + f.bytes, 0)),
+        requests: fetched.length,
+        jsRequests: js.length,
+      });
+      if (i === 0) {
+        process.stdout.write(`${label}: first visit to /login, every response (bytes as transferred, content-encoding):\n`);
+        for (const f of [...fetched].sort((a, b) => b.bytes - a.bytes)) {
+          process.stdout.write(`  ${String(f.bytes).padStart(7)}  ${f.type.padEnd(10)} ${f.encoding.padEnd(9)} ${new URL(f.url).pathname}\n`);
+        }
+      }
+    }
+  } finally {
+    await portal.dispose();
+  }
+  return results;
+}
+
 const range = (values: number[], digits = 1) =>
   `${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)}`;
-process.stdout.write(
-  `first visit to /login over ${runs} runs (median, range):\n` +
-    `  JavaScript ${jsKiB.toFixed(1)} KiB (${range(results.map((r) => r.jsKiB))}) in ${median(results.map((r) => r.jsRequests))} scripts; budget ${FIRST_LOAD_BUDGET.javaScriptKiB} KiB\n` +
+function summary(label: string, results: Result[]): string {
+  return (
+    `${label}, first visit to /login over ${runs} runs (median, range):\n` +
+    `  JavaScript ${median(results.map((r) => r.jsKiB)).toFixed(1)} KiB (${range(results.map((r) => r.jsKiB))}) in ${median(results.map((r) => r.jsRequests))} scripts; budget ${FIRST_LOAD_BUDGET.javaScriptKiB} KiB\n` +
     `  all responses ${median(results.map((r) => r.totalKiB)).toFixed(1)} KiB (${range(results.map((r) => r.totalKiB))})\n` +
-    `  requests ${requests} (${range(results.map((r) => r.requests), 0)}); budget ${FIRST_LOAD_BUDGET.requests}\n`,
-);
+    `  requests ${median(results.map((r) => r.requests))} (${range(results.map((r) => r.requests), 0)}); budget ${FIRST_LOAD_BUDGET.requests}\n`
+  );
+}
+
+const other = otherDist ? await measureBuild(`other build (${otherDist})`, { WEB_DIST: otherDist }) : undefined;
+const results = await measureBuild('this build', {});
+if (other) process.stdout.write(summary(`before: other build (${otherDist})`, other));
+process.stdout.write(summary(other ? 'after: this build' : 'this build', results));
+
 // Every run must be within the budget, not only the median.
 const worstJsKiB = Math.max(...results.map((r) => r.jsKiB));
 const worstRequests = Math.max(...results.map((r) => r.requests));
