@@ -1,7 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import react from '@vitejs/plugin-react';
-import { defaultClientConditions, defaultServerConditions, type Plugin } from 'vite';
+import { fileURLToPath } from 'node:url';
+import { build, defaultClientConditions, defaultServerConditions, type Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import { signInShellBody, signInShellStyle } from './src/app/sign-in-shell.ts';
 
@@ -19,7 +20,8 @@ function preloadAppShell(shellModule: string): Plugin {
       handler(_html, { bundle }) {
         if (!bundle) return [];
         const chunks = Object.values(bundle).flatMap((c) => (c.type === 'chunk' ? [c] : []));
-        const shell = chunks.find((c) => c.facadeModuleId?.endsWith(shellModule));
+        // The shell is a chunk of its own, or part of the first visit's chunk (see firstVisitChunk).
+        const shell = chunks.find((c) => Object.keys(c.modules).some((id) => id.endsWith(shellModule)));
         if (!shell) throw new Error(`preload-app-shell: no chunk for ${shellModule}`);
         const entryFiles = new Set(chunks.filter((c) => c.isEntry).flatMap((c) => [c.fileName, ...c.imports]));
         const files = new Set<string>();
@@ -76,8 +78,67 @@ function signInShell(): Plugin {
   };
 }
 
+/*
+ * One chunk for what every first visit runs after the entry: the app shell's static imports and
+ * the sign-in page's (React, the router, the MUI parts they use, the providers). Left to itself
+ * the bundler cuts that code into some fifty shared chunks of a kilobyte or two, and a browser
+ * then pays a request, and about a kilobyte of response headers, for each: the first visit to
+ * /login took 53 scripts.
+ *
+ * Which modules those are is only known once the bundler has tree-shaken and chunked the app
+ * (the MUI and contracts barrels name every part, used or not), so a first pass builds in memory
+ * without this group and reads its chunk graph: the chunks the shell and the sign-in page import
+ * statically, less the entry's own (the entry must stay small to start the session check alone)
+ * and less the sign-in page's chunk (it stays a route chunk, preloaded by the shell for /login).
+ */
+const FIRST_PASS = 'RPM_WEB_FIRST_PASS';
+function firstVisitChunk(roots: string[]) {
+  const members = new Set<string>();
+  const plugin: Plugin = {
+    name: 'first-visit-chunk',
+    apply: (_config, { command }) => command === 'build' && !process.env[FIRST_PASS],
+    async buildStart() {
+      process.env[FIRST_PASS] = '1';
+      let output;
+      try {
+        output = await build({ configFile: fileURLToPath(import.meta.url), logLevel: 'silent', build: { write: false } });
+      } finally {
+        delete process.env[FIRST_PASS];
+      }
+      const chunks = (Array.isArray(output) ? output : [output]).flatMap((o) =>
+        'output' in o ? o.output.flatMap((c) => (c.type === 'chunk' ? [c] : [])) : [],
+      );
+      const byName = new Map(chunks.map((c) => [c.fileName, c]));
+      const closure = (start: string[]) => {
+        const seen = new Set<string>();
+        const stack = [...start];
+        while (stack.length) {
+          const file = stack.pop()!;
+          if (seen.has(file)) continue;
+          seen.add(file);
+          stack.push(...(byName.get(file)?.imports ?? []));
+        }
+        return seen;
+      };
+      const rootFiles = roots.map((root) => {
+        const chunk = chunks.find((c) => c.facadeModuleId?.endsWith(root));
+        if (!chunk) throw new Error(`first-visit-chunk: no chunk for ${root}`);
+        return chunk.fileName;
+      });
+      const entryFiles = closure(chunks.filter((c) => c.isEntry).map((c) => c.fileName));
+      members.clear();
+      for (const file of closure(rootFiles)) {
+        if (entryFiles.has(file) || rootFiles.slice(1).includes(file)) continue;
+        for (const id of Object.keys(byName.get(file)!.modules)) members.add(id);
+      }
+    },
+  };
+  return { plugin, test: (id: string) => members.has(id) };
+}
+const firstVisit = firstVisitChunk(['src/app/mount.tsx', 'src/features/auth/login-page.tsx']);
+
 export default defineConfig({
-  plugins: [react(), preloadAppShell('src/app/mount.tsx'), signInShell()],
+  plugins: [react(), preloadAppShell('src/app/mount.tsx'), signInShell(), firstVisit.plugin],
   // The contracts package is bundled from its TypeScript sources (see its package.json exports).
   resolve: { conditions: ['@rpm/source', ...defaultClientConditions] },
   ssr: { resolve: { conditions: ['@rpm/source', ...defaultServerConditions] } },
@@ -90,7 +151,15 @@ export default defineConfig({
       '/app-config.json': 'http://localhost:3000',
     },
   },
-  build: { outDir: 'dist', sourcemap: false, manifest: true, chunkSizeWarningLimit: 1200 },
+  build: {
+    outDir: 'dist',
+    sourcemap: false,
+    manifest: true,
+    chunkSizeWarningLimit: 1200,
+    rolldownOptions: {
+      output: { codeSplitting: { groups: [{ name: 'app', test: firstVisit.test, includeDependenciesRecursively: false }] } },
+    },
+  },
   test: {
     environment: 'jsdom',
     setupFiles: ['./vitest.setup.ts'],

@@ -1,14 +1,13 @@
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router';
+import { BrowserRouter } from 'react-router';
 import { restoreSession } from '../lib/auth/session-restore.ts';
 import { Providers } from './providers.tsx';
-import { createRouter, preloadRouteCode } from './router.tsx';
+import { AppRoutes, preloadRouteCode } from './router.tsx';
 import { SIGN_IN_SHELL_ID } from './sign-in-shell.ts';
 
 // The opened page's code downloads while the session is being checked, not after it.
 const pageCode = preloadRouteCode(window.location.pathname);
-const router = createRouter();
 
 async function render() {
   // The page arrived with the sign-in page's outline already drawn (a signed-out visit to /login):
@@ -23,7 +22,9 @@ async function render() {
     root.render(
       <StrictMode>
         <Providers>
-          <RouterProvider router={router} />
+          <BrowserRouter>
+            <AppRoutes />
+          </BrowserRouter>
         </Providers>
       </StrictMode>,
     );

@@ -146,7 +146,11 @@ export default function LoginPage() {
 
   const handleEmail = (e: FormEvent) => {
     e.preventDefault();
-    if (passes(EmailStep, { email })) setStep({ name: 'password' });
+    if (!passes(EmailStep, { email })) return;
+    setStep({ name: 'password' });
+    // The password step needs Amplify (some 40 kB compressed, kept off the first load): it is
+    // fetched and configured while the password is typed. A failure here is retried on submit.
+    void poolAuth().catch(() => {});
   };
 
   const handlePassword = (e: FormEvent) => {

@@ -1,15 +1,37 @@
 import { render } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { useLayoutEffect } from 'react';
+import { MemoryRouter, useLocation, type Location } from 'react-router';
 import { Providers } from '../../app/providers.tsx';
-import { routes } from '../../app/router.tsx';
+import { AppRoutes } from '../../app/router.tsx';
 
-/** Renders the whole app (real providers, real route table and guards) at `path`. */
+/** Keeps the address the app is at, for tests to read. */
+function LocationProbe({ seen }: { seen: { current: Location | null } }) {
+  const location = useLocation();
+  useLayoutEffect(() => {
+    seen.current = location;
+  }, [location, seen]);
+  return null;
+}
+
+/**
+ * Renders the whole app (real providers, real route table and guards) at `path`, under the same
+ * declarative router as the app (see AppRoutes). `router.state.location` is where it is now.
+ */
 export function renderApp(path: string) {
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const seen: { current: Location | null } = { current: null };
   const result = render(
     <Providers>
-      <RouterProvider router={router} />
+      <MemoryRouter initialEntries={[path]}>
+        <AppRoutes />
+        <LocationProbe seen={seen} />
+      </MemoryRouter>
     </Providers>,
   );
+  const router = {
+    get state() {
+      if (!seen.current) throw new Error('renderApp: the router has not rendered yet');
+      return { location: seen.current };
+    },
+  };
   return { ...result, router };
 }
