@@ -296,7 +296,7 @@ async function generateCareData(db: pg.ClientBase, userIds: number[]): Promise<v
   );
   // Three entries a month per patient, the first an interactive phone call.
   await db.query(
-    `INSERT INTO tracking_sessions (patient_id, user_id, date, duration_minutes, interactive, contact_type, activity)
+    `INSERT INTO tracking_entries (patient_id, user_id, date, duration_minutes, interactive, contact_type, activity)
      SELECT p.id, ($2::int[])[1 + p.id % cardinality($2::int[])],
             (date_trunc('month', now()) - make_interval(months => m) + make_interval(days => 2 + k * 8 + p.id % 5))::date,
             4 + (p.id + k) % 12, k = 0, CASE WHEN k = 0 THEN 'phone' END,
