@@ -17,6 +17,7 @@ import { useSnackbar } from '../../lib/toast/toast.ts';
 import { useEffect, useState } from 'react';
 import { Controller } from 'react-hook-form';
 import { FormPage } from '../../components/form-page.tsx';
+import { LoadingState } from '../../components/loading-state.tsx';
 import { controlledFieldProps, textFieldProps } from '../../components/form/text-field-props.ts';
 import { useSchemaForm } from '../../components/form/use-schema-form.ts';
 import { errorMessage } from '../../api/errors.ts';
@@ -115,7 +116,11 @@ export default function RegisterPage() {
     />
   );
 
-  /** A required drop-down; disabled until the roles and organizations have loaded. */
+  /**
+   * A required drop-down, drawn once the roles and organizations have loaded (a spinner holds its
+   * place until then). Not drawn disabled and then enabled: the label's colour would change while
+   * someone reads it, and a checker sampling mid-change sees too little contrast.
+   */
   const select = (name: 'role' | 'organization_id', label: string, options: { value: string; label: string }[]) => (
     <Controller
       name={name}
@@ -126,7 +131,6 @@ export default function RegisterPage() {
           select
           label={label}
           required
-          disabled={loadingOptions}
           {...controlledFieldProps(field, fieldState)}
         >
           {options.map((o) => (
@@ -185,15 +189,21 @@ export default function RegisterPage() {
       {text('middle_name', AdminTexts.middleName)}
       {text('last_name', AdminTexts.lastName, { required: true })}
       {text('title', AdminTexts.title)}
-      {select(
-        'role',
-        AdminTexts.role,
-        (roles.data ?? [DEFAULT_ROLE]).map((r) => ({ value: r, label: r })),
-      )}
-      {select(
-        'organization_id',
-        AdminTexts.organization,
-        (organizations.data ?? []).map((o) => ({ value: String(o.id), label: o.name })),
+      {loadingOptions ? (
+        <LoadingState py={1} size={24} />
+      ) : (
+        <>
+          {select(
+            'role',
+            AdminTexts.role,
+            (roles.data ?? [DEFAULT_ROLE]).map((r) => ({ value: r, label: r })),
+          )}
+          {select(
+            'organization_id',
+            AdminTexts.organization,
+            (organizations.data ?? []).map((o) => ({ value: String(o.id), label: o.name })),
+          )}
+        </>
       )}
       {text('email', AdminTexts.email, { required: true, email: true })}
     </FormPage>
