@@ -1,5 +1,7 @@
 import { MenuItem, TextField } from '@mui/material';
 import { AlertTexts } from '@rpm/contracts';
+
+/** One of the worklist's filters: a small drop-down, with an "any" choice when the filter may be left open. */
 export function FilterSelect({
   label,
   value,
