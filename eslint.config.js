@@ -51,7 +51,7 @@ const importResolution = {
 
 /*
  * The server's layers (docs/architecture.md), one direction only:
- *   app (app.ts, server.ts, plugins/) → modules/<name> (and identity/, a module) → kernel → db,
+ *   app (app.ts, server.ts, identity-wiring.ts, plugins/) → modules/<name> → kernel → db,
  * with policies/ (pure: who may do what) usable by app, modules and kernel, and config.ts,
  * keys.ts, free-port.ts (the settings every layer is handed) usable by all but policies.
  * Another module is reached only through its index.ts; the rest of a module is private.
@@ -65,7 +65,6 @@ const serverElements = [
   { type: 'settings', pattern: [`${server}/config.ts`, `${server}/keys.ts`, `${server}/free-port.ts`], mode: 'full' },
   { type: 'module-deps', pattern: `${server}/modules/module-deps.ts`, mode: 'full' },
   { type: 'module', pattern: `${server}/modules/*`, mode: 'folder', capture: ['name'] },
-  { type: 'module', pattern: `${server}/identity`, mode: 'folder', capture: ['name'] },
   { type: 'kernel', pattern: `${server}/kernel`, mode: 'folder' },
   { type: 'policies', pattern: `${server}/policies`, mode: 'folder' },
   { type: 'db', pattern: `${server}/db`, mode: 'folder' },

@@ -64,11 +64,11 @@ export const testsWritingRows = [
     reason: "a concurrent request's identifier held in an open transaction, to race a conditional create",
   },
   {
-    file: 'packages/server/src/identity/admin-and-tokens.test.ts',
+    file: 'packages/server/src/modules/identity/admin-and-tokens.test.ts',
     reason: "identity's own refresh-token row as a sign-in leaves it, for revocation at a known origin",
   },
   {
-    file: 'packages/server/src/identity/account-safety.test.ts',
+    file: 'packages/server/src/modules/identity/account-safety.test.ts',
     reason: "identity's outbox with a message older than its retention, which no sign-in can back-date",
   },
   {

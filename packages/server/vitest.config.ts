@@ -22,8 +22,8 @@ const UNIT = [
   'src/**/*-rules.test.ts',
   'src/config.test.ts',
   'src/keys.test.ts',
-  'src/identity/srp.test.ts',
-  'src/identity/pool/schemas.test.ts',
+  'src/modules/identity/srp.test.ts',
+  'src/modules/identity/pool/schemas.test.ts',
   // The entry point refusing bad settings before it ever connects.
   'test/startup.test.ts',
   '**/*.unit.test.ts',

@@ -18,7 +18,7 @@ import { loadConfig, REPO_ROOT, type Config } from '../src/config.ts';
 import { startEmbeddedPostgres } from '../src/db/embedded.ts';
 import { createPool } from '../src/db/pool.ts';
 import { freePort } from '../src/free-port.ts';
-import { createIdentity } from '../src/identity/index.ts';
+import { createIdentity } from '../src/modules/identity/index.ts';
 import { createSession } from '../src/modules/sessions/sessions.service.ts';
 
 export interface BenchDatabase {

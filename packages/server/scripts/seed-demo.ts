@@ -24,7 +24,7 @@ import type pg from 'pg';
 import pino from 'pino';
 import { buildApp } from '../src/app.ts';
 import { ConfigError, loadConfig } from '../src/config.ts';
-import { identitySettingsOf } from '../src/identity/index.ts';
+import { identitySettingsOf } from '../src/modules/identity/index.ts';
 import { createPortalIdentity } from '../src/identity-wiring.ts';
 import { loadPortalKeys } from '../src/keys.ts';
 import { bootstrapPortal } from '../src/db/bootstrap.ts';

@@ -9,7 +9,7 @@ import { AppConfig, SESSION_COOKIE } from '@rpm/contracts';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type pg from 'pg';
 import type { Config } from './config.ts';
-import type { Identity } from './identity/index.ts';
+import type { Identity } from './modules/identity/index.ts';
 import { alertsRoutes } from './modules/alerts/index.ts';
 import { auditRoutes, startSealer } from './modules/audit/index.ts';
 import { billingRoutes } from './modules/billing/index.ts';

@@ -1,4 +1,4 @@
-import { createIdentity, type Identity, type IdentityDeps } from './identity/index.ts';
+import { createIdentity, type Identity, type IdentityDeps } from './modules/identity/index.ts';
 import { endSessionsOfIdentity } from './modules/sessions/index.ts';
 
 /**

@@ -9,7 +9,7 @@ import { runMigrations } from './db/migrate.ts';
 import { createPool } from './db/pool.ts';
 import { assertRestrictedRole, prepareRuntimeRole } from './db/runtime-role.ts';
 import { loadPortalKeys, type PortalKeys } from './keys.ts';
-import { identitySettingsOf, provisionFirstAdmin, type Identity } from './identity/index.ts';
+import { identitySettingsOf, provisionFirstAdmin, type Identity } from './modules/identity/index.ts';
 import { createPortalIdentity } from './identity-wiring.ts';
 import { checkDatabase } from './modules/health/index.ts';
 

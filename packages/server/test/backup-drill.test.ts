@@ -32,8 +32,8 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from '../src/db/embedded
 import { runMigrations } from '../src/db/migrate.ts';
 import { createPool } from '../src/db/pool.ts';
 import { derivedRuntimeRole, prepareRuntimeRole } from '../src/db/runtime-role.ts';
-import { configureAmplify } from '../src/identity/test-support/amplify-client.ts';
-import { totpCode } from '../src/identity/totp.ts';
+import { configureAmplify } from '../src/modules/identity/test-support/amplify-client.ts';
+import { totpCode } from '../src/modules/identity/totp.ts';
 import { AUDIT_KEY_FILE, MASTER_KEY_FILE } from '../src/keys.ts';
 import { formatHead, verifyAuditChain } from '../src/modules/audit/audit-chain.ts';
 import { sealPending } from '../src/modules/audit/sealer.ts';

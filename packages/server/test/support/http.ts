@@ -11,7 +11,7 @@ import pino from 'pino';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { freePort } from '../../src/free-port.ts';
-import type { Identity } from '../../src/identity/index.ts';
+import type { Identity } from '../../src/modules/identity/index.ts';
 import { createPortalIdentity } from '../../src/identity-wiring.ts';
 import { createTestDatabase, testKeys, type TestDatabase } from '../db.ts';
 import { srpAccessToken } from '../srp-client.ts';
@@ -55,7 +55,7 @@ export async function startTestServer(env: Record<string, string> = {}, database
     log,
     masterKey: testKeys.masterKey,
     // Tests sign in many times from 127.0.0.1; the production limit would throttle the suite.
-    // The reset answers' timing floor is tested with the pool (identity/account-safety.test.ts).
+    // The reset answers' timing floor is tested with the pool (modules/identity/account-safety.test.ts).
     localPoolOptions: { throttle: { ipPerMinute: 100_000 }, resetAnswerFloorMs: 0 },
   });
   const app = await buildApp({ config, pool: db.pool, identity, logger: log, auditHmacKey: testKeys.auditHmacKey });

@@ -1,4 +1,4 @@
-import type { Identity } from '../../src/identity/index.ts';
+import type { Identity } from '../../src/modules/identity/index.ts';
 
 /**
  * A user pool that cannot be reached: every directory call fails as a network error would. For

@@ -21,7 +21,7 @@ import {
 } from '../../../test/support/http.ts';
 import { testKeys } from '../../../test/db.ts';
 import { buildApp } from '../../app.ts';
-import { callPool } from '../../identity/test-support/harness.ts';
+import { callPool } from '../identity/test-support/harness.ts';
 import { loadConfig } from '../../config.ts';
 import { freePort } from '../../free-port.ts';
 import { buildPatient } from '../../../test/support/factories.ts';

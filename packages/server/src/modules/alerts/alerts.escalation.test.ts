@@ -10,7 +10,7 @@ import {
   buildStaff,
 } from '../../../test/support/factories.ts';
 import type { Actor } from '../../policies/actor.ts';
-import { createMailer } from '../../identity/index.ts';
+import { createMailer } from '../identity/index.ts';
 import { checkEscalations } from './alerts.escalation.ts';
 import { startAlertJobs, type AlertJobs } from './alerts.jobs.ts';
 import type { AlertMailer } from './alerts.notify.ts';

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type pg from 'pg';
 import type { Config } from '../../config.ts';
 import type { Queryable } from '../../db/pool.ts';
-import { createMailer } from '../../identity/index.ts';
+import { createMailer } from '../identity/index.ts';
 import { claimCriticalNotifications, type AlertChange } from './alerts.repository.ts';
 
 /**

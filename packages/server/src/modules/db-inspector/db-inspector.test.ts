@@ -8,7 +8,7 @@ import {
   signInNewStaff,
 } from '../../../test/support/http.ts';
 import { testKeys } from '../../../test/db.ts';
-import { loadOrCreateSettings } from '../../identity/index.ts';
+import { loadOrCreateSettings } from '../identity/index.ts';
 import { SECRET_COLUMN_PATTERN } from './db-inspector.service.ts';
 import { buildDevice } from '../../../test/support/factories.ts';
 

@@ -1,7 +1,7 @@
 import { ApiErrors, type CurrentUser } from '@rpm/contracts';
 import type pg from 'pg';
 import { withTransaction } from '../../db/pool.ts';
-import type { Identity } from '../../identity/index.ts';
+import type { Identity } from '../identity/index.ts';
 import { HttpError, conflict } from '../../kernel/errors.ts';
 import type { SignedInContext } from '../../kernel/request-context.ts';
 import { presentCurrentUser } from './current-user.presenter.ts';

@@ -11,8 +11,8 @@ import {
   type Staff,
   type TestServer,
 } from '../../../test/support/http.ts';
-import { configureAmplify } from '../../identity/test-support/amplify-client.ts';
-import { totpCode } from '../../identity/totp.ts';
+import { configureAmplify } from '../identity/test-support/amplify-client.ts';
+import { totpCode } from '../identity/totp.ts';
 
 /** Organization-wide "require MFA", and the admin's "reset MFA" for a user who lost the phone. */
 

@@ -77,7 +77,7 @@ export async function getOrganizationSettings(db: pg.Pool, ctx: SignedInContext,
  * change is audited with its old and new value.
  *
  * Organization-wide MFA: with `require_mfa` on, the user pool asks every user of the organization
- * who has no MFA yet to set it up at their next sign-in (local pool; see identity/index.ts for
+ * who has no MFA yet to set it up at their next sign-in (local pool; see modules/identity/index.ts for
  * Cognito). Sessions already open are not ended.
  */
 export async function updateOrganizationSettings(

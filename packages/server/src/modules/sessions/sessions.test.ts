@@ -19,10 +19,10 @@ import {
   type TestServer,
   startTestServer,
 } from '../../../test/support/http.ts';
-import { readOutbox } from '../../identity/index.ts';
-import { callPool } from '../../identity/test-support/harness.ts';
-import { configureAmplify, storedRefreshToken } from '../../identity/test-support/amplify-client.ts';
-import { totpCode } from '../../identity/totp.ts';
+import { readOutbox } from '../identity/index.ts';
+import { callPool } from '../identity/test-support/harness.ts';
+import { configureAmplify, storedRefreshToken } from '../identity/test-support/amplify-client.ts';
+import { totpCode } from '../identity/totp.ts';
 import { tokenExchangeFailureCounts } from '../token/exchange-failures.ts';
 import { pruneEndedSessions } from './sessions.service.ts';
 

@@ -1,7 +1,7 @@
 import { ApiErrors, type CurrentUser } from '@rpm/contracts';
 import type pg from 'pg';
 import { withTransaction } from '../../db/pool.ts';
-import type { Identity, VerifiedAccessToken } from '../../identity/index.ts';
+import type { Identity, VerifiedAccessToken } from '../identity/index.ts';
 import { HttpError } from '../../kernel/errors.ts';
 import type { RequestContext } from '../../kernel/request-context.ts';
 import { actorOf } from '../../policies/actor.ts';

@@ -1,5 +1,5 @@
 import type { AdminUser } from '@rpm/contracts';
-import type { DirectoryUser } from '../../identity/index.ts';
+import type { DirectoryUser } from '../identity/index.ts';
 import type { UserRow } from './users.repository.ts';
 import { isoTime } from '../../kernel/time.ts';
 

@@ -1,6 +1,6 @@
 import { AdminErrors, ApiErrors, blankToNull, normalizeEmail, type AdminUser, type CreateUserBody, type UserStatus, type AuditAction } from '@rpm/contracts';
 import { withTransaction } from '../../db/pool.ts';
-import type { DirectoryUser } from '../../identity/index.ts';
+import type { DirectoryUser } from '../identity/index.ts';
 import { authorize } from '../../kernel/access.ts';
 import { failure, recordingRefusals } from '../../kernel/audited-transaction.ts';
 import { HttpError, badRequest, conflict } from '../../kernel/errors.ts';

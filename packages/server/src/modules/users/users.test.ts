@@ -10,9 +10,9 @@ import {
   type Staff,
   type TestServer,
 } from '../../../test/support/http.ts';
-import { readOutbox } from '../../identity/index.ts';
-import { callPool } from '../../identity/test-support/harness.ts';
-import { totpCode } from '../../identity/totp.ts';
+import { readOutbox } from '../identity/index.ts';
+import { callPool } from '../identity/test-support/harness.ts';
+import { totpCode } from '../identity/totp.ts';
 import { auditRecordsOf } from '../../../test/support/audit.ts';
 
 let server: TestServer;

@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/pool.ts';
+import type { Queryable } from '../../db/pool.ts';
 import { deleteOldAttempts } from './repositories/attempts.repository.ts';
 import { deleteExpiredChallenges } from './repositories/pending-challenges.repository.ts';
 import { deleteOutboxOlderThan } from './repositories/outbox.repository.ts';

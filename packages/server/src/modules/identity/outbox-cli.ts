@@ -5,8 +5,8 @@
  * server to deliver them by. `npm run outbox -- --mark-delivered` marks the printed ones.
  * The output holds secrets: show it to no one but the recipients.
  */
-import { loadConfig } from '../config.ts';
-import { withCliDatabase } from '../db/cli-database.ts';
+import { loadConfig } from '../../config.ts';
+import { withCliDatabase } from '../../db/cli-database.ts';
 import { printUndelivered } from './mailer.ts';
 
 const config = loadConfig();

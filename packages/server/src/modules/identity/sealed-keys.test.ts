@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
-import { createTestDatabase, testKeys, type TestDatabase } from '../../test/db.ts';
-import { newPassword } from '../../test/support/http.ts';
-import { srpAccessToken } from '../../test/srp-client.ts';
+import { createTestDatabase, testKeys, type TestDatabase } from '../../../test/db.ts';
+import { newPassword } from '../../../test/support/http.ts';
+import { srpAccessToken } from '../../../test/srp-client.ts';
 import { createIdentity, loadOrCreateSettings } from './index.ts';
 import { startPool } from './test-support/harness.ts';
 

@@ -4,7 +4,7 @@ import type { Jwks } from 'aws-jwt-verify/jwk';
 import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import { decodeProtectedHeader } from 'jose';
 import type pg from 'pg';
-import type { Config } from '../config.ts';
+import type { Config } from '../../config.ts';
 import { OUTBOX_RETENTION_DAYS } from '@rpm/contracts';
 import type { UserDirectory } from './directory.ts';
 import { pruneExpired } from './housekeeping.ts';

@@ -8,7 +8,7 @@ import { readOutbox } from './index.ts';
 import { configureAmplify } from './test-support/amplify-client.ts';
 import { callPool, startPool, type PoolHarness } from './test-support/harness.ts';
 import { totpCode } from './totp.ts';
-import { buildOrganization, buildStaff } from '../../test/support/factories.ts';
+import { buildOrganization, buildStaff } from '../../../test/support/factories.ts';
 
 /**
  * What an attacker tries on the pool's public endpoint: telling who has an account, spelling an
@@ -17,7 +17,7 @@ import { buildOrganization, buildStaff } from '../../test/support/factories.ts';
  */
 
 const execFileAsync = promisify(execFile);
-const SERVER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const SERVER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 let h: PoolHarness;
 let clientId: string;
@@ -392,7 +392,7 @@ describe('npm run outbox', () => {
     const email = `operator${++counter}@example.com`;
     const { temporaryPassword } = await h.identity.directory.createUser({ email });
     const run = (args: string[]) =>
-      execFileAsync(process.execPath, ['--conditions=@rpm/source', '--import', 'tsx', 'src/identity/outbox-cli.ts', ...args], {
+      execFileAsync(process.execPath, ['--conditions=@rpm/source', '--import', 'tsx', 'src/modules/identity/outbox-cli.ts', ...args], {
         cwd: SERVER_DIR,
         env: { ...process.env, DATABASE_URL: h.db.url },
       });

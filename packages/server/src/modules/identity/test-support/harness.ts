@@ -1,7 +1,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import pino from 'pino';
-import { createTestDatabase, testKeys, type TestDatabase } from '../../../test/db.ts';
-import { freePort } from '../../free-port.ts';
+import { createTestDatabase, testKeys, type TestDatabase } from '../../../../test/db.ts';
+import { freePort } from '../../../free-port.ts';
 import { createIdentity, type Identity, type LocalPoolOptions } from '../index.ts';
 
 /**

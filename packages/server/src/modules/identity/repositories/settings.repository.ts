@@ -1,6 +1,6 @@
 import type { JWK } from 'jose';
-import { kysely } from '../../db/kysely.ts';
-import type { Queryable } from '../../db/pool.ts';
+import { kysely } from '../../../db/kysely.ts';
+import type { Queryable } from '../../../db/pool.ts';
 
 /** identity.settings: the one row holding the local pool's ids and sealed install secrets. */
 

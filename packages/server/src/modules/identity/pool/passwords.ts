@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { withTransaction } from '../../db/pool.ts';
+import { withTransaction } from '../../../db/pool.ts';
 import { resetCodeMessage } from '../mailer.ts';
 import { meetsPasswordPolicy } from '../password.ts';
 import { Errors, type Body } from '../protocol.ts';

@@ -1,4 +1,4 @@
-import { audit } from '../kernel/audit-writer.ts';
+import { audit } from '../../kernel/audit-writer.ts';
 import type { PoolHooks } from './pool/context.ts';
 import { organizationRequiresMfa, portalUserOf } from './repositories/portal-users.repository.ts';
 

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import { kysely } from '../../db/kysely.ts';
-import type { Queryable } from '../../db/pool.ts';
+import { kysely } from '../../../db/kysely.ts';
+import type { Queryable } from '../../../db/pool.ts';
 
 /**
  * identity.pending_challenges: the sign-in flow's pending challenges, keyed by the hash of the token

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isValidEmail, normalizeEmail } from '@rpm/contracts';
-import { withTransaction, type Queryable } from '../../db/pool.ts';
+import { withTransaction, type Queryable } from '../../../db/pool.ts';
 import { invitationMessage } from '../mailer.ts';
 import { generateTemporaryPassword, meetsPasswordPolicy } from '../password.ts';
 import { CognitoError, Errors, type Body } from '../protocol.ts';

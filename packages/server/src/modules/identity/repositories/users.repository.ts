@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import { kysely } from '../../db/kysely.ts';
-import type { Queryable } from '../../db/pool.ts';
+import { kysely } from '../../../db/kysely.ts';
+import type { Queryable } from '../../../db/pool.ts';
 
 /**
  * identity.users: the pool's accounts. A user is named by username (a UUID) or by address, as

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import { kysely } from '../../db/kysely.ts';
-import type { Queryable } from '../../db/pool.ts';
+import { kysely } from '../../../db/kysely.ts';
+import type { Queryable } from '../../../db/pool.ts';
 
 /** identity.reset_codes: at most one live password reset code per user, stored as a keyed hash. */
 

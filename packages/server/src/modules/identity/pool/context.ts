@@ -1,7 +1,7 @@
 import { AUTH_THROTTLE, normalizeEmail, type AuditAction } from '@rpm/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type pg from 'pg';
-import type { Queryable } from '../../db/pool.ts';
+import type { Queryable } from '../../../db/pool.ts';
 import type { Mailer } from '../mailer.ts';
 import type { SettingsRow } from '../repositories/settings.repository.ts';
 import { isUsername, type UserRow } from '../repositories/users.repository.ts';

@@ -1,5 +1,5 @@
 import type { AuditAction } from '@rpm/contracts';
-import { withTransaction } from '../../db/pool.ts';
+import { withTransaction } from '../../../db/pool.ts';
 import { Errors } from '../protocol.ts';
 import * as attempts from '../repositories/attempts.repository.ts';
 import * as pendingChallenges from '../repositories/pending-challenges.repository.ts';

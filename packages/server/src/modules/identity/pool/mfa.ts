@@ -1,4 +1,4 @@
-import { withTransaction } from '../../db/pool.ts';
+import { withTransaction } from '../../../db/pool.ts';
 import { CognitoError, Errors, type Body } from '../protocol.ts';
 import * as attempts from '../repositories/attempts.repository.ts';
 import * as pendingChallenges from '../repositories/pending-challenges.repository.ts';

@@ -1,14 +1,14 @@
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, testKeys } from '../../test/db.ts';
+import { createTestDatabase, testKeys } from '../../../test/db.ts';
 import { provisionFirstAdmin } from './bootstrap-admin.ts';
 import { createCognitoDirectory } from './cognito-directory.ts';
 import type { UserDirectory } from './directory.ts';
 import { createIdentity, loadOrCreateSettings, readOutbox } from './index.ts';
 import { SIGNING_REGION } from './sigv4.ts';
 import { startPool, type PoolHarness } from './test-support/harness.ts';
-import { buildStaff } from '../../test/support/factories.ts';
+import { buildStaff } from '../../../test/support/factories.ts';
 
 /**
  * The directory's behaviour, once, for both adapters: the local pool called in process, and the

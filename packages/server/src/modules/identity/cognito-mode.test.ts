@@ -6,9 +6,9 @@
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, testKeys, type TestDatabase } from '../../test/db.ts';
-import { buildApp } from '../app.ts';
-import { loadConfig } from '../config.ts';
+import { createTestDatabase, testKeys, type TestDatabase } from '../../../test/db.ts';
+import { buildApp } from '../../app.ts';
+import { loadConfig } from '../../config.ts';
 import { createIdentity, type Identity } from './index.ts';
 
 const REGION = 'eu-west-1';

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import { kysely } from '../../db/kysely.ts';
-import type { Queryable } from '../../db/pool.ts';
+import { kysely } from '../../../db/kysely.ts';
+import type { Queryable } from '../../../db/pool.ts';
 
 /** identity.attempts: one row per counted call or failure, by bucket (see pool/throttle.ts). */
 

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import { kysely } from '../../db/kysely.ts';
-import type { Queryable } from '../../db/pool.ts';
+import { kysely } from '../../../db/kysely.ts';
+import type { Queryable } from '../../../db/pool.ts';
 
 /** identity.refresh_tokens: one row per sign-in; its id is the origin_jti of the sign-in's tokens. */
 

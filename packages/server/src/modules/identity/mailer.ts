@@ -1,7 +1,7 @@
 import { OUTBOX_RETENTION_DAYS, normalizeEmail } from '@rpm/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer from 'nodemailer';
-import type { Queryable } from '../db/pool.ts';
+import type { Queryable } from '../../db/pool.ts';
 import { insertOutbox, latestOutbox, markOutboxDelivered, undeliveredOutbox } from './repositories/outbox.repository.ts';
 
 /**

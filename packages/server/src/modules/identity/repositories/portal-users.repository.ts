@@ -1,8 +1,8 @@
 import type { Role } from '@rpm/contracts';
 import { sql } from 'kysely';
-import { kysely } from '../../db/kysely.ts';
-import type { Queryable } from '../../db/pool.ts';
-import { actorOf, type Actor } from '../../policies/actor.ts';
+import { kysely } from '../../../db/kysely.ts';
+import type { Queryable } from '../../../db/pool.ts';
+import { actorOf, type Actor } from '../../../policies/actor.ts';
 
 /**
  * The portal's side of a pool user: the `public.users` row linked by cognito_username, and its

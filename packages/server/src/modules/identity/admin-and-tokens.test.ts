@@ -9,12 +9,12 @@ import { HttpRequest } from '@smithy/protocol-http';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { SignJWT, exportJWK, importJWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestDatabase, testKeys } from '../../test/db.ts';
+import { createTestDatabase, testKeys } from '../../../test/db.ts';
 import { provisionFirstAdmin } from './bootstrap-admin.ts';
 import { createIdentity, loadOrCreateSettings } from './index.ts';
 import { callPool, startPool, type PoolHarness } from './test-support/harness.ts';
 import { issueTokens, loadSigningKey } from './tokens.ts';
-import { buildStaff } from '../../test/support/factories.ts';
+import { buildStaff } from '../../../test/support/factories.ts';
 
 let h: PoolHarness;
 beforeAll(async () => {

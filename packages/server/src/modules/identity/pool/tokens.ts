@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { withTransaction, type Queryable } from '../../db/pool.ts';
+import { withTransaction, type Queryable } from '../../../db/pool.ts';
 import { Errors, type Body } from '../protocol.ts';
 import * as refreshTokens from '../repositories/refresh-tokens.repository.ts';
 import * as users from '../repositories/users.repository.ts';

@@ -1,4 +1,4 @@
-import { withTransaction, type Queryable } from '../../db/pool.ts';
+import { withTransaction, type Queryable } from '../../../db/pool.ts';
 import { meetsPasswordPolicy } from '../password.ts';
 import { CognitoError, Errors, type Body } from '../protocol.ts';
 import * as attempts from '../repositories/attempts.repository.ts';
