@@ -24,3 +24,20 @@ export async function closeMonth(
     .executeTakeFirstOrThrow();
   return row.month;
 }
+
+/** Takes a close back; only the owner may (the database refuses anyone else, which tests check). */
+export async function reopenMonth(db: Queryable, month: string): Promise<void> {
+  await kysely(db).deleteFrom('billing_closed_months').where('month', '=', month).execute();
+}
+
+/**
+ * A patient's snapshot of a closed month as closing wrote it before the evidence kept the patient's
+ * claim facts and each entry's contact type and activity (a repair as the owner: give its pool).
+ */
+export async function oldStyleSnapshot(db: Queryable, month: string, patientId: number): Promise<void> {
+  await sql`
+    UPDATE billing_month_snapshots
+       SET evidence = jsonb_set(evidence - 'patient', '{entries}',
+             (SELECT jsonb_agg(e - 'contact_type' - 'activity') FROM jsonb_array_elements(evidence -> 'entries') e))
+     WHERE month = ${month}::date AND patient_id = ${patientId}`.execute(kysely(db));
+}

@@ -1,15 +1,20 @@
 import type { Queryable } from '../../../src/db/pool.ts';
 import { kysely } from '../../../src/db/kysely.ts';
-import { unique } from './common.ts';
+import { momentSql, unique, type Moment } from './common.ts';
 
-/** A note; `authorId` null for one imported without an author. */
+/** A note; `authorId` null for one imported without an author; `createdAt` back-dates it. */
 export async function buildNote(
   db: Queryable,
-  n: { patientId: number; authorId?: number | null; content?: string },
+  n: { patientId: number; authorId?: number | null; content?: string; createdAt?: Moment },
 ): Promise<number> {
   const { id } = await kysely(db)
     .insertInto('notes')
-    .values({ patient_id: n.patientId, author_id: n.authorId ?? null, content: n.content ?? unique('Note') })
+    .values({
+      patient_id: n.patientId,
+      author_id: n.authorId ?? null,
+      content: n.content ?? unique('Note'),
+      ...(n.createdAt === undefined ? {} : { created_at: momentSql(n.createdAt) }),
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return id;
@@ -25,6 +30,9 @@ export async function buildTrackingEntry(
     userId?: number | null;
     notes?: string | null;
     interactive?: boolean;
+    /** How a contact was made ('phone', …) and what it was ('phone_call', …), as the care timer records them. */
+    contactType?: string;
+    activity?: string;
   },
 ): Promise<number> {
   const { id } = await kysely(db)
@@ -36,6 +44,8 @@ export async function buildTrackingEntry(
       duration_minutes: t.durationMinutes,
       notes: t.notes ?? null,
       ...(t.interactive === undefined ? {} : { interactive: t.interactive }),
+      ...(t.contactType === undefined ? {} : { contact_type: t.contactType }),
+      ...(t.activity === undefined ? {} : { activity: t.activity }),
     })
     .returning('id')
     .executeTakeFirstOrThrow();

@@ -21,3 +21,27 @@ export async function buildOrganization(
   }
   return { id: row.id, name: row.name };
 }
+
+/** An organization's time zone, for one made through the API (which leaves the default). */
+export async function setOrganizationTimeZone(db: Queryable, organizationId: number, timeZone: string): Promise<void> {
+  await kysely(db).updateTable('organizations').set({ time_zone: timeZone }).where('id', '=', organizationId).execute();
+}
+
+/** The identifier system an organization's patient MRNs belong to (FHIR identifiers); set by the owner. */
+export async function setPatientIdentifierSystem(db: Queryable, organizationId: number, system: string): Promise<void> {
+  await kysely(db)
+    .updateTable('organizations')
+    .set({ patient_identifier_system: system })
+    .where('id', '=', organizationId)
+    .execute();
+}
+
+/** How many months of readings an organization keeps (null: all), for one organization or every one. */
+export async function setObservationRetention(
+  db: Queryable,
+  of: { organizationId: number } | 'every organization',
+  months: number | null,
+): Promise<void> {
+  const update = kysely(db).updateTable('organizations').set({ observation_retention_months: months });
+  await (of === 'every organization' ? update : update.where('id', '=', of.organizationId)).execute();
+}

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Queryable } from '../../../src/db/pool.ts';
 import { kysely } from '../../../src/db/kysely.ts';
 import { momentSql, unique, type Moment } from './common.ts';
@@ -100,4 +101,71 @@ export async function setActiveSpans(
     .insertInto('patient_active_spans')
     .values(spans.map(([from, to]) => ({ patient_id: patientId, active_from: from, active_to: to })))
     .execute();
+}
+
+/** Enrollment in RPM set on the patient rows directly (no enrollment history, no audit). */
+export async function setRpmEnrollment(db: Queryable, patientIds: number | number[], enrolled: boolean): Promise<void> {
+  const ids = Array.isArray(patientIds) ? patientIds : [patientIds];
+  await kysely(db).updateTable('patients').set({ enrolled_rpm: enrolled }).where('id', 'in', ids).execute();
+}
+
+/** What an auditor asks of a claim (ordering provider, consent, diagnoses), as the patient form stores it. */
+export async function setClaimFacts(
+  db: Queryable,
+  patientId: number,
+  f: { orderingProviderId?: number | null; consentDate?: string | null; diagnosisCodes?: string[] },
+): Promise<void> {
+  await kysely(db)
+    .updateTable('patients')
+    .set({
+      ...(f.orderingProviderId === undefined ? {} : { ordering_provider_id: f.orderingProviderId }),
+      ...(f.consentDate === undefined ? {} : { consent_date: f.consentDate }),
+      ...(f.diagnosisCodes === undefined ? {} : { diagnosis_codes: f.diagnosisCodes }),
+    })
+    .where('id', '=', patientId)
+    .execute();
+}
+
+/** A patient's MRN (set by the owner: no form edits it). */
+export async function setPatientMrn(db: Queryable, patientId: number, mrn: string): Promise<void> {
+  await kysely(db).updateTable('patients').set({ mrn }).where('id', '=', patientId).execute();
+}
+
+/** A patient changed after any version already read: updated_at a minute ahead, past the clock's resolution. */
+export async function markPatientChanged(db: Queryable, patientId: number): Promise<void> {
+  await kysely(db)
+    .updateTable('patients')
+    .set({ updated_at: sql`now() + interval '1 minute'` })
+    .where('id', '=', patientId)
+    .execute();
+}
+
+/** A patient row removed (the portal never deletes one), for what the database does with its dependants. */
+export async function removePatient(db: Queryable, patientId: number): Promise<void> {
+  await kysely(db).deleteFrom('patients').where('id', '=', patientId).execute();
+}
+
+/**
+ * Moves an edge of a patient's spans of activity to `at`, as if the enrollment change had happened
+ * then (the owner repairs history: give the owner's pool): `end` is the latest span's end, `start`
+ * the open span's start. Answers how many spans moved.
+ */
+export async function dateSpanEdge(
+  db: Queryable,
+  patientId: number,
+  edge: 'start' | 'end',
+  at: string,
+): Promise<number> {
+  const spans = kysely(db).updateTable('patient_active_spans').where('patient_id', '=', patientId);
+  const moved =
+    edge === 'end'
+      ? spans.set({ active_to: at }).where('active_to', '=', (eb) =>
+          eb
+            .selectFrom('patient_active_spans')
+            .select((s) => s.fn.max('active_to').as('m'))
+            .where('patient_id', '=', patientId),
+        )
+      : spans.set({ active_from: at }).where('active_to', 'is', null);
+  const result = await moved.executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }

@@ -146,3 +146,32 @@ export async function setUnmatchedReceivedAt(
     .where('device_identifier', 'in', deviceIdentifiers)
     .execute();
 }
+
+/** Readings removed: given ids, or all of a patient's (the portal never deletes one; retention does). */
+export async function removeReadings(db: Queryable, which: { ids: number[] } | { patientId: number }): Promise<void> {
+  const remove = kysely(db).deleteFrom('observations');
+  await (
+    'ids' in which ? remove.where('id', 'in', which.ids) : remove.where('patient_id', '=', which.patientId)
+  ).execute();
+}
+
+/** Readings moved to another patient, as a repair of a mis-attributed device would. */
+export async function moveReadings(db: Queryable, ids: number[], toPatientId: number): Promise<void> {
+  await kysely(db).updateTable('observations').set({ patient_id: toPatientId }).where('id', 'in', ids).execute();
+}
+
+/**
+ * Back-dates when a patient's readings arrived (received_at), for "received since" filters; with
+ * `evenIdsOnly`, about half of them (those with an even id). Owner only: arrival is not editable.
+ */
+export async function backdateArrivals(
+  db: Queryable,
+  r: { patientId: number; evenIdsOnly?: boolean },
+  receivedAt: Moment,
+): Promise<void> {
+  const update = kysely(db)
+    .updateTable('observations')
+    .set({ received_at: momentSql(receivedAt) })
+    .where('patient_id', '=', r.patientId);
+  await (r.evenIdsOnly ? update.where(sql`id % 2`, '=', 0) : update).execute();
+}

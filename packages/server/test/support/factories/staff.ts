@@ -43,3 +43,22 @@ export async function buildStaff(db: Queryable, role: Role, s: StaffOptions = {}
     cognitoUsername: row.cognito_username,
   });
 }
+
+/** A staff member disabled by the row alone (no session ended, no notification), as a test's starting state. */
+export async function disableUser(db: Queryable, userId: number): Promise<void> {
+  await kysely(db).updateTable('users').set({ status: 'disabled' }).where('id', '=', userId).execute();
+}
+
+/** The portal's copy of a user's MFA flag set, as the pool's MFA event leaves it. */
+export async function markMfaEnabled(db: Queryable, userId: number): Promise<void> {
+  await kysely(db).updateTable('users').set({ mfa_enabled: true }).where('id', '=', userId).execute();
+}
+
+/** A staff member's name, for a user the test did not make (the portal's first admin). */
+export async function renameStaff(db: Queryable, userId: number, firstName: string, lastName: string): Promise<void> {
+  await kysely(db)
+    .updateTable('users')
+    .set({ first_name: firstName, last_name: lastName })
+    .where('id', '=', userId)
+    .execute();
+}
