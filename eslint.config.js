@@ -33,6 +33,8 @@ const webZones = [
 ];
 
 const server = 'packages/server/src';
+const testRowsMessage = (what) =>
+  `Tests ${what} through the factories (packages/server/test/support/factories.ts), each named for the state it makes.`;
 const serverTests = [
   'packages/server/src/**/*.test.ts',
   'packages/server/src/**/test-support/**',
@@ -234,20 +236,26 @@ export default tseslint.config(
     },
   },
   {
-    // Tests make their rows through the factories, never with INSERT statements of their own
-    // (lint-exceptions.js lists the tests about the database itself).
+    // Tests make and change their rows through the factories, never with INSERT, UPDATE or DELETE
+    // statements of their own, in SQL text or with the query builder (lint-exceptions.js lists the
+    // tests about the database itself).
     files: ['packages/server/src/**/*.test.ts', 'packages/server/test/**/*.test.ts', 'e2e/**/*.test.ts'],
     ignores: testsWritingRows.map(({ file }) => file),
     rules: {
       'no-restricted-syntax': [
         'error',
+        ...[
+          ['insert\\s+into\\s', 'make rows'],
+          ['update\\s+[\\w."]+\\s+set\\s', 'change rows'],
+          ['delete\\s+from\\s', 'remove rows'],
+        ].flatMap(([statement, what]) => [
+          { selector: `Literal[value=/\\b${statement}/i]`, message: testRowsMessage(what) },
+          { selector: `TemplateElement[value.raw=/\\b${statement}/i]`, message: testRowsMessage(what) },
+        ]),
         {
-          selector: 'Literal[value=/\\binsert\\s+into\\s/i]',
-          message: 'Tests make rows through the factories (packages/server/test/support/factories.ts).',
-        },
-        {
-          selector: 'TemplateElement[value.raw=/\\binsert\\s+into\\s/i]',
-          message: 'Tests make rows through the factories (packages/server/test/support/factories.ts).',
+          selector:
+            'CallExpression[callee.property.name=/^(insertInto|updateTable|deleteFrom|replaceInto|mergeInto)$/]',
+          message: testRowsMessage('make and change rows'),
         },
       ],
     },

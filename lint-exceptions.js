@@ -17,22 +17,26 @@ export const sqlOutsideRepositories = [
 ];
 
 /**
- * Test files that write domain rows with SQL of their own. Tests make their rows through the
- * factories (packages/server/test/support/factories.ts); these files are about the database itself,
- * where the statement *is* the thing tested, or about a state no factory or API can make.
+ * Test files that write domain rows with SQL of their own (INSERT, UPDATE or DELETE, as text or with
+ * the query builder). Tests make and change their rows through the factories
+ * (packages/server/test/support/factories.ts); these files are about the database itself, where the
+ * statement *is* the thing tested.
  */
 export const testsWritingRows = [
   {
     file: 'packages/server/src/db/migrations.test.ts',
-    reason: 'rows as they were before a migration, in the schema of then, to check what the migration makes of them',
+    reason:
+      'rows as they were before a migration, in the schema of then, to check what the migration makes of them; and the owner trying to change or delete the audit trail, which the database must refuse',
   },
   {
     file: 'packages/server/src/db/migration-observations.test.ts',
-    reason: 'rows in the pre-registry schema (vitals), to check the observations migration keeps them',
+    reason:
+      'rows in the pre-registry schema (vitals), to check the observations migration keeps them, and a reading written and removed again to check the migrated ids go on from the old ones',
   },
   {
     file: 'packages/server/src/db/migration-partitions.test.ts',
-    reason: 'rows in the tables as they were before monthly partitions, to check the migration keeps them in their months',
+    reason:
+      'rows in the tables as they were before monthly partitions, to check the migration keeps them in their months; references the keys must refuse or cascade on a delete; an audit record altered behind the triggers, which verification must catch',
   },
   {
     file: 'packages/server/src/db/migration-sources.test.ts',
@@ -40,7 +44,7 @@ export const testsWritingRows = [
   },
   {
     file: 'packages/server/src/db/runtime-role.test.ts',
-    reason: 'the runtime role trying to write the audit trail directly, which the database must refuse',
+    reason: 'the runtime role trying to write or change the audit trail directly, which the database must refuse',
   },
   {
     file: 'packages/server/src/db/embedded.test.ts',
@@ -49,30 +53,25 @@ export const testsWritingRows = [
   {
     file: 'packages/server/src/modules/billing/billing.test.ts',
     reason:
-      "the runtime role writing readings, time and snapshots of a closed month, which the database's triggers must refuse",
+      "the runtime role writing, moving and deleting readings, time, closes and snapshots of a closed month, and enrollment changes, which the database's triggers must refuse (and the owner's repair they must let through)",
   },
   {
     file: 'packages/server/src/modules/ingestion/ingestion.test.ts',
-    reason: 'planting a source with a cookie header or its own secret hash, which the database must refuse',
+    reason:
+      'the runtime role planting a source with a cookie header or replacing a secret hash, which the database must refuse',
   },
   {
     file: 'packages/server/src/modules/audit/audit-chain.test.ts',
-    reason: 'forging audit records behind the sealer, which verification must detect',
+    reason:
+      "forging, changing and deleting audit records behind the sealer, which verification must detect, and the writes to the chain and the sealer's queue the database must refuse",
+  },
+  {
+    file: 'packages/server/src/modules/partitions/partitions.test.ts',
+    reason:
+      'the runtime role trying to empty a month table directly, and an audit record removed behind the triggers, which the database and verification must refuse',
   },
   {
     file: 'packages/server/src/modules/fhir/fhir-conditional-create.test.ts',
     reason: "a concurrent request's identifier held in an open transaction, to race a conditional create",
-  },
-  {
-    file: 'packages/server/src/modules/identity/admin-and-tokens.test.ts',
-    reason: "identity's own refresh-token row as a sign-in leaves it, for revocation at a known origin",
-  },
-  {
-    file: 'packages/server/src/modules/identity/account-safety.test.ts',
-    reason: "identity's outbox with a message older than its retention, which no sign-in can back-date",
-  },
-  {
-    file: 'packages/server/test/operations.test.ts',
-    reason: 'a migration record from a newer release (bookkeeping, not a domain row), which start-up must refuse',
   },
 ];

@@ -17,6 +17,7 @@ import { generate } from 'otplib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, callApi, collectConsoleErrors, launchBrowser, signInAs, signInViaApi, startPortal, type Portal } from './harness.ts';
+import { endSessions } from '../packages/server/test/support/factories.ts';
 
 let portal: Portal;
 let browser: Browser;
@@ -415,11 +416,7 @@ describe('session rules', () => {
     // The 401 is the point of this test.
     const errors = collectConsoleErrors(page, [/status of 401/]);
     await signInAs(page, portal, portal.adminEmail, portal.adminPassword);
-    await portal.db.query(
-      `UPDATE sessions SET revoked_at = now()
-        WHERE revoked_at IS NULL AND user_id = (SELECT id FROM users WHERE email = $1)`,
-      [portal.adminEmail],
-    );
+    await endSessions(portal.db, { email: portal.adminEmail });
     // The next API call answers 401. Often the live alert stream gets there first (the server ends
     // the stream of an ended session; its reconnection and the alert summary answer 401);
     // otherwise opening the profile asks the API for the current user.

@@ -40,7 +40,7 @@ import {
   signInAs,
   startPortal,
 } from './harness.ts';
-import { buildStaff } from '../packages/server/test/support/factories.ts';
+import { buildStaff, setClaimFacts } from '../packages/server/test/support/factories.ts';
 
 let portal: Portal;
 let browser: Browser;
@@ -79,10 +79,11 @@ beforeAll(async () => {
     enrollmentStatus: 'Active',
   });
   // What an auditor asks of Ada's claim, as the patient form would store it.
-  await portal.db.query(
-    `UPDATE patients SET ordering_provider_id = $2, consent_date = '2026-09-28', diagnosis_codes = '{I10,E11.9}' WHERE id = $1`,
-    [ada, dana.id],
-  );
+  await setClaimFacts(portal.db, ada, {
+    orderingProviderId: dana.id,
+    consentDate: '2026-09-28',
+    diagnosisCodes: ['I10', 'E11.9'],
+  });
   await buildPatientPrograms(portal.db, ada, ['hypertension']);
   await buildPatientPrograms(portal.db, ben, ['heart_failure']);
   await buildDevice(portal.db, {
@@ -102,16 +103,15 @@ beforeAll(async () => {
   await buildReadings(portal.db, ada, days(1, 18, 'CUFF-WL-1'));
   await buildReadings(portal.db, ben, days(20, 3, 'CUFF-WL-2'));
   await buildTrackingEntry(portal.db, { patientId: ada, date: '2026-10-03', durationMinutes: 8, userId: dana.id });
-  const call = await buildTrackingEntry(portal.db, {
+  await buildTrackingEntry(portal.db, {
     patientId: ada,
     date: '2026-10-09',
     durationMinutes: 15,
     userId: dana.id,
     interactive: true,
+    activity: 'phone_call',
+    contactType: 'phone',
   });
-  await portal.db.query(`UPDATE tracking_entries SET activity = 'phone_call', contact_type = 'phone' WHERE id = $1`, [
-    call,
-  ]);
 });
 afterAll(async () => {
   await browser?.close();

@@ -22,6 +22,7 @@ import {
   signInAs,
   startPortal,
 } from './harness.ts';
+import { renameStaff } from '../packages/server/test/support/factories.ts';
 
 let portal: Portal;
 let browser: Browser;
@@ -40,7 +41,7 @@ beforeAll(async () => {
     [portal.adminEmail],
   );
   const org = rows[0]!.organization_id;
-  await portal.db.query(`UPDATE users SET first_name = 'Ada', last_name = 'Admin' WHERE id = $1`, [rows[0]!.id]);
+  await renameStaff(portal.db, rows[0]!.id, 'Ada', 'Admin');
   // Sixty patients, so the list has pages; one with an accented name to search for.
   for (let g = 1; g <= 60; g++) {
     await buildPatient(portal.db, {

@@ -63,8 +63,7 @@ beforeAll(async () => {
     'Pharmacy-confirmed-medication-change-hydrochlorothiazide-12.5mg-to-25mg-without-any-spaces-in-this-long-token',
     'Follow-up call scheduled. '.repeat(20),
   ].entries()) {
-    const id = await buildNote(portal.db, { patientId, authorId: author, content });
-    await portal.db.query(`UPDATE notes SET created_at = $1 WHERE id = $2`, [`2026-03-${10 + i}T15:00:00Z`, id]);
+    await buildNote(portal.db, { patientId, authorId: author, content, createdAt: `2026-03-${10 + i}T15:00:00Z` });
   }
   for (const [date, minutes] of [
     ['2026-03-04', 12],

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../packages/server/src/db/embedded.ts';
 import { freePort } from '../packages/server/src/free-port.ts';
 import { callApi, signInViaApi, startPortal, type Portal } from './harness.ts';
+import { idleSessions } from '../packages/server/test/support/factories.ts';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 let pgServer: EmbeddedDatabase;
@@ -61,7 +62,7 @@ describe('two instances, one database', () => {
   it('expire an idle session on both at once', async () => {
     const cookie = await signInViaApi(b, b.adminEmail, b.adminPassword);
     expect((await callApi(a, cookie, 'GET', '/api/me')).status).toBe(200);
-    await a.db.query(`UPDATE sessions SET last_seen_at = now() - interval '16 minutes' WHERE revoked_at IS NULL`);
+    await idleSessions(a.db, 'everyone', '16 minutes');
     expect((await callApi(a, cookie, 'GET', '/api/me')).status).toBe(401);
     expect((await callApi(b, cookie, 'GET', '/api/me')).status).toBe(401);
   });

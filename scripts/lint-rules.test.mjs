@@ -181,6 +181,16 @@ const lintPlants = [
         insert into notes (patient_id, content) values ($1, 'x')\`, [1]);`,
   },
   {
+    name: 'a test changing a domain row with an UPDATE of its own',
+    file: path.join(probeModule, 'planted-update.test.ts'),
+    rule: 'no-restricted-syntax',
+    text: `
+      import type pg from 'pg';
+      export const disable = (db: pg.Pool) => db.query(\`
+        update users
+           set status = 'disabled' where id = $1\`, [1]);`,
+  },
+  {
     name: 'fetch in a web feature',
     file: probeFeature.replace('.ts', '-fetch.ts'),
     rule: 'no-restricted-globals',

@@ -23,7 +23,16 @@ import {
   type ApiClient,
   type TestServer,
 } from './support/http.ts';
-import { buildAlert, buildDevice, buildPatient, buildReading } from './support/factories.ts';
+import {
+  buildAlert,
+  buildDevice,
+  buildPatient,
+  buildReading,
+  disableUser,
+  expireSmartTokens,
+  expireSource,
+  idleSessions,
+} from './support/factories.ts';
 import { smartClient, smartToken } from './support/smart.ts';
 
 const PRINCIPALS = ['none', 'providerA', 'providerB', 'admin', 'disabled', 'idle'] as const;
@@ -717,10 +726,8 @@ beforeAll(async () => {
   clients.none = apiClient(server);
   for (const p of ['providerA', 'providerB', 'admin', 'disabled', 'idle'] as const)
     clients[p] = await signIn(server, staff[p]);
-  await server.db.pool.query(`UPDATE users SET status = 'disabled' WHERE id = $1`, [staff.disabled.id]);
-  await server.db.pool.query(`UPDATE sessions SET last_seen_at = now() - interval '16 minutes' WHERE user_id = $1`, [
-    staff.idle.id,
-  ]);
+  await disableUser(server.db.pool, staff.disabled.id);
+  await idleSessions(server.db.pool, { userId: staff.idle.id }, '16 minutes');
 
   const patientA = await buildPatient(server.db.pool, {
     firstName: 'Alice',
@@ -1054,10 +1061,7 @@ describe('access matrix of the machine doors', () => {
       });
       readers[caller] = { id: client.id, secret: await smartToken(server, client) };
     }
-    await server.db.ownerPool.query(
-      `UPDATE smart_access_tokens SET expires_at = now() - interval '1 second' WHERE client_id = $1`,
-      [readers.expired.id],
-    );
+    await expireSmartTokens(server.db.ownerPool, readers.expired.id);
     expect((await admin.post(`/api/smart-clients/${readers.revoked.id}/revoke`)).status).toBe(200);
     keys.read = readers;
     for (const kind of ['tenovi', 'write'] as const) {
@@ -1070,10 +1074,7 @@ describe('access matrix of the machine doors', () => {
         expect(res.status).toBe(201);
         made[caller] = res.body;
       }
-      await server.db.ownerPool.query(
-        `UPDATE ingestion_sources SET expires_at = now() - interval '1 second' WHERE id = $1`,
-        [made.expired.id],
-      );
+      await expireSource(server.db.ownerPool, made.expired.id);
       expect((await admin.request('DELETE', `/api/integrations/${made.revoked.id}`)).status).toBe(200);
       keys[kind] = made;
     }

@@ -1,6 +1,7 @@
 import { METRICS_RATE_LIMIT_PER_MINUTE } from '@rpm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, startTestServer, type TestServer } from './support/http.ts';
+import { forgetLatestMigration, recordMigration } from './support/factories.ts';
 
 const METRICS_TOKEN = 'scrape-token-0123456789';
 
@@ -79,13 +80,11 @@ describe('health', () => {
     const ready = await server.app.inject({ method: 'GET', url: '/api/health/ready' });
     expect(ready.statusCode).toBe(200);
 
-    const { rows } = await server.db.ownerPool.query<{ name: string }>(
-      'DELETE FROM schema_migrations WHERE name = (SELECT max(name) FROM schema_migrations) RETURNING name',
-    );
+    const latest = await forgetLatestMigration(server.db.ownerPool);
     const pending = await server.app.inject({ method: 'GET', url: '/api/health/ready' });
     expect(pending.statusCode).toBe(503);
     expect(pending.json()).toMatchObject({ pendingMigrations: 1 });
-    await server.db.ownerPool.query('INSERT INTO schema_migrations (name) VALUES ($1)', [rows[0]!.name]);
+    await recordMigration(server.db.ownerPool, latest);
     expect((await server.app.inject({ method: 'GET', url: '/api/health/ready' })).statusCode).toBe(200);
   });
 });

@@ -7,6 +7,7 @@ import { createTestDatabase, type TestDatabase } from '../../test/db.ts';
 import { withTransaction } from './pool.ts';
 import { codegenArgs } from './codegen-args.ts';
 import { kysely } from './kysely.ts';
+import { buildOrganization } from '../../test/support/factories.ts';
 
 const codegenBin = createRequire(import.meta.url).resolve('kysely-codegen/dist/cli/bin.js');
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -34,7 +35,7 @@ describe('typed query layer', () => {
     const name = `Rolled back ${Date.now()}`;
     await expect(
       withTransaction(db.pool, async (tx) => {
-        await kysely(tx).insertInto('organizations').values({ name }).execute();
+        await buildOrganization(tx, { name });
         const seen = await kysely(tx).selectFrom('organizations').select('id').where('name', '=', name).execute();
         expect(seen).toHaveLength(1);
         throw new Error('undo');

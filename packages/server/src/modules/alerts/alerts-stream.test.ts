@@ -24,7 +24,7 @@ import { buildApp } from '../../app.ts';
 import { callPool } from '../identity/test-support/harness.ts';
 import { loadConfig } from '../../config.ts';
 import { freePort } from '../../free-port.ts';
-import { buildPatient } from '../../../test/support/factories.ts';
+import { buildPatient, endSessions, idleSessions } from '../../../test/support/factories.ts';
 
 /*
  * An alerts stream belongs to the session that opened it: real HTTP on a port, the body read as
@@ -216,10 +216,7 @@ describe('an alerts stream ends with its session', () => {
     const watching = await openStream(watcher);
     const stream = await openStream(mine);
     // As a row changed behind the portal's back (no NOTIFY): only the stream's own check can see it.
-    await server.db.ownerPool.query(
-      `UPDATE sessions SET revoked_at = now(), end_reason = 'logout' WHERE user_id = $1`,
-      [staff.id],
-    );
+    await endSessions(server.db.ownerPool, { userId: staff.id }, 'logout');
     await raiseCriticalAlert(watching);
     await expectEnded(stream, 'session');
     expect(heardAlert(stream)).toBe(false);
@@ -232,10 +229,7 @@ describe('an alerts stream keeps to the session limits', () => {
     const staff = await newStaff();
     const mine = await signIn(server, staff);
     // Two seconds of idle time left.
-    await server.db.ownerPool.query(
-      `UPDATE sessions SET last_seen_at = now() - $2::bigint * interval '1 millisecond' WHERE user_id = $1 AND revoked_at IS NULL`,
-      [staff.id, IDLE_TIMEOUT_MS - 2000],
-    );
+    await idleSessions(server.db.ownerPool, { userId: staff.id }, `${IDLE_TIMEOUT_MS - 2000} milliseconds`);
     const before = await server.db.pool.query<{ last_seen_at: Date }>(
       `SELECT last_seen_at FROM sessions WHERE user_id = $1`,
       [staff.id],
@@ -256,10 +250,7 @@ describe('an alerts stream keeps to the session limits', () => {
   it('activity elsewhere in the session moves the stream past its first idle deadline', async () => {
     const staff = await newStaff();
     const mine = await signIn(server, staff);
-    await server.db.ownerPool.query(
-      `UPDATE sessions SET last_seen_at = now() - $2::bigint * interval '1 millisecond' WHERE user_id = $1 AND revoked_at IS NULL`,
-      [staff.id, IDLE_TIMEOUT_MS - 1500],
-    );
+    await idleSessions(server.db.ownerPool, { userId: staff.id }, `${IDLE_TIMEOUT_MS - 1500} milliseconds`);
     const stream = await openStream(mine);
     // The person uses the portal: an ordinary request slides the window.
     expect(await meStatus(mine)).toBe(200);

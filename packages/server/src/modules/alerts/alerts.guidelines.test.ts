@@ -1,12 +1,7 @@
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { kysely } from '../../db/kysely.ts';
-import {
-  buildOrganization,
-  buildPatient,
-  buildReadings,
-  type ReadingOptions,
-} from '../../../test/support/factories.ts';
+import { buildAlertSettings, buildOrganization, buildPatient, buildPatientPrograms, buildReadings, type ReadingOptions, setAlertStatus, setPatientThresholds } from '../../../test/support/factories.ts';
 import { serviceDatabase } from '../../../test/support/service-database.ts';
 import { evaluateStoredReadings } from './alerts.evaluate.ts';
 import { closeAlertsForEnrollmentEnd, reevaluatePatients } from './alerts.reevaluate.ts';
@@ -201,11 +196,10 @@ describe('blood pressure, the window mean', () => {
     await measure(p, bp(ago(19 * HOUR), 150, 95));
     const [first] = await alertsOf(p);
     expect(first!.rule).toBe('bp_stage2');
-    await kysely(db.pool)
-      .updateTable('alerts')
-      .set({ status: 'resolved', resolved_at: ago(18 * HOUR), resolution_reason: 'reached_patient' })
-      .where('id', '=', first!.id)
-      .execute();
+    await setAlertStatus(db.pool, { id: first!.id }, 'resolved', {
+      resolvedAt: ago(18 * HOUR),
+      resolutionReason: 'reached_patient',
+    });
     for (let i = 5; i >= 1; i--) await measure(p, bp(ago(i * HOUR), 150, 95));
     expect((await alertsOf(p)).filter((a) => a.status !== 'resolved')).toEqual([]);
     await measure(p, bp(ago(0), 150, 95));
@@ -254,15 +248,9 @@ describe('blood pressure, the window mean', () => {
 
   it("a patient threshold beats the organization's", async () => {
     const other = (await buildOrganization(db.pool, { timeZone: 'America/New_York' })).id;
-    await kysely(db.pool)
-      .insertInto('alert_settings')
-      .values({ organization_id: other, stage2_systolic: 150 })
-      .execute();
+    await buildAlertSettings(db.pool, { organizationId: other, thresholds: { stage2_systolic: 150 } });
     const own = await activePatient({ organizationId: other });
-    await kysely(db.pool)
-      .insertInto('patient_alert_thresholds')
-      .values({ patient_id: own, stage2_systolic: 125 })
-      .execute();
+    await setPatientThresholds(db.pool, own, { stage2_systolic: 125 });
     const orgOnly = await activePatient({ organizationId: other });
     for (const p of [own, orgOnly]) {
       await history(p, bpSeries(5, HOUR, 140, 75));
@@ -376,7 +364,7 @@ describe('oxygen saturation (BTS)', () => {
 
   it('in the COPD program the target is 88: 89 twice is fine, 87 twice is low; below 85 is critical at once', async () => {
     const p = await activePatient();
-    await kysely(db.pool).insertInto('patient_programs').values({ patient_id: p, program_id: 'copd' }).execute();
+    await buildPatientPrograms(db.pool, p, ['copd']);
     await measure(p, s(ago(3 * HOUR), 89));
     await measure(p, s(ago(3 * HOUR - 10 * MIN), 89));
     expect(await rulesOf(p)).toEqual([]);
@@ -418,17 +406,10 @@ describe('re-evaluation and the end of enrollment', () => {
     await history(p, bpSeries(5, HOUR, 132, 80));
     await measure(p, bp(ago(0), 132, 80));
     expect(await alertsOf(p)).toEqual([]);
-    await kysely(db.pool)
-      .insertInto('patient_alert_thresholds')
-      .values({ patient_id: p, stage2_systolic: 130 })
-      .execute();
+    await setPatientThresholds(db.pool, p, { stage2_systolic: 130 });
     await reevaluatePatients(db.pool, [p]);
     expect(await alertsOf(p)).toEqual([expect.objectContaining({ rule: 'bp_stage2', cleared_at: null, count: 1 })]);
-    await kysely(db.pool)
-      .updateTable('patient_alert_thresholds')
-      .set({ stage2_systolic: null })
-      .where('patient_id', '=', p)
-      .execute();
+    await setPatientThresholds(db.pool, p, { stage2_systolic: null });
     await reevaluatePatients(db.pool, [p]);
     const [a] = await alertsOf(p);
     expect(a!.cleared_at).toBeInstanceOf(Date);

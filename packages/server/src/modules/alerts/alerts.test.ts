@@ -22,7 +22,14 @@ import {
 } from '../../../test/support/http.ts';
 import { lastAuditOf } from '../../../test/support/audit.ts';
 import { checkStaleData } from './alerts.stale.ts';
-import { buildAlert, buildPatient, closeMonth, type Moment } from '../../../test/support/factories.ts';
+import {
+  buildAlert,
+  buildPatient,
+  closeMonth,
+  type Moment,
+  reopenMonth,
+  setOrganizationTimeZone,
+} from '../../../test/support/factories.ts';
 
 let server: TestServer;
 let provider: ApiClient;
@@ -315,7 +322,7 @@ describe('the worklist', () => {
     // A zone whose day differs from UTC's right now: +14 h from 10:00 UTC on, -11 h before.
     const timeZone = new Date().getUTCHours() >= 10 ? 'Pacific/Kiritimati' : 'Pacific/Pago_Pago';
     const clinic = (await createOrganization(server)).id;
-    await server.db.pool.query('UPDATE organizations SET time_zone = $1 WHERE id = $2', [timeZone, clinic]);
+    await setOrganizationTimeZone(server.db.pool, clinic, timeZone);
     const patientId = await newPatient(clinic);
     await addReading(patientId, 185, 95, 70, admin);
     const [alert] = await alertsOf(patientId, admin);
@@ -369,7 +376,7 @@ describe('the worklist', () => {
           .status,
       ).toBe(200);
     } finally {
-      await server.db.ownerPool.query('DELETE FROM billing_closed_months WHERE month = $1', [month]);
+      await reopenMonth(server.db.ownerPool, month);
     }
   });
 

@@ -166,7 +166,7 @@ describe('the worklist', () => {
     expect(open.items.map((r) => r.patient_id)).toContain(p);
     const acked = await worklist(deps, ctx(), { status: 'acknowledged' });
     expect(acked.items.map((r) => r.patient_id)).not.toContain(p);
-    await db.pool.query('UPDATE alerts SET status = $1 WHERE patient_id = $2', ['resolved', p]);
+    await build.setAlertStatus(db.pool, { patientId: p }, 'resolved');
   });
 });
 

@@ -22,7 +22,18 @@ import {
   startTestServer,
 } from '../../../test/support/http.ts';
 import { lastAuditOf } from '../../../test/support/audit.ts';
-import { buildDevice, buildInsurances, buildPatient, buildReadings } from '../../../test/support/factories.ts';
+import {
+  buildDevice,
+  buildInsurances,
+  buildPatient,
+  buildReadings,
+  dateAssignmentEnd,
+  dateSpanEdge,
+  oldStyleSnapshot,
+  reopenMonth,
+  setClaimFacts,
+  unassignDevice,
+} from '../../../test/support/factories.ts';
 
 /**
  * The care month's billing rules over HTTP: days a patient was not active earn nothing, an admin
@@ -79,12 +90,7 @@ async function setStatusAt(patientId: number, status: 'Active' | 'Paused', at: s
     enrollment_status: status,
   } satisfies PatientUpdate);
   expect(res.body).toMatchObject({ enrollment_status: status });
-  const moved =
-    status === 'Paused'
-      ? `UPDATE patient_active_spans SET active_to = $2
-          WHERE patient_id = $1 AND active_to = (SELECT max(active_to) FROM patient_active_spans WHERE patient_id = $1)`
-      : `UPDATE patient_active_spans SET active_from = $2 WHERE patient_id = $1 AND active_to IS NULL`;
-  const { rowCount } = await server.db.ownerPool.query(moved, [patientId, at]);
+  const rowCount = await dateSpanEdge(server.db.ownerPool, patientId, status === 'Paused' ? 'end' : 'start', at);
   expect(rowCount).toBe(1);
 }
 
@@ -220,7 +226,7 @@ describe('reopening a closed month', () => {
     expect(rowOf(again, patient)!.codes.map((c) => c.code)).toContain('99457');
     // Closed again, the month is protected again.
     expect(
-      await server.db.pool.query(`DELETE FROM billing_closed_months WHERE month = '2026-09-01'`).then(
+      await reopenMonth(server.db.pool, '2026-09-01').then(
         () => 'accepted',
         (err: { code?: string }) => err.code,
       ),
@@ -293,10 +299,11 @@ describe('the evidence names who the claim is for', () => {
       { type: 'Medicare', policyNumber: '1EG4-TE5-MK72' },
       { type: 'Private', policyNumber: 'SUP-55' },
     ]);
-    await server.db.pool.query(
-      `UPDATE patients SET ordering_provider_id = $2, consent_date = '2026-04-30', diagnosis_codes = '{I10,E11.9}' WHERE id = $1`,
-      [patient, ordering.id],
-    );
+    await setClaimFacts(server.db.pool, patient, {
+      orderingProviderId: ordering.id,
+      consentDate: '2026-04-30',
+      diagnosisCodes: ['I10', 'E11.9'],
+    });
     // A cuff the whole spring, and a scale given in May, taken back at the end of May.
     await buildDevice(server.db.pool, {
       deviceId: 'CUFF-SN-0042',
@@ -313,11 +320,8 @@ describe('the evidence names who the claim is for', () => {
       assignedFrom: '2026-05-02T00:00:00Z',
     });
     // Taken back now (the database closes the assignment), then dated back to May 31.
-    await server.db.pool.query('UPDATE devices SET patient_id = NULL WHERE id = $1', [scale]);
-    await server.db.ownerPool.query(
-      `UPDATE device_assignments SET assigned_to = '2026-05-31T12:00:00Z' WHERE device_id = $1`,
-      [scale],
-    );
+    await unassignDevice(server.db.pool, scale);
+    await dateAssignmentEnd(server.db.ownerPool, scale, '2026-05-31T12:00:00Z');
     await addReadings(patient, noons('05', range(1, 20)));
     await logTime(provider, patient, '2026-05-12', 9, 'phone');
   });
@@ -351,9 +355,7 @@ describe('the evidence names who the claim is for', () => {
 
   it('keeps them as they were when the month closed', async () => {
     expect((await admin.post(billingClosePath('2026-05'))).status).toBe(200);
-    await server.db.pool.query(`UPDATE patients SET diagnosis_codes = '{I50.22}', consent_date = NULL WHERE id = $1`, [
-      patient,
-    ]);
+    await setClaimFacts(server.db.pool, patient, { diagnosisCodes: ['I50.22'], consentDate: null });
     const may = await evidenceOf('2026-05');
     expect(may.closed).toBe(true);
     expect(may.patient).toMatchObject({ diagnosis_codes: ['I10', 'E11.9'], consent_date: '2026-04-30' });
@@ -362,13 +364,7 @@ describe('the evidence names who the claim is for', () => {
   it('reads them live for a month closed before they were kept', async () => {
     // A snapshot as closing wrote it before this change: no patient block, entries without a
     // contact type or activity (a repair as the owner).
-    await server.db.ownerPool.query(
-      `UPDATE billing_month_snapshots
-          SET evidence = jsonb_set(evidence - 'patient', '{entries}',
-                (SELECT jsonb_agg(e - 'contact_type' - 'activity') FROM jsonb_array_elements(evidence -> 'entries') e))
-        WHERE month = '2026-05-01' AND patient_id = $1`,
-      [patient],
-    );
+    await oldStyleSnapshot(server.db.ownerPool, '2026-05-01', patient);
     const may = await evidenceOf('2026-05');
     expect(may.closed).toBe(true);
     expect(may.patient).toMatchObject({ name: 'Evan Q Evidence', diagnosis_codes: ['I50.22'], consent_date: null });

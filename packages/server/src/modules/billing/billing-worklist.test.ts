@@ -18,13 +18,14 @@ import {
 } from '../../../test/support/http.ts';
 import { lastAuditOf } from '../../../test/support/audit.ts';
 import {
-  buildPatient,
-  buildReadings,
   buildOutreach,
+  buildPatient,
   buildPatientPrograms,
+  buildReadings,
   buildTrackingEntry,
-  setActiveSpans,
   type ReadingOptions,
+  setActiveSpans,
+  setOrganizationTimeZone,
 } from '../../../test/support/factories.ts';
 
 /**
@@ -67,7 +68,7 @@ beforeAll(async () => {
   server = await startTestServer();
   orgA = (await createOrganization(server)).id;
   orgB = (await createOrganization(server)).id;
-  await server.db.pool.query(`UPDATE organizations SET time_zone = 'America/Los_Angeles' WHERE id = $1`, [orgB]);
+  await setOrganizationTimeZone(server.db.pool, orgB, 'America/Los_Angeles');
   admin = await signInNewStaff(server, 'admin', null);
   const staffA = await createStaff(server, { role: 'provider', organizationId: orgA });
   providerA = await signIn(server, staffA);

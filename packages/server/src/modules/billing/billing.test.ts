@@ -22,13 +22,7 @@ import {
 } from '../../../test/support/http.ts';
 import { lastAuditOf } from '../../../test/support/audit.ts';
 import { readingsInClosedMonths } from './billing.service.ts';
-import {
-  buildInsurances,
-  buildPatient,
-  buildReading,
-  buildReadings,
-  closeMonth,
-} from '../../../test/support/factories.ts';
+import { buildInsurances, buildPatient, buildReading, buildReadings, closeMonth, reopenMonth, setRpmEnrollment } from '../../../test/support/factories.ts';
 
 let server: TestServer;
 let admin: ApiClient;
@@ -196,7 +190,7 @@ describe('billing report', () => {
     });
     const january = (await report(providerA, 'month=2026-01')).body;
     expect(codes(january, 'long')).toEqual(['99453 2026-01-01', '99454 2026-01-01']);
-    await server.db.pool.query('UPDATE patients SET enrolled_rpm = false WHERE id = ANY($1)', [[late, long]]);
+    await setRpmEnrollment(server.db.pool, [late!, long!], false);
   });
 
   it('refuses a malformed month and answers 401 without a session', async () => {
@@ -327,12 +321,12 @@ describe('a closed month stays as it was closed', () => {
 
   it('un-enrolling a patient does not remove a line from the closed month CSV', async () => {
     // Enrollment is the patient's current state; November's day is open, so the portal may change it.
-    await server.db.pool.query('UPDATE patients SET enrolled_rpm = false WHERE id = $1', [ids.full]);
+    await setRpmEnrollment(server.db.pool, ids.full!, false);
     try {
       expect(await csvOf('month=2026-10')).toBe(closedCsv);
       expect((await report(providerA, 'month=2026-10')).body).toEqual(closedReport);
     } finally {
-      await server.db.pool.query('UPDATE patients SET enrolled_rpm = true WHERE id = $1', [ids.full]);
+      await setRpmEnrollment(server.db.pool, ids.full!, true);
     }
   });
 
@@ -434,7 +428,7 @@ describe('a closed month stays as it was closed', () => {
       // Other fields of the patient stay editable.
       expect(await codeOf(`UPDATE patients SET middle_name = 'Q' WHERE id = $1`, [ids.full])).toBe('accepted');
     } finally {
-      await server.db.ownerPool.query('DELETE FROM billing_closed_months WHERE month = $1', [month]);
+      await reopenMonth(server.db.ownerPool, month);
     }
   });
 });

@@ -18,11 +18,15 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fhirSchemaErrors } from '../../../test/fhir-schema.ts';
 import { lastAuditOf } from '../../../test/support/audit.ts';
 import {
+  backdateArrivals,
   buildBulkExport,
   buildDevice,
   buildManyReadings,
   buildPatient,
   buildReadings,
+  expireExport,
+  failExport,
+  stallExport,
 } from '../../../test/support/factories.ts';
 import {
   createOrganization,
@@ -247,10 +251,7 @@ describe('bulk export of a group', () => {
 
   it('honours _type (one or several, comma list or repeated) and _since (readings received since then)', async () => {
     const panel = patients.enrolledPanel;
-    await server.db.ownerPool.query(
-      `UPDATE observations SET received_at = now() - interval '10 days' WHERE patient_id = $1 AND id % 2 = 0`,
-      [panel],
-    );
+    await backdateArrivals(server.db.ownerPool, { patientId: panel, evenIdsOnly: true }, { ago: '10 days' });
     const recent = await count(
       `SELECT count(*)::int AS n FROM observations WHERE patient_id = ANY($1::int[]) AND received_at >= now() - interval '5 days'`,
       [[panel, patients.enrolled]],
@@ -437,9 +438,7 @@ describe('refusals', () => {
   it('a failed export answers 500 with an OperationOutcome, and no files', async () => {
     const statusPath = await kickoff(`/fhir/R4/Group/org-${orgA}/$export?_type=Patient`, who.providerA);
     await finished(statusPath, who.providerA);
-    await server.db.pool.query(`UPDATE bulk_exports SET status = 'failed', error = 'disk full' WHERE id = $1`, [
-      statusPath.split('/').at(-1),
-    ]);
+    await failExport(server.db.pool, statusPath.split('/').at(-1)!, 'disk full');
     const res = await call('GET', statusPath, who.providerA);
     expect(res.status).toBe(500);
     const outcome = res.json<OperationOutcome>();
@@ -530,17 +529,14 @@ describe('cancel and expiry', () => {
     const expiry = (await server.db.pool.query(`SELECT completed_at, expires_at FROM bulk_exports WHERE id = $1`, [id]))
       .rows[0] as { completed_at: Date; expires_at: Date };
     expect(expiry.expires_at.getTime() - expiry.completed_at.getTime()).toBe(BULK_EXPORT_RETENTION_HOURS * 3_600_000);
-    await server.db.pool.query(`UPDATE bulk_exports SET expires_at = now() - interval '1 second' WHERE id = $1`, [id]);
+    await expireExport(server.db.pool, id);
     expect((await call('GET', statusPath, who.providerA)).status).toBe(404);
     expect((await call('GET', pathOf(manifest.output[0]!.url), who.providerA)).status).toBe(404);
     // An export that never finished is removed a retention period after it was asked for.
     const stale = await kickoff(`/fhir/R4/Group/org-${orgB}/$export?_type=Patient`, who.providerB);
     const staleId = stale.split('/').at(-1)!;
     await finished(stale, who.providerB);
-    await server.db.pool.query(
-      `UPDATE bulk_exports SET status = 'running', expires_at = NULL, created_at = now() - interval '25 hours' WHERE id = $1`,
-      [staleId],
-    );
+    await stallExport(server.db.pool, staleId, '25 hours');
     const { deleted } = await purgeExpiredExports(server.db.pool, 'test:retention');
     expect(deleted).toBeGreaterThanOrEqual(2);
     for (const gone of [id, staleId]) {

@@ -17,6 +17,7 @@ import {
   type TestServer,
 } from '../../../test/support/http.ts';
 import { startTestEhr, type TestEhr } from '../../../test/support/test-ehr.ts';
+import { expireEhrLaunches } from '../../../test/support/factories.ts';
 
 const CLIENT_ID = 'rpm-portal-test';
 const MRN_SYSTEM = 'urn:oid:1.2.36.146.595.217.0.1';
@@ -185,7 +186,7 @@ describe('launch from the EHR', () => {
 
   it('refuses an expired launch', async () => {
     const { cookie, location } = await launchFromEhr('launch-d', 'ehr-1');
-    await server.db.pool.query(`UPDATE ehr_launch_states SET expires_at = now() - interval '1 second'`);
+    await expireEhrLaunches(server.db.pool);
     const res = await withLaunchCookie(providerA, cookie).post<{ message: string }>(EhrLaunchPaths.resolve, { launch: launchIdOf(location) });
     expect(res.status).toBe(410);
     expect(res.body.message).toBe(EhrLaunchErrors.expired);

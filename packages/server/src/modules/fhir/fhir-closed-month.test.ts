@@ -7,7 +7,7 @@ import type { Bundle, OperationOutcome } from '@medplum/fhirtypes';
 import { BillingErrors, billingClosePath, type IngestionSourceWithSecret } from '@rpm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrganization, signInNewStaff, startTestServer, type TestServer } from '../../../test/support/http.ts';
-import { buildDevice, buildPatient } from '../../../test/support/factories.ts';
+import { buildDevice, buildPatient, setOrganizationTimeZone } from '../../../test/support/factories.ts';
 
 let server: TestServer;
 let writeKey: IngestionSourceWithSecret;
@@ -60,7 +60,7 @@ beforeAll(async () => {
   server = await startTestServer();
   const org = await createOrganization(server);
   // UTC, so that "forty days back" falls in the same month for the clinic as for the test.
-  await server.db.ownerPool.query(`UPDATE organizations SET time_zone = 'UTC' WHERE id = $1`, [org.id]);
+  await setOrganizationTimeZone(server.db.ownerPool, org.id, 'UTC');
   const admin = await signInNewStaff(server, 'admin', org.id);
   patientId = await buildPatient(server.db.ownerPool, {
     firstName: 'Cleo',

@@ -24,7 +24,15 @@ import {
   type TestServer,
 } from '../../../test/support/http.ts';
 import { fhirSchemaErrors } from '../../../test/fhir-schema.ts';
-import { buildDevice, buildPatient, buildReadings } from '../../../test/support/factories.ts';
+import {
+  buildDevice,
+  buildPatient,
+  buildReadings,
+  markPatientChanged,
+  removeReadings,
+  setPatientIdentifierSystem,
+  setPatientMrn,
+} from '../../../test/support/factories.ts';
 import { lastAuditOf } from '../../../test/support/audit.ts';
 
 const LOINC = 'http://loinc.org';
@@ -69,8 +77,8 @@ beforeAll(async () => {
   const a = await createOrganization(server);
   const b = await createOrganization(server);
   const owner = server.db.ownerPool;
-  await owner.query('UPDATE organizations SET patient_identifier_system = $2 WHERE id = $1', [a.id, SYSTEM_A]);
-  await owner.query('UPDATE organizations SET patient_identifier_system = $2 WHERE id = $1', [b.id, SYSTEM_B]);
+  await setPatientIdentifierSystem(owner, a.id, SYSTEM_A);
+  await setPatientIdentifierSystem(owner, b.id, SYSTEM_B);
   provider = await signInNewStaff(server, 'provider', a.id);
   admin = await signInNewStaff(server, 'admin', a.id);
   otherProvider = await signInNewStaff(server, 'provider', b.id);
@@ -85,7 +93,7 @@ beforeAll(async () => {
     [smith, 'MRN-101'],
     [bravo, 'MRN-100'],
   ] as const) {
-    await owner.query('UPDATE patients SET mrn = $2 WHERE id = $1', [id, mrn]);
+    await setPatientMrn(owner, id, mrn);
   }
   await buildDevice(db, { deviceId: 'CONF-1', model: 'BP7', patientId: observed, assignedFrom: '2025-01-01' });
   fhirSchemaErrors({ resourceType: 'Patient' });
@@ -278,7 +286,7 @@ describe('Observation search', () => {
       // when it sorts after the page already read (here the older one, for -date).
       const expected = sort === '-date' ? [...[...bp].reverse(), inserted[1]!] : [...bp, inserted[0]!];
       expect(seen).toEqual(expected);
-      await server.db.ownerPool.query('DELETE FROM observations WHERE id = ANY($1)', [inserted]);
+      await removeReadings(server.db.ownerPool, { ids: inserted });
     }
   });
 
@@ -368,9 +376,7 @@ describe('meta, ETag and Last-Modified', () => {
       headers: { cookie: provider.cookie!, 'if-none-match': res.headers.etag as string },
     });
     expect([current.statusCode, current.body]).toEqual([304, '']);
-    await server.db.ownerPool.query(`UPDATE patients SET updated_at = now() + interval '1 minute' WHERE id = $1`, [
-      orsted,
-    ]);
+    await markPatientChanged(server.db.ownerPool, orsted);
     const changed = await get<Patient>(`/fhir/R4/Patient/${orsted}`);
     const stale = await server.app.inject({
       method: 'GET',

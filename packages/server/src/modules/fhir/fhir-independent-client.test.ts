@@ -10,7 +10,13 @@ import type { Bundle, CapabilityStatement, Observation, Patient, Resource } from
 import { Client, CapabilityTool, RESPONSE_KEY, type FhirResource } from 'fhir-kit-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fhirSchemaErrors } from '../../../test/fhir-schema.ts';
-import { buildDevice, buildPatient, buildReadings } from '../../../test/support/factories.ts';
+import {
+  buildDevice,
+  buildPatient,
+  buildReadings,
+  setPatientIdentifierSystem,
+  setPatientMrn,
+} from '../../../test/support/factories.ts';
 import { createOrganization, signInNewStaff, startTestServer, type TestServer } from '../../../test/support/http.ts';
 import { smartClient, smartToken, type SmartTestClient } from '../../../test/support/smart.ts';
 
@@ -71,10 +77,10 @@ beforeAll(async () => {
   const orgB = (await createOrganization(server)).id;
   const admin = await signInNewStaff(server, 'admin', orgA);
   const owner = server.db.ownerPool;
-  await owner.query('UPDATE organizations SET patient_identifier_system = $2 WHERE id = $1', [orgA, MRN_SYSTEM]);
+  await setPatientIdentifierSystem(owner, orgA, MRN_SYSTEM);
   patientA = await buildPatient(server.db.pool, { firstName: 'Kit', lastName: 'Reader', organizationId: orgA });
   patientB = await buildPatient(server.db.pool, { firstName: 'Other', lastName: 'Clinic', organizationId: orgB });
-  await owner.query('UPDATE patients SET mrn = $2 WHERE id = $1', [patientA, 'A-4711']);
+  await setPatientMrn(owner, patientA, 'A-4711');
   await buildDevice(server.db.pool, {
     deviceId: 'KIT-CUFF-1',
     model: 'BP7',

@@ -8,7 +8,7 @@ import { readOutbox } from './index.ts';
 import { configureAmplify } from './test-support/amplify-client.ts';
 import { callPool, startPool, type PoolHarness } from './test-support/harness.ts';
 import { totpCode } from './totp.ts';
-import { buildOrganization, buildStaff } from '../../../test/support/factories.ts';
+import { buildOrganization, buildOutboxMessage, buildStaff } from '../../../test/support/factories.ts';
 
 /**
  * What an attacker tries on the pool's public endpoint: telling who has an account, spelling an
@@ -376,11 +376,8 @@ describe('secrets and the outbox', () => {
 
   it('keeps outbox messages for 7 days at most', async () => {
     const { pruneExpired } = await import('./housekeeping.ts');
-    await h.db.pool.query(
-      `INSERT INTO identity.outbox (kind, recipient, subject, body, created_at) VALUES
-         ('reset-code', 'old@example.com', 's', 'old', now() - interval '7 days 1 minute'),
-         ('reset-code', 'recent@example.com', 's', 'recent', now() - interval '6 days')`,
-    );
+    await buildOutboxMessage(h.db.pool, { kind: 'reset-code', recipient: 'old@example.com', body: 'old', at: { ago: '7 days 1 minute' } });
+    await buildOutboxMessage(h.db.pool, { kind: 'reset-code', recipient: 'recent@example.com', body: 'recent', at: { ago: '6 days' } });
     await pruneExpired(h.db.pool, 7);
     expect(await readOutbox(h.db.pool, 'old@example.com')).toBeNull();
     expect(await readOutbox(h.db.pool, 'recent@example.com')).not.toBeNull();

@@ -11,6 +11,7 @@ import { SignJWT, exportJWK, importJWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestDatabase, testKeys } from '../../../test/db.ts';
 import { provisionFirstAdmin } from './bootstrap-admin.ts';
+import { insertRefreshToken } from './repositories/refresh-tokens.repository.ts';
 import { createIdentity, loadOrCreateSettings } from './index.ts';
 import { callPool, startPool, type PoolHarness } from './test-support/harness.ts';
 import { issueTokens, loadSigningKey } from './tokens.ts';
@@ -134,11 +135,14 @@ describe('access token verification', () => {
     const { user } = await h.identity.directory.createUser({ email: `tok${Date.now()}@example.com`, suppressMessage: true });
     // A real sign-in row, so that revocation checks have their origin.
     const origin = crypto.randomUUID();
-    await h.db.pool.query(
-      `INSERT INTO identity.refresh_tokens (id, token_hash, username, client_id, auth_time, expires_at)
-       VALUES ($1, $2, $3, $4, now(), now() + interval '1 day')`,
-      [origin, Buffer.from(origin), user.username, s.client_id],
-    );
+    await insertRefreshToken(h.db.pool, {
+      id: origin,
+      hash: Buffer.from(origin),
+      username: user.username,
+      clientId: s.client_id,
+      authTime: new Date(),
+      ttlSeconds: 24 * 60 * 60,
+    });
     const issuer = `${h.publicUrl}/${s.pool_id}`;
     const ctx = { issuer, clientId: s.client_id, originJti: origin, authTime: new Date() };
     return { s, key, user, ctx, issuer };

@@ -6,6 +6,7 @@ import { newPassword } from '../../../test/support/http.ts';
 import { srpAccessToken } from '../../../test/srp-client.ts';
 import { createIdentity, loadOrCreateSettings } from './index.ts';
 import { startPool } from './test-support/harness.ts';
+import { unsealPoolSettings } from '../../../test/support/factories.ts';
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -78,11 +79,7 @@ describe('the user pool keys in the database', () => {
   it('are encrypted in place when a database from before keeps them in clear', async () => {
     const secrets = await loadOrCreateSettings(db.pool, testKeys.masterKey);
     // The row as an earlier version left it.
-    await db.ownerPool.query(
-      `UPDATE identity.settings SET admin_secret_access_key = $1, signing_private_jwk = $2, data_key = $3,
-              admin_secret_sealed = NULL, signing_private_sealed = NULL, data_key_sealed = NULL`,
-      [secrets.admin_secret_access_key, JSON.stringify(secrets.signing_private_jwk), secrets.data_key],
-    );
+    await unsealPoolSettings(db.ownerPool, secrets);
     expect(await dump()).toContain(secrets.admin_secret_access_key);
     const h = await startPool({ db, masterKey: testKeys.masterKey });
     try {

@@ -21,7 +21,15 @@ import {
   type ApiClient,
   type TestServer,
 } from '../../../test/support/http.ts';
-import { buildDevice, buildPatient, buildUnmatchedReading } from '../../../test/support/factories.ts';
+import {
+  assignDevice,
+  buildDevice,
+  buildPatient,
+  buildUnmatchedReading,
+  expireSource,
+  legacySource,
+  moveSource,
+} from '../../../test/support/factories.ts';
 import { lastAuditOf } from '../../../test/support/audit.ts';
 
 let server: TestServer;
@@ -112,7 +120,7 @@ beforeAll(async () => {
   expect(res.status).toBe(201);
   source = res.body;
   // A source acts for one organization (migration 0950); choosing it is the sources' page's part.
-  await server.db.pool.query(`UPDATE ingestion_sources SET organization_id = $1`, [org.id]);
+  await moveSource(server.db.pool, source.id, org.id);
 });
 afterAll(async () => server?.close());
 
@@ -162,7 +170,7 @@ describe('ingestion sources', () => {
       })
     ).body;
     expect(created.auth_header).toBe('x-clinic-key');
-    await server.db.pool.query(`UPDATE ingestion_sources SET organization_id = $1 WHERE id = $2`, [orgId, created.id]);
+    await moveSource(server.db.pool, created.id, orgId);
     const body = bp('HWI-B', minutesAgo(500), 120, 80);
     expect((await send(body, { sourceId: created.id, secret: created.secret, header: 'x-clinic-key' })).status).toBe(
       200,
@@ -255,7 +263,7 @@ describe('POST /api/ingest/tenovi/{sourceId}', () => {
   it('attributes a late reading to the patient who had the device when it was measured', async () => {
     const before = minutesAgo(20);
     // The device moves to patient B now; its reading from 20 minutes ago arrives afterwards.
-    await server.db.pool.query(`UPDATE devices SET patient_id = $1 WHERE device_id = 'HWI-A'`, [patientB]);
+    await assignDevice(server.db.pool, 'HWI-A', patientB);
     const res = await send([bp('HWI-A', before, 150, 95), bp('HWI-A', new Date().toISOString(), 151, 96)]);
     expect(res.body.stored).toBe(2);
     expect((await readingsOf(patientA)).some((r) => r.systolic === 150)).toBe(true);
@@ -276,8 +284,8 @@ describe('POST /api/ingest/tenovi/{sourceId}', () => {
 
     const created = await admin.post<{ id: number }>('/api/devices', { device_id: 'new-cuff' });
     expect(created.status).toBe(201);
-    await server.db.pool.query(`UPDATE devices SET patient_id = $1 WHERE id = $2`, [patientB, created.body.id]);
-    await server.db.pool.query(`UPDATE devices SET patient_id = $1 WHERE device_id = 'HWI-B'`, [patientB]);
+    await assignDevice(server.db.pool, created.body.id, patientB);
+    await assignDevice(server.db.pool, 'HWI-B', patientB);
     expect(await count(`unmatched_readings WHERE systolic IS NOT NULL`)).toBe(0);
     const page = await provider.get<VitalPage>(`/api/patients/${patientB}/vitals`);
     expect(page.body.items.map((v) => v.source)).toEqual(expect.arrayContaining(['new-cuff', 'HWI-B']));
@@ -523,14 +531,7 @@ describe('sources belong to one organization', () => {
       })
     ).body;
     // As migration 0950 leaves a source made before, when there were several organizations.
-    await server.db.ownerPool.query(
-      `ALTER TABLE ingestion_sources DROP CONSTRAINT ingestion_sources_organization_required`,
-    );
-    await server.db.ownerPool.query(`UPDATE ingestion_sources SET organization_id = NULL WHERE id = $1`, [made.id]);
-    await server.db.ownerPool.query(
-      `ALTER TABLE ingestion_sources ADD CONSTRAINT ingestion_sources_organization_required
-         CHECK (organization_id IS NOT NULL OR revoked_at IS NOT NULL) NOT VALID`,
-    );
+    await legacySource(server.db.ownerPool, made.id);
     const body = bp('HWI-A', minutesAgo(700), 125, 82);
     const refused = await send(body, { sourceId: made.id, secret: made.secret });
     expect(refused.status).toBe(401);
@@ -583,24 +584,7 @@ describe('sources belong to one organization', () => {
       })
     ).body;
     // As a source made before the x- rule and before organizations: the owner repairs around the checks.
-    await server.db.ownerPool.query(
-      `ALTER TABLE ingestion_sources DROP CONSTRAINT ingestion_sources_organization_required,
-                                     DROP CONSTRAINT ingestion_sources_auth_header_custom`,
-    );
-    await server.db.ownerPool.query(
-      `UPDATE ingestion_sources SET organization_id = NULL, auth_header = 'cookie' WHERE id = $1`,
-      [made.id],
-    );
-    await server.db.ownerPool.query(
-      `ALTER TABLE ingestion_sources
-         ADD CONSTRAINT ingestion_sources_organization_required
-           CHECK (organization_id IS NOT NULL OR revoked_at IS NOT NULL) NOT VALID,
-         ADD CONSTRAINT ingestion_sources_auth_header_custom
-           CHECK (auth_header IS NULL OR revoked_at IS NOT NULL
-                  OR (auth_header ~ '^x-[a-z0-9-]{1,62}$'
-                      AND auth_header !~ '^x-(forwarded|real-ip|client-ip|request-id|requested-with|correlation-id|amz|amzn|csrf|xsrf|http-method|original)'))
-           NOT VALID`,
-    );
+    await legacySource(server.db.ownerPool, made.id, { authHeader: 'cookie' });
     const refused = await admin.request<{ message: string }>('PUT', `/api/integrations/${made.id}/organization`, {
       body: { organization_id: orgId },
     });
@@ -620,10 +604,7 @@ describe('sources belong to one organization', () => {
         organization_id: orgId,
       })
     ).body;
-    await server.db.ownerPool.query(
-      `UPDATE ingestion_sources SET expires_at = now() - interval '1 second' WHERE id = $1`,
-      [made.id],
-    );
+    await expireSource(server.db.ownerPool, made.id);
     expect((await send(bp('HWI-A', minutesAgo(710), 126, 82), { sourceId: made.id, secret: made.secret })).status).toBe(
       401,
     );

@@ -27,7 +27,13 @@ import {
 import { claimCriticalNotifications } from '../alerts/alerts.repository.ts';
 import { UNMATCHED_RETENTION_QUEUE } from './ingestion.jobs.ts';
 import { purgeExpiredUnmatched } from './unmatched.service.ts';
-import { buildDevice, buildPatient, setUnmatchedReceivedAt } from '../../../test/support/factories.ts';
+import {
+  assignDevice,
+  buildDevice,
+  buildPatient,
+  setUnmatchedReceivedAt,
+  unassignDevice,
+} from '../../../test/support/factories.ts';
 
 /** Small, so that the quota is reached in a few calls. */
 const QUOTA = 6;
@@ -480,8 +486,8 @@ describe('organization scoping', () => {
     const b = await server.db.pool.query(`SELECT pulse FROM observations WHERE patient_id = $1`, [patientB]);
     expect(b.rows).toEqual([{ pulse: 99 }]);
     // Assigning B's device again does not move A's parked reading to B's patient.
-    await server.db.pool.query(`UPDATE devices SET patient_id = NULL WHERE device_id = 'TRUST-B'`);
-    await server.db.pool.query(`UPDATE devices SET patient_id = $1 WHERE device_id = 'TRUST-B'`, [patientB]);
+    await unassignDevice(server.db.pool, 'TRUST-B');
+    await assignDevice(server.db.pool, 'TRUST-B', patientB);
     expect(await count(`observations WHERE patient_id = $1 AND systolic = 211`, [patientB])).toBe(0);
   });
 });

@@ -10,6 +10,7 @@ import {
   type Staff,
   type TestServer,
 } from '../../../test/support/http.ts';
+import { disableUser, expireSessions, idleSessions } from '../../../test/support/factories.ts';
 
 let server: TestServer;
 let provider: Staff;
@@ -32,25 +33,16 @@ describe('the session', () => {
 
   it('expires after 15 idle minutes, on the server clock', async () => {
     const client = await signIn(server, provider);
-    await server.db.pool.query(
-      `UPDATE sessions SET last_seen_at = now() - interval '14 minutes 50 seconds' WHERE user_id = $1 AND revoked_at IS NULL`,
-      [provider.id],
-    );
+    await idleSessions(server.db.pool, { userId: provider.id }, '14 minutes 50 seconds');
     // Still inside the window: the call succeeds and slides it.
     expect((await client.get('/api/me')).status).toBe(200);
-    await server.db.pool.query(
-      `UPDATE sessions SET last_seen_at = now() - interval '15 minutes 1 second' WHERE user_id = $1 AND revoked_at IS NULL`,
-      [provider.id],
-    );
+    await idleSessions(server.db.pool, { userId: provider.id }, '15 minutes 1 second');
     expect((await client.get('/api/me')).status).toBe(401);
   });
 
   it('expires after its absolute lifetime even when active', async () => {
     const client = await signIn(server, provider);
-    await server.db.pool.query(
-      `UPDATE sessions SET expires_at = now() - interval '1 second' WHERE user_id = $1 AND revoked_at IS NULL`,
-      [provider.id],
-    );
+    await expireSessions(server.db.pool, { userId: provider.id });
     expect((await client.get('/api/me')).status).toBe(401);
   });
 
@@ -58,7 +50,7 @@ describe('the session', () => {
     const org = await createOrganization(server);
     const user = await createStaff(server, { role: 'provider', organizationId: org.id });
     const client = await signIn(server, user);
-    await server.db.pool.query(`UPDATE users SET status = 'disabled' WHERE id = $1`, [user.id]);
+    await disableUser(server.db.pool, user.id);
     expect((await client.get('/api/me')).status).toBe(401);
     const token = await poolAccessToken(server, user.email, user.password);
     const res = await apiClient(server).post('/api/token', { token });

@@ -13,6 +13,7 @@ import {
 } from '../../../test/support/http.ts';
 import { configureAmplify } from '../identity/test-support/amplify-client.ts';
 import { totpCode } from '../identity/totp.ts';
+import { markMfaEnabled } from '../../../test/support/factories.ts';
 
 /** Organization-wide "require MFA", and the admin's "reset MFA" for a user who lost the phone. */
 
@@ -78,7 +79,7 @@ describe('POST /api/admin/users/{id}/reset-mfa', () => {
     await verifyTOTPSetup({ code: await totpCode(setup.sharedSecret) });
     await updateMFAPreference({ totp: 'PREFERRED' });
     await signOut();
-    await server.db.pool.query('UPDATE users SET mfa_enabled = true WHERE id = $1', [user.id]);
+    await markMfaEnabled(server.db.pool, user.id);
     expect((await server.identity.directory.getUser(user.cognitoUsername))?.mfaEnabled).toBe(true);
 
     const res = await adminClient.post<AdminUserResponse>(resetMfaPath(user.id));

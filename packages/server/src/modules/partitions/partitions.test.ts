@@ -10,7 +10,14 @@ import {
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
-import { buildAuditRecords, buildOrganization, buildPatient, buildReadings } from '../../../test/support/factories.ts';
+import {
+  buildAuditRecords,
+  buildOrganization,
+  buildPatient,
+  buildReadings,
+  removeReadings,
+  setObservationRetention,
+} from '../../../test/support/factories.ts';
 import { startTestServer } from '../../../test/support/http.ts';
 import { insertAuditLog } from '../../kernel/audit-writer.repository.ts';
 import { verifyAuditChain } from '../audit/audit-chain.ts';
@@ -112,7 +119,7 @@ describe('partition maintenance', () => {
         { kind: 'weight', components: { weight: 81 }, unit: 'kg' },
       ]);
     }
-    await owner(`UPDATE organizations SET observation_retention_months = 24 WHERE id = $1`, [expires]);
+    await setObservationRetention(db.ownerPool, { organizationId: expires }, 24);
     const readings = async (patient: number) =>
       (await db.pool.query(`SELECT count(*)::int AS n FROM observations WHERE patient_id = $1`, [patient])).rows[0].n;
     const counted = async (patient: number) =>
@@ -144,7 +151,7 @@ describe('partition maintenance', () => {
     ]);
 
     // Every organization lets the month go: its table is dropped whole, with its references and counts.
-    await owner(`UPDATE organizations SET observation_retention_months = 24`);
+    await setObservationRetention(db.ownerPool, 'every organization', 24);
     const second = await runPartitionMaintenance(db.pool, { auditRetentionMonths: undefined }, 'job:retention-2');
     expect(second.observations.dropped).toEqual([{ month: old.slice(0, 7), rows: 3 }]);
     expect(await exists('observations', old)).toBe(false);
@@ -159,7 +166,7 @@ describe('partition maintenance', () => {
         details: expect.objectContaining({ table: 'observations', month: old.slice(0, 7), rows: 3 }),
       },
     ]);
-    await owner(`UPDATE organizations SET observation_retention_months = NULL`);
+    await setObservationRetention(db.ownerPool, 'every organization', null);
   });
 
   it('refuses audit months younger than six years, drops an older one audited, and the chain verifies across months before and after', async () => {
@@ -244,7 +251,7 @@ describe('partition maintenance', () => {
     expect(run.leftInDefault).toEqual([tableName('observations', furthest)]);
     expect(run.created).toEqual([]);
     expect(await exists('observations', furthest)).toBe(false);
-    await db.pool.query(`DELETE FROM observations WHERE patient_id = $1`, [patient]);
+    await removeReadings(db.pool, { patientId: patient });
     expect(
       (await runPartitionMaintenance(db.pool, { auditRetentionMonths: undefined }, 'job:default-2')).created,
     ).toEqual([tableName('observations', furthest)]);

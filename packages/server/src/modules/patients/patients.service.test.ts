@@ -1,9 +1,8 @@
 import { ApiErrors, PatientErrors, Validation, type PatientUpdate } from '@rpm/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { kysely } from '../../db/kysely.ts';
 import type { Actor } from '../../policies/actor.ts';
 import { auditsOf, refusalOf as refusalAs } from '../../../test/support/audit.ts';
-import { buildDevice, buildOrganization, buildPatient, buildStaff, contextOf } from '../../../test/support/factories.ts';
+import { buildDevice, buildOrganization, buildPatient, buildStaff, contextOf, disableUser } from '../../../test/support/factories.ts';
 import { serviceDatabase } from '../../../test/support/service-database.ts';
 import { createPatient, listPatientsFor, readPatient, savePatient } from './patients.service.ts';
 
@@ -120,7 +119,7 @@ describe('saving a patient', () => {
   it('keeps a primary provider who has since left, as long as it is not changed', async () => {
     const leaving = await buildStaff(db.pool, 'provider', { organizationId: orgA });
     const id = await buildPatient(db.pool, { organizationId: orgA, primaryProviderId: leaving.id });
-    await kysely(db.pool).updateTable('users').set({ status: 'disabled' }).where('id', '=', leaving.id).execute();
+    await disableUser(db.pool, leaving.id);
     const saved = await savePatient(deps(), contextOf(provider), id, fields({ primary_provider_id: leaving.id, last_name: 'Renamed' }));
     expect(saved).toMatchObject({ last_name: 'Renamed', primary_provider_id: leaving.id });
   });

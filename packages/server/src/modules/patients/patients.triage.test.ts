@@ -1,18 +1,8 @@
 import type { PatientListItem, PatientSort } from '@rpm/contracts';
-import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { kysely } from '../../db/kysely.ts';
 import type { Actor } from '../../policies/actor.ts';
 import { auditsOf } from '../../../test/support/audit.ts';
-import {
-  buildAlert,
-  buildOrganization,
-  buildPatient,
-  buildReadings,
-  buildStaff,
-  buildTrackingEntry,
-  contextOf,
-} from '../../../test/support/factories.ts';
+import { buildAlert, buildOrganization, buildPatient, buildReadings, buildStaff, buildTrackingEntry, contextOf, setAlertStatus } from '../../../test/support/factories.ts';
 import { serviceDatabase } from '../../../test/support/service-database.ts';
 import { listPatientsFor } from './patients.service.ts';
 
@@ -70,10 +60,10 @@ beforeAll(async () => {
   }
   await buildAlert(db.pool, { patientId: id.Alpha!, organizationId: org, rule: 'bp_stage2' });
   const resolved = await buildAlert(db.pool, { patientId: id.Alpha!, organizationId: org, rule: 'bp_crisis' });
-  await kysely(db.pool).updateTable('alerts').set({ status: 'resolved', resolved_at: sql`now()` }).where('id', '=', resolved).execute();
+  await setAlertStatus(db.pool, { id: resolved }, 'resolved', { resolvedAt: { ago: '0 seconds' } });
   await buildAlert(db.pool, { patientId: id.Beta!, organizationId: org, rule: 'bp_stage2' });
   const acknowledged = await buildAlert(db.pool, { patientId: id.Beta!, organizationId: org, rule: 'bp_crisis' });
-  await kysely(db.pool).updateTable('alerts').set({ status: 'acknowledged' }).where('id', '=', acknowledged).execute();
+  await setAlertStatus(db.pool, { id: acknowledged }, 'acknowledged');
 });
 
 const list = (sort: PatientSort, order: 'asc' | 'desc', more: { limit?: number; offset?: number } = {}) =>

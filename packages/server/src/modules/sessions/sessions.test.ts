@@ -25,6 +25,7 @@ import { configureAmplify, storedRefreshToken } from '../identity/test-support/a
 import { totpCode } from '../identity/totp.ts';
 import { tokenExchangeFailureCounts } from '../token/exchange-failures.ts';
 import { pruneEndedSessions } from './sessions.service.ts';
+import { backdateSession, backdateSignIns, idleSessions } from '../../../test/support/factories.ts';
 
 let server: TestServer;
 let orgId: number;
@@ -203,21 +204,14 @@ describe('sessions keep to their limits', () => {
   it('refuses a token whose sign-in is older than the absolute limit, and ends a session at sign-in + limit', async () => {
     const staff = await newStaff();
     const old = await poolSignIn(staff);
-    await server.db.pool.query(
-      `UPDATE identity.refresh_tokens SET auth_time = now() - ($2::bigint + 60000) * interval '1 millisecond'
-        WHERE username = $1::uuid`,
-      [staff.cognitoUsername, SESSION_ABSOLUTE_LIFETIME_MS],
-    );
+    await backdateSignIns(server.db.pool, staff.cognitoUsername!, `${SESSION_ABSOLUTE_LIFETIME_MS + 60000} milliseconds`);
     const tooOld = await refreshed(old.refresh);
     const res = await exchange(tooOld.access!);
     expect(res.status).toBe(401);
     expect(res.body).toMatchObject({ message: ApiErrors.signInTooOld });
 
     const recent = await poolSignIn(staff);
-    await server.db.pool.query(
-      `UPDATE identity.refresh_tokens SET auth_time = now() - interval '11 hours' WHERE username = $1::uuid AND revoked_at IS NULL`,
-      [staff.cognitoUsername],
-    );
+    await backdateSignIns(server.db.pool, staff.cognitoUsername!, '11 hours');
     const client = await sessionOf((await refreshed(recent.refresh)).access!);
     const { rows } = await server.db.pool.query<{ left_ms: number }>(
       `SELECT extract(epoch FROM expires_at - now()) * 1000 AS left_ms FROM sessions
@@ -256,11 +250,10 @@ describe('sessions keep to their limits', () => {
       );
       ids.push(rows[0]!.h);
     }
-    const set = (h: string, sql: string) => server.db.pool.query(`UPDATE sessions SET ${sql} WHERE id_hash = decode($1, 'hex')`, [h]);
-    await set(ids[0]!, `revoked_at = now() - interval '25 hours'`);
-    await set(ids[1]!, `expires_at = now() - interval '25 hours'`);
-    await set(ids[2]!, `last_seen_at = now() - interval '25 hours'`);
-    await set(ids[3]!, `revoked_at = now() - interval '23 hours'`);
+    await backdateSession(server.db.pool, ids[0]!, { revokedAt: { ago: '25 hours' } });
+    await backdateSession(server.db.pool, ids[1]!, { expiresAt: { ago: '25 hours' } });
+    await backdateSession(server.db.pool, ids[2]!, { lastSeenAt: { ago: '25 hours' } });
+    await backdateSession(server.db.pool, ids[3]!, { revokedAt: { ago: '23 hours' } });
     expect(await pruneEndedSessions(server.db.pool)).toBeGreaterThanOrEqual(3);
     const { rows } = await server.db.pool.query<{ h: string }>(
       `SELECT encode(id_hash, 'hex') AS h FROM sessions WHERE user_id = $1`,
@@ -278,11 +271,7 @@ describe('the session row is written at most once a minute', () => {
         [userId],
       )
     ).rows[0]!.age_ms;
-  const setLastSeen = (userId: number, interval: string) =>
-    server.db.pool.query(`UPDATE sessions SET last_seen_at = now() - $2::interval WHERE user_id = $1 AND revoked_at IS NULL`, [
-      userId,
-      interval,
-    ]);
+  const setLastSeen = (userId: number, interval: string) => idleSessions(server.db.pool, { userId }, interval);
 
   it('leaves last_seen_at alone within the minute and moves it after', async () => {
     const staff = await newStaff();

@@ -20,7 +20,13 @@ import { exportJWK, generateKeyPair, SignJWT, UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastAuditOf } from '../../../test/support/audit.ts';
 import { sourceNamedBy } from '../fhir/fhir.auth.ts';
-import { buildDevice, buildPatient, buildReading, buildSource } from '../../../test/support/factories.ts';
+import {
+  buildDevice,
+  buildPatient,
+  buildReading,
+  buildSource,
+  expireSmartTokens,
+} from '../../../test/support/factories.ts';
 import {
   apiClient,
   createOrganization,
@@ -364,10 +370,7 @@ describe('FHIR with a SMART token', () => {
 
   it('refuses an expired token with 401 invalid_token, and an unknown one', async () => {
     const token = await smartToken(server, esClient);
-    await server.db.ownerPool.query(
-      `UPDATE smart_access_tokens SET expires_at = now() - interval '1 second' WHERE client_id = $1`,
-      [esClient.id],
-    );
+    await expireSmartTokens(server.db.ownerPool, esClient.id);
     const res = await fhir<OperationOutcome>('GET', `/fhir/R4/Patient/${patientId}`, token);
     expect(res.status).toBe(401);
     expect(res.headers['www-authenticate']).toBe('Bearer realm="fhir", error="invalid_token"');

@@ -9,23 +9,13 @@ import {
   weight,
   type MonthlySummary,
 } from '@rpm/contracts';
-import { sql } from 'kysely';
 import * as mupdf from 'mupdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
-import { kysely } from '../../db/kysely.ts';
 import { actorOf } from '../../policies/actor.ts';
 import { getBillingReport } from '../billing/billing.service.ts';
 import { lastAuditOf } from '../../../test/support/audit.ts';
-import {
-  buildAlert,
-  buildNote,
-  buildOrganization,
-  buildPatient,
-  buildReadings,
-  buildTrackingEntry,
-  contextOf,
-} from '../../../test/support/factories.ts';
+import { buildAlert, buildNote, buildOrganization, buildPatient, buildPatientPrograms, buildReadings, buildTrackingEntry, contextOf, setAlertStatus } from '../../../test/support/factories.ts';
 import {
   apiClient,
   createStaff,
@@ -80,7 +70,7 @@ beforeAll(async () => {
     enrolledRpm: true,
     primaryProviderId: providerNyId,
   });
-  await kysely(db).insertInto('patient_programs').values({ patient_id: nyPatient, program_id: 'hypertension' }).execute();
+  await buildPatientPrograms(db, nyPatient, ['hypertension']);
   await buildReadings(db, nyPatient, [
     bp('2026-03-01T04:59:00Z', 180, 110), // 28 Feb 23:59 EST: February
     bp('2026-03-01T05:00:00Z', 118, 76), // 1 Mar 00:00 EST
@@ -93,36 +83,28 @@ beforeAll(async () => {
   ]);
   // Three alerts raised in March (two resolved after a call, one open), one in February.
   const alert = async (rule: string, firstAt: string, reason: string | null) => {
-    const id = await buildAlert(db, { patientId: nyPatient, organizationId: orgNy, rule });
-    await kysely(db)
-      .updateTable('alerts')
-      .set({
-        first_at: firstAt,
-        ...(reason ? { status: 'resolved', resolution_reason: reason, resolved_at: sql`now()` } : {}),
-      })
-      .where('id', '=', id)
-      .execute();
+    const id = await buildAlert(db, { patientId: nyPatient, organizationId: orgNy, rule, firstAt });
+    if (reason) await setAlertStatus(db, { id }, 'resolved', { resolutionReason: reason, resolvedAt: { ago: '0 seconds' } });
   };
   await alert('bp_stage2', '2026-03-05T15:00:00Z', 'reached_patient');
   await alert('bp_low', '2026-03-10T15:00:00Z', 'reached_patient');
   await alert('stale_data', '2026-03-20T15:00:00Z', null);
   await alert('pulse_high', '2026-02-20T15:00:00Z', 'no_action_needed');
   const note = async (content: string, at: string) => {
-    const id = await buildNote(db, { patientId: nyPatient, authorId: providerNyId, content });
-    await kysely(db).updateTable('notes').set({ created_at: at }).where('id', '=', id).execute();
+    await buildNote(db, { patientId: nyPatient, authorId: providerNyId, content, createdAt: at });
   };
   await note('Called about the high readings', '2026-03-09T03:30:00Z'); // 8 Mar local
   await note('February note', '2026-03-01T04:00:00Z');
   await buildTrackingEntry(db, { patientId: nyPatient, date: '2026-02-28', durationMinutes: 30, userId: providerNyId });
   await buildTrackingEntry(db, { patientId: nyPatient, date: '2026-03-01', durationMinutes: 12, userId: providerNyId });
-  const call = await buildTrackingEntry(db, {
+  await buildTrackingEntry(db, {
     patientId: nyPatient,
     date: '2026-03-31',
     durationMinutes: 15,
     userId: providerNyId,
     interactive: true,
+    contactType: 'phone',
   });
-  await kysely(db).updateTable('tracking_entries').set({ contact_type: 'phone' }).where('id', '=', call).execute();
 
   berlinPatient = await buildPatient(db, {
     organizationId: orgBerlin,

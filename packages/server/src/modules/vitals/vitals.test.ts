@@ -2,7 +2,7 @@ import { IngestionErrors, MANUAL_SOURCE, type Vital, type VitalPage, type VitalS
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, type ApiClient, startPatientFixture, type TestServer } from '../../../test/support/http.ts';
 import { lastAuditOf } from '../../../test/support/audit.ts';
-import { buildPatient, buildReading, buildReadings } from '../../../test/support/factories.ts';
+import { buildPatient, buildReading, buildReadings, moveReadings, removePatient, removeReadings } from '../../../test/support/factories.ts';
 
 const HOUR = 60 * 60 * 1000;
 /** 1, 2, … n: the readings' positions in a series. */
@@ -111,15 +111,12 @@ describe('GET /api/patients/{id}/vitals', () => {
     const actual = async (id: number) =>
       (await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM observations WHERE patient_id = $1', [id])).rows[0]!.n;
     expect(await total(fresh)).toBe(0);
-    await buildReadings(pool, fresh, Array.from({ length: 500 }, () => ({ systolic: 120, diastolic: 80 })));
+    const ids = await buildReadings(pool, fresh, Array.from({ length: 500 }, () => ({ systolic: 120, diastolic: 80 })));
     expect(await total(fresh)).toBe(500);
-    await pool.query(`DELETE FROM observations WHERE patient_id = $1 AND id % 5 = 0`, [fresh]);
+    await removeReadings(pool, { ids: ids.filter((id) => id % 5 === 0) });
     expect(await total(fresh)).toBe(await actual(fresh));
     const before = await total(patientId);
-    await pool.query(
-      `UPDATE observations SET patient_id = $2 WHERE id IN (SELECT id FROM observations WHERE patient_id = $1 LIMIT 7)`,
-      [fresh, patientId],
-    );
+    await moveReadings(pool, ids.filter((id) => id % 5 !== 0).slice(0, 7), patientId);
     expect(await total(patientId)).toBe(before + 7);
     expect(await total(fresh)).toBe(await actual(fresh));
     // A rolled-back insert leaves the count as it was.
@@ -129,7 +126,7 @@ describe('GET /api/patients/{id}/vitals', () => {
     await client.query('ROLLBACK');
     client.release();
     expect(await total(fresh)).toBe(await actual(fresh));
-    await pool.query('DELETE FROM patients WHERE id = $1', [fresh]);
+    await removePatient(pool, fresh);
     expect((await pool.query('SELECT 1 FROM patient_observation_counts WHERE patient_id = $1', [fresh])).rowCount).toBe(0);
   });
 });
