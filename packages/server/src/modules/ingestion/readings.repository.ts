@@ -226,7 +226,9 @@ function auditStep(a: StoreAudit, received: number) {
  * calls on a lock.
  */
 function admittedSteps(sourceId: string | null, quota: number | null) {
-  return sql`room AS (
+  // MATERIALIZED: inlined, room.n became two copies of its count (the filter below names it
+  // twice), and the source's waiting readings were counted twice in every call.
+  return sql`room AS MATERIALIZED (
        SELECT CASE WHEN ${quota}::int IS NULL THEN NULL
                    ELSE greatest(${quota}::int - (SELECT count(*) FROM unmatched_readings WHERE source_id = ${sourceId}::uuid), 0)
               END AS n
