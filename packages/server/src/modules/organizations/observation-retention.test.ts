@@ -8,8 +8,6 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createOrganization,
-  createStaff,
-  signIn,
   signInNewStaff,
   startTestServer,
   type ApiClient,
@@ -19,17 +17,16 @@ import {
 /** How long an organization keeps its readings: set by admins, in the bounds billing needs, audited. */
 
 let server: TestServer;
-let admin: ApiClient;
-let provider: ApiClient;
 let orgId: number;
+let admin: ApiClient;
 let adminId: number;
+let provider: ApiClient;
 
 beforeAll(async () => {
   server = await startTestServer();
   orgId = (await createOrganization(server, 'Retention Clinic')).id;
-  admin = await signInNewStaff(server, 'admin', orgId);
+  [admin, provider] = [await signInNewStaff(server, 'admin', orgId), await signInNewStaff(server, 'provider', orgId)];
   adminId = (await admin.get<{ user: { id: number } }>('/api/me')).body.user.id;
-  provider = await signIn(server, await createStaff(server, { role: 'provider', organizationId: orgId }));
 });
 afterAll(async () => server?.close());
 
@@ -79,7 +76,10 @@ describe('organization setting observation_retention_months', () => {
 
   it('accepts the bounds and refuses what billing evidence cannot spare, with the contracts’ texts, audited', async () => {
     for (const months of [OBSERVATION_RETENTION_MONTHS_MIN, OBSERVATION_RETENTION_MONTHS_MAX]) {
-      const res = await admin.put(organizationSettingsPath(orgId), { require_mfa: false, observation_retention_months: months });
+      const res = await admin.put(organizationSettingsPath(orgId), {
+        require_mfa: false,
+        observation_retention_months: months,
+      });
       expect(res.status).toBe(200);
       expect(await stored()).toBe(months);
     }

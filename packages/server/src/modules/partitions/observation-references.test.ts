@@ -23,7 +23,9 @@ beforeAll(async () => {
   // Month tables for the past months the readings below are dated in, as the migration makes them
   // for old rows (a reading of a month without one waits in the default partition).
   for (const months of [5, 6, 7, 30, 40]) {
-    await db.ownerPool.query(`SELECT rpm_partition_create('observations', $1::date)`, [monthsBefore(new Date(), months)]);
+    await db.ownerPool.query(`SELECT rpm_partition_create('observations', $1::date)`, [
+      monthsBefore(new Date(), months),
+    ]);
   }
 });
 afterAll(async () => db?.drop());
@@ -82,9 +84,9 @@ describe('references to readings across month tables', () => {
     await raise(db.pool, reading, at, 'bp_crisis');
     const linked = await owner(`SELECT vital_id FROM alert_readings WHERE alert_id = $1 ORDER BY vital_id`, [alert.id]);
     expect(linked.rows.map((r) => Number(r.vital_id))).toEqual([reading, newer].sort((a, b) => a - b));
-    expect(Number((await owner(`SELECT last_vital_id FROM alerts WHERE id = $1`, [alert.id])).rows[0].last_vital_id)).toBe(
-      newer,
-    );
+    expect(
+      Number((await owner(`SELECT last_vital_id FROM alerts WHERE id = $1`, [alert.id])).rows[0].last_vital_id),
+    ).toBe(newer);
     // Pointing at another stored reading while last_at still names the old one's time: found by id.
     await db.pool.query(`UPDATE alerts SET last_vital_id = $2 WHERE id = $1`, [alert.id, reading]);
 
@@ -113,7 +115,12 @@ describe('references to readings across month tables', () => {
     const kept = await buildReading(db.pool, patientId, { systolic: 150, diastolic: 94 });
     await raise(db.pool, kept, new Date(), 'irregular_heartbeat');
     const links = async () =>
-      (await owner(`SELECT vital_id FROM alert_readings ar JOIN alerts a ON a.id = ar.alert_id WHERE a.patient_id = $1`, [patientId])).rows
+      (
+        await owner(
+          `SELECT vital_id FROM alert_readings ar JOIN alerts a ON a.id = ar.alert_id WHERE a.patient_id = $1`,
+          [patientId],
+        )
+      ).rows
         .map((r) => Number(r.vital_id))
         .sort((a, b) => a - b);
     expect(await links()).toContain(expired);
@@ -125,13 +132,19 @@ describe('references to readings across month tables', () => {
     expect(run.observations.deleted).toContainEqual(expect.objectContaining({ organization_id: organizationId }));
     expect(await links()).not.toContain(expired);
     expect(await links()).toContain(kept);
-    expect((await owner(`SELECT last_vital_id FROM alerts WHERE id = $1`, [alert.id])).rows[0].last_vital_id).toBeNull();
+    expect(
+      (await owner(`SELECT last_vital_id FROM alerts WHERE id = $1`, [alert.id])).rows[0].last_vital_id,
+    ).toBeNull();
 
     // A month every organization lets go is dropped whole, with the references into it.
     const older = inMonth(40);
     const [a, b] = [
       await buildReading(db.ownerPool, patientId, { systolic: 151, diastolic: 95, at: older }),
-      await buildReading(db.ownerPool, patientId, { systolic: 152, diastolic: 95, at: new Date(older.getTime() + 3_600_000) }),
+      await buildReading(db.ownerPool, patientId, {
+        systolic: 152,
+        diastolic: 95,
+        at: new Date(older.getTime() + 3_600_000),
+      }),
     ];
     // Stored after the retention run above, they wait for the next one; an open alert counts them.
     await owner(`UPDATE organizations SET observation_retention_months = NULL`);
@@ -142,7 +155,9 @@ describe('references to readings across month tables', () => {
     const drop = await runPartitionMaintenance(db.pool, { auditRetentionMonths: undefined }, 'job:references-2');
     expect(drop.observations.dropped).toContainEqual({ month: monthsBefore(new Date(), 40).slice(0, 7), rows: 2 });
     expect((await links()).filter((id) => id === a || id === b)).toEqual([]);
-    expect((await owner(`SELECT last_vital_id FROM alerts WHERE id = $1`, [dropped.id])).rows[0].last_vital_id).toBeNull();
+    expect(
+      (await owner(`SELECT last_vital_id FROM alerts WHERE id = $1`, [dropped.id])).rows[0].last_vital_id,
+    ).toBeNull();
     await owner(`UPDATE organizations SET observation_retention_months = NULL`);
   });
 });

@@ -9,9 +9,9 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OrganizationSettingsSection } from './organization-settings-section.tsx';
 import { renderPage } from '../../lib/testing/render-page.tsx';
 import { setupTestServer } from '../../lib/testing/test-server.ts';
-import { OrganizationSettingsSection } from './organization-settings-section.tsx';
 
 const settings = { id: 5, name: 'Harbor', require_mfa: true, time_zone: 'America/New_York', timer_start: 'open' };
 const server = setupTestServer(

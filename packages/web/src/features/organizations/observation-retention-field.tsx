@@ -27,7 +27,13 @@ function parseMonths(text: string): { months: number | null } | { error: string 
  * not picked, so it is not saved on every key). The form checks the range the server checks
  * (contracts), and shows the server's reason when it refuses all the same.
  */
-export function ObservationRetentionField({ organization, describedBy }: { organization: Organization; describedBy: string }) {
+export function ObservationRetentionField({
+  organization,
+  describedBy,
+}: {
+  organization: Organization;
+  describedBy: string;
+}) {
   const { enqueueSnackbar } = useSnackbar();
   const settings = useOrganizationSettings(organization.id);
   const update = useUpdateOrganizationSettings(organization.id);
@@ -91,7 +97,12 @@ export function ObservationRetentionField({ organization, describedBy }: { organ
         }}
         sx={{ maxWidth: 420, flex: 1 }}
       />
-      <Button type="submit" variant="outlined" disabled={disabled} aria-label={`${ObservationRetentionTexts.save}: ${organization.name}`}>
+      <Button
+        type="submit"
+        variant="outlined"
+        disabled={disabled}
+        aria-label={`${ObservationRetentionTexts.save}: ${organization.name}`}
+      >
         {ObservationRetentionTexts.save}
       </Button>
     </Stack>
