@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { TimerStartSchema } from './organizations.ts';
+import { ObservationRetentionSchema, TimerStartSchema } from './organizations.ts';
 
 /**
  * Identity administration beyond the spec: the organization-wide "require MFA" setting and the
@@ -17,6 +17,11 @@ export const OrganizationSettings = Type.Object({
   time_zone: Type.String(),
   /** How the care timer starts for providers (organizations.ts). */
   timer_start: TimerStartSchema,
+  /**
+   * Months the organization keeps its readings; null keeps them all (organizations.ts). The server
+   * always sends it; optional for clients and fixtures written before the setting.
+   */
+  observation_retention_months: Type.Optional(ObservationRetentionSchema),
 });
 export type OrganizationSettings = Static<typeof OrganizationSettings>;
 
@@ -25,6 +30,8 @@ export const UpdateOrganizationSettingsBody = Type.Object(
     require_mfa: Type.Boolean(),
     time_zone: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
     timer_start: Type.Optional(TimerStartSchema),
+    /** Left out keeps the retention; null keeps every reading. The range is checked by observationRetentionError. */
+    observation_retention_months: Type.Optional(ObservationRetentionSchema),
   },
   { additionalProperties: false },
 );

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { OBSERVATION_RETENTION_MONTHS_MAX, OBSERVATION_RETENTION_MONTHS_MIN } from './partitions.ts';
 
 export const Provider = Type.Object({ id: Type.Integer(), name: Type.String() });
 export type Provider = Static<typeof Provider>;
@@ -21,3 +22,36 @@ export const Organization = Type.Object({
   timer_start: Type.Optional(TimerStartSchema),
 });
 export type Organization = Static<typeof Organization>;
+
+/**
+ * How long the organization keeps its readings (organizations.observation_retention_months, applied
+ * by the daily partition maintenance): whole months, from OBSERVATION_RETENTION_MONTHS_MIN (why:
+ * partitions.ts) to OBSERVATION_RETENTION_MONTHS_MAX, or null to keep every reading.
+ */
+export const ObservationRetentionSchema = Type.Union([Type.Integer(), Type.Null()]);
+
+export const ObservationRetentionTexts = {
+  title: 'Reading retention',
+  help:
+    `Readings older than this many months are deleted by the daily maintenance; leave empty to keep every ` +
+    `reading. At least ${OBSERVATION_RETENTION_MONTHS_MIN} months: readings are the ` +
+    `evidence of claims, which Medicare takes up to 12 months after the service and may reopen within a year.`,
+  label: (organization: string) => `Keep readings for (months): ${organization}`,
+  save: 'Save',
+  keepAll: 'Kept without limit',
+} as const;
+
+export const ObservationRetentionErrors = {
+  notWhole: 'Retention must be a whole number of months',
+  tooShort: `Retention must be at least ${OBSERVATION_RETENTION_MONTHS_MIN} months: readings are billing evidence`,
+  tooLong: `Retention can be at most ${OBSERVATION_RETENTION_MONTHS_MAX} months`,
+} as const;
+
+/** Why a retention is refused (the server answers 400 with it, the form shows it), or null. */
+export function observationRetentionError(months: number | null): string | null {
+  if (months === null) return null;
+  if (!Number.isInteger(months)) return ObservationRetentionErrors.notWhole;
+  if (months < OBSERVATION_RETENTION_MONTHS_MIN) return ObservationRetentionErrors.tooShort;
+  if (months > OBSERVATION_RETENTION_MONTHS_MAX) return ObservationRetentionErrors.tooLong;
+  return null;
+}

@@ -113,7 +113,12 @@ export async function storeReadings(
               CASE WHEN a.organization_id = ${organizationId}::int AND i.kind <> ${UNKNOWN_METRIC_KIND}::text
                    THEN a.patient_id END AS patient_id
          FROM input i
-         LEFT JOIN devices d ON lower(btrim(d.device_id)) = lower(btrim(i.ident))
+         -- One probe of the device's unique index per reading. As a plain join the planner, which
+         -- cannot know the batch's size, hashed the batch and folded every device's identifier
+         -- (a scan of all devices in every call: 2 ms at 2,500 devices). LIMIT 1 keeps it a
+         -- lookup; the index is unique, so it changes no answer.
+         LEFT JOIN LATERAL (
+           SELECT d.id, d.device_id FROM devices d WHERE lower(btrim(d.device_id)) = lower(btrim(i.ident)) LIMIT 1) d ON true
          LEFT JOIN LATERAL (
            SELECT a.patient_id, p.organization_id FROM device_assignments a JOIN patients p ON p.id = a.patient_id
             WHERE a.device_id = d.id AND a.assigned_from <= i.measured_at
@@ -221,7 +226,9 @@ function auditStep(a: StoreAudit, received: number) {
  * calls on a lock.
  */
 function admittedSteps(sourceId: string | null, quota: number | null) {
-  return sql`room AS (
+  // MATERIALIZED: inlined, room.n became two copies of its count (the filter below names it
+  // twice), and the source's waiting readings were counted twice in every call.
+  return sql`room AS MATERIALIZED (
        SELECT CASE WHEN ${quota}::int IS NULL THEN NULL
                    ELSE greatest(${quota}::int - (SELECT count(*) FROM unmatched_readings WHERE source_id = ${sourceId}::uuid), 0)
               END AS n

@@ -10,7 +10,14 @@ export function presentOrganization(row: OrganizationRow): Organization {
 }
 
 export function presentOrganizationSettings(row: OrganizationRow): OrganizationSettings {
-  return { id: row.id, name: row.name, require_mfa: row.require_mfa, time_zone: row.time_zone, timer_start: timerStart(row.timer_start) };
+  return {
+    id: row.id,
+    name: row.name,
+    require_mfa: row.require_mfa,
+    time_zone: row.time_zone,
+    timer_start: timerStart(row.timer_start),
+    observation_retention_months: row.observation_retention_months,
+  };
 }
 
 /** A provider in the patient form's list: the name without title (or e-mail), never null. */

@@ -11,6 +11,8 @@ export interface OrganizationRow {
   time_zone: string;
   /** How the care timer starts for providers: 'open' or 'click' (a CHECK keeps it so). */
   timer_start: string;
+  /** Months the organization keeps its readings; null keeps them (the partition maintenance applies it). */
+  observation_retention_months: number | null;
 }
 
 export interface ProviderRow {
@@ -20,7 +22,7 @@ export interface ProviderRow {
   email: string;
 }
 
-const ORGANIZATION_COLUMNS = ['id', 'name', 'require_mfa', 'time_zone', 'timer_start'] as const;
+const ORGANIZATION_COLUMNS = ['id', 'name', 'require_mfa', 'time_zone', 'timer_start', 'observation_retention_months'] as const;
 
 /** Every organization by name, or (`onlyId` set) that one alone. */
 export async function listOrganizations(db: Queryable, onlyId: number | null): Promise<OrganizationRow[]> {
@@ -41,7 +43,7 @@ export async function organizationExists(db: Queryable, id: number): Promise<boo
 export async function setOrganizationSettings(
   db: Queryable,
   id: number,
-  settings: { requireMfa: boolean; timeZone?: string; timerStart?: TimerStart },
+  settings: { requireMfa: boolean; timeZone?: string; timerStart?: TimerStart; retentionMonths?: number | null },
 ): Promise<OrganizationRow | undefined> {
   return kysely(db)
     .updateTable('organizations')
@@ -49,6 +51,7 @@ export async function setOrganizationSettings(
       require_mfa: settings.requireMfa,
       ...(settings.timeZone === undefined ? {} : { time_zone: settings.timeZone }),
       ...(settings.timerStart === undefined ? {} : { timer_start: settings.timerStart }),
+      ...(settings.retentionMonths === undefined ? {} : { observation_retention_months: settings.retentionMonths }),
     })
     .where('id', '=', id)
     .returning(ORGANIZATION_COLUMNS)

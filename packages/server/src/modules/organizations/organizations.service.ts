@@ -2,6 +2,7 @@ import {
   AdminErrors,
   ApiErrors,
   BillingErrors,
+  observationRetentionError,
   type AuditAction,
   type Organization,
   type OrganizationSettings,
@@ -73,8 +74,10 @@ export async function getOrganizationSettings(db: pg.Pool, ctx: SignedInContext,
 }
 
 /**
- * The organization's settings; `time_zone` and `timer_start` left out keep their values. Each
- * change is audited with its old and new value.
+ * The organization's settings; `time_zone`, `timer_start` and `observation_retention_months` left
+ * out keep their values. Each change is audited with its old and new value. A retention shorter
+ * than the billing evidence needs (contracts, partitions.ts) is refused here and by the column's
+ * CHECK; the daily partition maintenance applies it.
  *
  * Organization-wide MFA: with `require_mfa` on, the user pool asks every user of the organization
  * who has no MFA yet to set it up at their next sign-in (local pool; see modules/identity/index.ts for
@@ -93,13 +96,24 @@ export async function updateOrganizationSettings(
     if (body.time_zone !== undefined && !(await isKnownTimeZone(tx, body.time_zone))) {
       throw failure(400, BillingErrors.unknownTimeZone, { ...target, reason: 'unknown time zone' });
     }
+    const retention = body.observation_retention_months;
+    const retentionRefused = retention === undefined ? null : observationRetentionError(retention);
+    if (retentionRefused) throw failure(400, retentionRefused, { ...target, reason: 'retention out of range' });
     const after = before
-      ? await setOrganizationSettings(tx, id, { requireMfa: body.require_mfa, timeZone: body.time_zone, timerStart: body.timer_start })
+      ? await setOrganizationSettings(tx, id, {
+          requireMfa: body.require_mfa,
+          timeZone: body.time_zone,
+          timerStart: body.timer_start,
+          retentionMonths: retention,
+        })
       : undefined;
     if (!before || !after) throw failure(404, ApiErrors.notFound, { ...target, reason: 'not found' });
     const details: Record<string, { from: unknown; to: unknown }> = { require_mfa: { from: before.require_mfa, to: after.require_mfa } };
     if (before.time_zone !== after.time_zone) details.time_zone = { from: before.time_zone, to: after.time_zone };
     if (before.timer_start !== after.timer_start) details.timer_start = { from: before.timer_start, to: after.timer_start };
+    if (before.observation_retention_months !== after.observation_retention_months) {
+      details.observation_retention_months = { from: before.observation_retention_months, to: after.observation_retention_months };
+    }
     await audit(tx, ctx, { ...target, outcome: 'success', details });
     return presentOrganizationSettings(after);
   });

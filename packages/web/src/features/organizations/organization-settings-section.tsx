@@ -3,6 +3,7 @@ import {
   AdminTexts,
   BillingTexts,
   CareTimerTexts,
+  ObservationRetentionTexts,
   TIMER_STARTS,
   TimerStartLabels,
   Toasts,
@@ -14,6 +15,7 @@ import { useOrganizations } from '../../api/organizations/get-organizations.ts';
 import { useOrganizationSettings } from '../../api/organizations/get-organization-settings.ts';
 import { useUpdateOrganizationSettings } from '../../api/organizations/update-organization-settings.ts';
 import { listTimezones } from '../../lib/timezone.ts';
+import { ObservationRetentionField } from './observation-retention-field.tsx';
 
 /** One organization's "require MFA" switch: off until its settings have loaded. */
 function RequireMfaSwitch({ organization }: { organization: Organization }) {
@@ -114,6 +116,7 @@ function BillingTimeZoneSelect({ organization }: { organization: Organization })
 }
 
 const TIMER_START_HELP_ID = 'timer-start-help';
+const RETENTION_HELP_ID = 'observation-retention-help';
 
 /** How the care timer on a patient's page starts for the organization's providers. */
 function TimerStartSelect({ organization }: { organization: Organization }) {
@@ -131,7 +134,10 @@ function TimerStartSelect({ organization }: { organization: Organization }) {
   );
 }
 
-/** Admin settings of each organization: organization-wide MFA, the billing time zone, the care timer's start. */
+/**
+ * Admin settings of each organization: organization-wide MFA, the billing time zone, the care
+ * timer's start, and how long readings are kept.
+ */
 export function OrganizationSettingsSection() {
   const organizations = useOrganizations();
   return (
@@ -164,6 +170,17 @@ export function OrganizationSettingsSection() {
       <Stack>
         {organizations.data?.map((o) => (
           <TimerStartSelect key={o.id} organization={o} />
+        ))}
+      </Stack>
+      <Typography variant="subtitle2" component="p" sx={{ mt: 2 }}>
+        {ObservationRetentionTexts.title}
+      </Typography>
+      <FormHelperText id={RETENTION_HELP_ID} sx={{ mb: 1 }}>
+        {ObservationRetentionTexts.help}
+      </FormHelperText>
+      <Stack>
+        {organizations.data?.map((o) => (
+          <ObservationRetentionField key={o.id} organization={o} describedBy={RETENTION_HELP_ID} />
         ))}
       </Stack>
     </Paper>
