@@ -69,7 +69,7 @@ const serverElements = [
   { type: 'kernel', pattern: `${server}/kernel`, mode: 'folder' },
   { type: 'policies', pattern: `${server}/policies`, mode: 'folder' },
   { type: 'db', pattern: `${server}/db`, mode: 'folder' },
-  { type: 'script', pattern: 'packages/server/scripts/seed-demo.ts', mode: 'full' },
+  { type: 'script', pattern: 'packages/server/scripts/seed-demo*.ts', mode: 'full' },
 ];
 // The `mode: 'full'` patterns match from the repository root. The last policy that matches wins;
 // an import no policy allows is refused ("There is no policy allowing dependencies from …").
@@ -78,7 +78,7 @@ const serverLayers = {
   policies: [
     ...[
       ['app', ['app', 'settings', 'module-deps', 'module', 'kernel', 'policies', 'db']],
-      ['script', ['app', 'settings', 'module', 'kernel', 'policies', 'db']],
+      ['script', ['app', 'settings', 'module', 'kernel', 'policies', 'db', 'script']],
       ['module', ['settings', 'module-deps', 'module', 'kernel', 'policies', 'db']],
       ['module-deps', ['settings', 'module']],
       ['kernel', ['settings', 'policies', 'db']],
@@ -164,7 +164,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['packages/server/src/**/*.ts', 'packages/server/scripts/seed-demo.ts'],
+    files: ['packages/server/src/**/*.ts', 'packages/server/scripts/seed-demo*.ts'],
     ignores: serverTests.filter((glob) => !glob.startsWith('packages/server/scripts')),
     plugins: { boundaries, 'import-x': importX },
     settings: {
@@ -181,7 +181,7 @@ export default tseslint.config(
   },
   {
     // The query builder and raw SQL belong to repositories, migrations and db/.
-    files: ['packages/server/src/**/*.ts', 'packages/server/scripts/seed-demo.ts'],
+    files: ['packages/server/src/**/*.ts', 'packages/server/scripts/seed-demo*.ts'],
     ignores: [
       ...sqlHomes,
       ...serverTests.filter((glob) => !glob.startsWith('packages/server/scripts')),
