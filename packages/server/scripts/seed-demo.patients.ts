@@ -11,6 +11,7 @@
  * for this month's billing; device data accrues from today, as the device simulator sends it.
  */
 import { bloodPressure, MAX_PAGE_LIMIT, type Device, type DeviceType, type MeasurementKind } from '@rpm/contracts';
+import { isBillingMonthClosed, readingsInClosedMonths } from '../src/modules/billing/index.ts';
 import { createDevice, getDevices } from '../src/modules/devices/index.ts';
 import { addNote } from '../src/modules/notes/index.ts';
 import { addManualObservation } from '../src/modules/observations/index.ts';
@@ -33,6 +34,8 @@ export interface SeedTotals {
   enrolled: Record<string, number>;
   /** Readings stored per kind. */
   byKind: Record<string, number>;
+  /** Readings and tracking entries left out because their month is closed for billing. */
+  closed: number;
 }
 
 /** One reading to type in: its kind, unit (the kind's canonical unit), values and time. */
@@ -159,10 +162,18 @@ async function admit(
  * against the alert rules with the readings before it, as they arrive), then notes and tracking
  * time, and an outreach call when the patient stopped measuring. Answers readings stored per kind.
  */
-async function care(deps: SeedDeps, c: Care): Promise<Record<string, number>> {
+async function care(deps: SeedDeps, c: Care): Promise<{ byKind: Record<string, number>; closed: number }> {
   const { id, p, providers } = c;
   const byKind: Record<string, number> = {};
-  for (const e of c.entries) {
+  // A month closed for billing takes no more readings or time, whoever asks: what would fall in
+  // one is left out (asked first, so the services are not made to refuse it thousands of times).
+  const inClosedMonth = await readingsInClosedMonths(
+    deps.db,
+    c.entries.map((e) => ({ patientId: id, at: e.at.toISOString() })),
+  );
+  let closed = inClosedMonth.filter(Boolean).length;
+  for (const [i, e] of c.entries.entries()) {
+    if (inClosedMonth[i]) continue;
     const body = { kind: e.kind, unit: e.unit, components: e.components, created_at: e.at.toISOString() };
     await addManualObservation(deps, contextOf(providers[p.n % 2]!), id, body);
     byKind[e.kind] = (byKind[e.kind] ?? 0) + 1;
@@ -175,8 +186,13 @@ async function care(deps: SeedDeps, c: Care): Promise<Record<string, number>> {
     const minutes = 10 + Math.floor(r() * 30);
     // The month's review is a live call; earlier entries mostly too, the rest reviews of readings.
     const call = r() < 0.6 || j === 0;
+    const date = dayBefore(today, j * 20);
+    if (await isBillingMonthClosed(deps.db, date)) {
+      closed++;
+      continue;
+    }
     await addTrackingEntry(deps, author, id, {
-      date: dayBefore(today, j * 20),
+      date,
       duration_minutes: minutes,
       notes: j === 0 ? 'Monthly review of readings' : null,
       activity: call ? 'phone_call' : 'review_readings',
@@ -190,7 +206,7 @@ async function care(deps: SeedDeps, c: Care): Promise<Record<string, number>> {
       notes: 'No readings for several days; asked to call back',
     });
   }
-  return byKind;
+  return { byKind, closed };
 }
 
 /** Runs `work` on every item, at most `at` at a time. */
@@ -218,7 +234,7 @@ export async function seedPatients(
   const devices = new Map(
     (await getDevices(deps.db, contextOf(admin))).map((d) => [d.device_id.trim().toLowerCase(), d]),
   );
-  const totals: SeedTotals = { created: 0, existing: 0, readings: 0, enrolled: {}, byKind: {} };
+  const totals: SeedTotals = { created: 0, existing: 0, readings: 0, enrolled: {}, byKind: {}, closed: 0 };
   const admitted: Care[] = [];
   for (const [o, organizationId] of orgIds.entries()) {
     for (let k = 0; k < opts.perOrg; k++) {
@@ -233,7 +249,9 @@ export async function seedPatients(
     }
   }
   await inTurns(admitted, opts.concurrency, async (c) => {
-    for (const [kind, count] of Object.entries(await care(deps, c))) {
+    const { byKind, closed } = await care(deps, c);
+    totals.closed += closed;
+    for (const [kind, count] of Object.entries(byKind)) {
       totals.byKind[kind] = (totals.byKind[kind] ?? 0) + count;
       totals.readings += count;
     }

@@ -73,6 +73,8 @@ function report(totals: SeedTotals) {
         .join(', ');
     say(`Programs of the new patients: ${list(totals.enrolled)}; readings by kind: ${list(totals.byKind)}.`);
   }
+  if (totals.closed > 0)
+    say(`${totals.closed} readings and tracking entries left out: their month is closed for billing.`);
   say(`Organizations: ${ORGANIZATIONS.join(', ')}.`);
 }
 
