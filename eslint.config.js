@@ -70,7 +70,7 @@ const serverElements = [
   { type: 'kernel', pattern: `${server}/kernel`, mode: 'folder' },
   { type: 'policies', pattern: `${server}/policies`, mode: 'folder' },
   { type: 'db', pattern: `${server}/db`, mode: 'folder' },
-  { type: 'script', pattern: 'packages/server/scripts/seed-demo.ts', mode: 'full' },
+  { type: 'script', pattern: 'packages/server/scripts/seed-demo*.ts', mode: 'full' },
 ];
 // The `mode: 'full'` patterns match from the repository root. The last policy that matches wins;
 // an import no policy allows is refused ("There is no policy allowing dependencies from …").
@@ -79,7 +79,7 @@ const serverLayers = {
   policies: [
     ...[
       ['app', ['app', 'settings', 'module-deps', 'module', 'kernel', 'policies', 'db']],
-      ['script', ['app', 'settings', 'module', 'kernel', 'policies', 'db']],
+      ['script', ['app', 'settings', 'module', 'kernel', 'policies', 'db', 'script']],
       ['module', ['settings', 'module-deps', 'module', 'kernel', 'policies', 'db']],
       ['module-deps', ['settings', 'module']],
       ['kernel', ['settings', 'policies', 'db']],
@@ -165,7 +165,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['packages/server/src/**/*.ts', 'packages/server/scripts/seed-demo.ts'],
+    files: ['packages/server/src/**/*.ts', 'packages/server/scripts/seed-demo*.ts'],
     ignores: serverTests.filter((glob) => !glob.startsWith('packages/server/scripts')),
     plugins: { boundaries, 'import-x': importX },
     settings: {
@@ -182,7 +182,7 @@ export default tseslint.config(
   },
   {
     // The query builder and raw SQL belong to repositories, migrations and db/.
-    files: ['packages/server/src/**/*.ts', 'packages/server/scripts/seed-demo.ts'],
+    files: ['packages/server/src/**/*.ts', 'packages/server/scripts/seed-demo*.ts'],
     ignores: [
       ...sqlHomes,
       ...serverTests.filter((glob) => !glob.startsWith('packages/server/scripts')),

@@ -8,13 +8,7 @@
 export const privateImports = [];
 
 /** Files outside repositories and db/ that still send SQL themselves. */
-export const sqlOutsideRepositories = [
-  {
-    file: 'packages/server/scripts/seed-demo.ts',
-    reason:
-      "the demo seed still inserts its demo patients, devices and readings with SQL of its own; it is to create them through the modules' services",
-  },
-];
+export const sqlOutsideRepositories = [];
 
 /**
  * Test files that write domain rows with SQL of their own (INSERT, UPDATE or DELETE, as text or with

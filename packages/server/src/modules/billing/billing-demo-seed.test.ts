@@ -10,10 +10,15 @@ import {
   type BillingRow,
   type BillingWorklist,
   type BillingWorklistRow,
+  type AdminUsersResponse,
+  type PatientList,
+  type PatientListItem,
 } from '@rpm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../config.ts';
+import { kysely } from '../../db/kysely.ts';
 import { createTestDatabase, testKeys } from '../../../test/db.ts';
+import { auditRecordsOf } from '../../../test/support/audit.ts';
 import { signInNewStaff, startTestServer, type ApiClient, type TestServer } from '../../../test/support/http.ts';
 import { monthBounds, addDays } from './billing-rules.ts';
 
@@ -28,18 +33,17 @@ let server: TestServer;
 let admin: ApiClient;
 let dataDir: string;
 
-beforeAll(async () => {
-  const db = await createTestDatabase();
-  dataDir = await mkdtemp(path.join(tmpdir(), 'rpm-demo-seed-'));
-  await promisify(execFile)(
+/** Runs `npm run seed:demo` as the operator would, into the test's database; answers what it printed. */
+async function runSeed(databaseUrl: string): Promise<string> {
+  const { stdout } = await promisify(execFile)(
     process.execPath,
     ['--conditions=@rpm/source', '--import', 'tsx', path.join(REPO_ROOT, 'packages/server/scripts/seed-demo.ts')],
     {
       cwd: REPO_ROOT,
-      timeout: 240_000,
+      timeout: 420_000,
       env: {
         PATH: process.env.PATH ?? '',
-        DATABASE_URL: db.ownerUrl,
+        DATABASE_URL: databaseUrl,
         DATA_DIR: dataDir,
         // The test server's keys, so that it can read the user pool the seed wrote.
         PORTAL_MASTER_KEY: testKeys.masterKey.toString('hex'),
@@ -47,9 +51,19 @@ beforeAll(async () => {
       },
     },
   );
+  return stdout;
+}
+
+let ownerUrl: string;
+
+beforeAll(async () => {
+  const db = await createTestDatabase();
+  ownerUrl = db.ownerUrl;
+  dataDir = await mkdtemp(path.join(tmpdir(), 'rpm-demo-seed-'));
+  await runSeed(ownerUrl);
   server = await startTestServer({}, db);
   admin = await signInNewStaff(server, 'admin', null);
-}, 300_000);
+}, 480_000);
 afterAll(async () => {
   await server?.close();
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
@@ -88,4 +102,69 @@ describe('the worklist agrees with the report for the demo seed', () => {
     // The comparison is not one of empty rows: the seed's patients earn codes.
     expect(earned).toBeGreaterThan(10);
   });
+});
+
+/** The demo's patients as the admin's patient list shows them (all of them: the seed makes 50). */
+async function demoPatients(): Promise<PatientListItem[]> {
+  const list = await admin.get<PatientList>('/api/patients?limit=100');
+  expect(list.status).toBe(200);
+  return list.body.items;
+}
+
+const observationCount = async () =>
+  Number(
+    (
+      await kysely(server.db.pool)
+        .selectFrom('observations')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+
+describe('the demo seed makes its data through the services', () => {
+  it('each patient was created by the patients service and each reading stored by the observations service', async () => {
+    const patients = await demoPatients();
+    expect(patients).toHaveLength(50);
+    const created = await auditRecordsOf(server, { action: 'patient.create' }, ['resource_id', 'outcome']);
+    expect(
+      created
+        .filter((r) => r.outcome === 'success')
+        .map((r) => Number(r.resource_id))
+        .sort((a, b) => a - b),
+    ).toEqual(patients.map((p) => p.id).sort((a, b) => a - b));
+    // One audited request per reading, as staff typing them in leave: none stored around the service.
+    const stored = await auditRecordsOf(server, { action: 'observation.create' }, ['outcome']);
+    expect(stored.length).toBeGreaterThan(10_000);
+    expect(stored.every((r) => r.outcome === 'success')).toBe(true);
+    expect(await observationCount()).toBe(stored.length);
+    // The demo's staff were registered by an admin through the users service.
+    const users = await admin.get<AdminUsersResponse>('/api/admin/users');
+    const demoStaff = users.body.users.filter(
+      (u) => u.email.startsWith('dr.') || u.email.startsWith('nurse.') || u.email === 'demo.admin@example.com',
+    );
+    expect(demoStaff).toHaveLength(5);
+    const registered = new Set(
+      (await auditRecordsOf(server, { action: 'user.create' }, ['target_user_id'])).map((r) => r.target_user_id),
+    );
+    for (const u of demoStaff) expect(registered.has(u.id)).toBe(true);
+  });
+
+  it('the alerts come from evaluating the readings as they were stored: only for active patients', async () => {
+    const patients = await demoPatients();
+    const alerts = await kysely(server.db.pool).selectFrom('alerts').select(['patient_id']).execute();
+    expect(alerts.length).toBeGreaterThan(0);
+    const active = new Set(patients.filter((p) => p.enrolled_rpm && p.enrollment_status === 'Active').map((p) => p.id));
+    expect(alerts.filter((a) => !active.has(a.patient_id))).toEqual([]);
+    // And the patient list counts them: the open ones of some patients.
+    expect(patients.some((p) => p.open_alerts > 0)).toBe(true);
+  });
+
+  it('a second run adds nothing twice', async () => {
+    const before = await observationCount();
+    const printed = await runSeed(ownerUrl);
+    expect(printed).toContain('Patients: 0 created (50 already there); 0 readings added.');
+    expect(printed).toContain('(already there, password unchanged)');
+    expect(await demoPatients()).toHaveLength(50);
+    expect(await observationCount()).toBe(before);
+  }, 300_000);
 });

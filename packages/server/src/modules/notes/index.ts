@@ -1,2 +1,3 @@
 export { notesRoutes } from './notes.routes.ts';
 export { writeNote } from './notes.service.ts';
+export { addNote } from './notes.service.ts';

@@ -1,1 +1,2 @@
 export { outreachRoutes } from './outreach.routes.ts';
+export { recordOutreach } from './outreach.service.ts';

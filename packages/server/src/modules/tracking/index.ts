@@ -1,3 +1,4 @@
 export { trackingRoutes } from './tracking.routes.ts';
 export { trackingDayRefusal } from './tracking.service.ts';
 export { recordTrackingTime, trackingToday } from './tracking.service.ts';
+export { addTrackingEntry } from './tracking.service.ts';

@@ -1,1 +1,2 @@
 export { usersRoutes } from './users.routes.ts';
+export { createUser, getUsers } from './users.service.ts';
