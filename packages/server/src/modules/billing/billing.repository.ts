@@ -32,7 +32,7 @@ const spansOf = sql`unnest(f.active_from, f.active_to) AS s(active_from, active_
 function daysIn(a: Fragment, b: Fragment) {
   return sql`(SELECT coalesce(sum(rpm_month_days_in(b.month, b.days, ${a}, ${b})), 0)::int
       FROM billing_reading_months b
-     WHERE b.patient_id = f.id AND b.month >= date_trunc('month', ${a})::date AND b.month <= ${b})`;
+     WHERE b.patient_id = f.id AND b.month >= date_trunc('month', (${a})::timestamp)::date AND b.month <= ${b})`;
 }
 
 /** What the database counts for one enrolled patient and month: the rules' inputs. */
@@ -122,7 +122,9 @@ export function billingInputsQuery(opts: BillingInputsScope) {
                WHERE b.patient_id = f.id AND b.month <= ${start} ORDER BY b.month DESC LIMIT 1) AS last_day
         FROM pts f
     ),
-    per_patient AS (
+    -- MATERIALIZED: computed once per patient, then joined by id (inlined, the planner may
+    -- evaluate them once per pair of patients).
+    per_patient AS MATERIALIZED (
       SELECT f.id AS patient_id,
              jsonb_object_agg(k.idx, k.days) FILTER (WHERE k.days > 0) AS period_days
         FROM f
@@ -134,7 +136,7 @@ export function billingInputsQuery(opts: BillingInputsScope) {
        WHERE f.first_day IS NOT NULL
        GROUP BY f.id
     ),
-    setup AS (
+    setup AS MATERIALIZED (
       SELECT f.id AS patient_id,
              CASE WHEN ${daysIn(sql`f.first_day + 1`, sql`least(f.first_day + ${lastOfPeriod}, ${end})`)} > 0
                   THEN 0
