@@ -121,6 +121,76 @@ BEGIN
 END;
 $$;
 
+-- Each patient's first two days with counted data, of all months: the first day anchors the
+-- 30-day periods and the second says whether the first period is the setup one (two days), so the
+-- month queries need not look for them in each patient's history. Kept from the months' rows.
+CREATE TABLE billing_reading_starts (
+  patient_id integer PRIMARY KEY REFERENCES patients (id) ON DELETE CASCADE,
+  first_day  date NOT NULL,
+  second_day date
+);
+
+-- The month queries read the rows of two or three months for every patient at once.
+CREATE INDEX billing_reading_months_month_idx ON billing_reading_months (month, patient_id);
+
+-- The starts of these patients (all with null) taken again from their first two month rows.
+CREATE FUNCTION rpm_billing_reading_starts_refresh(patient_ids integer[]) RETURNS void
+  LANGUAGE plpgsql SET search_path = pg_catalog, public AS $$
+BEGIN
+  WITH firsts AS (
+    SELECT p.id AS patient_id, d.days[1] AS first_day, d.days[2] AS second_day
+      FROM public.patients p
+     CROSS JOIN LATERAL (
+       SELECT array_agg(x.day ORDER BY x.day) AS days FROM (
+         SELECT b.month + g.i - 1 AS day
+           FROM (SELECT month, days FROM public.billing_reading_months
+                  WHERE patient_id = p.id ORDER BY month LIMIT 2) b
+          CROSS JOIN generate_series(1, 31) AS g(i)
+          WHERE substring(b.days FROM g.i FOR 1) = B'1'
+          ORDER BY 1 LIMIT 2) x) d
+     WHERE (patient_ids IS NULL OR p.id = ANY (patient_ids))
+  ),
+  gone AS (
+    DELETE FROM public.billing_reading_starts s USING firsts f
+     WHERE s.patient_id = f.patient_id AND f.first_day IS NULL
+  )
+  INSERT INTO public.billing_reading_starts AS s (patient_id, first_day, second_day)
+  SELECT patient_id, first_day, second_day FROM firsts WHERE first_day IS NOT NULL ORDER BY patient_id
+  ON CONFLICT (patient_id) DO UPDATE SET first_day = EXCLUDED.first_day, second_day = EXCLUDED.second_day
+   WHERE (s.first_day, s.second_day) IS DISTINCT FROM (EXCLUDED.first_day, EXCLUDED.second_day);
+END;
+$$;
+
+CREATE FUNCTION billing_reading_months_starts() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  ids integer[];
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    SELECT array_agg(DISTINCT patient_id) INTO ids FROM new_rows;
+  ELSIF TG_OP = 'UPDATE' THEN
+    -- A month gaining or losing days changes the starts only when it is one of the first two.
+    SELECT array_agg(DISTINCT n.patient_id) INTO ids
+      FROM new_rows n JOIN old_rows o ON o.patient_id = n.patient_id AND o.month = n.month
+     WHERE n.days IS DISTINCT FROM o.days
+       AND n.month <= (SELECT coalesce(max(b.month), 'infinity') FROM (
+                         SELECT month FROM billing_reading_months WHERE patient_id = n.patient_id
+                          ORDER BY month LIMIT 2) b);
+  ELSE
+    SELECT array_agg(DISTINCT patient_id) INTO ids FROM old_rows;
+  END IF;
+  IF ids IS NOT NULL THEN
+    PERFORM rpm_billing_reading_starts_refresh(ids);
+  END IF;
+  RETURN NULL;
+END;
+$$;
+CREATE TRIGGER billing_reading_months_starts_insert AFTER INSERT ON billing_reading_months
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION billing_reading_months_starts();
+CREATE TRIGGER billing_reading_months_starts_update AFTER UPDATE ON billing_reading_months
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION billing_reading_months_starts();
+CREATE TRIGGER billing_reading_months_starts_delete AFTER DELETE ON billing_reading_months
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION billing_reading_months_starts();
+
 -- Every patient's months counted again from all readings (after a change of the kinds above, or
 -- after loading readings with triggers off).
 CREATE FUNCTION rpm_billing_reading_months_rebuild() RETURNS void
@@ -128,6 +198,9 @@ CREATE FUNCTION rpm_billing_reading_months_rebuild() RETURNS void
 BEGIN
   DELETE FROM public.billing_reading_months;
   EXECUTE rpm_billing_reading_months_sql('SELECT patient_id, created_at, source, kind FROM public.observations', 1);
+  -- Also when triggers are off (session_replication_role = replica).
+  DELETE FROM public.billing_reading_starts;
+  PERFORM rpm_billing_reading_starts_refresh(NULL);
 END;
 $$;
 SELECT rpm_billing_reading_months_rebuild();

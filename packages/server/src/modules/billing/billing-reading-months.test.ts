@@ -57,10 +57,21 @@ async function counted(pool: pg.Pool, patientId: number): Promise<Day[]> {
   return rows;
 }
 
+/** The patient's kept first two days (billing_reading_starts), none without any. */
+async function starts(pool: pg.Pool, patientId: number): Promise<string[]> {
+  const { rows } = await pool.query<{ first_day: string; second_day: string | null }>(
+    `SELECT to_char(first_day, 'YYYY-MM-DD') AS first_day, to_char(second_day, 'YYYY-MM-DD') AS second_day
+       FROM billing_reading_starts WHERE patient_id = $1`,
+    [patientId],
+  );
+  return rows.flatMap((r) => [r.first_day, ...(r.second_day === null ? [] : [r.second_day])]);
+}
+
 async function expectInStep(patientId: number, days: string[]): Promise<void> {
   const rows = await kept(db.pool, patientId);
   expect(rows).toEqual(await counted(db.pool, patientId));
   expect(rows.map((r) => r.day)).toEqual(days);
+  expect(await starts(db.pool, patientId)).toEqual(days.slice(0, 2));
 }
 
 const patient = (lastName = 'Months') =>
@@ -169,11 +180,15 @@ describe('the kept days with device data', () => {
   });
 
   it('are those a rebuild from every reading counts', async () => {
-    const before = await db.pool.query('SELECT patient_id, month, readings FROM billing_reading_months ORDER BY 1, 2');
+    const both = async () => [
+      (await db.pool.query('SELECT patient_id, month, readings FROM billing_reading_months ORDER BY 1, 2')).rows,
+      (await db.pool.query('SELECT patient_id, first_day, second_day FROM billing_reading_starts ORDER BY 1')).rows,
+    ];
+    const before = await both();
     await db.ownerPool.query('SELECT rpm_billing_reading_months_rebuild()');
-    const after = await db.pool.query('SELECT patient_id, month, readings FROM billing_reading_months ORDER BY 1, 2');
-    expect(after.rows).toEqual(before.rows);
-    expect(before.rows.length).toBeGreaterThan(5);
+    expect(await both()).toEqual(before);
+    expect(before[0]!.length).toBeGreaterThan(5);
+    expect(before[1]!.length).toBeGreaterThan(5);
   });
 });
 
@@ -223,6 +238,7 @@ describe('the migration', () => {
       expect(await runMigrations(pool)).toContain('1010_billing_reading_months.sql');
       expect(await kept(pool, id)).toEqual(await counted(pool, id));
       expect((await kept(pool, id)).map((d) => d.day)).toEqual(['2026-09-30', '2026-10-01', '2026-10-20']);
+      expect(await starts(pool, id)).toEqual(['2026-09-30', '2026-10-01']);
     } finally {
       await pool.end();
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

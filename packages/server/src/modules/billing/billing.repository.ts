@@ -79,13 +79,13 @@ export interface BillingInputsScope {
 
 /**
  * The query itself, apart, so the benchmark can show its plan. Its cost does not grow with a
- * patient's history: it reads the patient's billing_reading_months rows (one per month with
- * counted days), never the observations
- *  - for the first and last day: one index probe each (the first and last month with data);
- *  - for 99453: one more count, "a reading on another day of the first period" (the first period
- *    then has 2 days and is the setup period). Only a patient whose first period had a single day
- *    has their history counted per period;
- *  - for the day counts: the rows of the periods overlapping the month (two or three months).
+ * patient's history: it reads billing_reading_starts (the first two days with counted data) and
+ * the billing_reading_months rows of the month and the two before it (a 30-day period overlapping
+ * the month starts at most 29 days before it), all patients at once; only two cases look further,
+ * with index probes of the patient's month rows:
+ *  - the last day with data, for a patient with none in those three months;
+ *  - the setup period (99453), for a patient whose first period had a single day: their history is
+ *    then counted per period.
  */
 export function billingInputsQuery(opts: BillingInputsScope) {
   const { monthStart, monthEnd, organizationId } = opts;
@@ -96,19 +96,33 @@ export function billingInputsQuery(opts: BillingInputsScope) {
   const start = sql`${monthStart}::date`;
   const end = sql`${monthEnd}::date`;
   const midnight = (day: Fragment) => sql`((${day})::timestamp AT TIME ZONE f.time_zone)`;
+  const monthBefore = (n: number) => sql`(${start} - ${sql.lit(`${n} month`)}::interval)::date`;
   // Period k of patient f: [first_day + k * 30, first_day + k * 30 + 29], cut at the month's end
   // (readings after the month are left out, so a past month's report does not change later).
-  const periodDays = (k: Fragment) =>
-    daysIn(sql`f.first_day + ${period} * ${k}`, sql`least(f.first_day + ${period} * ${k} + ${lastOfPeriod}, ${end})`);
+  const periodStart = (k: Fragment) => sql`f.first_day + ${period} * ${k}`;
+  const periodEnd = (k: Fragment) => sql`least(f.first_day + ${period} * ${k} + ${lastOfPeriod}, ${end})`;
+  // Its days, from the three month rows at hand (enough for the periods overlapping the month).
+  const recentDays = (k: Fragment) => sql`(coalesce(rpm_month_days_in(f.m0, f.d0, ${periodStart(k)}, ${periodEnd(k)}), 0)
+      + coalesce(rpm_month_days_in(f.m1, f.d1, ${periodStart(k)}, ${periodEnd(k)}), 0)
+      + coalesce(rpm_month_days_in(f.m2, f.d2, ${periodStart(k)}, ${periodEnd(k)}), 0))`;
+  const lastBit = (m: string, d: string) =>
+    sql`${sql.ref(m)} + 31 - position('1' IN reverse(${sql.ref(d)}::text))`;
   return sql<BillingInputRow>`
     WITH pts AS (
       SELECT p.id, p.organization_id, p.first_name, p.last_name, p.enrolled_rpm, o.time_zone,
              (now() AT TIME ZONE o.time_zone)::date AS today,
-             COALESCE(sp.active_from, '{}') AS active_from, COALESCE(sp.active_to, '{}') AS active_to
+             COALESCE(sp.active_from, '{}') AS active_from, COALESCE(sp.active_to, '{}') AS active_to,
+             CASE WHEN st.first_day <= ${end} THEN st.first_day END AS first_day,
+             st.second_day,
+             b2.month AS m2, b2.days AS d2, b1.month AS m1, b1.days AS d1, b0.month AS m0, b0.days AS d0
         FROM patients p JOIN organizations o ON o.id = p.organization_id
         LEFT JOIN (SELECT patient_id, array_agg(active_from) AS active_from,
                           array_agg(COALESCE(active_to, 'infinity'::timestamptz)) AS active_to
                      FROM patient_active_spans GROUP BY patient_id) sp ON sp.patient_id = p.id
+        LEFT JOIN billing_reading_starts st ON st.patient_id = p.id
+        LEFT JOIN billing_reading_months b0 ON b0.patient_id = p.id AND b0.month = ${start}
+        LEFT JOIN billing_reading_months b1 ON b1.patient_id = p.id AND b1.month = ${monthBefore(1)}
+        LEFT JOIN billing_reading_months b2 ON b2.patient_id = p.id AND b2.month = ${monthBefore(2)}
        -- One patient's page shows the progress even before enrollment; the report lists the enrolled.
        WHERE (p.enrolled_rpm OR ${patientId}::int IS NOT NULL OR ${everyPatient}::boolean)
          AND (${organizationId}::int IS NULL OR p.organization_id = ${organizationId}::int)
@@ -116,32 +130,28 @@ export function billingInputsQuery(opts: BillingInputsScope) {
     ),
     f AS (
       SELECT f.*,
-             (SELECT b.month + position(B'1' IN b.days) - 1 FROM billing_reading_months b
-               WHERE b.patient_id = f.id AND b.month <= ${start} ORDER BY b.month LIMIT 1) AS first_day,
-             (SELECT b.month + 31 - position('1' IN reverse(b.days::text)) FROM billing_reading_months b
-               WHERE b.patient_id = f.id AND b.month <= ${start} ORDER BY b.month DESC LIMIT 1) AS last_day
+             CASE WHEN f.first_day IS NULL THEN NULL
+                  WHEN f.m0 IS NOT NULL THEN ${lastBit('f.m0', 'f.d0')}
+                  WHEN f.m1 IS NOT NULL THEN ${lastBit('f.m1', 'f.d1')}
+                  WHEN f.m2 IS NOT NULL THEN ${lastBit('f.m2', 'f.d2')}
+                  ELSE (SELECT ${lastBit('b.month', 'b.days')} FROM billing_reading_months b
+                         WHERE b.patient_id = f.id AND b.month <= ${start} ORDER BY b.month DESC LIMIT 1)
+             END AS last_day,
+             -- The first period overlapping the month (the next one may too).
+             greatest(0, (${start} - f.first_day) / ${period}) AS k0
         FROM pts f
     ),
-    -- MATERIALIZED: computed once per patient, then joined by id (inlined, the planner may
-    -- evaluate them once per pair of patients).
-    per_patient AS MATERIALIZED (
+    per_patient AS (
       SELECT f.id AS patient_id,
-             jsonb_object_agg(k.idx, k.days) FILTER (WHERE k.days > 0) AS period_days
-        FROM f
-        -- The periods overlapping the month.
-        CROSS JOIN LATERAL (
-          SELECT g.idx, ${periodDays(sql`g.idx`)} AS days
-            FROM generate_series(greatest(0, (${start} - f.first_day) / ${period}), (${end} - f.first_day) / ${period}) AS g(idx)
-        ) k
-       WHERE f.first_day IS NOT NULL
-       GROUP BY f.id
-    ),
-    setup AS MATERIALIZED (
-      SELECT f.id AS patient_id,
-             CASE WHEN ${daysIn(sql`f.first_day + 1`, sql`least(f.first_day + ${lastOfPeriod}, ${end})`)} > 0
+             -- Periods with no day left out, and none at all as null (as an aggregate of the days would).
+             NULLIF(jsonb_strip_nulls(jsonb_build_object(
+               f.k0::text, NULLIF(${recentDays(sql`f.k0`)}, 0),
+               (f.k0 + 1)::text, CASE WHEN ${periodStart(sql`(f.k0 + 1)`)} <= ${end}
+                                      THEN NULLIF(${recentDays(sql`(f.k0 + 1)`)}, 0) END)), '{}'::jsonb) AS period_days,
+             CASE WHEN f.second_day <= least(f.first_day + ${lastOfPeriod}, ${end})
                   THEN 0
                   ELSE (SELECT min(g.idx) FROM generate_series(0, (${end} - f.first_day) / ${period}) AS g(idx)
-                         WHERE ${periodDays(sql`g.idx`)} >= ${sql.lit(DEVICE_DAYS_SHORT)})
+                         WHERE ${daysIn(periodStart(sql`g.idx`), periodEnd(sql`g.idx`))} >= ${sql.lit(DEVICE_DAYS_SHORT)})
              END AS setup_period
         FROM f WHERE f.first_day IS NOT NULL
     ),
@@ -160,14 +170,13 @@ export function billingInputsQuery(opts: BillingInputsScope) {
            to_char(f.today, 'YYYY-MM-DD') AS today,
            to_char(f.first_day, 'YYYY-MM-DD') AS first_day,
            to_char(f.last_day, 'YYYY-MM-DD') AS last_day,
-           s.setup_period,
+           pp.setup_period,
            pp.period_days,
            COALESCE(m.minutes, 0) AS minutes,
            COALESCE(m.interactive, false) AS interactive,
            f.enrolled_rpm AS enrolled,
            f.time_zone
       FROM f
-      LEFT JOIN setup s ON s.patient_id = f.id
       LEFT JOIN per_patient pp ON pp.patient_id = f.id
       LEFT JOIN minutes m ON m.patient_id = f.id
      ORDER BY lower(f.last_name), lower(f.first_name), f.id`;
