@@ -57,7 +57,11 @@ DECLARE
         JOIN public.patients p ON p.id = v.patient_id
         JOIN public.organizations o ON o.id = p.organization_id
        WHERE v.source <> 'manual' AND public.rpm_billable_kind(v.kind)
-         AND public.rpm_patient_active_at(v.patient_id, v.created_at)
+         -- rpm_patient_active_at, written out: as a join the planner reads the spans once
+         -- (a rebuild counts every reading; the function would probe them once per reading).
+         AND EXISTS (SELECT 1 FROM public.patient_active_spans s
+                      WHERE s.patient_id = v.patient_id AND s.active_from <= v.created_at
+                        AND (s.active_to IS NULL OR s.active_to > v.created_at))
        GROUP BY 1, 2
     )
     SELECT m.patient_id, m.month, array_agg(coalesce(c.n, 0) ORDER BY g.i) AS delta
@@ -330,3 +334,7 @@ BEGIN
   RETURN n;
 END;
 $$;
+
+-- The month's tracking time of every patient at once, read by date range: without it, the month
+-- queries read every entry ever logged.
+CREATE INDEX tracking_entries_date_idx ON tracking_entries (date, patient_id) INCLUDE (duration_minutes, interactive);

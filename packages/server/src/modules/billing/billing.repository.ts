@@ -141,7 +141,9 @@ export function billingInputsQuery(opts: BillingInputsScope) {
              greatest(0, (${start} - f.first_day) / ${period}) AS k0
         FROM pts f
     ),
-    per_patient AS (
+    -- MATERIALIZED: computed once per patient, then joined by id (inlined, the planner may
+    -- evaluate it once per pair of patients).
+    per_patient AS MATERIALIZED (
       SELECT f.id AS patient_id,
              -- Periods with no day left out, and none at all as null (as an aggregate of the days would).
              NULLIF(jsonb_strip_nulls(jsonb_build_object(
