@@ -20,14 +20,15 @@ import { billingInputs } from './billing.repository.ts';
  * billing queries trust it instead of the readings. Each case changes what it depends on and
  * compares the kept days with the days counted again from the readings themselves.
  */
+const physiologic = MEASUREMENT_KINDS.filter((k) => k.physiologic).map((k) => k.kind);
+const october = { monthStart: '2026-10-01', monthEnd: '2026-10-31' };
 let db: TestDatabase;
 let organizationId: number;
-const october = { monthStart: '2026-10-01', monthEnd: '2026-10-31' };
-const physiologic = MEASUREMENT_KINDS.filter((k) => k.physiologic).map((k) => k.kind);
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  organizationId = (await buildOrganization(db.pool, { timeZone: 'America/New_York' })).id;
+  const clinic = await buildOrganization(db.pool, { timeZone: 'America/New_York' });
+  organizationId = clinic.id;
 });
 afterAll(async () => db?.drop());
 
@@ -222,14 +223,14 @@ describe('the database function of billable kinds', () => {
 
 describe('the migration', () => {
   it('fills the months of readings stored before it', async () => {
-    const adminUrl = inject('postgresAdminUrl');
+    // A database of its own, at the migration before this one.
+    const url = new URL(inject('postgresAdminUrl'));
+    const admin = new pg.Client({ connectionString: url.toString() });
     const name = `rpm_test_billing_months_${Date.now()}`;
-    const c = new pg.Client({ connectionString: adminUrl });
-    await c.connect();
-    await c.query(`CREATE DATABASE ${name}`);
-    const u = new URL(adminUrl);
-    u.pathname = `/${name}`;
-    const pool = createPool(u.toString(), 2);
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    url.pathname = `/${name}`;
+    const pool = createPool(url.toString(), 2);
     try {
       await runMigrations(pool, { before: '1010' });
       const org = await buildOrganization(pool, { timeZone: 'America/Chicago' });
@@ -241,8 +242,8 @@ describe('the migration', () => {
       expect(await starts(pool, id)).toEqual(['2026-09-30', '2026-10-01']);
     } finally {
       await pool.end();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
     }
   });
 });
