@@ -149,7 +149,7 @@ try {
   const scope = { monthStart: start, monthEnd: end, organizationId: null };
   const inputs = await timed(5, 0, () => billingInputs(pool, scope));
   const ids = rows.map((x) => x.patient_id);
-  const details = await timed(5, 0, () => worklistDetails(pool, end, ids));
+  const details = await timed(5, 0, () => worklistDetails(pool, start, end, ids));
   console.log(
     `SQL only (no HTTP, no audit), medians: the rules' inputs ${inputs.ms.median.toFixed(1)} ms, ` +
       `the triage columns ${details.ms.median.toFixed(1)} ms`,

@@ -307,13 +307,22 @@ async function generateCareData(db: pg.ClientBase, userIds: number[]): Promise<v
   );
 }
 
-/** patient_observation_counts as the (bypassed) counting triggers would have kept it. */
+/**
+ * patient_observation_counts and the billing months' counted days as the (bypassed) triggers
+ * would have kept them (the billing months by the schema's own rebuild, when it has them).
+ */
 async function recount(db: pg.ClientBase): Promise<void> {
   await db.query('DELETE FROM patient_observation_counts');
   await db.query(
     `INSERT INTO patient_observation_counts (patient_id, kind, n)
      SELECT patient_id, kind, count(*) FROM observations GROUP BY patient_id, kind`,
   );
+  const billingMonths = await db.query(`SELECT to_regproc('rpm_billing_reading_months_rebuild') IS NOT NULL AS ok`);
+  if (billingMonths.rows[0]?.ok === true) {
+    const t = performance.now();
+    await db.query('SELECT rpm_billing_reading_months_rebuild()');
+    log(`  billing reading months rebuilt in ${secondsSince(t)} s`);
+  }
 }
 
 async function tableSizes(db: pg.ClientBase): Promise<string> {

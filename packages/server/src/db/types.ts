@@ -162,6 +162,19 @@ export interface BillingMonthSnapshots {
   position: number;
 }
 
+export interface BillingReadingMonths {
+  days: Generated<string | null>;
+  month: string;
+  patient_id: number;
+  readings: number[];
+}
+
+export interface BillingReadingStarts {
+  first_day: string;
+  patient_id: number;
+  second_day: string | null;
+}
+
 export interface BulkExportChunks {
   content: Buffer;
   export_id: string;
@@ -695,6 +708,8 @@ export interface DB {
   billing_closed_months: BillingClosedMonths;
   billing_month_reopenings: BillingMonthReopenings;
   billing_month_snapshots: BillingMonthSnapshots;
+  billing_reading_months: BillingReadingMonths;
+  billing_reading_starts: BillingReadingStarts;
   bulk_export_chunks: BulkExportChunks;
   bulk_export_files: BulkExportFiles;
   bulk_exports: BulkExports;

@@ -63,6 +63,7 @@ export async function getBillingWorklist(
       });
       details = await detailsOf(
         tx,
+        start,
         end,
         snapshot.map((s) => s.patient_id),
       );
@@ -83,6 +84,7 @@ export async function getBillingWorklist(
       const inputs = await billingInputs(tx, { monthStart: start, monthEnd: end, organizationId: scope });
       details = await detailsOf(
         tx,
+        start,
         end,
         inputs.map((i) => i.patient_id),
       );
@@ -125,8 +127,9 @@ export async function getBillingWorklist(
 
 async function detailsOf(
   tx: Parameters<typeof worklistDetails>[0],
+  monthStart: string,
   monthEnd: string,
   patientIds: number[],
 ): Promise<Map<number, WorklistDetailsRow>> {
-  return new Map((await worklistDetails(tx, monthEnd, patientIds)).map((d) => [d.patient_id, d]));
+  return new Map((await worklistDetails(tx, monthStart, monthEnd, patientIds)).map((d) => [d.patient_id, d]));
 }

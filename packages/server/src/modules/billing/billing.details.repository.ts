@@ -110,6 +110,7 @@ export interface WorklistDetailsRow {
  */
 export async function worklistDetails(
   db: Queryable,
+  monthStart: string,
   monthEnd: string,
   patientIds: number[],
 ): Promise<WorklistDetailsRow[]> {
@@ -121,8 +122,16 @@ export async function worklistDetails(
            NULLIF(btrim(concat_ws(' ', u.first_name, u.last_name)), '') AS primary_provider,
            COALESCE((SELECT array_agg(pp.program_id ORDER BY pp.enrolled_at, pp.program_id)
                        FROM patient_programs pp WHERE pp.patient_id = p.id), '{}') AS programs,
-           (SELECT max(v.created_at) FROM observations v
-             WHERE v.patient_id = p.id AND v.created_at < b.upto) AS last_reading_at,
+           -- Looked for in the month's UTC days first: constant bounds let the planner keep the
+           -- one month table of observations that holds them (each month table costs a probe per
+           -- patient otherwise); a later reading is never missed, as none is after the window
+           -- and before upto. The whole history only for a patient without a reading there.
+           COALESCE((SELECT max(v.created_at) FROM observations v
+                      WHERE v.patient_id = p.id AND v.created_at < b.upto
+                        AND v.created_at >= (${monthStart}::date::timestamp AT TIME ZONE 'UTC')
+                        AND v.created_at < ((${monthEnd}::date + 1)::timestamp AT TIME ZONE 'UTC')),
+                    (SELECT max(v.created_at) FROM observations v
+                      WHERE v.patient_id = p.id AND v.created_at < b.upto)) AS last_reading_at,
            (SELECT max(r.created_at) FROM patient_outreach r
              WHERE r.patient_id = p.id AND r.created_at < b.upto) AS last_outreach_at
       FROM patients p

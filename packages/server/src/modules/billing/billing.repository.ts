@@ -24,37 +24,15 @@ type Fragment = ReturnType<typeof sql>;
 const spansOf = sql`unnest(f.active_from, f.active_to) AS s(active_from, active_to)`;
 
 /**
- * The device readings of patient `f` that count (a billable reading while the patient was active,
- * rpm_patient_active_at: active_from <= t < active_to) measured in [from, until), until being at
- * most the month's end (f.upto): one index range per span of activity, so the cost is the one of
- * the readings themselves, not one function call per reading (the repository test checks both
- * agree at the spans' edges). Used as `FROM ${activeReadings(...)}`, with `v` the reading.
+ * How many days of [a, b] (dates) patient `f` has counted device data on, from the patient's
+ * billing_reading_months rows (kept by the database as readings are written: device readings of a
+ * physiologic kind, measured while the patient was active, by day of the organization's calendar).
+ * At most two rows per 30-day range, however long the history.
  */
-function activeReadings(from: Fragment, until: Fragment = sql`f.upto`) {
-  // OFFSET 0 keeps the readings a subquery of their own, planned with the span's bounds as its
-  // parameters (an index range each); flattened into the join, the planner, which cannot know
-  // that a patient has one span or two, may read the patient's whole history instead.
-  return sql`${spansOf}
-    CROSS JOIN LATERAL (
-      SELECT v.created_at FROM observations v
-       WHERE v.patient_id = f.id AND ${billableReading('v')}
-         AND v.created_at >= greatest(s.active_from, ${from})
-         AND v.created_at < least(s.active_to, ${until})
-      OFFSET 0) v`;
-}
-
-/**
- * The first or last instant with counted device data, as a day of the organization: the min/max
- * of each span's readings (one index probe per span), then of the spans.
- */
-function edgeDay(edge: 'min' | 'max') {
-  const fn = sql.raw(edge);
-  return sql`(SELECT (${fn}(x.at) AT TIME ZONE f.time_zone)::date
-      FROM ${spansOf}
-      CROSS JOIN LATERAL (
-        SELECT ${fn}(v.created_at) AS at FROM observations v
-         WHERE v.patient_id = f.id AND ${billableReading('v')}
-           AND v.created_at >= s.active_from AND v.created_at < least(s.active_to, f.upto)) x)`;
+function daysIn(a: Fragment, b: Fragment) {
+  return sql`(SELECT coalesce(sum(rpm_month_days_in(b.month, b.days, ${a}, ${b})), 0)::int
+      FROM billing_reading_months b
+     WHERE b.patient_id = f.id AND b.month >= date_trunc('month', (${a})::timestamp)::date AND b.month <= ${b})`;
 }
 
 /** What the database counts for one enrolled patient and month: the rules' inputs. */
@@ -100,78 +78,89 @@ export interface BillingInputsScope {
 }
 
 /**
- * The query itself, apart, so the benchmark can show its plan. Its cost must not grow with a
- * patient's history: each patient's readings are read through observations_device_day_idx only,
- * per span of activity (usually one)
- *  - for the first and last day: one index probe (min, max);
- *  - for 99453: one more probe, "a reading on another day of the first period" (the first period
- *    then has 2 days and is the setup period). Only a patient whose first period had a single day
- *    has their history counted per period;
- *  - for the day counts: the readings of the periods overlapping the month.
+ * The query itself, apart, so the benchmark can show its plan. Its cost does not grow with a
+ * patient's history: it reads billing_reading_starts (the first two days with counted data) and
+ * the billing_reading_months rows of the month and the two before it (a 30-day period overlapping
+ * the month starts at most 29 days before it), all patients at once; only two cases look further,
+ * with index probes of the patient's month rows:
+ *  - the last day with data, for a patient with none in those three months;
+ *  - the setup period (99453), for a patient whose first period had a single day: their history is
+ *    then counted per period.
  */
 export function billingInputsQuery(opts: BillingInputsScope) {
   const { monthStart, monthEnd, organizationId } = opts;
   const patientId = opts.patientId ?? null;
   const everyPatient = opts.everyPatient ?? false;
   const period = sql.lit(BILLING_PERIOD_DAYS);
-  const localDay = sql`(v.created_at AT TIME ZONE f.time_zone)::date`;
+  const lastOfPeriod = sql.lit(BILLING_PERIOD_DAYS - 1);
+  const start = sql`${monthStart}::date`;
+  const end = sql`${monthEnd}::date`;
   const midnight = (day: Fragment) => sql`((${day})::timestamp AT TIME ZONE f.time_zone)`;
+  const monthBefore = (n: number) => sql`(${start} - ${sql.lit(`${n} month`)}::interval)::date`;
+  // Period k of patient f: [first_day + k * 30, first_day + k * 30 + 29], cut at the month's end
+  // (readings after the month are left out, so a past month's report does not change later).
+  const periodStart = (k: Fragment) => sql`f.first_day + ${period} * ${k}`;
+  const periodEnd = (k: Fragment) => sql`least(f.first_day + ${period} * ${k} + ${lastOfPeriod}, ${end})`;
+  // Its days, from the three month rows at hand (enough for the periods overlapping the month).
+  const recentDays = (k: Fragment) => sql`(coalesce(rpm_month_days_in(f.m0, f.d0, ${periodStart(k)}, ${periodEnd(k)}), 0)
+      + coalesce(rpm_month_days_in(f.m1, f.d1, ${periodStart(k)}, ${periodEnd(k)}), 0)
+      + coalesce(rpm_month_days_in(f.m2, f.d2, ${periodStart(k)}, ${periodEnd(k)}), 0))`;
+  const lastBit = (m: string, d: string) =>
+    sql`${sql.ref(m)} + 31 - position('1' IN reverse(${sql.ref(d)}::text))`;
   return sql<BillingInputRow>`
     WITH pts AS (
       SELECT p.id, p.organization_id, p.first_name, p.last_name, p.enrolled_rpm, o.time_zone,
              (now() AT TIME ZONE o.time_zone)::date AS today,
-             ((${monthEnd}::date + 1)::timestamp AT TIME ZONE o.time_zone) AS upto,
-             COALESCE(sp.active_from, '{}') AS active_from, COALESCE(sp.active_to, '{}') AS active_to
+             COALESCE(sp.active_from, '{}') AS active_from, COALESCE(sp.active_to, '{}') AS active_to,
+             CASE WHEN st.first_day <= ${end} THEN st.first_day END AS first_day,
+             st.second_day,
+             b2.month AS m2, b2.days AS d2, b1.month AS m1, b1.days AS d1, b0.month AS m0, b0.days AS d0
         FROM patients p JOIN organizations o ON o.id = p.organization_id
         LEFT JOIN (SELECT patient_id, array_agg(active_from) AS active_from,
                           array_agg(COALESCE(active_to, 'infinity'::timestamptz)) AS active_to
                      FROM patient_active_spans GROUP BY patient_id) sp ON sp.patient_id = p.id
+        LEFT JOIN billing_reading_starts st ON st.patient_id = p.id
+        LEFT JOIN billing_reading_months b0 ON b0.patient_id = p.id AND b0.month = ${start}
+        LEFT JOIN billing_reading_months b1 ON b1.patient_id = p.id AND b1.month = ${monthBefore(1)}
+        LEFT JOIN billing_reading_months b2 ON b2.patient_id = p.id AND b2.month = ${monthBefore(2)}
        -- One patient's page shows the progress even before enrollment; the report lists the enrolled.
        WHERE (p.enrolled_rpm OR ${patientId}::int IS NOT NULL OR ${everyPatient}::boolean)
          AND (${organizationId}::int IS NULL OR p.organization_id = ${organizationId}::int)
          AND (${patientId}::int IS NULL OR p.id = ${patientId}::int)
     ),
     f AS (
-      SELECT f.*, ${edgeDay('min')} AS first_day, ${edgeDay('max')} AS last_day
+      SELECT f.*,
+             CASE WHEN f.first_day IS NULL THEN NULL
+                  WHEN f.m0 IS NOT NULL THEN ${lastBit('f.m0', 'f.d0')}
+                  WHEN f.m1 IS NOT NULL THEN ${lastBit('f.m1', 'f.d1')}
+                  WHEN f.m2 IS NOT NULL THEN ${lastBit('f.m2', 'f.d2')}
+                  ELSE (SELECT ${lastBit('b.month', 'b.days')} FROM billing_reading_months b
+                         WHERE b.patient_id = f.id AND b.month <= ${start} ORDER BY b.month DESC LIMIT 1)
+             END AS last_day,
+             -- The first period overlapping the month (the next one may too).
+             greatest(0, (${start} - f.first_day) / ${period}) AS k0
         FROM pts f
     ),
-    counted AS (
-      SELECT f.id AS patient_id, f.first_day, (d.day - f.first_day) / ${period} AS idx, count(*)::int AS days
-        FROM f
-        CROSS JOIN LATERAL (
-          SELECT DISTINCT ${localDay} AS day
-            -- From the first day of the first period that overlaps the month.
-            FROM ${activeReadings(midnight(sql`f.first_day + ${period} * greatest(0, (${monthStart}::date - f.first_day) / ${period})`))}
-        ) d
-       WHERE f.first_day IS NOT NULL
-       GROUP BY 1, 2, 3
-    ),
-    per_patient AS (
-      SELECT patient_id,
-             jsonb_object_agg(idx, days) FILTER (
-               WHERE first_day + idx * ${period} <= ${monthEnd}::date
-                 AND first_day + idx * ${period} + ${sql.lit(BILLING_PERIOD_DAYS - 1)} >= ${monthStart}::date
-             ) AS period_days
-        FROM counted GROUP BY patient_id
-    ),
-    setup AS (
+    -- MATERIALIZED: computed once per patient, then joined by id (inlined, the planner may
+    -- evaluate it once per pair of patients).
+    per_patient AS MATERIALIZED (
       SELECT f.id AS patient_id,
-             CASE WHEN EXISTS (
-                    SELECT 1
-                      FROM ${activeReadings(midnight(sql`f.first_day + 1`), sql`least(f.upto, ${midnight(sql`f.first_day + ${period}`)})`)})
+             -- Periods with no day left out, and none at all as null (as an aggregate of the days would).
+             NULLIF(jsonb_strip_nulls(jsonb_build_object(
+               f.k0::text, NULLIF(${recentDays(sql`f.k0`)}, 0),
+               (f.k0 + 1)::text, CASE WHEN ${periodStart(sql`(f.k0 + 1)`)} <= ${end}
+                                      THEN NULLIF(${recentDays(sql`(f.k0 + 1)`)}, 0) END)), '{}'::jsonb) AS period_days,
+             CASE WHEN f.second_day <= least(f.first_day + ${lastOfPeriod}, ${end})
                   THEN 0
-                  ELSE (SELECT min(idx) FROM (
-                          SELECT (${localDay} - f.first_day) / ${period} AS idx, count(DISTINCT ${localDay}) AS n
-                            FROM ${activeReadings(sql`'-infinity'::timestamptz`)}
-                           GROUP BY 1) per_period
-                         WHERE n >= ${sql.lit(DEVICE_DAYS_SHORT)})
+                  ELSE (SELECT min(g.idx) FROM generate_series(0, (${end} - f.first_day) / ${period}) AS g(idx)
+                         WHERE ${daysIn(periodStart(sql`g.idx`), periodEnd(sql`g.idx`))} >= ${sql.lit(DEVICE_DAYS_SHORT)})
              END AS setup_period
         FROM f WHERE f.first_day IS NOT NULL
     ),
     minutes AS (
       SELECT t.patient_id, sum(t.duration_minutes)::int AS minutes, bool_or(t.interactive) AS interactive
         FROM pts f JOIN tracking_entries t ON t.patient_id = f.id
-       WHERE t.date BETWEEN ${monthStart}::date AND ${monthEnd}::date
+       WHERE t.date BETWEEN ${start} AND ${end}
          -- rpm_patient_active_on: active at some time of the entry's day.
          AND EXISTS (SELECT 1 FROM ${spansOf}
                       WHERE s.active_from < ${midnight(sql`t.date + 1`)} AND s.active_to > ${midnight(sql`t.date`)})
@@ -183,14 +172,13 @@ export function billingInputsQuery(opts: BillingInputsScope) {
            to_char(f.today, 'YYYY-MM-DD') AS today,
            to_char(f.first_day, 'YYYY-MM-DD') AS first_day,
            to_char(f.last_day, 'YYYY-MM-DD') AS last_day,
-           s.setup_period,
+           pp.setup_period,
            pp.period_days,
            COALESCE(m.minutes, 0) AS minutes,
            COALESCE(m.interactive, false) AS interactive,
            f.enrolled_rpm AS enrolled,
            f.time_zone
       FROM f
-      LEFT JOIN setup s ON s.patient_id = f.id
       LEFT JOIN per_patient pp ON pp.patient_id = f.id
       LEFT JOIN minutes m ON m.patient_id = f.id
      ORDER BY lower(f.last_name), lower(f.first_name), f.id`;
