@@ -67,28 +67,43 @@ node - "$log" <<'EOF'
 const lines = require('node:fs').readFileSync(process.argv[2], 'utf8').split('\n');
 const figures = new Map(); // side → case → { p50: [], p99: [], rps: [] }
 let side = '';
+let round = 0;
 for (const line of lines) {
-  const head = /^=== round \d+: (\S+)/.exec(line);
-  if (head) side = head[1];
-  const m = /^ +(vitals: portal|vitals: replay of its SQL|audited-read floor \(pg\)) +p50 ([\d.]+) ms, p99 ([\d.]+) ms at \d+ req\/s; saturated (\d+) req\/s/.exec(line);
+  const head = /^=== round (\d+): (\S+)/.exec(line);
+  if (head) [round, side] = [Number(head[1]), head[2]];
+  const m = /^ +(vitals: portal|vitals: replay of its SQL|audited-read floor \(pg\)) +p50 ([\d.]+) ms, p99 ([\d.]+) ms at \d+ req\/s; saturated (\d+) req\/s, CPU ms\/request: driver ([\d.]+), server ([\d.]+), database ([\d.]+)/.exec(line);
   if (!m) continue;
   const byCase = figures.get(side) ?? new Map();
   figures.set(side, byCase);
-  const f = byCase.get(m[1]) ?? { p50: [], p99: [], rps: [] };
+  const f = byCase.get(m[1]) ?? { p50: [], p99: [], rps: [], server: [], database: [], byRound: new Map() };
   byCase.set(m[1], f);
   f.p50.push(Number(m[2]));
   f.p99.push(Number(m[3]));
   f.rps.push(Number(m[4]));
+  f.byRound.set(round, Number(m[4]));
+  f.server.push(Number(m[6]));
+  f.database.push(Number(m[7]));
 }
 const summary = (xs, digits) => {
   const s = [...xs].sort((a, b) => a - b);
   const mid = s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
   return `${mid.toFixed(digits)} (${s[0].toFixed(digits)}–${s[s.length - 1].toFixed(digits)})`;
 };
-console.log('\nmedian (range) over the rounds; p50/p99 in ms at the fixed rate, saturated in req/s');
+console.log(
+  '\nmedian (range) over the rounds; p50/p99 in ms at the fixed rate, saturated in req/s, and the CPU ms per\n' +
+    'request (saturated) of the server process and of the database; last, the portal as a share of its replay and\n' +
+    'of the floor, each pair measured in the same run',
+);
 for (const [name, byCase] of figures) {
   for (const [label, f] of byCase) {
-    console.log(`${name.padEnd(8)} ${label.padEnd(26)} n=${f.rps.length}  p50 ${summary(f.p50, 2)}  p99 ${summary(f.p99, 2)}  saturated ${summary(f.rps, 0)}`);
+    const cpu = `CPU server ${summary(f.server, 2)}, database ${summary(f.database, 2)}`;
+    console.log(`${name.padEnd(8)} ${label.padEnd(26)} n=${f.rps.length}  p50 ${summary(f.p50, 2)}  p99 ${summary(f.p99, 2)}  saturated ${summary(f.rps, 0)}  ${cpu}`);
+  }
+  const portal = byCase.get('vitals: portal')?.byRound ?? new Map();
+  for (const other of ['vitals: replay of its SQL', 'audited-read floor (pg)']) {
+    const base = byCase.get(other)?.byRound ?? new Map();
+    const shares = [...portal].filter(([r]) => base.has(r)).map(([r, rps]) => (100 * rps) / base.get(r));
+    if (shares.length) console.log(`${name.padEnd(8)} portal / ${other}: ${summary(shares, 0)} %`);
   }
 }
 EOF
