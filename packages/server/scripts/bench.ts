@@ -23,7 +23,8 @@
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench
  *
  * Optional: BENCH_READINGS (1000000), BENCH_PATIENTS (10000), BENCH_SECONDS per measurement (10),
- * BENCH_RUNS (3), BENCH_RATE (200), BENCH_CONNECTIONS (10), BENCH_LOG_LEVEL of the portal (info).
+ * BENCH_RUNS (3), BENCH_RATE (200), BENCH_CONNECTIONS (10), BENCH_LOG_LEVEL of the portal (info),
+ * BENCH_CASES (all; "vitals,audited": the vitals read, its replay, bare Fastify and the floor).
  * Load generator, portal and database share the machine: on 2 cores they compete for it.
  */
 import { spawn } from 'node:child_process';
@@ -241,6 +242,11 @@ try {
     ['patient list: bare Fastify', overHttp(`${bare.url}${listPath}`, [{}]), bare.pid],
     ['audited-read floor (pg)', (s, r) => drive(floor, s, r), undefined],
   ];
+  // BENCH_CASES: the cases whose label starts with one of these words (say "vitals,audited" for the
+  // vitals read, its replay and the floor alone, in half the time).
+  const only = process.env.BENCH_CASES?.split(',').map((w) => w.trim()).filter(Boolean);
+  if (only?.length) cases.splice(0, cases.length, ...cases.filter(([label]) => only.some((w) => label.startsWith(w))));
+  const at = (label: string) => cases.findIndex(([l]) => l === label);
   const runs: Row[][] = [];
   for (let run = 1; run <= RUNS; run++) {
     console.log(`\nrun ${run} of ${RUNS}`);
@@ -258,12 +264,14 @@ try {
     server: median(runs.map((r) => r[i]!.cpu.server)),
     database: median(runs.map((r) => r[i]!.cpu.database)),
   }));
-  const floorRps = med[6]!.rps;
   const pct = (a: number, b: number) => `${Math.round((100 * a) / b)} %`;
-  const ratios: Record<number, [string, string]> = {
-    0: [pct(med[0]!.rps, floorRps), pct(med[0]!.rps, med[1]!.rps)],
-    3: [pct(med[3]!.rps, floorRps), pct(med[3]!.rps, med[4]!.rps)],
-  };
+  const rpsOf = (i: number) => (i < 0 ? NaN : med[i]!.rps);
+  const floorAt = at('audited-read floor (pg)');
+  const ratios: Record<number, [string, string]> = {};
+  for (const kind of ['vitals', 'patient list']) {
+    const portalAt = at(`${kind}: portal`);
+    if (portalAt >= 0) ratios[portalAt] = [pct(med[portalAt]!.rps, rpsOf(floorAt)), pct(med[portalAt]!.rps, rpsOf(at(`${kind}: replay of its SQL`)))];
+  }
   console.log(
     `\nmedian of ${RUNS} runs; p50/p99 at ${RATE} req/s, ${CONNECTIONS} connections; saturated: ${CONNECTIONS} connections, no rate;\n` +
       `CPU time per request while saturated, by the load driver (this process: autocannon, or the pg client), the\n` +
@@ -288,10 +296,13 @@ try {
   for (const l of lines) console.log(fmt(l));
   // Each run measures the portal, its replay and the floor a few seconds apart: their ratio per
   // run pairs figures taken under the same load on the machine, which the medians above do not.
-  const perRun = (portal: number, other: number) => runs.map((r) => pct(r[portal]!.saturated.rps, r[other]!.saturated.rps)).join(', ');
+  const perRun = (portal: string, other: string) =>
+    runs.map((r) => pct(r[at(portal)]?.saturated.rps ?? NaN, r[at(other)]?.saturated.rps ?? NaN)).join(', ');
   console.log(
-    `\nper run, saturated: vitals portal / floor ${perRun(0, 6)}; / replay ${perRun(0, 1)}. ` +
-      `patient list portal / floor ${perRun(3, 6)}; / replay ${perRun(3, 4)}`,
+    `\nper run, saturated: vitals portal / floor ${perRun('vitals: portal', 'audited-read floor (pg)')}; ` +
+      `/ replay ${perRun('vitals: portal', 'vitals: replay of its SQL')}. ` +
+      `patient list portal / floor ${perRun('patient list: portal', 'audited-read floor (pg)')}; ` +
+      `/ replay ${perRun('patient list: portal', 'patient list: replay of its SQL')}`,
   );
 } finally {
   for (const stop of stops.reverse()) await stop().catch(() => {});

@@ -9,6 +9,7 @@ import { runMigrations } from './db/migrate.ts';
 import { createPool } from './db/pool.ts';
 import { assertRestrictedRole, prepareRuntimeRole } from './db/runtime-role.ts';
 import { loadPortalKeys, type PortalKeys } from './keys.ts';
+import { batchedDestination } from './plugins/log-destination.ts';
 import { identitySettingsOf, provisionFirstAdmin, type Identity } from './modules/identity/index.ts';
 import { createPortalIdentity } from './identity-wiring.ts';
 import { checkDatabase } from './modules/health/index.ts';
@@ -31,9 +32,9 @@ async function main(): Promise<void> {
     if (err instanceof ConfigError) fail(err.problems.map((p) => `configuration error: ${p}`));
     throw err;
   }
-  // Log lines are written off the request's path (the write happens on libuv's pool, not inside the
-  // request); pino flushes what is pending when the process exits.
-  const log = pino(loggerOptions(config.logLevel) as pino.LoggerOptions, pino.destination({ dest: 1, sync: false }));
+  // Log lines are written off the request's path, in batches (plugins/log-destination.ts); pino
+  // flushes what is pending when the process exits.
+  const log = pino(loggerOptions(config.logLevel) as pino.LoggerOptions, batchedDestination(1));
 
   let embedded: EmbeddedDatabase | undefined;
   let databaseUrl = config.databaseUrl;
