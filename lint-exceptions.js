@@ -68,4 +68,18 @@ export const testsWritingRows = [
     file: 'packages/server/src/modules/fhir/fhir-conditional-create.test.ts',
     reason: "a concurrent request's identifier held in an open transaction, to race a conditional create",
   },
+  {
+    file: 'packages/server/src/modules/billing/billing-reading-months.test.ts',
+    reason:
+      "readings, pauses, time zones and organizations changed directly, as any writer could, to check that the database's triggers keep the per-month billing inputs in step with them",
+  },
+  {
+    file: 'packages/server/src/modules/partitions/observation-references.test.ts',
+    reason:
+      "references to readings written and changed directly, to check that the database's reference triggers (which replaced foreign keys on the partitioned readings) refuse a missing reading in any month",
+  },
+  {
+    file: 'packages/server/src/modules/organizations/observation-retention.test.ts',
+    reason: 'a retention shorter than the floor written directly by the owner, which the database CHECK must refuse',
+  },
 ];

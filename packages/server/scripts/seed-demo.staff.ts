@@ -9,7 +9,7 @@ import { normalizeEmail, type AdminUser, type Role } from '@rpm/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type pg from 'pg';
 import type { SignedInContext } from '../src/kernel/request-context.ts';
-import { provisionFirstAdmin, type Identity } from '../src/identity/index.ts';
+import { provisionFirstAdmin, type Identity } from '../src/modules/identity/index.ts';
 import { presentCurrentUser, userOfIdentity } from '../src/modules/me/index.ts';
 import { createOrganization, getOrganizations } from '../src/modules/organizations/index.ts';
 import { createUser, getUsers } from '../src/modules/users/index.ts';
