@@ -47,6 +47,28 @@ export const BillingQuery = Type.Object(
 );
 export type BillingQuery = Static<typeof BillingQuery>;
 
+/**
+ * Rows per answer of the billing report and worklist: the default page, and the most one answer
+ * may hold (a clinic of 10,000 patients in one answer took over half a second to build and send).
+ * The CSV export is never paged.
+ */
+export const BILLING_PAGE_SIZE = 50;
+export const BILLING_PAGE_MAX = 500;
+export const BILLING_PAGE_SIZE_OPTIONS = [25, 50, 100] as const;
+const BillingPaging = {
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: BILLING_PAGE_MAX, default: BILLING_PAGE_SIZE })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483647, default: 0 })),
+};
+/** What every paged billing answer says of its page: all rows in scope, and where this page starts. */
+const BillingPage = { total: Type.Integer({ minimum: 0 }), limit: Type.Integer(), offset: Type.Integer() };
+
+/** GET /api/billing: the report's query, a page of its rows (the export takes BillingQuery, whole). */
+export const BillingReportQuery = Type.Object(
+  { ...BillingQuery.properties, ...BillingPaging },
+  { additionalProperties: false },
+);
+export type BillingReportQuery = Static<typeof BillingReportQuery>;
+
 export const BillingMonthParam = Type.Object({ month: BillingMonth }, { additionalProperties: false });
 export type BillingMonthParam = Static<typeof BillingMonthParam>;
 
@@ -83,7 +105,10 @@ export const BillingReport = Type.Object({
   closed_at: Type.Union([Timestamp, Type.Null()]),
   /** When an admin marked the closed month's claims as sent (it can no longer be reopened). */
   claims_sent_at: Type.Union([Timestamp, Type.Null()]),
+  /** The page's rows, in the report's order (by name). */
   rows: Type.Array(BillingRow),
+  ...BillingPage,
+  /** Units per code over every row in scope, not only the page's. */
   totals: Type.Array(BillingTotal),
 });
 export type BillingReport = Static<typeof BillingReport>;
@@ -114,6 +139,7 @@ export const BillingWorklistQuery = Type.Object(
     organization_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
     provider_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
     program: Type.Optional(Type.String({ pattern: '^[a-z][a-z0-9_]{0,39}$' })),
+    ...BillingPaging,
   },
   { additionalProperties: false },
 );
@@ -172,7 +198,9 @@ export const BillingWorklist = Type.Object({
   month: BillingMonth,
   /** The organization's today (or the month's last day for a past month). */
   today: IsoDate,
+  /** The page's rows, in the worklist's order; total counts the rows matching the filters. */
   rows: Type.Array(BillingWorklistRow),
+  ...BillingPage,
 });
 export type BillingWorklist = Static<typeof BillingWorklist>;
 

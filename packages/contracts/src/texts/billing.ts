@@ -147,4 +147,10 @@ export const BillingPageTexts = {
   evidenceEntriesCount: (n: number, minutes: number) =>
     `Tracking time entries in the calendar month: ${n} (${minutes} ${minutes === 1 ? 'minute' : 'minutes'})`,
   activity: 'Activity',
+  /** The pager under the worklist and the report (the position is announced as it changes). */
+  pager: 'Pages',
+  showing: (from: number, to: number, total: number) =>
+    `Showing ${from.toLocaleString('en-US')}–${to.toLocaleString('en-US')} of ${total.toLocaleString('en-US')}`,
+  rowsPerPage: 'Rows per page',
+  pageButton: { first: 'First page', last: 'Last page', next: 'Next page', previous: 'Previous page' },
 } as const;

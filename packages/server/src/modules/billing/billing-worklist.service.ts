@@ -17,24 +17,25 @@ import {
 } from './billing-rules.ts';
 import { presentBillingRow, presentWorklistRow } from './billing.presenter.ts';
 import { billingInputs, organizationTimeZone } from './billing.repository.ts';
-import { findClosedMonth, monthSnapshot } from './billing.months.repository.ts';
-import { worklistDetails, type BillingPatientDetails, type WorklistDetailsRow } from './billing.details.repository.ts';
-import { currentMonth, monthInputOf, requireBillingScope, type Deps, type Evidence } from './billing.service.ts';
+import { findClosedMonth, monthSnapshotPage } from './billing.months.repository.ts';
+import { worklistDetails, type WorklistDetailsRow } from './billing.details.repository.ts';
+import { currentMonth, monthInputOf, pageOf, requireBillingScope, type Deps } from './billing.service.ts';
 
 /** Today in a time zone, 'YYYY-MM-DD'. */
 const todayIn = (timeZone: string) =>
   new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
 
-interface Item {
-  line: BillingRow;
-  outlook: MonthOutlook;
-}
-
 /**
- * GET /api/billing/worklist: who can still earn what this month, one row per enrolled patient in
- * scope (the report's scope rule), from the report's own inputs query and rules, so each row's
- * codes are the report's. A closed month is read from its snapshot like the report. Sorted by
- * compareOutlooks: what can still be earned and is at risk first.
+ * GET /api/billing/worklist: who can still earn what this month, a page of the enrolled patients
+ * in scope (the report's scope rule) matching the provider and program filters, from the report's
+ * own inputs query and rules, so each row's codes are the report's. A closed month is read from
+ * its snapshot like the report. Sorted by compareOutlooks: what can still be earned and is at
+ * risk first.
+ *
+ * The order needs every matching row's outlook, so an open month's rows are all counted and ranked;
+ * the triage columns (provider, programs, last reading and outreach) are read for the page's rows
+ * only, and only they are presented and sent. In a closed month nothing more can be earned: every
+ * outlook ranks alike, so the order is the report's, and the page is cut in the database.
  *
  * The month defaults to the current one in the organization's time zone (with every
  * organization in scope, the default organization time zone's); each row still counts its own
@@ -52,22 +53,22 @@ export async function getBillingWorklist(
     const month = query.month ?? currentMonth(timeZone);
     const { start, end } = monthBounds(month);
     const today = todayIn(timeZone);
+    const { limit, offset } = pageOf(query);
+    const filters = { providerId: query.provider_id, program: query.program };
 
     const closed = await findClosedMonth(tx, start);
-    let items: Item[];
-    let details: Map<number, WorklistDetailsRow>;
+    let page: { line: BillingRow; outlook: MonthOutlook; active: boolean | null }[];
+    let total: number;
     if (closed) {
-      // A closed month is over: its lines are final, nothing more can be earned.
-      const snapshot = await monthSnapshot<BillingRow, BillingPatientDetails, Evidence>(tx, start, {
-        organizationId: scope,
-      });
-      details = await detailsOf(
+      const kept = await monthSnapshotPage<BillingRow>(
         tx,
         start,
-        end,
-        snapshot.map((s) => s.patient_id),
+        { organizationId: scope, ...filters },
+        { limit, offset },
       );
-      items = snapshot.map(({ line }) => ({
+      total = kept.total;
+      // A closed month is over: its lines are final, nothing more can be earned.
+      page = kept.lines.map(({ line }) => ({
         line,
         outlook: monthOutlook({
           month,
@@ -79,35 +80,30 @@ export async function getBillingWorklist(
           active: false,
           todayCounted: false,
         }),
+        active: null,
       }));
     } else {
-      const inputs = await billingInputs(tx, { monthStart: start, monthEnd: end, organizationId: scope });
-      details = await detailsOf(
-        tx,
-        start,
-        end,
-        inputs.map((i) => i.patient_id),
-      );
-      items = inputs.map((input) => {
-        const result = worklistRow({
-          ...monthInputOf(month, input),
-          active: details.get(input.patient_id)?.active ?? false,
-          lastDay: input.last_day,
-        });
-        return { line: presentBillingRow(input, result), outlook: result };
-      });
+      const inputs = await billingInputs(tx, { monthStart: start, monthEnd: end, organizationId: scope, ...filters });
+      total = inputs.length;
+      page = inputs
+        .map((input) => {
+          const result = worklistRow({ ...monthInputOf(month, input), active: input.active, lastDay: input.last_day });
+          return { line: presentBillingRow(input, result), outlook: result, active: input.active };
+        })
+        // Stable: rows the order ranks alike keep the report's order (by name).
+        .sort((a, b) => compareOutlooks(a.outlook, b.outlook))
+        .slice(offset, offset + limit);
     }
-    const wanted = (d: WorklistDetailsRow | undefined) =>
-      (query.provider_id === undefined || d?.primary_provider_id === query.provider_id) &&
-      (query.program === undefined || (d?.programs ?? []).includes(query.program));
-    const rows = items
-      .filter((i) => wanted(details.get(i.line.patient_id)))
-      // Stable: rows the order ranks alike keep the report's order (by name).
-      .sort((a, b) => compareOutlooks(a.outlook, b.outlook))
-      .map(({ line, outlook }) => {
-        const d = details.get(line.patient_id);
-        return presentWorklistRow(line, outlook, d?.active ?? false, d);
-      });
+    const details = await detailsOf(
+      tx,
+      start,
+      end,
+      page.map((p) => p.line.patient_id),
+    );
+    const rows = page.map(({ line, outlook, active }) => {
+      const d = details.get(line.patient_id);
+      return presentWorklistRow(line, outlook, active ?? d?.active ?? false, d);
+    });
 
     await audit(tx, ctx, {
       action,
@@ -118,10 +114,12 @@ export async function getBillingWorklist(
         organization_id: query.organization_id ?? null,
         provider_id: query.provider_id ?? null,
         program: query.program ?? null,
-        patients: rows.length,
+        patients: total,
+        offset,
+        shown: rows.length,
       },
     });
-    return { month, today: today > end ? end : today, rows };
+    return { month, today: today > end ? end : today, rows, total, limit, offset };
   });
 }
 

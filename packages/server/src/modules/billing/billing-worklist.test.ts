@@ -1,5 +1,8 @@
 import {
+  BILLING_PAGE_MAX,
+  BILLING_PAGE_SIZE,
   billingClosePath,
+  billingExportPath,
   billingWorklistPath,
   type BillingReport,
   type BillingRow,
@@ -279,5 +282,83 @@ describe('filters and triage columns', () => {
     expect((await worklistOf(admin, 'month=2026-10')).rows.find((r) => r.patient_id === discharged)).toMatchObject({
       active: false,
     });
+  });
+});
+
+describe('paging', () => {
+  /** Every row of a query, a page of `limit` at a time, checking each page's count and bounds. */
+  async function pagesOf<T extends { rows: { patient_id: number }[]; total: number; limit: number; offset: number }>(
+    get: (query: string) => Promise<T>,
+    query: string,
+    limit: number,
+  ): Promise<{ pages: T[]; ids: number[] }> {
+    const pages: T[] = [];
+    for (let offset = 0; ; offset += limit) {
+      const page = await get(`${query}&limit=${limit}&offset=${offset}`);
+      expect(page).toMatchObject({ limit, offset });
+      expect(page.rows.length).toBe(Math.max(0, Math.min(limit, page.total - offset)));
+      pages.push(page);
+      if (offset + limit >= page.total) break;
+    }
+    expect(new Set(pages.map((p) => p.total)).size).toBe(1);
+    return { pages, ids: pages.flatMap((p) => p.rows.map((r) => r.patient_id)) };
+  }
+  const current = new Date().toISOString().slice(0, 7);
+
+  it('cuts the worklist into pages in its own order, each with the count of all rows, open and closed months alike', async () => {
+    // The current month ranks rows by what can still be earned (many alike: the name decides).
+    for (const month of [current, '2026-10', '2026-08']) {
+      const whole = await worklistOf(admin, `month=${month}&limit=500`);
+      expect(whole.total).toBe(21);
+      expect(whole.rows).toHaveLength(21);
+      const { pages, ids } = await pagesOf((q) => worklistOf(admin, q), `month=${month}`, 4);
+      expect(pages).toHaveLength(6);
+      expect(ids).toEqual(whole.rows.map((r) => r.patient_id));
+      expect(pages.flatMap((p) => p.rows)).toEqual(whole.rows);
+    }
+    expect(await lastAuditOf(server, 'billing.worklist')).toMatchObject({
+      details: expect.objectContaining({ patients: 21, offset: 20, shown: 1 }),
+    });
+  });
+
+  it('cuts the report into pages by name, with the totals of every row on each page', async () => {
+    for (const month of ['2026-09', '2026-08']) {
+      const whole = await reportOf(admin, `month=${month}&limit=500`);
+      const { pages, ids } = await pagesOf((q) => reportOf(admin, q), `month=${month}`, 5);
+      expect(ids).toEqual(whole.rows.map((r) => r.patient_id));
+      expect(pages.flatMap((p) => p.rows)).toEqual(whole.rows);
+      expect(whole.totals.length).toBeGreaterThanOrEqual(3);
+      for (const page of pages) expect(page.totals).toEqual(whole.totals);
+      expect(pages[0]!.closed).toBe(month === '2026-08');
+    }
+    // By default, the first page of BILLING_PAGE_SIZE rows (the cohort fits in it).
+    expect(await reportOf(admin, 'month=2026-09')).toMatchObject({ total: 21, limit: BILLING_PAGE_SIZE, offset: 0 });
+    // The CSV export is never paged: one line per code of every row.
+    const csv = (await admin.request('GET', `${billingExportPath}?month=2026-09`)).body as unknown as string;
+    const whole = await reportOf(admin, 'month=2026-09&limit=500');
+    expect(csv.trim().split('\n')).toHaveLength(1 + whole.rows.reduce((n, r) => n + r.codes.length, 0));
+  });
+
+  it('filters by provider and program before paging, in the worklist of an open and a closed month', async () => {
+    for (const month of [current, '2026-08']) {
+      const query = `month=${month}&provider_id=${providers[0]}&program=hypertension`;
+      const whole = await worklistOf(admin, `${query}&limit=500`);
+      const expected = patients.filter((p) => p.provider === providers[0] && p.programs.includes('hypertension'));
+      expect(whole.total).toBe(expected.length);
+      expect(whole.rows.map((r) => r.patient_id).sort()).toEqual(expected.map((p) => p.id).sort());
+      const { ids } = await pagesOf((q) => worklistOf(admin, q), query, 2);
+      expect(ids).toEqual(whole.rows.map((r) => r.patient_id));
+    }
+    // A page past the end is empty, with the count.
+    expect(await worklistOf(admin, 'month=2026-10&offset=40')).toMatchObject({ rows: [], total: 21 });
+  });
+
+  it('refuses a page out of bounds', async () => {
+    for (const path of [billingWorklistPath, '/api/billing']) {
+      for (const bad of ['limit=0', `limit=${BILLING_PAGE_MAX + 1}`, 'offset=-1', 'limit=ten', 'offset=1.5']) {
+        expect((await admin.get(`${path}?month=2026-10&${bad}`)).status, `${path} ${bad}`).toBe(400);
+      }
+      expect((await admin.get(`${path}?month=2026-10&limit=${BILLING_PAGE_MAX}`)).status).toBe(200);
+    }
   });
 });

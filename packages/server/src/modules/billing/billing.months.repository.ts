@@ -140,3 +140,47 @@ export async function inClosedMonths(
      ORDER BY r.n`.execute(kysely(db));
   return result.rows.map((r) => r.closed);
 }
+
+/** Which of a closed month's lines a paged answer reads: the enrolled in scope, the worklist's filters. */
+export interface SnapshotScope {
+  organizationId: number | null;
+  /** The patient's primary provider and programs as they are now (the worklist filters by them). */
+  providerId?: number;
+  program?: string;
+}
+
+/**
+ * A page of a closed month's lines in the report's order, with how many lines are in scope and
+ * the units per code over all of them (summed in the database: only the page's lines are sent).
+ */
+export async function monthSnapshotPage<L>(
+  db: Queryable,
+  monthStart: string,
+  scope: SnapshotScope,
+  page: { limit: number; offset: number },
+): Promise<{ lines: { patient_id: number; line: L }[]; total: number; units: { code: string; units: number }[] }> {
+  const k = kysely(db);
+  const inScope = snapshotsInScope(monthStart, scope);
+  const lines = await sql<{ patient_id: number; line: L }>`
+    SELECT s.patient_id, s.line FROM billing_month_snapshots s
+     WHERE ${inScope} ORDER BY s.position LIMIT ${page.limit} OFFSET ${page.offset}`.execute(k);
+  const counted = await sql<{ total: number }>`
+    SELECT count(*)::int AS total FROM billing_month_snapshots s WHERE ${inScope}`.execute(k);
+  const units = await sql<{ code: string; units: number }>`
+    SELECT c->>'code' AS code, sum((c->>'units')::int)::int AS units
+      FROM billing_month_snapshots s CROSS JOIN LATERAL jsonb_array_elements(s.line->'codes') c
+     WHERE ${inScope} GROUP BY 1`.execute(k);
+  return { lines: lines.rows, total: counted.rows[0]?.total ?? 0, units: units.rows };
+}
+
+function snapshotsInScope(monthStart: string, scope: SnapshotScope) {
+  const organizationId = scope.organizationId;
+  const providerId = scope.providerId ?? null;
+  const program = scope.program ?? null;
+  return sql`s.month = ${monthStart}::date AND s.enrolled
+    AND (${organizationId}::int IS NULL OR s.organization_id = ${organizationId}::int)
+    AND (${providerId}::int IS NULL OR EXISTS (SELECT 1 FROM patients p
+                                                WHERE p.id = s.patient_id AND p.primary_provider_id = ${providerId}::int))
+    AND (${program}::text IS NULL OR EXISTS (SELECT 1 FROM patient_programs pp
+                                              WHERE pp.patient_id = s.patient_id AND pp.program_id = ${program}::text))`;
+}

@@ -51,6 +51,8 @@ export interface BillingInputRow {
   minutes: number;
   interactive: boolean;
   enrolled: boolean;
+  /** Active for billing now (rpm_patient_active_at(now())): later readings and minutes can count. */
+  active: boolean;
   time_zone: string;
 }
 
@@ -75,6 +77,9 @@ export interface BillingInputsScope {
   patientId?: number;
   /** Every patient, enrolled or not (a month's snapshot keeps each patient's page as it was). */
   everyPatient?: boolean;
+  /** The worklist's filters, applied here so a page is cut from the matching rows only. */
+  providerId?: number;
+  program?: string;
 }
 
 /**
@@ -91,6 +96,8 @@ export function billingInputsQuery(opts: BillingInputsScope) {
   const { monthStart, monthEnd, organizationId } = opts;
   const patientId = opts.patientId ?? null;
   const everyPatient = opts.everyPatient ?? false;
+  const providerId = opts.providerId ?? null;
+  const program = opts.program ?? null;
   const period = sql.lit(BILLING_PERIOD_DAYS);
   const lastOfPeriod = sql.lit(BILLING_PERIOD_DAYS - 1);
   const start = sql`${monthStart}::date`;
@@ -127,6 +134,9 @@ export function billingInputsQuery(opts: BillingInputsScope) {
        WHERE (p.enrolled_rpm OR ${patientId}::int IS NOT NULL OR ${everyPatient}::boolean)
          AND (${organizationId}::int IS NULL OR p.organization_id = ${organizationId}::int)
          AND (${patientId}::int IS NULL OR p.id = ${patientId}::int)
+         AND (${providerId}::int IS NULL OR p.primary_provider_id = ${providerId}::int)
+         AND (${program}::text IS NULL OR EXISTS (SELECT 1 FROM patient_programs pp
+                                                  WHERE pp.patient_id = p.id AND pp.program_id = ${program}::text))
     ),
     f AS (
       SELECT f.*,
@@ -177,6 +187,8 @@ export function billingInputsQuery(opts: BillingInputsScope) {
            COALESCE(m.minutes, 0) AS minutes,
            COALESCE(m.interactive, false) AS interactive,
            f.enrolled_rpm AS enrolled,
+           -- rpm_patient_active_at(id, now()), from the spans already at hand.
+           EXISTS (SELECT 1 FROM ${spansOf} WHERE s.active_from <= now() AND s.active_to > now()) AS active,
            f.time_zone
       FROM f
       LEFT JOIN per_patient pp ON pp.patient_id = f.id

@@ -7,6 +7,7 @@ import {
   BillingReopenBody,
   BillingReopening,
   BillingReport,
+  BillingReportQuery,
   BillingWorklist,
   BillingWorklistQuery,
   ErrorBody,
@@ -31,7 +32,7 @@ export const billingRoutes: FastifyPluginAsyncTypebox<ModuleDeps> = async (app, 
     '/api/billing',
     {
       config: { access: 'signed-in' },
-      schema: { tags: ['billing'], querystring: BillingQuery, response: { 200: BillingReport, ...errors } },
+      schema: { tags: ['billing'], querystring: BillingReportQuery, response: { 200: BillingReport, ...errors } },
     },
     async (request) => getBillingReport(deps, signedInContextOf(request), request.query),
   );

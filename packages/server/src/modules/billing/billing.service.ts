@@ -1,8 +1,11 @@
 import {
+  BILLING_PAGE_SIZE,
   type BillingEvidencePatient,
   type BillingQuery,
+  type BillingReportQuery,
   type BillingReport,
   type BillingRow,
+  type BillingTotal,
   type PatientBilling,
   type AuditAction,
 } from '@rpm/contracts';
@@ -35,6 +38,7 @@ import {
   inClosedMonths,
   isDateInClosedMonth,
   monthSnapshot,
+  monthSnapshotPage,
   type SnapshotRow,
 } from './billing.months.repository.ts';
 
@@ -119,25 +123,55 @@ async function reportRows(
   };
 }
 
-/** GET /api/billing: every enrolled patient's month, the codes earned and what is missing. */
-export async function getBillingReport(deps: Deps, ctx: SignedInContext, query: BillingQuery): Promise<BillingReport> {
+/** The page a paged billing answer asks for (defaults as the contracts' schema gives them). */
+export const pageOf = (query: { limit?: number; offset?: number }) => ({
+  limit: query.limit ?? BILLING_PAGE_SIZE,
+  offset: query.offset ?? 0,
+});
+
+/**
+ * GET /api/billing: a page of every enrolled patient's month, the codes earned and what is
+ * missing, with the count and the totals of all rows in scope. An open month's rows are all
+ * counted and billed (the totals need every row's codes), then only the page is sent; a closed
+ * month's page and totals are read from its snapshot in the database.
+ */
+export async function getBillingReport(
+  deps: Deps,
+  ctx: SignedInContext,
+  query: BillingReportQuery,
+): Promise<BillingReport> {
   return auditedTransaction(deps.db, ctx, async (tx) => {
     const action = 'billing.report';
-    const { rows, closed } = await reportRows(tx, ctx, action, query);
+    const scope = requireBillingScope(ctx, action, query.month, query.organization_id ?? null);
+    const { limit, offset } = pageOf(query);
+    const { start, end } = monthBounds(query.month);
+    const closed = await findClosedMonth(tx, start);
+    let page: { rows: BillingRow[]; total: number; totals: BillingTotal[] };
+    if (closed) {
+      const kept = await monthSnapshotPage<BillingRow>(tx, start, { organizationId: scope }, { limit, offset });
+      page = { rows: kept.lines.map((l) => l.line), total: kept.total, totals: totalsOf([{ codes: kept.units }]) };
+    } else {
+      const inputs = await billingInputs(tx, { monthStart: start, monthEnd: end, organizationId: scope });
+      const rows = inputs.map((input) => billRow(query.month, input));
+      page = { rows: rows.slice(offset, offset + limit), total: rows.length, totals: totalsOf(rows) };
+    }
     await audit(tx, ctx, {
       action,
       outcome: 'success',
       resourceType: 'billing',
       resourceId: query.month,
-      details: { organization_id: query.organization_id ?? null, patients: rows.length },
+      details: { organization_id: query.organization_id ?? null, patients: page.total, offset, shown: page.rows.length },
     });
     return {
       month: query.month,
       closed: closed !== null,
       closed_at: closed?.closedAt.toISOString() ?? null,
       claims_sent_at: closed?.claimsSentAt?.toISOString() ?? null,
-      rows,
-      totals: totalsOf(rows),
+      rows: page.rows,
+      total: page.total,
+      limit,
+      offset,
+      totals: page.totals,
     };
   });
 }
