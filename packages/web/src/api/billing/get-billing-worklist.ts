@@ -2,7 +2,7 @@ import { BillingWorklist, billingWorklistPath, type BillingWorklistQuery } from 
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { callApi, defineCall } from '../client.ts';
 import { useUserScope, type UserScope } from '../scope.ts';
-import { billingKeys } from './get-billing-report.ts';
+import { billingKeys, billingPageParams } from './get-billing-report.ts';
 
 /** Under the billing key, so that closing or reopening a month refreshes the worklist too. */
 export const billingWorklistKey = (scope: UserScope, query: BillingWorklistQuery) =>
@@ -13,11 +13,13 @@ export const billingWorklistKey = (scope: UserScope, query: BillingWorklistQuery
     query.organization_id ?? null,
     query.provider_id ?? null,
     query.program ?? null,
+    query.limit ?? null,
+    query.offset ?? 0,
   ] as const;
 
 export const getBillingWorklistCall = defineCall('GET', billingWorklistPath, import.meta.env.DEV && BillingWorklist);
 
-/** `month` undefined: the organization's current month, as the server counts it. */
+/** One page of the worklist; `month` undefined: the organization's current month, as the server counts it. */
 export const getBillingWorklist = (query: BillingWorklistQuery) =>
   callApi(getBillingWorklistCall, {
     query: {
@@ -25,6 +27,7 @@ export const getBillingWorklist = (query: BillingWorklistQuery) =>
       organization_id: query.organization_id,
       provider_id: query.provider_id,
       program: query.program,
+      ...billingPageParams(query),
     },
   });
 

@@ -58,6 +58,9 @@ const report: BillingReport = {
     { code: '99457', units: 1 },
     { code: '99458', units: 1 },
   ],
+  total: 2,
+  limit: 50,
+  offset: 0,
 };
 
 const organizations: Organization[] = [
@@ -160,7 +163,7 @@ describe('billing page', { timeout: 30_000 }, () => {
 
   it('does not offer to close a month that has not ended', async () => {
     todayIs('2026-11-15T12:00:00Z');
-    answer([], { ...report, month: '2026-11', rows: [], totals: [] });
+    answer([], { ...report, month: '2026-11', rows: [], totals: [], total: 0 });
     signInForTest(makeUser({ role: 'admin', organization_id: null }));
     renderApp('/billing?view=report&month=2026-11');
     expect(await screen.findByText(BillingTexts.noRows, {}, { timeout: 15_000 })).toBeInTheDocument();

@@ -14,7 +14,7 @@ import {
   TableRow,
   Typography,
 } from '@mui/material';
-import { BillingPageTexts, BillingTexts, type BillingQuery, type BillingRow } from '@rpm/contracts';
+import { BillingPageTexts, BillingTexts, type BillingReportQuery, type BillingRow } from '@rpm/contracts';
 import { Link as RouterLink } from 'react-router';
 import { billingExportUrl } from '../../api/billing/export-billing-csv.ts';
 import { useBillingReport } from '../../api/billing/get-billing-report.ts';
@@ -25,6 +25,7 @@ import { useTimezone } from '../../lib/timezone.ts';
 import { BillingMonthActions } from './billing-month-actions.tsx';
 import { FilterBar, MonthField } from './billing-filters.tsx';
 import { currentMonth, MONTH } from './billing-month.ts';
+import { billingPageOf, BillingPager } from './billing-pager.tsx';
 import type { BillingViewProps } from './billing-page.tsx';
 
 const COLUMNS = [
@@ -47,7 +48,11 @@ export function BillingReportView({ search, update, isAdmin, organizationId, org
   const { timezone } = useTimezone();
   const requested = search.get('month') ?? '';
   const month = MONTH.test(requested) ? requested : currentMonth(timezone);
-  const query: BillingQuery = { month, ...(organizationId === null ? {} : { organization_id: organizationId }) };
+  const query: BillingReportQuery = {
+    month,
+    ...(organizationId === null ? {} : { organization_id: organizationId }),
+    ...billingPageOf(search),
+  };
   const report = useBillingReport(query);
   const data = report.data?.month === month ? report.data : undefined;
 
@@ -76,10 +81,13 @@ export function BillingReportView({ search, update, isAdmin, organizationId, org
               <b>{BillingTexts.totals}:</b>{' '}
               {shown.totals.length ? codesText({ codes: shown.totals }) : BillingTexts.noCodes}
             </Alert>
-            {shown.rows.length === 0 ? (
+            {shown.total === 0 ? (
               <Typography color="text.secondary">{BillingTexts.noRows}</Typography>
             ) : (
-              <ReportTable rows={shown.rows} />
+              <>
+                <ReportTable rows={shown.rows} />
+                <BillingPager total={shown.total} limit={shown.limit} offset={shown.offset} update={update} />
+              </>
             )}
           </>
         )}

@@ -1,4 +1,5 @@
 import {
+  BILLING_PAGE_SIZE,
   billingNeedsText,
   BillingPageTexts,
   BillingTexts,
@@ -81,7 +82,7 @@ const rows: BillingWorklistRow[] = [
   }),
 ];
 
-const worklist: BillingWorklist = { month: '2026-11', today: '2026-11-26', rows };
+const worklist: BillingWorklist = { month: '2026-11', today: '2026-11-26', rows, total: rows.length, limit: 50, offset: 0 };
 
 function answer(calls: string[], reply: () => Response = () => HttpResponse.json(worklist)) {
   server.use(
@@ -206,7 +207,7 @@ describe('billing worklist', { timeout: 30_000 }, () => {
   });
 
   it('says when no enrolled patient matches', async () => {
-    answer([], () => HttpResponse.json({ ...worklist, rows: [] } satisfies BillingWorklist));
+    answer([], () => HttpResponse.json({ ...worklist, rows: [], total: 0 } satisfies BillingWorklist));
     signInForTest(makeUser({ role: 'provider', organization_id: 1 }));
     renderApp('/billing?view=worklist&program=heart_failure');
     expect(await screen.findByText(BillingPageTexts.noWorklistRows, {}, { timeout: 15_000 })).toBeInTheDocument();
@@ -243,5 +244,46 @@ describe('billing worklist', { timeout: 30_000 }, () => {
     await user.click(screen.getByRole('combobox', { name: BillingPageTexts.provider }));
     await user.click(await screen.findByRole('option', { name: 'Dana Doctor' }));
     await waitFor(() => expect(calls.at(-1)).toBe('?organization_id=1&provider_id=11'));
+  });
+
+  it('pages through the server’s rows with named buttons, announcing the position; a filter starts again at page one', async () => {
+    const calls: string[] = [];
+    // 120 matching rows: the server answers the page asked for, as its offset says.
+    answer(calls, () => HttpResponse.json(worklist));
+    server.use(
+      http.get('/api/billing/worklist', ({ request }) => {
+        const url = new URL(request.url);
+        calls.push(url.search);
+        const offset = Number(url.searchParams.get('offset') ?? 0);
+        const limit = Number(url.searchParams.get('limit') ?? BILLING_PAGE_SIZE);
+        return HttpResponse.json({ ...worklist, total: 120, limit, offset } satisfies BillingWorklist);
+      }),
+    );
+    signInForTest(makeUser({ role: 'provider', organization_id: 1 }));
+    const user = userEvent.setup();
+    renderApp('/billing');
+    await findWorklist();
+    const pager = screen.getByRole('navigation', { name: BillingPageTexts.pager });
+    expect(within(pager).getByRole('status')).toHaveTextContent(BillingPageTexts.showing(1, 50, 120));
+    expect(within(pager).getByRole('button', { name: BillingPageTexts.pageButton.previous })).toBeDisabled();
+
+    await user.click(within(pager).getByRole('button', { name: BillingPageTexts.pageButton.next }));
+    await waitFor(() => expect(calls.at(-1)).toBe('?offset=50'));
+    expect(await within(pager).findByText(BillingPageTexts.showing(51, 100, 120))).toHaveAttribute('role', 'status');
+
+    await user.click(within(pager).getByRole('button', { name: BillingPageTexts.pageButton.last }));
+    await waitFor(() => expect(calls.at(-1)).toBe('?offset=100'));
+    expect(await within(pager).findByText(BillingPageTexts.showing(101, 120, 120))).toBeInTheDocument();
+    expect(within(pager).getByRole('button', { name: BillingPageTexts.pageButton.next })).toBeDisabled();
+
+    await user.click(within(pager).getByRole('combobox', { name: BillingPageTexts.rowsPerPage }));
+    await user.click(await screen.findByRole('option', { name: '100' }));
+    await waitFor(() => expect(calls.at(-1)).toBe('?limit=100'));
+
+    await user.click(within(pager).getByRole('button', { name: BillingPageTexts.pageButton.next }));
+    await waitFor(() => expect(calls.at(-1)).toBe('?limit=100&offset=100'));
+    await user.click(screen.getByRole('combobox', { name: BillingPageTexts.program }));
+    await user.click(await screen.findByRole('option', { name: 'Hypertension' }));
+    await waitFor(() => expect(calls.at(-1)).toBe('?program=hypertension&limit=100'));
   });
 });

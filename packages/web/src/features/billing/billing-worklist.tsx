@@ -31,6 +31,7 @@ import { formatTimestamp } from '../../lib/format-timestamp.ts';
 import { useTimezone } from '../../lib/timezone.ts';
 import { FilterBar, MonthField, SelectFilter } from './billing-filters.tsx';
 import { MONTH } from './billing-month.ts';
+import { billingPageOf, BillingPager } from './billing-pager.tsx';
 import type { BillingViewProps } from './billing-page.tsx';
 import { firstOrder, isWorklistSort, sortWorklist, type SortOrder, type WorklistSort } from './worklist-sort.ts';
 
@@ -39,7 +40,8 @@ const PROGRAM = /^[a-z][a-z0-9_]{0,39}$/;
 /**
  * The month's worklist: for each enrolled patient what the month has earned so far and the
  * cheapest next code with what it needs, flagged when the device days are out of reach. The
- * server ranks the rows by what can still be earned; a column heading sorts them otherwise.
+ * server ranks the rows by what can still be earned and sends them a page at a time; a column
+ * heading sorts the page's rows otherwise.
  */
 export function BillingWorklistView({ search, update, isAdmin, organizationId, organizationFilter }: BillingViewProps) {
   const { user } = useAuth();
@@ -51,6 +53,7 @@ export function BillingWorklistView({ search, update, isAdmin, organizationId, o
     ...(organizationId === null ? {} : { organization_id: organizationId }),
     ...(Number.isInteger(providerParam) && providerParam > 0 ? { provider_id: providerParam } : {}),
     ...(PROGRAM.test(programParam) ? { program: programParam } : {}),
+    ...billingPageOf(search),
   };
   const worklist = useBillingWorklist(query);
   const organizations = useOrganizations();
@@ -93,7 +96,7 @@ export function BillingWorklistView({ search, update, isAdmin, organizationId, o
       <QueryStates
         query={worklist}
         errorFallback={BillingPageTexts.failedToLoadWorklist}
-        isEmpty={(data) => data.rows.length === 0}
+        isEmpty={(data) => data.total === 0}
         emptyText={BillingPageTexts.noWorklistRows}
       >
         {(data) => (
@@ -107,11 +110,14 @@ export function BillingWorklistView({ search, update, isAdmin, organizationId, o
               order={order}
               onSort={(column) => {
                 // Each heading cycles: its first direction, the other one, then the server's order.
-                if (sort !== column) update({ sort: column, order: firstOrder(column) });
-                else if (order === firstOrder(column)) update({ order: order === 'asc' ? 'desc' : 'asc' });
-                else update({ sort: undefined, order: undefined });
+                // It sorts the page shown, so the page stays.
+                const page = search.get('page') ?? undefined;
+                if (sort !== column) update({ sort: column, order: firstOrder(column), page });
+                else if (order === firstOrder(column)) update({ order: order === 'asc' ? 'desc' : 'asc', page });
+                else update({ sort: undefined, order: undefined, page });
               }}
             />
+            <BillingPager total={data.total} limit={data.limit} offset={data.offset} update={update} />
           </>
         )}
       </QueryStates>
