@@ -133,6 +133,14 @@ describe('RPM billing', () => {
     await page.getByTestId(`billing-row-${patientId}`).waitFor();
     const pageWidth = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(pageWidth).toBeLessThanOrEqual(390);
+    // The pager under the table says where the page is, and its buttons are on the screen.
+    const pager = page.getByRole('navigation', { name: BillingPageTexts.pager });
+    const report = await apiAs<BillingReport>(page, portal, 'GET', `/api/billing?month=${MONTH}`);
+    expect(await pager.getByRole('status').textContent()).toBe(
+      BillingPageTexts.showing(1, report.body.rows.length, report.body.total),
+    );
+    const next = await pager.getByRole('button', { name: BillingPageTexts.pageButton.next }).boundingBox();
+    expect(next!.x + next!.width).toBeLessThanOrEqual(390);
     await shot(page, 'phone');
     expect(errors).toEqual([]);
     await close();

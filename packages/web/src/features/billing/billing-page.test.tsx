@@ -106,6 +106,10 @@ describe('billing page', { timeout: 30_000 }, () => {
     );
     expect(screen.getByTestId('billing-totals')).toHaveTextContent(`${BillingTexts.totals}: 99454, 99457, 99458`);
     expect(calls).toEqual(['?month=2026-10']);
+    // The totals are the server's, over every row; the pager says which of them are shown.
+    const pager = screen.getByRole('navigation', { name: BillingPageTexts.pager });
+    expect(within(pager).getByRole('status')).toHaveTextContent(BillingPageTexts.showing(1, 2, 2));
+    expect(within(pager).getByRole('button', { name: BillingPageTexts.pageButton.next })).toBeDisabled();
     // Providers see their own organization: no filter, no closing; the export keeps the month.
     expect(screen.queryByLabelText(BillingTexts.organization)).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: BillingTexts.closeMonth })).not.toBeInTheDocument();
