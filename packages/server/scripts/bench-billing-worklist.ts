@@ -136,7 +136,7 @@ try {
   });
   const rows = http.last.rows;
   console.log(
-    `GET /api/billing/worklist?month=${settings.month} (${rows.length} rows, ${rows.filter((x) => x.at_risk).length} at risk, ` +
+    `GET /api/billing/worklist?month=${settings.month} (${http.last.total} rows, the first page of ${rows.length}: ${rows.filter((x) => x.at_risk).length} at risk, ` +
       `${rows.filter((x) => x.needs.code !== null).length} with something to earn), ${settings.runs} runs: ` +
       `median ${http.ms.median.toFixed(1)} ms (limit ${LIMIT_MS}), p95 ${http.ms.p95.toFixed(1)} ms, ` +
       `min ${http.ms.min.toFixed(1)}, max ${http.ms.max.toFixed(1)}`,
