@@ -193,6 +193,54 @@ describe('the kept days with device data', () => {
   });
 });
 
+describe('a reading stored at the moment the same patient is paused or resumed', () => {
+  /**
+   * The change (a pause or a resumption) is left uncommitted while a reading of the patient is
+   * stored in another transaction, then committed. Each side once counted from what it saw, and
+   * neither saw the other: a resumption lost the reading, a pause kept it.
+   */
+  async function beside(id: number, status: 'Paused' | 'Active', at: string): Promise<void> {
+    const change = await db.pool.connect();
+    const reading = await db.pool.connect();
+    try {
+      const { rows } = await reading.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      await change.query('BEGIN');
+      await change.query('UPDATE patients SET enrollment_status = $2 WHERE id = $1', [id, status]);
+      await reading.query('BEGIN');
+      let settled = false;
+      const stored = buildReadings(reading, id, [cuff(at)])
+        .then(() => reading.query('COMMIT'))
+        .finally(() => {
+          settled = true;
+        });
+      // The reading's statement runs as far as it can: to its end, or to a wait on the change.
+      const waits = async () =>
+        (await db.ownerPool.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND wait_event_type = $2', [rows[0]!.pid, 'Lock']))
+          .rowCount === 1;
+      for (let i = 0; i < 200 && !settled && !(await waits()); i++) await new Promise((r) => setTimeout(r, 10));
+      await change.query('COMMIT');
+      await stored;
+    } finally {
+      change.release();
+      reading.release();
+    }
+  }
+
+  it('counts the reading of a patient resumed beside it', async () => {
+    const id = await patient('Resumed');
+    await db.pool.query(`UPDATE patients SET enrollment_status = 'Paused' WHERE id = $1`, [id]);
+    await beside(id, 'Active', '2099-02-05T15:00:00Z');
+    await expectInStep(id, ['2099-02-05']);
+  });
+
+  it('leaves out the reading of a patient paused beside it', async () => {
+    const id = await patient('Paused');
+    await buildReadings(db.pool, id, [cuff('2026-10-05T15:00:00Z')]);
+    await beside(id, 'Paused', '2099-03-05T15:00:00Z');
+    await expectInStep(id, ['2026-10-05']);
+  });
+});
+
 describe('tracking time in the month inputs', () => {
   it('follows entries edited and deleted', async () => {
     const id = await patient('Minutes');
