@@ -9,16 +9,24 @@
 -- earlier one to commit and then counts from a fresh snapshot that holds the earlier side's rows
 -- (PL/pgSQL takes a new snapshot for each statement under READ COMMITTED, the portal's level).
 --
--- The lock is an advisory one on one of 1,024 buckets of patient ids rather than one per patient:
--- a statement over many patients (an organization's time zone changed, a bulk load) would
--- otherwise hold one lock per patient, and the server's lock table holds only a few thousand in
--- all. Two patients in one bucket wait for each other only for the length of a trigger.
+-- The locks are advisory ones, one per patient. A statement over many patients (an organization's
+-- time zone changed, a bulk load) takes one lock over all patients instead, which every other
+-- statement takes shared first: one lock per patient there would fill the server's lock table,
+-- which holds only a few thousand in all.
 CREATE FUNCTION rpm_billing_months_lock(patient_ids integer[]) RETURNS void
   LANGUAGE plpgsql SET search_path = pg_catalog, public AS $$
+DECLARE
+  many constant integer := 256;
+  n integer := (SELECT count(DISTINCT id) FROM unnest(patient_ids) AS u(id));
 BEGIN
-  -- In bucket order, so that two statements over overlapping patients never wait in a cycle.
-  PERFORM pg_advisory_xact_lock(hashtext('billing-reading-months'), b)
-     FROM (SELECT DISTINCT id % 1024 AS b FROM unnest(patient_ids) AS u(id) ORDER BY 1) buckets;
+  IF n > many THEN
+    PERFORM pg_advisory_xact_lock(hashtext('billing-reading-months-all'), 0);
+    RETURN;
+  END IF;
+  PERFORM pg_advisory_xact_lock_shared(hashtext('billing-reading-months-all'), 0);
+  -- In id order, so that two statements over the same patients never wait for each other in a cycle.
+  PERFORM pg_advisory_xact_lock(hashtext('billing-reading-months'), id)
+     FROM (SELECT DISTINCT id FROM unnest(patient_ids) AS u(id) ORDER BY 1) ids;
 END;
 $$;
 

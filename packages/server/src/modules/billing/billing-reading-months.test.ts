@@ -233,6 +233,33 @@ describe('a reading stored at the moment the same patient is paused or resumed',
     await expectInStep(id, ['2099-02-05']);
   });
 
+  it('hold one lock per patient, or one for all when a statement changes hundreds', async () => {
+    const advisoryLocks = async (client: pg.PoolClient) =>
+      Number(
+        (await client.query<{ n: string }>(`SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()`))
+          .rows[0]!.n,
+      );
+    const org = (await buildOrganization(db.pool, { timeZone: 'America/Chicago' })).id;
+    const ids: number[] = [];
+    for (let i = 0; i < 300; i++) {
+      ids.push(await buildPatient(db.pool, { firstName: 'L', lastName: `Lock${i}`, organizationId: org, enrolledRpm: true }));
+    }
+    const client = await db.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await buildReadings(client, ids[0]!, [cuff('2026-10-05T15:00:00Z')]);
+      // The shared lock over all patients, and the patient's own.
+      expect(await advisoryLocks(client)).toBe(2);
+      await client.query(`UPDATE organizations SET time_zone = 'Asia/Tokyo' WHERE id = $1`, [org]);
+      // 300 patients recounted: the lock over all of them, now also held exclusively (a second row), not 300 more.
+      expect(await advisoryLocks(client)).toBe(3);
+      await client.query('COMMIT');
+    } finally {
+      client.release();
+    }
+    await expectInStep(ids[0]!, ['2026-10-06']);
+  });
+
   it('leaves out the reading of a patient paused beside it', async () => {
     const id = await patient('Paused');
     await buildReadings(db.pool, id, [cuff('2026-10-05T15:00:00Z')]);
