@@ -157,7 +157,12 @@ describe('the kept days with device data', () => {
   it('move with the organization time zone and with the patient organization', async () => {
     const org = (await buildOrganization(db.pool, { timeZone: 'America/New_York' })).id;
     const utc = (await buildOrganization(db.pool, { timeZone: 'UTC' })).id;
-    const id = await buildPatient(db.pool, { firstName: 'Z', lastName: 'Zone', organizationId: org, enrolledRpm: true });
+    const id = await buildPatient(db.pool, {
+      firstName: 'Z',
+      lastName: 'Zone',
+      organizationId: org,
+      enrolledRpm: true,
+    });
     await buildReadings(db.pool, id, [cuff('2026-10-05T02:00:00Z')]);
     await expectInStep(id, ['2026-10-04']);
     await db.pool.query(`UPDATE organizations SET time_zone = 'Asia/Tokyo' WHERE id = $1`, [org]);
@@ -215,8 +220,12 @@ describe('a reading stored at the moment the same patient is paused or resumed',
         });
       // The reading's statement runs as far as it can: to its end, or to a wait on the change.
       const waits = async () =>
-        (await db.ownerPool.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND wait_event_type = $2', [rows[0]!.pid, 'Lock']))
-          .rowCount === 1;
+        (
+          await db.ownerPool.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND wait_event_type = $2', [
+            rows[0]!.pid,
+            'Lock',
+          ])
+        ).rowCount === 1;
       for (let i = 0; i < 200 && !settled && !(await waits()); i++) await new Promise((r) => setTimeout(r, 10));
       await change.query('COMMIT');
       await stored;
@@ -236,13 +245,18 @@ describe('a reading stored at the moment the same patient is paused or resumed',
   it('hold one lock per patient, or one for all when a statement changes hundreds', async () => {
     const advisoryLocks = async (client: pg.PoolClient) =>
       Number(
-        (await client.query<{ n: string }>(`SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()`))
-          .rows[0]!.n,
+        (
+          await client.query<{ n: string }>(
+            `SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()`,
+          )
+        ).rows[0]!.n,
       );
     const org = (await buildOrganization(db.pool, { timeZone: 'America/Chicago' })).id;
     const ids: number[] = [];
     for (let i = 0; i < 300; i++) {
-      ids.push(await buildPatient(db.pool, { firstName: 'L', lastName: `Lock${i}`, organizationId: org, enrolledRpm: true }));
+      ids.push(
+        await buildPatient(db.pool, { firstName: 'L', lastName: `Lock${i}`, organizationId: org, enrolledRpm: true }),
+      );
     }
     const client = await db.pool.connect();
     try {
@@ -309,8 +323,17 @@ describe('the migration', () => {
     try {
       await runMigrations(pool, { before: '1010' });
       const org = await buildOrganization(pool, { timeZone: 'America/Chicago' });
-      const id = await buildPatient(pool, { firstName: 'O', lastName: 'Old', organizationId: org.id, enrolledRpm: true });
-      await buildReadings(pool, id, [cuff('2026-10-01T04:00:00Z'), cuff('2026-10-01T06:00:00Z'), cuff('2026-10-20T15:00:00Z')]);
+      const id = await buildPatient(pool, {
+        firstName: 'O',
+        lastName: 'Old',
+        organizationId: org.id,
+        enrolledRpm: true,
+      });
+      await buildReadings(pool, id, [
+        cuff('2026-10-01T04:00:00Z'),
+        cuff('2026-10-01T06:00:00Z'),
+        cuff('2026-10-20T15:00:00Z'),
+      ]);
       expect(await runMigrations(pool)).toContain('1010_billing_reading_months.sql');
       expect(await kept(pool, id)).toEqual(await counted(pool, id));
       expect((await kept(pool, id)).map((d) => d.day)).toEqual(['2026-09-30', '2026-10-01', '2026-10-20']);
