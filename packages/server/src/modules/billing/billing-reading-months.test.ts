@@ -157,7 +157,12 @@ describe('the kept days with device data', () => {
   it('move with the organization time zone and with the patient organization', async () => {
     const org = (await buildOrganization(db.pool, { timeZone: 'America/New_York' })).id;
     const utc = (await buildOrganization(db.pool, { timeZone: 'UTC' })).id;
-    const id = await buildPatient(db.pool, { firstName: 'Z', lastName: 'Zone', organizationId: org, enrolledRpm: true });
+    const id = await buildPatient(db.pool, {
+      firstName: 'Z',
+      lastName: 'Zone',
+      organizationId: org,
+      enrolledRpm: true,
+    });
     await buildReadings(db.pool, id, [cuff('2026-10-05T02:00:00Z')]);
     await expectInStep(id, ['2026-10-04']);
     await db.pool.query(`UPDATE organizations SET time_zone = 'Asia/Tokyo' WHERE id = $1`, [org]);
@@ -190,6 +195,90 @@ describe('the kept days with device data', () => {
     expect(await both()).toEqual(before);
     expect(before[0]!.length).toBeGreaterThan(5);
     expect(before[1]!.length).toBeGreaterThan(5);
+  });
+});
+
+describe('a reading stored at the moment the same patient is paused or resumed', () => {
+  /**
+   * The change (a pause or a resumption) is left uncommitted while a reading of the patient is
+   * stored in another transaction, then committed. Each side once counted from what it saw, and
+   * neither saw the other: a resumption lost the reading, a pause kept it.
+   */
+  async function beside(id: number, status: 'Paused' | 'Active', at: string): Promise<void> {
+    const change = await db.pool.connect();
+    const reading = await db.pool.connect();
+    try {
+      const { rows } = await reading.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      await change.query('BEGIN');
+      await change.query('UPDATE patients SET enrollment_status = $2 WHERE id = $1', [id, status]);
+      await reading.query('BEGIN');
+      let settled = false;
+      const stored = buildReadings(reading, id, [cuff(at)])
+        .then(() => reading.query('COMMIT'))
+        .finally(() => {
+          settled = true;
+        });
+      // The reading's statement runs as far as it can: to its end, or to a wait on the change.
+      const waits = async () =>
+        (
+          await db.ownerPool.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND wait_event_type = $2', [
+            rows[0]!.pid,
+            'Lock',
+          ])
+        ).rowCount === 1;
+      for (let i = 0; i < 200 && !settled && !(await waits()); i++) await new Promise((r) => setTimeout(r, 10));
+      await change.query('COMMIT');
+      await stored;
+    } finally {
+      change.release();
+      reading.release();
+    }
+  }
+
+  it('counts the reading of a patient resumed beside it', async () => {
+    const id = await patient('Resumed');
+    await db.pool.query(`UPDATE patients SET enrollment_status = 'Paused' WHERE id = $1`, [id]);
+    await beside(id, 'Active', '2099-02-05T15:00:00Z');
+    await expectInStep(id, ['2099-02-05']);
+  });
+
+  it('hold one lock per patient, or one for all when a statement changes hundreds', async () => {
+    const advisoryLocks = async (client: pg.PoolClient) =>
+      Number(
+        (
+          await client.query<{ n: string }>(
+            `SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()`,
+          )
+        ).rows[0]!.n,
+      );
+    const org = (await buildOrganization(db.pool, { timeZone: 'America/Chicago' })).id;
+    const ids: number[] = [];
+    for (let i = 0; i < 300; i++) {
+      ids.push(
+        await buildPatient(db.pool, { firstName: 'L', lastName: `Lock${i}`, organizationId: org, enrolledRpm: true }),
+      );
+    }
+    const client = await db.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await buildReadings(client, ids[0]!, [cuff('2026-10-05T15:00:00Z')]);
+      // The shared lock over all patients, and the patient's own.
+      expect(await advisoryLocks(client)).toBe(2);
+      await client.query(`UPDATE organizations SET time_zone = 'Asia/Tokyo' WHERE id = $1`, [org]);
+      // 300 patients recounted: the lock over all of them, now also held exclusively (a second row), not 300 more.
+      expect(await advisoryLocks(client)).toBe(3);
+      await client.query('COMMIT');
+    } finally {
+      client.release();
+    }
+    await expectInStep(ids[0]!, ['2026-10-06']);
+  });
+
+  it('leaves out the reading of a patient paused beside it', async () => {
+    const id = await patient('Paused');
+    await buildReadings(db.pool, id, [cuff('2026-10-05T15:00:00Z')]);
+    await beside(id, 'Paused', '2099-03-05T15:00:00Z');
+    await expectInStep(id, ['2026-10-05']);
   });
 });
 
@@ -234,8 +323,17 @@ describe('the migration', () => {
     try {
       await runMigrations(pool, { before: '1010' });
       const org = await buildOrganization(pool, { timeZone: 'America/Chicago' });
-      const id = await buildPatient(pool, { firstName: 'O', lastName: 'Old', organizationId: org.id, enrolledRpm: true });
-      await buildReadings(pool, id, [cuff('2026-10-01T04:00:00Z'), cuff('2026-10-01T06:00:00Z'), cuff('2026-10-20T15:00:00Z')]);
+      const id = await buildPatient(pool, {
+        firstName: 'O',
+        lastName: 'Old',
+        organizationId: org.id,
+        enrolledRpm: true,
+      });
+      await buildReadings(pool, id, [
+        cuff('2026-10-01T04:00:00Z'),
+        cuff('2026-10-01T06:00:00Z'),
+        cuff('2026-10-20T15:00:00Z'),
+      ]);
       expect(await runMigrations(pool)).toContain('1010_billing_reading_months.sql');
       expect(await kept(pool, id)).toEqual(await counted(pool, id));
       expect((await kept(pool, id)).map((d) => d.day)).toEqual(['2026-09-30', '2026-10-01', '2026-10-20']);

@@ -1,18 +1,7 @@
-import { BILLING_PERIOD_DAYS, DEVICE_DAYS_SHORT, MANUAL_SOURCE, MEASUREMENT_KINDS } from '@rpm/contracts';
+import { BILLING_PERIOD_DAYS, DEVICE_DAYS_SHORT } from '@rpm/contracts';
 import { sql } from 'kysely';
 import { kysely } from '../../db/kysely.ts';
 import type { Queryable } from '../../db/pool.ts';
-
-/**
- * Device data that counts for billing (CMS 99454/99445 days): a reading from a device (never one
- * typed in) of a kind the registry marks physiologic. Constants written into the SQL as literals:
- * the planner matches the partial index's predicate, and prepared statements keep one plan.
- */
-function billableReading(alias: string) {
-  const physiologic = MEASUREMENT_KINDS.filter((k) => k.physiologic).map((k) => sql.lit(k.kind));
-  const kinds = physiologic.length > 0 ? sql`${sql.ref(`${alias}.kind`)} IN (${sql.join(physiologic)})` : sql`false`;
-  return sql`(${sql.ref(`${alias}.source`)} <> ${sql.lit(MANUAL_SOURCE)} AND ${kinds})`;
-}
 
 type Fragment = ReturnType<typeof sql>;
 
@@ -109,11 +98,12 @@ export function billingInputsQuery(opts: BillingInputsScope) {
   const periodStart = (k: Fragment) => sql`f.first_day + ${period} * ${k}`;
   const periodEnd = (k: Fragment) => sql`least(f.first_day + ${period} * ${k} + ${lastOfPeriod}, ${end})`;
   // Its days, from the three month rows at hand (enough for the periods overlapping the month).
-  const recentDays = (k: Fragment) => sql`(coalesce(rpm_month_days_in(f.m0, f.d0, ${periodStart(k)}, ${periodEnd(k)}), 0)
+  const recentDays = (
+    k: Fragment,
+  ) => sql`(coalesce(rpm_month_days_in(f.m0, f.d0, ${periodStart(k)}, ${periodEnd(k)}), 0)
       + coalesce(rpm_month_days_in(f.m1, f.d1, ${periodStart(k)}, ${periodEnd(k)}), 0)
       + coalesce(rpm_month_days_in(f.m2, f.d2, ${periodStart(k)}, ${periodEnd(k)}), 0))`;
-  const lastBit = (m: string, d: string) =>
-    sql`${sql.ref(m)} + 31 - position('1' IN reverse(${sql.ref(d)}::text))`;
+  const lastBit = (m: string, d: string) => sql`${sql.ref(m)} + 31 - position('1' IN reverse(${sql.ref(d)}::text))`;
   return sql<BillingInputRow>`
     WITH pts AS (
       SELECT p.id, p.organization_id, p.first_name, p.last_name, p.enrolled_rpm, o.time_zone,
@@ -219,7 +209,10 @@ export async function patientTimeZone(db: Queryable, patientId: number): Promise
 
 /**
  * Days of the month with device readings that count (the patient active), and how many, in each
- * patient's organization's time zone.
+ * patient's organization's time zone: the month's row of billing_reading_months, which the
+ * database keeps with exactly these counts (migration 1010), so that closing a month does not read
+ * the month's readings again. `monthStart` is the first day of a calendar month and `monthEnd` its
+ * last.
  */
 export async function readingDays(
   db: Queryable,
@@ -228,15 +221,11 @@ export async function readingDays(
   patientId: number | null,
 ): Promise<{ patient_id: number; day: string; readings: number }[]> {
   const result = await sql<{ patient_id: number; day: string; readings: number }>`
-    SELECT v.patient_id, to_char((v.created_at AT TIME ZONE o.time_zone)::date, 'YYYY-MM-DD') AS day, count(*)::int AS readings
-      FROM observations v
-      JOIN patients p ON p.id = v.patient_id
-      JOIN organizations o ON o.id = p.organization_id
-     WHERE (${patientId}::int IS NULL OR v.patient_id = ${patientId}::int) AND ${billableReading('v')}
-       AND v.created_at >= (${monthStart}::date::timestamp AT TIME ZONE o.time_zone)
-       AND v.created_at < ((${monthEnd}::date + 1)::timestamp AT TIME ZONE o.time_zone)
-       -- The days the row counts: readings while the patient was active.
-       AND rpm_patient_active_at(v.patient_id, v.created_at)
-     GROUP BY 1, 2 ORDER BY 1, 2`.execute(kysely(db));
+    SELECT b.patient_id, to_char(b.month + u.i::int - 1, 'YYYY-MM-DD') AS day, u.n AS readings
+      FROM billing_reading_months b
+     CROSS JOIN LATERAL unnest(b.readings) WITH ORDINALITY AS u(n, i)
+     WHERE b.month = ${monthStart}::date AND (${patientId}::int IS NULL OR b.patient_id = ${patientId}::int)
+       AND u.n > 0 AND b.month + u.i::int - 1 <= ${monthEnd}::date
+     ORDER BY 1, 2`.execute(kysely(db));
   return result.rows;
 }
