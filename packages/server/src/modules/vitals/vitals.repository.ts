@@ -55,12 +55,35 @@ interface ScopedPageParams extends PrefixedAuditRecordParams {
   to: string | null;
 }
 
-/** The date filter of the table: the readings measured in [from, to), either end open when null. */
+/**
+ * The date filter of the table: the readings measured in [from, to), an open end bound as minus or
+ * plus infinity. A plain range on the measured time, whatever the values: PostgreSQL's plan of
+ * the named statement is generic (db/pool.ts), and only a plain range lets that plan skip the
+ * month tables outside it when it starts and descend the index to the range's newest reading
+ * ("$from IS NULL OR created_at >= $from" did neither: a dated page of a patient with years of
+ * readings filtered them all, and counted them by sequential scans, once per row of the page).
+ */
 const inRange = (p: Pick<ScopedPageParams, 'from' | 'to'>, column: string) =>
-  sql<boolean>`(${p.from}::timestamptz IS NULL OR ${sql.ref(column)} >= ${p.from}::timestamptz)
-    AND (${p.to}::timestamptz IS NULL OR ${sql.ref(column)} < ${p.to}::timestamptz)`;
+  sql<boolean>`${sql.ref(column)} >= coalesce(${p.from}::timestamptz, '-infinity')
+    AND ${sql.ref(column)} < coalesce(${p.to}::timestamptz, 'infinity')`;
 
-function scopedPageQuery(db: Queryable, p: ScopedPageParams) {
+/**
+ * The statement of one page, dated or not. The undated page, the patient page's first and most
+ * frequent read, is a statement of its own: no date filter for PostgreSQL to evaluate on each
+ * reading, its total from the per-patient counter, and its record's details without dates (the
+ * same record as a dated statement's with null dates, whose nulls are stripped).
+ */
+function scopedPageQuery(db: Queryable, p: ScopedPageParams, dated: boolean) {
+  const details = dated
+    ? sql`jsonb_strip_nulls(jsonb_build_object('limit', ${p.limit}::int, 'offset', ${p.offset}::int, 'count', (SELECT count(*) FROM page),
+        'from', ${p.from}::timestamptz, 'to', ${p.to}::timestamptz))`
+    : sql`jsonb_build_object('limit', ${p.limit}::int, 'offset', ${p.offset}::int, 'count', (SELECT count(*) FROM page))`;
+  // Undated, the per-patient counter; dated, a count of the range (its subquery does not depend on
+  // the row: computed once, and only when the CASE takes that branch, for a visible patient).
+  const total = dated
+    ? sql<number | null>`CASE WHEN s.visible THEN (SELECT count(*) FROM observations r
+        WHERE r.patient_id = ${p.patientId} AND ${vitalsKind('r.kind')} AND ${inRange(p, 'r.created_at')}) END`
+    : sql<number | null>`c.n::int8`;
   return (
     kysely(db)
       .with('scope', (qb) =>
@@ -82,7 +105,7 @@ function scopedPageQuery(db: Queryable, p: ScopedPageParams) {
           .select(['v.id', 'v.created_at', 'v.systolic', 'v.diastolic', 'v.pulse', 'v.source'])
           .where('v.patient_id', '=', p.patientId)
           .where(vitalsKind('v.kind'))
-          .where(inRange(p, 'v.created_at'))
+          .$if(dated, (q) => q.where(inRange(p, 'v.created_at')))
           .where(({ exists, selectFrom }) =>
             exists(
               selectFrom('scope')
@@ -104,38 +127,30 @@ function scopedPageQuery(db: Queryable, p: ScopedPageParams) {
           .expression((eb) =>
             eb
               .selectFrom('scope')
-              .select(
-                auditRecordSelection(
-                  p,
-                  sql`jsonb_strip_nulls(jsonb_build_object('limit', ${p.limit}::int, 'offset', ${p.offset}::int, 'count', (SELECT count(*) FROM page),
-                    'from', ${p.from}::timestamptz, 'to', ${p.to}::timestamptz))`,
-                ),
-              )
+              .select(auditRecordSelection(p, details))
               .where(sql<boolean>`scope.visible`),
           ),
       )
       .selectFrom('scope as s')
-      .leftJoin(
-        (eb) =>
-          eb
-            .selectFrom('patient_observation_counts')
-            .select([(e) => e.fn.sum<number>('n').as('n')])
-            .where('patient_id', '=', p.patientId)
-            .where(vitalsKind('kind'))
-            .as('c'),
-        (join) => join.on(sql<boolean>`s.visible`),
+      // Undated only (a dated page counts its range instead), and read only for a visible patient.
+      .$if(!dated, (q) =>
+        q.leftJoin(
+          (eb) =>
+            eb
+              .selectFrom('patient_observation_counts')
+              .select([(e) => e.fn.sum<number>('n').as('n')])
+              .where('patient_id', '=', p.patientId)
+              .where(vitalsKind('kind'))
+              .as('c'),
+          (join) => join.on(sql<boolean>`s.visible`),
+        ),
       )
       .leftJoin('page', (join) => join.onTrue())
       .select([
         's.id as patient_id',
         's.organization_id',
         's.visible',
-        // Without dates the per-patient counter; with dates a count of the range (a CASE runs
-        // its subquery only when that branch is taken, and only for a visible patient).
-        sql<number | null>`CASE WHEN NOT s.visible THEN NULL
-          WHEN ${p.from}::timestamptz IS NULL AND ${p.to}::timestamptz IS NULL THEN c.n::int8
-          ELSE (SELECT count(*) FROM observations r
-                 WHERE r.patient_id = s.id AND ${vitalsKind('r.kind')} AND ${inRange(p, 'r.created_at')}) END`.as('total'),
+        total.as('total'),
         'page.created_at',
         'page.systolic',
         'page.diastolic',
@@ -149,7 +164,8 @@ function scopedPageQuery(db: Queryable, p: ScopedPageParams) {
 
 type ScopedPageRow = ReturnType<typeof scopedPageQuery> extends { compile(): CompiledQuery<infer R> } ? R : never;
 
-let scopedPageTemplate: Template<ScopedPageParams, ScopedPageRow> | undefined;
+let undatedPageTemplate: Template<ScopedPageParams, ScopedPageRow> | undefined;
+let datedPageTemplate: Template<ScopedPageParams, ScopedPageRow> | undefined;
 
 /**
  * The access check's row, one page, the total and the read's success record in one statement:
@@ -158,21 +174,21 @@ let scopedPageTemplate: Template<ScopedPageParams, ScopedPageRow> | undefined;
  * outside it the page and the counter are not read and nothing is recorded (the caller records
  * the refusal). `success` is the record of a visible read; its details are the page's limit,
  * offset and row count. Undefined: no such patient.
- * Built and compiled once, sent as a named statement: each connection parses and plans it once,
- * then each call only binds its values (building the query per call cost more than the rest of
- * the portal's work on it).
+ * Built and compiled once (in its dated and its undated form), sent as a named statement: each
+ * connection parses and plans it once, then each call only binds its values (building the query
+ * per call cost more than the rest of the portal's work on it).
  */
 export async function readScopedVitalPage(
   db: Queryable,
   read: { patientId: number; visibleOrganization: number | null; limit: number; offset: number; from: string | null; to: string | null },
   success: AuditEntry,
 ): Promise<ScopedVitalPage | undefined> {
-  scopedPageTemplate ??= template(
-    'vitals_scoped_page_v4',
-    ['patientId', 'visibleOrganization', 'limit', 'offset', 'from', 'to', ...AUDIT_RECORD_PARAM_KEYS],
-    (p) => scopedPageQuery(db, p).compile(),
-  );
-  const rows = await scopedPageTemplate.run(db, { ...read, ...prefixedAuditRecordParams(success) });
+  const keys = ['patientId', 'visibleOrganization', 'limit', 'offset', ...AUDIT_RECORD_PARAM_KEYS] as const;
+  const dated = read.from !== null || read.to !== null;
+  const page = dated
+    ? (datedPageTemplate ??= template('vitals_dated_page_v1', [...keys, 'from', 'to'], (p) => scopedPageQuery(db, p, true).compile()))
+    : (undatedPageTemplate ??= template('vitals_scoped_page_v5', [...keys], (p) => scopedPageQuery(db, p, false).compile()));
+  const rows = await page.run(db, { ...read, ...prefixedAuditRecordParams(success) });
   const first = rows[0];
   if (!first) return undefined;
   return {
