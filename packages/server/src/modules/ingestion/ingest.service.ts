@@ -319,7 +319,7 @@ export async function ingestTenovi(
         });
       }
       return countOutcomes(batch.received, outcomes, batteryUpdates, pulses.merged, pulses.rejected.length);
-    });
+    }, { genericPlans: true });
   } catch (err) {
     // A reading dated in a month closed for billing: the database refused the whole call (nothing
     // stored); it is told like any other refusal, on the source's page and in the audit trail.

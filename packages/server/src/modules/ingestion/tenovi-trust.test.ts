@@ -383,6 +383,48 @@ describe('bounded', () => {
   });
 });
 
+describe('planning', () => {
+  it('plans the storing statement and its alert check once per connection, and leaves the connection as it found it', async () => {
+    // Looked at on each connection a webhook's transaction used, just before it goes back to the
+    // pool: prepared statements and settings belong to the connection.
+    const pool = server.db.pool;
+    const connect = pool.connect;
+    const seen: { name: string; generic_plans: number; custom_plans: number; mode: string }[] = [];
+    pool.connect = (async (...args: unknown[]) => {
+      if (args.length > 0) return (connect as (...a: unknown[]) => unknown).apply(pool, args);
+      const client = await (connect as () => Promise<PoolClient>).call(pool);
+      const { release } = client;
+      client.release = (err?: Error | boolean) => {
+        client.release = release;
+        void client
+          .query<{ name: string; generic_plans: number; custom_plans: number; mode: string }>(
+            `SELECT name, generic_plans::int, custom_plans::int, current_setting('plan_cache_mode') AS mode
+               FROM pg_prepared_statements
+              WHERE name IN ('ingest_store_readings_audited', 'alerts_readings_to_check_v1')`,
+          )
+          .then(({ rows }) => seen.push(...rows))
+          .finally(() => release.call(client, err));
+      };
+      return client;
+    }) as typeof pool.connect;
+    try {
+      // More calls than PostgreSQL's five custom plans before it would weigh a generic one.
+      for (let i = 0; i < 8; i++) expect((await send([bp('TRUST-A', minutesAgo(4000 + i), 124, 81)])).status).toBe(200);
+    } finally {
+      pool.connect = connect;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+    expect(seen.map((s) => s.name)).toContain('ingest_store_readings_audited');
+    expect(seen.map((s) => s.name)).toContain('alerts_readings_to_check_v1');
+    for (const s of seen) {
+      expect(s.custom_plans).toBe(0);
+      expect(s.generic_plans).toBeGreaterThan(0);
+      // The generic planning was the transaction's own (SET LOCAL), not the connection's.
+      expect(s.mode).toBe('auto');
+    }
+  });
+});
+
 describe('unmatched readings', () => {
   it('refuses new unmatched readings beyond the source quota, still stores readings of its patients, and records the refusal', async () => {
     const q = await newSource(orgA, 'Quota');
