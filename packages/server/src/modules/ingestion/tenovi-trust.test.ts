@@ -425,6 +425,25 @@ describe('planning', () => {
   });
 });
 
+describe('the call\'s transaction', () => {
+  it('gives its connection back on every refusal, before recording it', async () => {
+    const pool = server.db.pool;
+    const unknown = { ...source, id: '00000000-0000-4000-8000-00000000abcd' };
+    const wrong = { ...source, secret: source.secret.slice(0, -2) + 'xx' };
+    // More refusals at once than the pool has connections: had a refused call kept its
+    // transaction's connection while it recorded the refusal on another, they would wait on each
+    // other until the pool's timeout.
+    const refused = await Promise.all(
+      Array.from({ length: 24 }, (_, i) =>
+        i % 3 === 0 ? send([bp('TRUST-A', minutesAgo(5000), 'x', 80)]) : send([bp('TRUST-A', minutesAgo(5000), 120, 80)], i % 3 === 1 ? unknown : wrong),
+      ),
+    );
+    expect(refused.map((r) => r.status).sort()).toEqual([...Array(8).fill(400), ...Array(16).fill(401)]);
+    expect(pool.totalCount - pool.idleCount).toBe(0);
+    expect((await send([bp('TRUST-A', minutesAgo(5001), 120, 80)])).status).toBe(200);
+  });
+});
+
 describe('unmatched readings', () => {
   it('refuses new unmatched readings beyond the source quota, still stores readings of its patients, and records the refusal', async () => {
     const q = await newSource(orgA, 'Quota');
