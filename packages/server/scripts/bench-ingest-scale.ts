@@ -20,24 +20,25 @@
  *   npm run bench:ingest   (BENCH_RUNS=3 BENCH_SECONDS=8 BENCH_SOURCES=4 BENCH_CONNECTIONS=8 by default)
  *
  * Measured with BENCH_RUNS=3 BENCH_SECONDS=5 on the shared 2-core development machine while other
- * work ran (load average 11 to 17: each process gets a fraction of a core, so the figures swing
- * by half between runs; the share of the floor, measured in the same run, swings less). Before
- * (each reading's blood-pressure window read by a statement of its own, readings to check
- * planned on every call) and after (one prepared statement for all the windows of a call),
- * alternately in one sitting, two rounds; readings/s stored, median of 3 runs:
+ * work ran (load average 7 to 15: each process gets a fraction of a core, so the figures swing by
+ * half between runs, and the COPY floor's medians from 6,400 to 16,200 readings/s). Before (the
+ * source read on a connection of its own, then BEGIN; the storing statement and the alert check
+ * planned anew on every call) and after (the source read with BEGIN in one round trip, the
+ * transaction planning generically), alternately in one sitting, three rounds; webhook
+ * readings/s stored, median of 3 runs each (share of that run's COPY floor in brackets):
  *
- *                         round 1 before   round 1 after   round 2 before   round 2 after
- *   batch   1  webhook        137 (1.6 %)     125 (1.7 %)      122 (1.2 %)     112 (0.9 %)
- *   batch  10  webhook      1,114 (9.7 %)  1,618 (23.4 %)   1,310 (12.4 %)     706 (7.1 %)
- *   batch 100  webhook     5,240 (76.2 %)  5,860 (80.4 %)   6,000 (64.1 %)  4,660 (39.7 %)
- *   paced 1,000/s p99 (ms)            263              72              239             305
- *   (in brackets: share of the COPY floor of the same run, 6,900 to 12,200 readings/s)
+ *                      round 1 before  round 1 after  round 2 before  round 2 after  round 3 before  round 3 after
+ *   batch   1             95 (1.1 %)    137 (2.1 %)      67 (0.6 %)    112 (1.1 %)     103 (1.0 %)     93 (0.6 %)
+ *   batch  10            538 (6.4 %)    872 (8.7 %)     474 (6.0 %)  1,380 (10.3 %)    524 (5.7 %)    894 (5.5 %)
+ *   batch 100        3,880 (45.5 %) 4,800 (64.1 %)  4,080 (49.1 %)  4,720 (29.2 %)  3,220 (41.3 %) 3,840 (26.9 %)
+ *   paced p99 (ms)              417            227             338            373             315            306
  *
- * The load of the machine moved more than the change did (round 2 "after" ran during a spike:
- * its paced run could not even keep 1,000 readings/s). What does not depend on the load: a call of
- * 100 blood pressures sent 105 statements before and sends 6 now (tenovi-trust.test.ts). Small
- * batches stay far from the floor: each call pays its own authentication, transaction, audit
- * record (sealed later) and synchronous commit, which a COPY of many rows pays once.
+ * No run kept the paced 1,000 readings/s (500 to 750 stored): the machine had no core to spare.
+ * What does not depend on the load: a call sends one round trip fewer (five: BEGIN with the
+ * source, store with its audit record, the readings to check, their windows, COMMIT) and plans
+ * them once per connection (tenovi-trust.test.ts). Small batches stay far from the floor: each call still
+ * pays its own HTTP request, transaction, audit record and synchronous commit, which a COPY of
+ * many rows pays once.
  */
 import os from 'node:os';
 import { pipeline } from 'node:stream/promises';

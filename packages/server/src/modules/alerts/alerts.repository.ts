@@ -144,7 +144,9 @@ export async function raiseAlert(
         .onConflict((oc) =>
           oc
             .columns(['patient_id', 'rule'])
-            .where('status', '<>', 'resolved')
+            // A literal, not a parameter: PostgreSQL matches the partial unique index by this
+            // predicate, which a generic plan (the webhook's transaction plans generically) could not.
+            .where('status', '<>', sql.lit('resolved'))
             .doUpdateSet({
               count: sql`alerts.count + 1`,
               first_at: sql`least(alerts.first_at, excluded.first_at)`,

@@ -47,7 +47,9 @@ export async function raiseOrRefreshStale(
     .onConflict((oc) =>
       oc
         .columns(['patient_id', 'rule'])
-        .where('status', '<>', 'resolved')
+        // A literal, not a parameter: PostgreSQL matches the partial unique index by this
+        // predicate, which a generic plan could not (withTransaction's genericPlans).
+        .where('status', '<>', sql.lit('resolved'))
         .doUpdateSet({ last_values: sql`excluded.last_values`, last_at: sql`now()`, updated_at: sql`now()` })
         .where(sql<boolean>`alerts.last_values IS DISTINCT FROM excluded.last_values`),
     )

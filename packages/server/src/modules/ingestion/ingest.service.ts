@@ -1,13 +1,13 @@
 import { BillingErrors, IngestionErrors, type IngestResult, type AuditAction } from '@rpm/contracts';
 import type pg from 'pg';
-import { withTransaction, type Queryable } from '../../db/pool.ts';
+import { beginTransaction, withTransaction, type Queryable } from '../../db/pool.ts';
 import type { RequestContext } from '../../kernel/request-context.ts';
 import { HttpError, isClosedMonthRefusal } from '../../kernel/errors.ts';
 import { maySendReadings, sourceRefusal, type SourcePrincipal } from '../../policies/ingestion.ts';
 import { evaluateStoredReadings } from '../alerts/index.ts';
 import { audit } from '../../kernel/audit-writer.ts';
 import { deviceOrganizations } from './device-organizations.repository.ts';
-import { findSource, insertRejection, type SourceRow } from './ingestion-sources.repository.ts';
+import { findSource, findSourceOpening, insertRejection, type SourceRow } from './ingestion-sources.repository.ts';
 import type { IngestionLimits } from '../../config.ts';
 import {
   storeLonePulses,
@@ -19,7 +19,7 @@ import {
 } from './readings.repository.ts';
 import { ReadingRejected } from './reading-rules.ts';
 import { secretMatches, sourceIdOfSecret } from './source-secret.ts';
-import { parseTenovi } from './tenovi.ts';
+import { parseTenovi, type TenoviBatch } from './tenovi.ts';
 
 /** An unknown source is compared against this, so that it costs as long as a known one. */
 const NO_HASH = Buffer.alloc(32);
@@ -44,6 +44,19 @@ export async function authenticateSource(
 ): Promise<AuthenticatedSource | null> {
   const id = sourceId ?? (presented ? sourceIdOfSecret(presented) : null);
   const row = known !== undefined ? known : id ? await findSource(db, id) : null;
+  const checked = checkSource(row, presented);
+  if ('refused' in checked) {
+    await refuseCredentials(db, ctx, action, id, checked.refused);
+    return null;
+  }
+  return checked.source;
+}
+
+/** The secret checked against the source's row (found or not, in the same time), and the policy's verdict. */
+function checkSource(
+  row: SourceRow | null,
+  presented: string | undefined,
+): { source: AuthenticatedSource } | { refused: string } {
   const matches =
     secretMatches(presented ?? '', row?.secret_hash ?? NO_HASH) && presented !== undefined && row !== null;
   const refusal =
@@ -60,24 +73,31 @@ export async function authenticateSource(
         )
       : null;
   // The policy refuses a source without an organization; the second test tells the compiler so.
-  if (!row || !matches || refusal || row.organization_id === null) {
-    await audit(db, ctx, {
-      action,
-      outcome: 'failure',
-      resourceType: 'ingestion_source',
-      resourceId: id,
-      reason: !row ? 'unknown source' : !presented ? 'no secret' : !matches ? 'wrong secret' : (refusal ?? 'refused'),
-    });
-    return null;
-  }
+  if (!row || !matches || refusal || row.organization_id === null)
+    return {
+      refused: !row ? 'unknown source' : !presented ? 'no secret' : !matches ? 'wrong secret' : (refusal ?? 'refused'),
+    };
   return {
-    id: row.id,
-    kind: row.kind,
-    canRead: row.can_read,
-    revoked: false,
-    name: row.name,
-    organizationId: row.organization_id,
+    source: {
+      id: row.id,
+      kind: row.kind,
+      canRead: row.can_read,
+      revoked: false,
+      name: row.name,
+      organizationId: row.organization_id,
+    },
   };
+}
+
+/** A refused secret, audited as a failed sign-in of the source with why. */
+async function refuseCredentials(
+  db: pg.Pool,
+  ctx: RequestContext,
+  action: AuditAction,
+  sourceId: string | null,
+  reason: string,
+): Promise<void> {
+  await audit(db, ctx, { action, outcome: 'failure', resourceType: 'ingestion_source', resourceId: sourceId, reason });
 }
 
 /**
@@ -263,68 +283,98 @@ export async function ingestTenovi(
   limits: IngestionLimits,
 ): Promise<IngestResult> {
   const action = 'ingest.tenovi';
-  const row = await findSource(db, sourceId);
-  const header = row?.auth_header ?? null;
-  const raw = header ? headers[header] : undefined;
-  const source = await authenticateSource(db, ctx, sourceId, typeof raw === 'string' ? raw : undefined, action, row);
-  if (!source) throw unauthorized();
-  if (!maySendReadings(source, 'tenovi')) {
-    throw await refuseSource(
-      db,
-      ctx,
-      source,
-      action,
-      'not a tenovi source',
-      new HttpError(403, IngestionErrors.sourceKind),
-    );
-  }
-  let batch;
+  // The source is looked up in the transaction's first round trip, with BEGIN: read afresh on
+  // every call (a revoked source is refused at once), at no round trip of its own. Every refusal
+  // ends the transaction before it is recorded, so that a call never holds two connections.
+  const opening = findSourceOpening(db, sourceId);
+  const tx = await beginTransaction<SourceRow>(db, { genericPlans: true, ...(opening ? { opening } : {}) });
   try {
-    batch = parseTenovi(body, { maxAgeDays: limits.readingMaxAgeDays });
-  } catch (err) {
-    if (err instanceof ReadingRejected) throw await rejectReading(db, ctx, source, action, err);
-    throw err;
-  }
-  const sender = { sourceId: source.id, organizationId: source.organizationId, unmatchedQuota: limits.unmatchedQuota };
-  try {
-    return await withTransaction(db, async (tx) => {
-      const pulses = await storeLonePulses(tx, sender, batch.pulses);
-      const batteryUpdates = await updateBatteries(tx, source.organizationId, batch.batteries);
-      const outcomes = await storeWithin(
-        tx,
+    const row = tx.rows[0] ?? null;
+    const header = row?.auth_header ?? null;
+    const raw = header ? headers[header] : undefined;
+    const checked = checkSource(row, typeof raw === 'string' ? raw : undefined);
+    if ('refused' in checked) {
+      await tx.rollback();
+      await refuseCredentials(db, ctx, action, sourceId, checked.refused);
+      throw unauthorized();
+    }
+    const source = checked.source;
+    if (!maySendReadings(source, 'tenovi')) {
+      await tx.rollback();
+      throw await refuseSource(
+        db,
         ctx,
         source,
         action,
-        batch.readings,
-        {
-          received: batch.received,
-          battery_updates: batteryUpdates,
-          pulses_waiting: pulses.waiting,
-          pulses_rejected: pulses.rejected.length,
-        },
-        pulses.merged,
-        limits.unmatchedQuota,
+        'not a tenovi source',
+        new HttpError(403, IngestionErrors.sourceKind),
       );
-      // Readings refused for the quota are told in the answer and on the integrations page, like
-      // any other refusal; the rest of the call is stored.
-      const refused = [
-        ...outcomes.flatMap((o) => (o.status === 'rejected' ? [o.deviceIdentifier] : [])),
-        ...pulses.rejected,
-      ];
-      if (refused.length > 0) {
-        await insertRejection(tx, {
-          sourceId: source.id,
-          reason: IngestionErrors.unmatchedQuota(limits.unmatchedQuota),
-          deviceIdentifier: refused[0]!,
-        });
-      }
-      return countOutcomes(batch.received, outcomes, batteryUpdates, pulses.merged, pulses.rejected.length);
-    });
-  } catch (err) {
-    // A reading dated in a month closed for billing: the database refused the whole call (nothing
-    // stored); it is told like any other refusal, on the source's page and in the audit trail.
-    if (isClosedMonthRefusal(err))
-      throw await rejectReading(db, ctx, source, action, new ReadingRejected(BillingErrors.monthClosed, null, 409));
-    throw err;
+    }
+    let batch;
+    try {
+      batch = parseTenovi(body, { maxAgeDays: limits.readingMaxAgeDays });
+    } catch (err) {
+      await tx.rollback();
+      if (err instanceof ReadingRejected) throw await rejectReading(db, ctx, source, action, err);
+      throw err;
+    }
+    try {
+      const result = await storeCall(tx.client, ctx, source, action, batch, limits);
+      await tx.commit();
+      return result;
+    } catch (err) {
+      await tx.rollback();
+      // A reading dated in a month closed for billing: the database refused the whole call (nothing
+      // stored); it is told like any other refusal, on the source's page and in the audit trail.
+      if (isClosedMonthRefusal(err))
+        throw await rejectReading(db, ctx, source, action, new ReadingRejected(BillingErrors.monthClosed, null, 409));
+      throw err;
+    }
+  } finally {
+    // Nothing once ended; otherwise (an unexpected error) undoes the transaction.
+    await tx.rollback();
   }
+}
+
+/** A webhook call's writes, in its transaction: lone pulses, battery levels, readings, the record. */
+async function storeCall(
+  tx: pg.PoolClient,
+  ctx: RequestContext,
+  source: AuthenticatedSource,
+  action: AuditAction,
+  batch: TenoviBatch,
+  limits: IngestionLimits,
+): Promise<IngestResult> {
+  const sender = { sourceId: source.id, organizationId: source.organizationId, unmatchedQuota: limits.unmatchedQuota };
+  const pulses = await storeLonePulses(tx, sender, batch.pulses);
+  const batteryUpdates = await updateBatteries(tx, source.organizationId, batch.batteries);
+  const outcomes = await storeWithin(
+    tx,
+    ctx,
+    source,
+    action,
+    batch.readings,
+    {
+      received: batch.received,
+      battery_updates: batteryUpdates,
+      pulses_waiting: pulses.waiting,
+      pulses_rejected: pulses.rejected.length,
+    },
+    pulses.merged,
+    limits.unmatchedQuota,
+  );
+  // Readings refused for the quota are told in the answer and on the integrations page, like
+  // any other refusal; the rest of the call is stored.
+  const refused = [
+    ...outcomes.flatMap((o) => (o.status === 'rejected' ? [o.deviceIdentifier] : [])),
+    ...pulses.rejected,
+  ];
+  if (refused.length > 0) {
+    await insertRejection(tx, {
+      sourceId: source.id,
+      reason: IngestionErrors.unmatchedQuota(limits.unmatchedQuota),
+      deviceIdentifier: refused[0]!,
+    });
+  }
+  return countOutcomes(batch.received, outcomes, batteryUpdates, pulses.merged, pulses.rejected.length);
 }

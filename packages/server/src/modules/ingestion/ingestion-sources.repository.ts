@@ -83,6 +83,23 @@ export async function listSources(db: Queryable): Promise<SourceRow[]> {
     .execute();
 }
 
+/** A source id as the routes accept it: anything else is no source, and never goes into SQL. */
+const SOURCE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The source lookup as a statement without parameters, to go with BEGIN in one round trip
+ * (beginTransaction's `opening`): its rows are SourceRows. The id is a literal, and only an id of
+ * the UUID form is put there; null for any other (no source has it).
+ */
+export function findSourceOpening(db: Queryable, id: string): string | null {
+  if (!SOURCE_ID.test(id)) return null;
+  return kysely(db)
+    .selectFrom('ingestion_sources')
+    .select(COLUMNS)
+    .where('id', '=', sql.lit(id))
+    .compile().sql;
+}
+
 /** Every ingestion call starts here: a prepared statement, parsed once per connection. */
 export async function findSource(db: Queryable, id: string): Promise<SourceRow | null> {
   const query = kysely(db)

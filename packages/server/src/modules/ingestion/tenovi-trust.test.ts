@@ -375,11 +375,72 @@ describe('bounded', () => {
     }
     expect(res?.status).toBe(200);
     expect(res?.body).toMatchObject({ received: 100, stored: 100 });
-    // The source, BEGIN, store (with the audit record), the readings to check, their windows,
-    // COMMIT, with room for the sealer's and the job queue's: each reading's window was a
-    // statement of its own (over 100 here).
-    expect(statements).toBeGreaterThanOrEqual(6);
+    // BEGIN with the source (one simple query), store (with the audit record), the readings to
+    // check, their windows, COMMIT, with room for the sealer's and the job queue's: each
+    // reading's window was a statement of its own (over 100 here).
+    expect(statements).toBeGreaterThanOrEqual(5);
     expect(statements).toBeLessThan(40);
+  });
+});
+
+describe('planning', () => {
+  it('plans the storing statement and its alert check once per connection, and leaves the connection as it found it', async () => {
+    // Looked at on each connection a webhook's transaction used, just before it goes back to the
+    // pool: prepared statements and settings belong to the connection.
+    const pool = server.db.pool;
+    const connect = pool.connect;
+    const seen: { name: string; generic_plans: number; custom_plans: number; mode: string }[] = [];
+    pool.connect = (async (...args: unknown[]) => {
+      if (args.length > 0) return (connect as (...a: unknown[]) => unknown).apply(pool, args);
+      const client = await (connect as () => Promise<PoolClient>).call(pool);
+      const { release } = client;
+      client.release = (err?: Error | boolean) => {
+        client.release = release;
+        void client
+          .query<{ name: string; generic_plans: number; custom_plans: number; mode: string }>(
+            `SELECT name, generic_plans::int, custom_plans::int, current_setting('plan_cache_mode') AS mode
+               FROM pg_prepared_statements
+              WHERE name IN ('ingest_store_readings_audited', 'alerts_readings_to_check_v1')`,
+          )
+          .then(({ rows }) => seen.push(...rows))
+          .finally(() => release.call(client, err));
+      };
+      return client;
+    }) as typeof pool.connect;
+    try {
+      // More calls than PostgreSQL's five custom plans before it would weigh a generic one.
+      for (let i = 0; i < 8; i++) expect((await send([bp('TRUST-A', minutesAgo(4000 + i), 124, 81)])).status).toBe(200);
+    } finally {
+      pool.connect = connect;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+    expect(seen.map((s) => s.name)).toContain('ingest_store_readings_audited');
+    expect(seen.map((s) => s.name)).toContain('alerts_readings_to_check_v1');
+    for (const s of seen) {
+      expect(s.custom_plans).toBe(0);
+      expect(s.generic_plans).toBeGreaterThan(0);
+      // The generic planning was the transaction's own (SET LOCAL), not the connection's.
+      expect(s.mode).toBe('auto');
+    }
+  });
+});
+
+describe('the call\'s transaction', () => {
+  it('gives its connection back on every refusal, before recording it', async () => {
+    const pool = server.db.pool;
+    const unknown = { ...source, id: '00000000-0000-4000-8000-00000000abcd' };
+    const wrong = { ...source, secret: source.secret.slice(0, -2) + 'xx' };
+    // More refusals at once than the pool has connections: had a refused call kept its
+    // transaction's connection while it recorded the refusal on another, they would wait on each
+    // other until the pool's timeout.
+    const refused = await Promise.all(
+      Array.from({ length: 24 }, (_, i) =>
+        i % 3 === 0 ? send([bp('TRUST-A', minutesAgo(5000), 'x', 80)]) : send([bp('TRUST-A', minutesAgo(5000), 120, 80)], i % 3 === 1 ? unknown : wrong),
+      ),
+    );
+    expect(refused.map((r) => r.status).sort()).toEqual([...Array(8).fill(400), ...Array(16).fill(401)]);
+    expect(pool.totalCount - pool.idleCount).toBe(0);
+    expect((await send([bp('TRUST-A', minutesAgo(5001), 120, 80)])).status).toBe(200);
   });
 });
 
