@@ -5,11 +5,14 @@
 import { readFileSync } from 'node:fs';
 
 const manifest = JSON.parse(readFileSync(new URL('./dist/.vite/manifest.json', import.meta.url), 'utf8'));
+// A module in one of the build's chunk groups (see chunkGroups in vite.config.ts) is known to the
+// manifest only by its group's chunk.
+const groupedRoots = JSON.parse(readFileSync(new URL('./dist/.vite/chunk-roots.json', import.meta.url), 'utf8'));
 
 function initialFiles(...entries) {
   const files = new Set();
   const visit = (key) => {
-    const chunk = manifest[key];
+    const chunk = manifest[key] ?? manifest[groupedRoots[key]];
     if (!chunk) throw new Error(`size budget: ${key} is not in the build manifest`);
     if (files.has(`dist/${chunk.file}`)) return;
     files.add(`dist/${chunk.file}`);
