@@ -28,7 +28,16 @@ const METRICS = ['first-contentful-paint', 'largest-contentful-paint', 'total-bl
 interface Audited {
   label: string;
   portal: Portal;
-  pages: Array<{ name: string; path: string; signedIn: boolean; scores: number[]; accessibility: number[]; metrics: Record<string, number[]> }>;
+  pages: Array<{
+    name: string;
+    path: string;
+    signedIn: boolean;
+    scores: number[];
+    accessibility: number[];
+    metrics: Record<string, number[]>;
+    /** Runs Lighthouse itself could not complete, by error code. */
+    failed: string[];
+  }>;
 }
 
 const sides: Audited[] = [];
@@ -52,7 +61,7 @@ try {
     ];
     sides.at(-1)!.pages = pages
       .filter((p) => wanted.includes(p.name))
-      .map((p) => ({ ...p, scores: [], accessibility: [], metrics: {} }));
+      .map((p) => ({ ...p, scores: [], accessibility: [], metrics: {}, failed: [] }));
   }
 
   const browser = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`);
@@ -87,6 +96,13 @@ try {
           const prefix = sides.indexOf(side) === 1 ? 'other-' : '';
           writeFileSync(join(reportDir, `${prefix}${page.path.replace(/\W+/g, '_') || 'root'}.json`), JSON.stringify(lhr));
         }
+        if (lhr.runtimeError) {
+          // Lighthouse's own failures (NO_NAVSTART, a trace it could not read) say nothing of the
+          // page: such a run is counted apart, not as a score of 0.
+          page.failed.push(lhr.runtimeError.code);
+          console.log(`${side.label.padEnd(22)} run ${run + 1} ${page.name.padEnd(9)} Lighthouse failed: ${lhr.runtimeError.code}`);
+          continue;
+        }
         if (page.signedIn && !lhr.finalDisplayedUrl.endsWith(page.path)) throw new Error(`${page.path} did not stay signed in`);
         const score = Math.round((lhr.categories.performance?.score ?? 0) * 100);
         page.scores.push(score);
@@ -104,10 +120,15 @@ try {
   }
   await browser.close().catch(() => {});
 
-  console.log(`Lighthouse, mobile profile (simulated slow 4G, 4x CPU slowdown), median of ${runs} runs (range):`);
+  console.log(`Lighthouse, mobile profile (simulated slow 4G, 4x CPU slowdown), median of the completed runs of ${runs} (range):`);
   for (const side of sides) {
     if (sides.length > 1) console.log(side.label);
     for (const page of side.pages) {
+      const failed = page.failed.length ? `  (${page.failed.length} run(s) failed in Lighthouse: ${page.failed.join(', ')})` : '';
+      if (page.scores.length === 0) {
+        console.log(`  ${page.path.padEnd(16)} no completed run${failed}`);
+        continue;
+      }
       const ms = (id: string) => {
         const values = page.metrics[id]!;
         return `${Math.round(median(values))} ms (${Math.round(Math.min(...values))}–${Math.round(Math.max(...values))})`;
@@ -116,7 +137,7 @@ try {
         `  ${page.path.padEnd(16)} performance ${String(median(page.scores)).padStart(3)} (${Math.min(...page.scores)}–${Math.max(...page.scores)})` +
           `  accessibility ${String(median(page.accessibility)).padStart(3)}` +
           `  FCP ${ms('first-contentful-paint')}  LCP ${ms('largest-contentful-paint')}  TBT ${ms('total-blocking-time')}` +
-          `  SI ${ms('speed-index')}  CLS ${median(page.metrics['cumulative-layout-shift']!).toFixed(3)}`,
+          `  SI ${ms('speed-index')}  CLS ${median(page.metrics['cumulative-layout-shift']!).toFixed(3)}${failed}`,
       );
     }
   }
