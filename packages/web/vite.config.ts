@@ -85,17 +85,39 @@ function signInShell(): Plugin {
  * then pays a request, and about a kilobyte of response headers, for each: the first visit to
  * /login took 53 scripts.
  *
+ * The patient record had the same problem once signed in: some forty small chunks for the page
+ * and the sections it loads after its first screen, which a phone on HTTP/1.1 (six connections,
+ * a round trip each) fetches in seven or eight waves. So a few more groups follow the first one,
+ * each taking what its roots import statically and no earlier group took: the signed-in chrome
+ * (sidebar, account menu, session dialog, loaded with every signed-in page), what the patient
+ * list and the patient record share (the record is mostly opened from the list), the record's
+ * first screen, the sections below it, the charts (uPlot and its CSS), and what the record
+ * shares with other pages.
+ *
  * Which modules those are is only known once the bundler has tree-shaken and chunked the app
  * (the MUI and contracts barrels name every part, used or not), so a first pass builds in memory
- * without this group and reads its chunk graph: the chunks the shell and the sign-in page import
- * statically, less the entry's own (the entry must stay small to start the session check alone)
- * and less the sign-in page's chunk (it stays a route chunk, preloaded by the shell for /login).
+ * without the groups and reads its chunk graph. The entry's own chunks stay out of every group
+ * (the entry must stay small to start the session check alone), and the sign-in page's chunk
+ * out of the first (it stays a route chunk, preloaded by the shell for /login).
  */
+interface ChunkGroup {
+  name: string;
+  roots: string[];
+  /** Roots whose own chunk stays out of the group (their static imports still join it). */
+  ownChunkApart?: string[];
+  /** Only modules that every one of these roots reaches as well (a chunk the pages share). */
+  sharedWith?: string[];
+  /**
+   * Nothing another page (a route's `*-page.tsx`) reaches: that page would otherwise fetch this
+   * group, all of it, for a module or two.
+   */
+  ownPageOnly?: boolean;
+}
 const FIRST_PASS = 'RPM_WEB_FIRST_PASS';
-function firstVisitChunk(roots: string[]) {
-  const members = new Set<string>();
+function chunkGroups(groups: ChunkGroup[]) {
+  const members = new Map<string, string>();
   const plugin: Plugin = {
-    name: 'first-visit-chunk',
+    name: 'chunk-groups',
     apply: (_config, { command }) => command === 'build' && !process.env[FIRST_PASS],
     async buildStart() {
       process.env[FIRST_PASS] = '1';
@@ -120,25 +142,76 @@ function firstVisitChunk(roots: string[]) {
         }
         return seen;
       };
-      const rootFiles = roots.map((root) => {
+      const chunkOf = (root: string) => {
         const chunk = chunks.find((c) => c.facadeModuleId?.endsWith(root));
-        if (!chunk) throw new Error(`first-visit-chunk: no chunk for ${root}`);
+        if (!chunk) throw new Error(`chunk-groups: no chunk for ${root}`);
         return chunk.fileName;
-      });
-      const entryFiles = closure(chunks.filter((c) => c.isEntry).map((c) => c.fileName));
+      };
+      const taken = closure(chunks.filter((c) => c.isEntry).map((c) => c.fileName));
       members.clear();
-      for (const file of closure(rootFiles)) {
-        if (entryFiles.has(file) || rootFiles.slice(1).includes(file)) continue;
-        for (const id of Object.keys(byName.get(file)!.modules)) members.add(id);
+      for (const group of groups) {
+        const apart = new Set((group.ownChunkApart ?? []).map(chunkOf));
+        const shared = (group.sharedWith ?? []).map((root) => closure([chunkOf(root)]));
+        const rootFiles = group.roots.map(chunkOf);
+        const otherPages = group.ownPageOnly
+          ? closure(chunks.filter((c) => /-page\.tsx$/.test(c.facadeModuleId ?? '') && !rootFiles.includes(c.fileName)).map((c) => c.fileName))
+          : new Set<string>();
+        const files = [...closure(rootFiles)].filter(
+          (file) => !taken.has(file) && !apart.has(file) && !otherPages.has(file) && shared.every((s) => s.has(file)),
+        );
+        for (const file of files) {
+          taken.add(file);
+          for (const id of Object.keys(byName.get(file)!.modules)) members.set(id, group.name);
+        }
       }
     },
+    // The manifest names a grouped chunk by its group, not by the modules in it: this file says
+    // which chunk holds each root, for the size budgets (.size-limit.js).
+    generateBundle(_options, bundle) {
+      const roots: Record<string, string> = {};
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type !== 'chunk') continue;
+        for (const root of groups.flatMap((g) => g.roots)) {
+          if (chunk.moduleIds.some((id) => id.endsWith(root))) roots[root] = `_${chunk.fileName.replace(/^assets\//, '')}`;
+        }
+      }
+      this.emitFile({ type: 'asset', fileName: '.vite/chunk-roots.json', source: JSON.stringify(roots, null, 2) });
+    },
   };
-  return { plugin, test: (id: string) => members.has(id) };
+  return {
+    plugin,
+    groups: groups.map(({ name }) => ({ name, test: (id: string) => members.get(id) === name, includeDependenciesRecursively: false })),
+  };
 }
-const firstVisit = firstVisitChunk(['src/app/mount.tsx', 'src/features/auth/login-page.tsx']);
+const PATIENT_RECORD = 'src/features/patients/patient-detail-page.tsx';
+const PATIENT_RECORD_SECTIONS = [
+  'src/features/patients/billing-progress.tsx',
+  'src/components/summary-links.tsx',
+  'src/features/patients/notes-section.tsx',
+  'src/features/patients/tracking-section.tsx',
+  'src/features/patients/outreach-section.tsx',
+  'src/features/patients/measurement-panels.tsx',
+];
+const chunking = chunkGroups([
+  { name: 'app', roots: ['src/app/mount.tsx', 'src/features/auth/login-page.tsx'], ownChunkApart: ['src/features/auth/login-page.tsx'] },
+  { name: 'signed-in', roots: ['src/app/sidebar.tsx', 'src/app/account-menu.tsx', 'src/app/session-ended-dialog.tsx'] },
+  { name: 'patients-shared', roots: [PATIENT_RECORD, ...PATIENT_RECORD_SECTIONS], sharedWith: ['src/features/patients/patients-page.tsx'] },
+  // The care timer comes with the record's first screen: the page waits for it (drawn later, it
+  // pushed the page down), so a chunk of its own was one more round trip before the first paint.
+  { name: 'patient-record', roots: [PATIENT_RECORD, 'src/features/patients/care-timer/care-timer.tsx'], ownPageOnly: true },
+  { name: 'patient-record-more', roots: PATIENT_RECORD_SECTIONS, ownPageOnly: true },
+  {
+    name: 'charts',
+    roots: ['src/features/patients/measurement-chart.tsx', 'src/features/patients/vitals-chart.tsx'],
+    ownPageOnly: true,
+  },
+  // What the record shares with other pages (the alerts and billing pages mostly): one chunk, which
+  // those pages fetch whole for the parts they use.
+  { name: 'records-common', roots: [PATIENT_RECORD, ...PATIENT_RECORD_SECTIONS] },
+]);
 
 export default defineConfig({
-  plugins: [react(), preloadAppShell('src/app/mount.tsx'), signInShell(), firstVisit.plugin],
+  plugins: [react(), preloadAppShell('src/app/mount.tsx'), signInShell(), chunking.plugin],
   // The contracts package is bundled from its TypeScript sources (see its package.json exports).
   resolve: { conditions: ['@rpm/source', ...defaultClientConditions] },
   ssr: { resolve: { conditions: ['@rpm/source', ...defaultServerConditions] } },
@@ -157,7 +230,7 @@ export default defineConfig({
     manifest: true,
     chunkSizeWarningLimit: 1200,
     rolldownOptions: {
-      output: { codeSplitting: { groups: [{ name: 'app', test: firstVisit.test, includeDependenciesRecursively: false }] } },
+      output: { codeSplitting: { groups: chunking.groups } },
     },
   },
   test: {

@@ -11,7 +11,7 @@ import {
   type Observation,
   type ThresholdValues,
 } from '@rpm/contracts';
-import { lazy, Suspense, useMemo } from 'react';
+import { lazy, Suspense, useEffect, useMemo } from 'react';
 import { usePatientThresholds } from '../../api/alerts/patient-thresholds.ts';
 import { useDisplayUnits } from '../../api/organizations/get-display-units.ts';
 import { useObservationSeries } from '../../api/observations/get-observation-series.ts';
@@ -27,8 +27,11 @@ import { componentUnit, displayNumber, panelKinds, showValue } from './measureme
 import { PagedList, PatientSection, usePaging } from './paged-section.tsx';
 import { LevelMark, ReadingLegend, rowStyle } from './reading-marks.tsx';
 
-// uPlot and its CSS are fetched when the first chart draws, not with the patient page.
-const MeasurementChart = lazy(() => import('./measurement-chart.tsx'));
+// uPlot and its CSS are fetched when the first panel shows, not with the patient page: beside the
+// panel's readings rather than after them (asked for once the readings had come, the chart's code
+// was the page's last wave of downloads and renders).
+const loadChart = () => import('./measurement-chart.tsx');
+const MeasurementChart = lazy(loadChart);
 
 /** Blood pressure keeps the spec's Vitals section above; the panels show every other kind. */
 const SHOWN_BY_VITALS = bloodPressure.kind;
@@ -107,6 +110,9 @@ interface PanelProps {
 function MeasurementPanel({ patientId, kind, latest, displayUnits, programs, thresholds }: PanelProps) {
   const { timezone } = useTimezone();
   const headingId = `measurement-${kind.kind}-heading`;
+  useEffect(() => {
+    loadChart().catch(() => {});
+  }, []);
   return (
     <Paper
       variant="outlined"

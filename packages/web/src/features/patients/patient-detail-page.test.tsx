@@ -226,7 +226,8 @@ const renderDetailPage = (path = '/patients/4') =>
 describe('patient detail', { timeout: 20_000 }, () => {
   it("shows 'N/A' for an empty status, and policyholder fields for Private insurance only", async () => {
     renderDetailPage();
-    await screen.findByRole('heading', { name: 'Ada Lovelace' });
+    // The details follow the first screen (drawn in a transition of their own).
+    await screen.findByRole('heading', { name: PatientTexts.details });
     const status = screen.getByText(PatientTexts.status, { selector: 'dt' });
     expect(status.nextElementSibling).toHaveTextContent(Labels.notAvailable);
     const [privateCard, medicareCard] = screen.getAllByTestId('insurance-card');
@@ -238,7 +239,8 @@ describe('patient detail', { timeout: 20_000 }, () => {
 
   it('shows age and gender, marks high and critical readings with a legend, note authors and monthly totals', async () => {
     renderDetailPage();
-    await screen.findByRole('heading', { name: 'Ada Lovelace' });
+    // The details follow the first screen (drawn in a transition of their own).
+    await screen.findByRole('heading', { name: PatientTexts.details });
     const term = (name: string) => screen.getByText(name, { selector: 'dt' }).nextElementSibling;
     const today = new Date();
     const expectedAge =
@@ -406,7 +408,8 @@ describe('patient detail: what needs attention first', { timeout: 20_000 }, () =
 
   it('shows the ordering provider, consent date and diagnosis codes', async () => {
     renderDetailPage();
-    await screen.findByRole('heading', { name: 'Ada Lovelace' });
+    // The details follow the first screen (drawn in a transition of their own).
+    await screen.findByRole('heading', { name: PatientTexts.details });
     const term = (name: string) => screen.getByText(name, { selector: 'dt' }).nextElementSibling;
     expect(term(PatientTexts.orderingProvider)).toHaveTextContent('Alan Turing, MD');
     expect(term(PatientTexts.consentDate)).toHaveTextContent('2025-11-03');

@@ -1,5 +1,5 @@
 import { Box, Button, Divider, Paper, Stack, Typography } from '@mui/material';
-import { Labels, PatientTexts, type Insurance } from '@rpm/contracts';
+import { Labels, PatientTexts, type Insurance, type PatientDetail } from '@rpm/contracts';
 import { lazy, Suspense } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { paths } from '../../config/paths.ts';
@@ -17,21 +17,27 @@ import { usePatientThresholds } from '../../api/alerts/patient-thresholds.ts';
 import { PatientPrograms } from './patient-programs.tsx';
 import { CareTimerSlot } from './care-timer/care-timer-slot.tsx';
 import { AlertActions } from './alert-actions.tsx';
+import { loadEarly } from '../../lib/load-early.ts';
+import { AfterFirstScreen } from './after-first-screen.tsx';
 
 // This month's progress (its bars) with the summary links, and below the demographics the notes,
-// tracking time and outreach (their tables and dialogs), load with the page but in chunks of their
-// own: the page opens on alerts and readings, and these keep its first load near its budget.
-const BillingProgress = lazy(() => import('./billing-progress.tsx'));
-const SummaryLinks = lazy(() =>
-  import('../../components/summary-links.tsx').then((m) => ({ default: m.SummaryLinks })),
+// tracking time, outreach and the other kinds' panels load in one chunk of their own (see
+// vite.config.ts): the page opens on alerts and readings, and these keep its first load near its
+// budget. That chunk is asked for as this module runs, beside the page's data: asked for when
+// each section first rendered, it came in waves after the first screen, each one more render.
+const BillingProgress = lazy(loadEarly(() => import('./billing-progress.tsx')));
+const SummaryLinks = lazy(
+  loadEarly(() => import('../../components/summary-links.tsx').then((m) => ({ default: m.SummaryLinks }))),
 );
-const NotesSection = lazy(() => import('./notes-section.tsx').then((m) => ({ default: m.NotesSection })));
-const TrackingSection = lazy(() => import('./tracking-section.tsx').then((m) => ({ default: m.TrackingSection })));
-const OutreachSection = lazy(() => import('./outreach-section.tsx').then((m) => ({ default: m.OutreachSection })));
-// The other kinds' panels sit below the vitals: their code loads after the page's first screen
-// (it keeps the page near its first-load budget).
-const MeasurementPanels = lazy(() =>
-  import('./measurement-panels.tsx').then((m) => ({ default: m.MeasurementPanels })),
+const NotesSection = lazy(loadEarly(() => import('./notes-section.tsx').then((m) => ({ default: m.NotesSection }))));
+const TrackingSection = lazy(
+  loadEarly(() => import('./tracking-section.tsx').then((m) => ({ default: m.TrackingSection }))),
+);
+const OutreachSection = lazy(
+  loadEarly(() => import('./outreach-section.tsx').then((m) => ({ default: m.OutreachSection }))),
+);
+const MeasurementPanels = lazy(
+  loadEarly(() => import('./measurement-panels.tsx').then((m) => ({ default: m.MeasurementPanels }))),
 );
 
 /**
@@ -89,6 +95,17 @@ function PatientRecord({ id }: { id: number }) {
       <PatientAlerts patientId={p.id} actions={(a) => <AlertActions alert={a} />} />
       <Divider />
       <VitalsSection patientId={p.id} />
+      <AfterFirstScreen>
+        <RecordBelowFirstScreen patient={p} age={age} />
+      </AfterFirstScreen>
+    </Stack>
+  );
+}
+
+/** This month's progress, the details, insurance, the other kinds' panels, notes, tracking and outreach. */
+function RecordBelowFirstScreen({ patient: p, age }: { patient: PatientDetail; age: number | null }) {
+  return (
+    <>
       <Suspense fallback={<LoadingState py={2} size={24} />}>
         <BillingProgress patientId={p.id} />
         <SummaryLinks patientId={p.id} />
@@ -152,7 +169,7 @@ function PatientRecord({ id }: { id: number }) {
         <Divider />
         <OutreachSection patientId={p.id} />
       </Suspense>
-    </Stack>
+    </>
   );
 }
 
