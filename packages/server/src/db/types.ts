@@ -141,6 +141,26 @@ export interface BillingClosedMonths {
   month: string;
 }
 
+export interface BillingMonthLines {
+  active: boolean;
+  at_risk: boolean;
+  codes: string[];
+  earnable: number;
+  first_key: string;
+  fresh_until: Timestamp;
+  last_key: string;
+  line: Json;
+  month: string;
+  needs_code: boolean;
+  organization_id: number;
+  outlook: Json;
+  patient_id: number;
+  rules: string;
+  slack: number;
+  units: number[];
+  version_seen: number;
+}
+
 export interface BillingMonthReopenings {
   closed_at: Timestamp;
   closed_by: number | null;
@@ -160,6 +180,11 @@ export interface BillingMonthSnapshots {
   organization_id: number;
   patient_id: number;
   position: number;
+}
+
+export interface BillingPatientVersions {
+  patient_id: number;
+  version: number;
 }
 
 export interface BillingReadingMonths {
@@ -706,8 +731,10 @@ export interface DB {
   audit_logs: AuditLogs;
   audit_unsealed: AuditUnsealed;
   billing_closed_months: BillingClosedMonths;
+  billing_month_lines: BillingMonthLines;
   billing_month_reopenings: BillingMonthReopenings;
   billing_month_snapshots: BillingMonthSnapshots;
+  billing_patient_versions: BillingPatientVersions;
   billing_reading_months: BillingReadingMonths;
   billing_reading_starts: BillingReadingStarts;
   bulk_export_chunks: BulkExportChunks;

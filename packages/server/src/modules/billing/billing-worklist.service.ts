@@ -7,19 +7,13 @@ import {
 import { audit } from '../../kernel/audit-writer.ts';
 import { auditedTransaction } from '../../kernel/audited-transaction.ts';
 import type { SignedInContext } from '../../kernel/request-context.ts';
-import {
-  addDays,
-  compareOutlooks,
-  monthBounds,
-  monthOutlook,
-  worklistRow,
-  type MonthOutlook,
-} from './billing-rules.ts';
-import { presentBillingRow, presentWorklistRow } from './billing.presenter.ts';
-import { billingInputs, organizationTimeZone } from './billing.repository.ts';
+import { addDays, monthBounds, monthOutlook } from './billing-rules.ts';
+import { presentWorklistRow } from './billing.presenter.ts';
+import { organizationTimeZone } from './billing.repository.ts';
+import { openMonthPage, type KeptOutlook } from './billing-lines.service.ts';
 import { findClosedMonth, monthSnapshotPage } from './billing.months.repository.ts';
 import { worklistDetails, type WorklistDetailsRow } from './billing.details.repository.ts';
-import { currentMonth, monthInputOf, pageOf, requireBillingScope, type Deps } from './billing.service.ts';
+import { currentMonth, pageOf, requireBillingScope, type Deps } from './billing.service.ts';
 
 /** Today in a time zone, 'YYYY-MM-DD'. */
 const todayIn = (timeZone: string) =>
@@ -32,10 +26,11 @@ const todayIn = (timeZone: string) =>
  * its snapshot like the report. Sorted by compareOutlooks: what can still be earned and is at
  * risk first.
  *
- * The order needs every matching row's outlook, so an open month's rows are all counted and ranked;
- * the triage columns (provider, programs, last reading and outreach) are read for the page's rows
- * only, and only they are presented and sent. In a closed month nothing more can be earned: every
- * outlook ranks alike, so the order is the report's, and the page is cut in the database.
+ * The order needs every matching row's outlook: an open month's lines are kept with their rank
+ * (computed again first where stale, billing-lines.service.ts), and the database orders and cuts
+ * the page. The triage columns (provider, programs, last reading and outreach) are read for the
+ * page's rows only. In a closed month nothing more can be earned: every outlook ranks alike, so
+ * the order is the report's, from its snapshot.
  *
  * The month defaults to the current one in the organization's time zone (with every
  * organization in scope, the default organization time zone's); each row still counts its own
@@ -57,7 +52,7 @@ export async function getBillingWorklist(
     const filters = { providerId: query.provider_id, program: query.program };
 
     const closed = await findClosedMonth(tx, start);
-    let page: { line: BillingRow; outlook: MonthOutlook; active: boolean | null }[];
+    let page: { line: BillingRow; outlook: KeptOutlook; active: boolean | null }[];
     let total: number;
     if (closed) {
       const kept = await monthSnapshotPage<BillingRow>(
@@ -83,16 +78,14 @@ export async function getBillingWorklist(
         active: null,
       }));
     } else {
-      const inputs = await billingInputs(tx, { monthStart: start, monthEnd: end, organizationId: scope, ...filters });
-      total = inputs.length;
-      page = inputs
-        .map((input) => {
-          const result = worklistRow({ ...monthInputOf(month, input), active: input.active, lastDay: input.last_day });
-          return { line: presentBillingRow(input, result), outlook: result, active: input.active };
-        })
-        // Stable: rows the order ranks alike keep the report's order (by name).
-        .sort((a, b) => compareOutlooks(a.outlook, b.outlook))
-        .slice(offset, offset + limit);
+      const kept = await openMonthPage(
+        tx,
+        month,
+        { organizationId: scope, ...filters },
+        { limit, offset, order: 'worklist' },
+      );
+      total = kept.total;
+      page = kept.lines.map(({ line, outlook, active }) => ({ line, outlook, active }));
     }
     const details = await detailsOf(
       tx,

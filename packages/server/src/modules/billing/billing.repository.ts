@@ -43,6 +43,11 @@ export interface BillingInputRow {
   /** Active for billing now (rpm_patient_active_at(now())): later readings and minutes can count. */
   active: boolean;
   time_zone: string;
+  /**
+   * Until when this row holds with no change of the data: the next midnight of the organization's
+   * calendar (today moves), or the next start or end of an activity span (active changes).
+   */
+  fresh_until: Date;
 }
 
 /**
@@ -64,6 +69,8 @@ export interface BillingInputsScope {
   monthEnd: string;
   organizationId: number | null;
   patientId?: number;
+  /** Only these patients (the kept lines computed again). */
+  patientIds?: readonly number[];
   /** Every patient, enrolled or not (a month's snapshot keeps each patient's page as it was). */
   everyPatient?: boolean;
   /** The worklist's filters, applied here so a page is cut from the matching rows only. */
@@ -84,6 +91,7 @@ export interface BillingInputsScope {
 export function billingInputsQuery(opts: BillingInputsScope) {
   const { monthStart, monthEnd, organizationId } = opts;
   const patientId = opts.patientId ?? null;
+  const patientIds = opts.patientIds ? [...opts.patientIds] : null;
   const everyPatient = opts.everyPatient ?? false;
   const providerId = opts.providerId ?? null;
   const program = opts.program ?? null;
@@ -124,6 +132,7 @@ export function billingInputsQuery(opts: BillingInputsScope) {
        WHERE (p.enrolled_rpm OR ${patientId}::int IS NOT NULL OR ${everyPatient}::boolean)
          AND (${organizationId}::int IS NULL OR p.organization_id = ${organizationId}::int)
          AND (${patientId}::int IS NULL OR p.id = ${patientId}::int)
+         AND (${patientIds}::int[] IS NULL OR p.id = ANY (${patientIds}::int[]))
          AND (${providerId}::int IS NULL OR p.primary_provider_id = ${providerId}::int)
          AND (${program}::text IS NULL OR EXISTS (SELECT 1 FROM patient_programs pp
                                                   WHERE pp.patient_id = p.id AND pp.program_id = ${program}::text))
@@ -179,7 +188,9 @@ export function billingInputsQuery(opts: BillingInputsScope) {
            f.enrolled_rpm AS enrolled,
            -- rpm_patient_active_at(id, now()), from the spans already at hand.
            EXISTS (SELECT 1 FROM ${spansOf} WHERE s.active_from <= now() AND s.active_to > now()) AS active,
-           f.time_zone
+           f.time_zone,
+           least(((f.today + 1)::timestamp AT TIME ZONE f.time_zone),
+                 (SELECT min(x) FROM unnest(f.active_from || f.active_to) AS x WHERE x > now())) AS fresh_until
       FROM f
       LEFT JOIN per_patient pp ON pp.patient_id = f.id
       LEFT JOIN minutes m ON m.patient_id = f.id

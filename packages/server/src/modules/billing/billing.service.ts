@@ -25,7 +25,8 @@ import {
   presentTimeEntry,
 } from './billing.presenter.ts';
 import { audit } from '../../kernel/audit-writer.ts';
-import { billPatientMonth, monthBounds, totalsOf, type PatientMonthInput } from './billing-rules.ts';
+import { billPatientMonth, monthBounds, totalsOf } from './billing-rules.ts';
+import { monthInputOf, openMonthPage } from './billing-lines.service.ts';
 import { billingInputs, patientTimeZone, readingDays, type BillingInputRow } from './billing.repository.ts';
 import {
   billingPatientDetails,
@@ -52,17 +53,6 @@ export type Evidence = Pick<PatientBilling, 'time_zone' | 'reading_days' | 'entr
   patient?: BillingEvidencePatient;
 };
 export type MonthSnapshotRow = SnapshotRow<BillingRow, BillingPatientDetails, Evidence>;
-
-/** The rules' input of a patient's month, from what the database counted (report and worklist alike). */
-export const monthInputOf = (month: string, input: BillingInputRow): PatientMonthInput => ({
-  month,
-  today: input.today,
-  firstDay: input.first_day,
-  setupPeriod: input.setup_period,
-  periodDays: input.period_days ?? {},
-  minutes: input.minutes,
-  interactive: input.interactive,
-});
 
 /** The report's row of a patient's month: the rules applied to the database's counts. */
 export const billRow = (month: string, input: BillingInputRow): BillingRow =>
@@ -131,9 +121,9 @@ export const pageOf = (query: { limit?: number; offset?: number }) => ({
 
 /**
  * GET /api/billing: a page of every enrolled patient's month, the codes earned and what is
- * missing, with the count and the totals of all rows in scope. An open month's rows are all
- * counted and billed (the totals need every row's codes), then only the page is sent; a closed
- * month's page and totals are read from its snapshot in the database.
+ * missing, with the count and the totals of all rows in scope. An open month's page and totals
+ * are read from its kept lines (computed again first where stale, billing-lines.service.ts); a
+ * closed month's from its snapshot; both in the database.
  */
 export async function getBillingReport(
   deps: Deps,
@@ -144,16 +134,15 @@ export async function getBillingReport(
     const action = 'billing.report';
     const scope = requireBillingScope(ctx, action, query.month, query.organization_id ?? null);
     const { limit, offset } = pageOf(query);
-    const { start, end } = monthBounds(query.month);
+    const { start } = monthBounds(query.month);
     const closed = await findClosedMonth(tx, start);
     let page: { rows: BillingRow[]; total: number; totals: BillingTotal[] };
     if (closed) {
       const kept = await monthSnapshotPage<BillingRow>(tx, start, { organizationId: scope }, { limit, offset });
       page = { rows: kept.lines.map((l) => l.line), total: kept.total, totals: totalsOf([{ codes: kept.units }]) };
     } else {
-      const inputs = await billingInputs(tx, { monthStart: start, monthEnd: end, organizationId: scope });
-      const rows = inputs.map((input) => billRow(query.month, input));
-      page = { rows: rows.slice(offset, offset + limit), total: rows.length, totals: totalsOf(rows) };
+      const kept = await openMonthPage(tx, query.month, { organizationId: scope }, { limit, offset, order: 'report' });
+      page = { rows: kept.lines.map((l) => l.line), total: kept.total, totals: totalsOf([{ codes: kept.units }]) };
     }
     await audit(tx, ctx, {
       action,

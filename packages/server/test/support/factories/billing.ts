@@ -41,3 +41,22 @@ export async function oldStyleSnapshot(db: Queryable, month: string, patientId: 
              (SELECT jsonb_agg(e - 'contact_type' - 'activity') FROM jsonb_array_elements(evidence -> 'entries') e))
      WHERE month = ${month}::date AND patient_id = ${patientId}`.execute(kysely(db));
 }
+
+/**
+ * A patient's kept billing lines (migration 1060) left wrong (999 minutes) and, as asked, past
+ * their freshness or kept by other rules: only that can bring the right line back.
+ */
+export async function spoilKeptLines(
+  db: Queryable,
+  patientId: number,
+  how: { expired: true } | { rules: string },
+): Promise<void> {
+  await kysely(db)
+    .updateTable('billing_month_lines')
+    .set({
+      line: sql`jsonb_set(line, '{minutes}', '999')`,
+      ...('expired' in how ? { fresh_until: sql`now() - interval '1 second'` } : { rules: how.rules }),
+    })
+    .where('patient_id', '=', patientId)
+    .execute();
+}

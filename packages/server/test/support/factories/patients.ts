@@ -169,3 +169,13 @@ export async function dateSpanEdge(
   const result = await moved.executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
+
+/** A patient renamed (their family name), as an edit of the patient would leave it. */
+export async function renamePatient(db: Queryable, patientId: number, lastName: string): Promise<void> {
+  await kysely(db).updateTable('patients').set({ last_name: lastName }).where('id', '=', patientId).execute();
+}
+
+/** A patient moved to another organization, as an admin's transfer would leave it. */
+export async function movePatient(db: Queryable, patientId: number, organizationId: number): Promise<void> {
+  await kysely(db).updateTable('patients').set({ organization_id: organizationId }).where('id', '=', patientId).execute();
+}
