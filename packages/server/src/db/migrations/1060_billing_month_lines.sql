@@ -50,7 +50,10 @@ CREATE TABLE billing_month_lines (
   codes        text[] NOT NULL,
   units        integer[] NOT NULL,
   PRIMARY KEY (month, patient_id)
-);
+)
+-- A line is rewritten at least once a day (its freshness ends at midnight): room on its page lets
+-- the rewrite stay there (a HOT update) when its ranks and names did not change.
+WITH (fillfactor = 50);
 CREATE INDEX billing_month_lines_patient_idx ON billing_month_lines (patient_id);
 -- The report's order and the worklist's, so a page is read in order and cut without a sort.
 CREATE INDEX billing_month_lines_report_idx ON billing_month_lines (month, last_key, first_key, patient_id);

@@ -132,7 +132,8 @@ export function billingInputsQuery(opts: BillingInputsScope) {
        WHERE (p.enrolled_rpm OR ${patientId}::int IS NOT NULL OR ${everyPatient}::boolean)
          AND (${organizationId}::int IS NULL OR p.organization_id = ${organizationId}::int)
          AND (${patientId}::int IS NULL OR p.id = ${patientId}::int)
-         AND (${patientIds}::int[] IS NULL OR p.id = ANY (${patientIds}::int[]))
+         -- IN (unnest): a hashed semi-join; = ANY would scan the array once per patient.
+         AND (${patientIds}::int[] IS NULL OR p.id IN (SELECT unnest(${patientIds}::int[])))
          AND (${providerId}::int IS NULL OR p.primary_provider_id = ${providerId}::int)
          AND (${program}::text IS NULL OR EXISTS (SELECT 1 FROM patient_programs pp
                                                   WHERE pp.patient_id = p.id AND pp.program_id = ${program}::text))
