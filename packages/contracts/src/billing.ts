@@ -52,6 +52,14 @@ export type BillingQuery = Static<typeof BillingQuery>;
  * may hold (a clinic of 10,000 patients in one answer took over half a second to build and send).
  * The CSV export is never paged.
  */
+/**
+ * How often the kept billing lines of open months are brought up to date in the background (every
+ * quarter of an hour, UTC): a line's freshness ends at its organization's midnight, and time zones
+ * have midnights on the quarter hour (UTC+5:45, +8:45, +12:45), so the first read of a day rarely
+ * computes every line itself.
+ */
+export const BILLING_LINES_REFRESH_CRON = '*/15 * * * *';
+
 export const BILLING_PAGE_SIZE = 50;
 export const BILLING_PAGE_MAX = 500;
 export const BILLING_PAGE_SIZE_OPTIONS = [25, 50, 100] as const;
@@ -123,7 +131,11 @@ export const BillingReopenBody = Type.Object(
   { additionalProperties: false },
 );
 export type BillingReopenBody = Static<typeof BillingReopenBody>;
-export const BillingReopening = Type.Object({ month: BillingMonth, closed: Type.Literal(false), reopened_at: Timestamp });
+export const BillingReopening = Type.Object({
+  month: BillingMonth,
+  closed: Type.Literal(false),
+  reopened_at: Timestamp,
+});
 export type BillingReopening = Static<typeof BillingReopening>;
 /** POST /api/billing/{month}/claims-sent: the closed month's claims went to the payer. */
 export const BillingClaimsSent = Type.Object({ month: BillingMonth, claims_sent_at: Timestamp });

@@ -12,7 +12,7 @@ import type { Config } from './config.ts';
 import type { Identity } from './modules/identity/index.ts';
 import { alertsRoutes } from './modules/alerts/index.ts';
 import { auditRoutes, startSealer } from './modules/audit/index.ts';
-import { billingRoutes } from './modules/billing/index.ts';
+import { billingJobsPlugin, billingRoutes } from './modules/billing/index.ts';
 import { audit } from './kernel/audit-writer.ts';
 import { dbInspectorRoutes } from './modules/db-inspector/index.ts';
 import { devicesRoutes } from './modules/devices/index.ts';
@@ -193,6 +193,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ehrLaunchRoutes,
     alertsRoutes,
     billingRoutes,
+    billingJobsPlugin,
     summariesRoutes,
     partitionsPlugin,
   ]) {

@@ -138,3 +138,6 @@ CREATE TRIGGER tracking_entries_billing_inputs_truncate AFTER TRUNCATE ON tracki
   FOR EACH STATEMENT EXECUTE FUNCTION billing_inputs_truncated();
 CREATE TRIGGER patient_active_spans_billing_inputs_truncate AFTER TRUNCATE ON patient_active_spans
   FOR EACH STATEMENT EXECUTE FUNCTION billing_inputs_truncated();
+
+-- The background refresh of the open months' lines (modules/billing/billing.jobs.ts): one at a time.
+SELECT pgboss.create_queue('billing-lines-refresh', '{"policy":"singleton","retryLimit":1,"expireInSeconds":600}');

@@ -4,7 +4,18 @@ import type { Queryable } from '../../db/pool.ts';
 import { monthBounds, worklistRow, type MonthOutlook, type PatientMonthInput } from './billing-rules.ts';
 import { presentBillingRow } from './billing.presenter.ts';
 import { billingInputs, type BillingInputRow } from './billing.repository.ts';
-import { keepLines, keptLinesPage, staleLines, type LinesScope } from './billing.lines.repository.ts';
+import type pg from 'pg';
+import { withTransaction } from '../../db/pool.ts';
+import { monthIn } from '../../kernel/time.ts';
+import {
+  dropUnreadLines,
+  keepLines,
+  keptLinesPage,
+  organizationCalendars,
+  staleLines,
+  type LinesScope,
+} from './billing.lines.repository.ts';
+import { findClosedMonth } from './billing.months.repository.ts';
 
 /** The rules' input of a patient's month, from what the database counted (report and worklist alike). */
 export const monthInputOf = (month: string, input: BillingInputRow): PatientMonthInput => ({
@@ -110,4 +121,32 @@ export async function openMonthPage(
 ) {
   await refreshKeptLines(tx, month, scope.organizationId);
   return keptLinesPage<BillingRow, KeptOutlook>(tx, monthBounds(month).start, scope, page);
+}
+
+/** The calendar month before `month` ('YYYY-MM'). */
+export function monthBefore(month: string): string {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  return new Date(Date.UTC(y, m - 2, 1)).toISOString().slice(0, 7);
+}
+
+/**
+ * The background refresh (billing.jobs.ts): for each organization, the kept lines of its current
+ * month and of the month before (read until it is closed) brought up to date, one organization
+ * and month per transaction, so a request seldom finds many stale lines; then the lines no page
+ * reads are dropped. No one reads anything here, so nothing is audited: the lines are kept
+ * answers, and each request that shows them is audited as before.
+ */
+export async function refreshOpenMonths(pool: pg.Pool, now = new Date()): Promise<{ lines: number; dropped: number }> {
+  let lines = 0;
+  let oldest: string | null = null;
+  for (const org of await organizationCalendars(pool)) {
+    const current = monthIn(org.time_zone, now);
+    for (const month of [current, monthBefore(current)]) {
+      if (oldest === null || month < oldest) oldest = month;
+      if (await findClosedMonth(pool, monthBounds(month).start)) continue;
+      lines += await withTransaction(pool, (tx) => refreshKeptLines(tx, month, org.id));
+    }
+  }
+  const dropped = oldest === null ? 0 : await dropUnreadLines(pool, monthBounds(oldest).start);
+  return { lines, dropped };
 }

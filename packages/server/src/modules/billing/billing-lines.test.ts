@@ -27,7 +27,16 @@ import {
 import { compareOutlooks, monthBounds, totalsOf, worklistRow } from './billing-rules.ts';
 import { billingInputs } from './billing.repository.ts';
 import { billRow, currentMonth } from './billing.service.ts';
-import { monthInputOf, RULES_FINGERPRINT } from './billing-lines.service.ts';
+import {
+  monthBefore,
+  monthInputOf,
+  refreshKeptLines,
+  refreshOpenMonths,
+  RULES_FINGERPRINT,
+} from './billing-lines.service.ts';
+import { BILLING_LINES_REFRESH_QUEUE, startBillingJobs } from './billing.jobs.ts';
+import { withTransaction } from '../../db/pool.ts';
+import pino from 'pino';
 
 /**
  * The kept lines of open months (migration 1060) against the rules computed from scratch: after
@@ -42,10 +51,7 @@ let orgB: number;
 const ids: number[] = [];
 const DAY_MS = 86_400_000;
 const month = currentMonth('America/New_York');
-const lastMonth = (() => {
-  const [y, m] = month.split('-').map(Number) as [number, number];
-  return new Date(Date.UTC(y, m - 2, 1)).toISOString().slice(0, 7);
-})();
+const lastMonth = monthBefore(month);
 
 /** The report and the worklist as the rules give them from what the database holds now. */
 async function live(m: string, organizationId: number | null) {
@@ -72,7 +78,9 @@ async function live(m: string, organizationId: number | null) {
 async function kept(m: string, organizationId: number | null) {
   const scope = organizationId === null ? '' : `&organization_id=${organizationId}`;
   const report = await admin.get<BillingReport>(`${billingPath}?month=${m}&limit=${BILLING_PAGE_MAX}${scope}`);
-  const worklist = await admin.get<BillingWorklist>(`${billingWorklistPath}?month=${m}&limit=${BILLING_PAGE_MAX}${scope}`);
+  const worklist = await admin.get<BillingWorklist>(
+    `${billingWorklistPath}?month=${m}&limit=${BILLING_PAGE_MAX}${scope}`,
+  );
   expect(report.status).toBe(200);
   expect(worklist.status).toBe(200);
   return {
@@ -112,8 +120,7 @@ const daysAgo = (n: number, hour = 15) => {
 
 beforeAll(async () => {
   server = await startTestServer();
-  orgA = (await createOrganization(server)).id;
-  orgB = (await createOrganization(server)).id;
+  [orgA, orgB] = [(await createOrganization(server)).id, (await createOrganization(server)).id];
   admin = await signInNewStaff(server, 'admin', null);
   for (let i = 0; i < 6; i++) {
     const id = await buildPatient(server.db.pool, {
@@ -176,7 +183,9 @@ describe('kept billing lines', () => {
     await expectFresh();
     await setOrganizationTimeZone(server.db.pool, orgB, 'Pacific/Kiritimati');
     await expectFresh();
-    const lines = await server.db.pool.query('SELECT patient_id FROM billing_month_lines WHERE patient_id = $1', [ids[4]]);
+    const lines = await server.db.pool.query('SELECT patient_id FROM billing_month_lines WHERE patient_id = $1', [
+      ids[4],
+    ]);
     expect(lines.rows).toEqual([]);
   });
 
@@ -205,4 +214,54 @@ describe('kept billing lines', () => {
     );
     expect(until.rows[0]!.fresh_until.getTime()).toBeLessThanOrEqual(new Date(end).getTime());
   });
+
+  it('are brought up to date in the background, and the lines no page reads are dropped', async () => {
+    const stale = `SELECT count(*)::int AS n FROM billing_month_lines WHERE fresh_until <= now() OR line->>'minutes' = '999'`;
+    await spoilKeptLines(server.db.pool, ids[1]!, { expired: true });
+    await spoilKeptLines(server.db.pool, ids[3]!, { rules: 'older' });
+    // A month long past, as an old report's read would have kept it.
+    await withTransaction(server.db.pool, (tx) => refreshKeptLines(tx, '2025-01', null));
+    expect(
+      (await server.db.pool.query(`SELECT count(*)::int AS n FROM billing_month_lines WHERE month = '2025-01-01'`))
+        .rows[0].n,
+    ).toBeGreaterThan(0);
+
+    const result = await refreshOpenMonths(server.db.pool);
+    expect(result.lines).toBeGreaterThanOrEqual(2);
+    expect(result.dropped).toBeGreaterThan(0);
+    expect((await server.db.pool.query(stale)).rows[0].n).toBe(0);
+    expect(
+      (await server.db.pool.query(`SELECT count(*)::int AS n FROM billing_month_lines WHERE month = '2025-01-01'`))
+        .rows[0].n,
+    ).toBe(0);
+    // Nothing left for a request to compute, and its answers are the rules'.
+    await expect(withTransaction(server.db.pool, (tx) => refreshKeptLines(tx, month, null))).resolves.toBe(0);
+    await expectFresh();
+  });
+
+  it('are refreshed by the job queue', async () => {
+    await spoilKeptLines(server.db.pool, ids[2]!, { expired: true });
+    const jobs = await startBillingJobs({
+      pool: server.db.pool,
+      log: pino({ level: 'silent' }),
+      pollingIntervalSeconds: 0.5,
+    });
+    try {
+      await jobs.boss.send(BILLING_LINES_REFRESH_QUEUE, {});
+      await expect
+        .poll(
+          async () =>
+            (
+              await server.db.pool.query(
+                `SELECT count(*)::int AS n FROM billing_month_lines WHERE patient_id = $1 AND fresh_until <= now()`,
+                [ids[2]],
+              )
+            ).rows[0].n,
+          { timeout: 20_000, interval: 200 },
+        )
+        .toBe(0);
+    } finally {
+      await jobs.stop();
+    }
+  }, 30_000);
 });

@@ -58,7 +58,7 @@ export interface KeptLine<Line, Outlook> {
 /**
  * Keeps the lines of `stale` (replacing the month's older ones), and drops the lines of the stale
  * patients with none (no longer enrolled, or out of scope now). In patient order so that two
- * requests keeping the same lines at once lock them in the same order. The columns as arrays.
+ * requests keeping the same lines at once lock them in the same order.
  */
 export async function keepLines<Line, Outlook>(
   db: Queryable,
@@ -74,21 +74,22 @@ export async function keepLines<Line, Outlook>(
       kysely(db),
     );
   if (lines.length === 0) return;
-  const sorted = [...lines].sort((a, b) => a.patient_id - b.patient_id);
-  const col = <T>(f: (l: KeptLine<Line, Outlook>) => T) => sorted.map(f);
+  // One JSON document for all the lines: PostgreSQL splits it into rows far faster than the driver
+  // writes a dozen arrays of 10,000 escaped values (about 400 ms at 10,000 lines). The margin as
+  // text, as JSON has no Infinity.
+  const document = JSON.stringify(
+    [...lines].sort((a, b) => a.patient_id - b.patient_id).map((l) => ({ ...l, slack: String(l.slack) })),
+  );
   await sql`
     INSERT INTO billing_month_lines AS l
-           (month, rules, organization_id, last_key, first_key, patient_id, version_seen, fresh_until, line, outlook, active, earnable, needs_code, at_risk, slack,
-            codes, units)
-    SELECT ${monthStart}::date, ${rules}::text, p.organization_id, lower(p.last_name), lower(p.first_name), u.patient_id, u.version, u.fresh_until, u.line, u.outlook, u.active, u.earnable,
-           u.needs_code, u.at_risk, u.slack, string_to_array(u.codes, ','), string_to_array(u.units, ',')::int[]
-      FROM unnest(${col((l) => l.patient_id)}::int[], ${col((l) => l.version)}::bigint[],
-                  ${col((l) => l.fresh_until)}::timestamptz[], ${col((l) => JSON.stringify(l.line))}::jsonb[],
-                  ${col((l) => JSON.stringify(l.outlook))}::jsonb[], ${col((l) => l.active)}::boolean[],
-                  ${col((l) => l.earnable)}::smallint[], ${col((l) => l.needs_code)}::boolean[],
-                  ${col((l) => l.at_risk)}::boolean[], ${col((l) => String(l.slack))}::float8[],
-                  ${col((l) => l.codes.join(','))}::text[], ${col((l) => l.units.join(','))}::text[])
-           AS u(patient_id, version, fresh_until, line, outlook, active, earnable, needs_code, at_risk, slack, codes, units)
+           (month, rules, organization_id, last_key, first_key, patient_id, version_seen, fresh_until, line, outlook,
+            active, earnable, needs_code, at_risk, slack, codes, units)
+    SELECT ${monthStart}::date, ${rules}::text, p.organization_id, lower(p.last_name), lower(p.first_name), u.patient_id,
+           u.version, u.fresh_until, u.line, u.outlook, u.active, u.earnable, u.needs_code, u.at_risk, u.slack, u.codes,
+           u.units
+      FROM json_to_recordset(${document}::json)
+           AS u(patient_id int, version bigint, fresh_until timestamptz, line jsonb, outlook jsonb, active boolean,
+                earnable smallint, needs_code boolean, at_risk boolean, slack float8, codes text[], units int[])
       JOIN patients p ON p.id = u.patient_id
      ORDER BY u.patient_id
     ON CONFLICT (month, patient_id) DO UPDATE
@@ -137,9 +138,7 @@ export async function keptLinesPage<Line, Outlook>(
   // indexes, so the page is read in order.
   const byName = sql`l.last_key, l.first_key, l.patient_id`;
   const order =
-    page.order === 'worklist'
-      ? sql`l.earnable DESC, l.needs_code DESC, l.at_risk DESC, l.slack, ${byName}`
-      : byName;
+    page.order === 'worklist' ? sql`l.earnable DESC, l.needs_code DESC, l.at_risk DESC, l.slack, ${byName}` : byName;
   const lines = await sql<{ patient_id: number; line: Line; outlook: Outlook; active: boolean }>`
     SELECT l.patient_id, l.line, l.outlook, l.active FROM billing_month_lines l
      WHERE ${inScope} ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.offset}`.execute(k);
@@ -153,4 +152,20 @@ export async function keptLinesPage<Line, Outlook>(
       FROM billing_month_lines l CROSS JOIN LATERAL unnest(l.codes, l.units) AS u(code, units)
      WHERE ${inScope} GROUP BY 1`.execute(k);
   return { lines: rows, total, units: units.rows };
+}
+
+/** Every organization and its time zone (each has its own current month). */
+export async function organizationCalendars(db: Queryable): Promise<{ id: number; time_zone: string }[]> {
+  return kysely(db).selectFrom('organizations').select(['id', 'time_zone']).orderBy('id').execute();
+}
+
+/**
+ * Drops the kept lines no page reads any more: those of closed months (read from their snapshot)
+ * and of months before `oldest`. They are only kept answers, computed again if ever asked for.
+ */
+export async function dropUnreadLines(db: Queryable, oldest: string): Promise<number> {
+  const result = await sql`
+    DELETE FROM billing_month_lines
+     WHERE month < ${oldest}::date OR month IN (SELECT month FROM billing_closed_months)`.execute(kysely(db));
+  return Number(result.numAffectedRows ?? 0);
 }

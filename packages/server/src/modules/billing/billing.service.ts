@@ -16,6 +16,7 @@ import { authorize, requirePatientAccess } from '../../kernel/access.ts';
 import { auditedTransaction } from '../../kernel/audited-transaction.ts';
 import type { SignedInContext } from '../../kernel/request-context.ts';
 import { notFound } from '../../kernel/errors.ts';
+import { monthIn } from '../../kernel/time.ts';
 import { billingReportScope } from '../../policies/billing.ts';
 import {
   billingCsvRecords,
@@ -149,7 +150,12 @@ export async function getBillingReport(
       outcome: 'success',
       resourceType: 'billing',
       resourceId: query.month,
-      details: { organization_id: query.organization_id ?? null, patients: page.total, offset, shown: page.rows.length },
+      details: {
+        organization_id: query.organization_id ?? null,
+        patients: page.total,
+        offset,
+        shown: page.rows.length,
+      },
     });
     return {
       month: query.month,
@@ -197,9 +203,7 @@ export const readingsInClosedMonths = (
 ): Promise<boolean[]> => inClosedMonths(tx, readings);
 
 /** The current calendar month in a time zone, 'YYYY-MM'. */
-export function currentMonth(timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit' }).format(new Date());
-}
+export const currentMonth = (timeZone: string): string => monthIn(timeZone);
 
 /** GET /api/patients/{id}/billing: the patient's month (progress) and its evidence. */
 export async function getPatientBilling(

@@ -177,5 +177,9 @@ export async function renamePatient(db: Queryable, patientId: number, lastName: 
 
 /** A patient moved to another organization, as an admin's transfer would leave it. */
 export async function movePatient(db: Queryable, patientId: number, organizationId: number): Promise<void> {
-  await kysely(db).updateTable('patients').set({ organization_id: organizationId }).where('id', '=', patientId).execute();
+  await kysely(db)
+    .updateTable('patients')
+    .set({ organization_id: organizationId })
+    .where('id', '=', patientId)
+    .execute();
 }
