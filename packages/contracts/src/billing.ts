@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { IsoDate, Timestamp } from './common.ts';
+import { SORT_ORDERS, type SortOrder } from './patients.ts';
 
 /**
  * Remote patient monitoring billing (CMS Physician Fee Schedule 2026). The thresholds are the
@@ -145,12 +146,30 @@ export type BillingClaimsSent = Static<typeof BillingClaimsSent>;
  * GET /api/billing/worklist: who can still earn what this month. `month` defaults to the current
  * one; a past month shows how it ended (no days left), which is the month's report.
  */
+/**
+ * The worklist's columns it can be sorted by, over every matching row before the page is cut (ties
+ * keep the worklist's own order; a missing last reading or outreach goes last either way). Without
+ * one, the worklist's order: what can still be earned, at risk first.
+ */
+export const BILLING_WORKLIST_SORTS = [
+  'patient',
+  'at_risk',
+  'device_days',
+  'minutes',
+  'interactive',
+  'last_reading',
+  'last_outreach',
+] as const;
+export type BillingWorklistSort = (typeof BILLING_WORKLIST_SORTS)[number];
+
 export const BillingWorklistQuery = Type.Object(
   {
     month: Type.Optional(BillingMonth),
     organization_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
     provider_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
     program: Type.Optional(Type.String({ pattern: '^[a-z][a-z0-9_]{0,39}$' })),
+    sort: Type.Optional(Type.Unsafe<BillingWorklistSort>({ type: 'string', enum: [...BILLING_WORKLIST_SORTS] })),
+    order: Type.Optional(Type.Unsafe<SortOrder>({ type: 'string', enum: [...SORT_ORDERS] })),
     ...BillingPaging,
   },
   { additionalProperties: false },

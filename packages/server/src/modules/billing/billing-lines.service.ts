@@ -13,6 +13,7 @@ import {
   keptLinesPage,
   organizationCalendars,
   staleLines,
+  type ColumnSort,
   type LinesScope,
 } from './billing.lines.repository.ts';
 import { findClosedMonth } from './billing.months.repository.ts';
@@ -117,7 +118,7 @@ export async function openMonthPage(
   tx: Queryable,
   month: string,
   scope: LinesScope,
-  page: { limit: number; offset: number; order: 'report' | 'worklist' },
+  page: { limit: number; offset: number; order: 'report' | 'worklist'; sort?: ColumnSort },
 ) {
   await refreshKeptLines(tx, month, scope.organizationId);
   return keptLinesPage<BillingRow, KeptOutlook>(tx, monthBounds(month).start, scope, page);

@@ -50,6 +50,7 @@ export async function getBillingWorklist(
     const today = todayIn(timeZone);
     const { limit, offset } = pageOf(query);
     const filters = { providerId: query.provider_id, program: query.program };
+    const sort = query.sort ? { column: query.sort, order: query.order ?? 'asc' } : undefined;
 
     const closed = await findClosedMonth(tx, start);
     let page: { line: BillingRow; outlook: KeptOutlook; active: boolean | null }[];
@@ -59,7 +60,7 @@ export async function getBillingWorklist(
         tx,
         start,
         { organizationId: scope, ...filters },
-        { limit, offset },
+        { limit, offset, sort },
       );
       total = kept.total;
       // A closed month is over: its lines are final, nothing more can be earned.
@@ -82,7 +83,7 @@ export async function getBillingWorklist(
         tx,
         month,
         { organizationId: scope, ...filters },
-        { limit, offset, order: 'worklist' },
+        { limit, offset, order: 'worklist', sort },
       );
       total = kept.total;
       page = kept.lines.map(({ line, outlook, active }) => ({ line, outlook, active }));
@@ -107,6 +108,7 @@ export async function getBillingWorklist(
         organization_id: query.organization_id ?? null,
         provider_id: query.provider_id ?? null,
         program: query.program ?? null,
+        sort: sort ? `${sort.column} ${sort.order}` : null,
         patients: total,
         offset,
         shown: rows.length,

@@ -1,6 +1,9 @@
 import {
   BILLING_PAGE_MAX,
   BILLING_PAGE_SIZE,
+  BILLING_WORKLIST_SORTS,
+  SORT_ORDERS,
+  type BillingWorklistSort,
   billingClosePath,
   billingExportPath,
   billingWorklistPath,
@@ -278,6 +281,16 @@ describe('filters and triage columns', () => {
     });
     expect(await rowIn('2026-08')).toMatchObject({ last_outreach_at: null });
     expect((await rowIn('2026-10')).programs).toEqual(['hypertension']);
+    // West of UTC the month ends after the last UTC day: a reading late on September 30 in Los
+    // Angeles (03:00 UTC on October 1) is September's last, not an earlier one of that UTC month.
+    const west = patients.find((p) => p.org === orgB)!.id;
+    await buildReadings(server.db.pool, west, [
+      { at: '2026-09-29T16:00:00Z', source: 'CUFF-WEST' },
+      { at: '2026-10-01T03:00:00Z', source: 'CUFF-WEST' },
+    ]);
+    expect((await worklistOf(admin, 'month=2026-09')).rows.find((r) => r.patient_id === west)).toMatchObject({
+      last_reading_at: '2026-10-01T03:00:00.000Z',
+    });
     const discharged = patients[4]!.id;
     expect((await worklistOf(admin, 'month=2026-10')).rows.find((r) => r.patient_id === discharged)).toMatchObject({
       active: false,
@@ -319,6 +332,42 @@ describe('paging', () => {
     expect(await lastAuditOf(server, 'billing.worklist')).toMatchObject({
       details: expect.objectContaining({ patients: 21, offset: 20, shown: 1 }),
     });
+  });
+
+  it('sorts every row by a column before cutting the page, ties in its own order, a missing date last', async () => {
+    const keyOf: Record<BillingWorklistSort, (r: BillingWorklistRow) => string | number | null> = {
+      patient: (r) => r.patient_name.toLowerCase(),
+      at_risk: (r) => Number(r.at_risk),
+      device_days: (r) => r.device_days,
+      minutes: (r) => r.minutes,
+      interactive: (r) => Number(r.interactive),
+      last_reading: (r) => r.last_reading_at && Date.parse(r.last_reading_at),
+      last_outreach: (r) => r.last_outreach_at && Date.parse(r.last_outreach_at),
+    };
+    // An open month with some patients at risk, a past one, and a closed one (its snapshot).
+    for (const month of [current, '2026-10', '2026-08']) {
+      const whole = (await worklistOf(admin, `month=${month}&limit=500`)).rows;
+      for (const column of BILLING_WORKLIST_SORTS)
+        for (const order of SORT_ORDERS) {
+          const key = keyOf[column];
+          const sign = order === 'asc' ? 1 : -1;
+          const want = whole
+            .map((row, index) => ({ row, index, k: key(row) }))
+            .sort((a, b) => {
+              if (a.k === null || b.k === null) return a.k === b.k ? a.index - b.index : a.k === null ? 1 : -1;
+              return a.k === b.k ? a.index - b.index : (a.k < b.k ? -1 : 1) * sign;
+            })
+            .map(({ row }) => row.patient_id);
+          const { ids } = await pagesOf((q) => worklistOf(admin, q), `month=${month}&sort=${column}&order=${order}`, 8);
+          expect(ids, `${month} by ${column} ${order}`).toEqual(want);
+        }
+    }
+    // Some rows differ in each column, so the sorts are not the default order in disguise.
+    const past = (await worklistOf(admin, 'month=2026-10&limit=500')).rows;
+    for (const column of ['device_days', 'minutes', 'last_reading', 'last_outreach'] as const)
+      expect(new Set(past.map(keyOf[column])).size, column).toBeGreaterThan(1);
+    expect((await admin.get(`${billingWorklistPath}?sort=name`)).status).toBe(400);
+    expect((await admin.get(`${billingWorklistPath}?sort=minutes&order=up`)).status).toBe(400);
   });
 
   it('cuts the report into pages by name, with the totals of every row on each page', async () => {

@@ -1,6 +1,6 @@
 // What the billing report shows about each patient beside the counts: CSV details, claim evidence,
 // the worklist's columns and the month's tracking entries.
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import { kysely } from '../../db/kysely.ts';
 import type { Queryable } from '../../db/pool.ts';
 /** What the CSV export adds about each patient: birth date, first insurance, provider, organization. */
@@ -108,6 +108,30 @@ export interface WorklistDetailsRow {
  * the programs (in the order of enrollment), the last reading of any kind and source (one probe
  * of observations_patient_time_idx) and the last outreach.
  */
+/**
+ * A patient's last reading before `upto` (the month's end in the organization's calendar), looked
+ * for in the days around the month first: constant bounds let the planner keep the one or two month
+ * tables of observations that hold them (each month table costs a probe per patient otherwise).
+ * The window reaches a day past the month's last UTC day, so no reading before `upto` in a time
+ * zone west of UTC is after it: when the window has one, it has the last. The whole history only
+ * for a patient without a reading there.
+ */
+export const lastReadingBefore = (
+  patientId: RawBuilder<unknown>,
+  upto: RawBuilder<unknown>,
+  monthStart: string,
+  monthEnd: string,
+) =>
+  sql`COALESCE((SELECT max(v.created_at) FROM observations v
+                 WHERE v.patient_id = ${patientId} AND v.created_at < ${upto}
+                   AND v.created_at >= (${monthStart}::date::timestamp AT TIME ZONE 'UTC')
+                   AND v.created_at < ((${monthEnd}::date + 2)::timestamp AT TIME ZONE 'UTC')),
+               (SELECT max(v.created_at) FROM observations v WHERE v.patient_id = ${patientId} AND v.created_at < ${upto}))`;
+
+/** A patient's last outreach before `upto`. */
+export const lastOutreachBefore = (patientId: RawBuilder<unknown>, upto: RawBuilder<unknown>) =>
+  sql`(SELECT max(r.created_at) FROM patient_outreach r WHERE r.patient_id = ${patientId} AND r.created_at < ${upto})`;
+
 export async function worklistDetails(
   db: Queryable,
   monthStart: string,
@@ -122,18 +146,8 @@ export async function worklistDetails(
            NULLIF(btrim(concat_ws(' ', u.first_name, u.last_name)), '') AS primary_provider,
            COALESCE((SELECT array_agg(pp.program_id ORDER BY pp.enrolled_at, pp.program_id)
                        FROM patient_programs pp WHERE pp.patient_id = p.id), '{}') AS programs,
-           -- Looked for in the month's UTC days first: constant bounds let the planner keep the
-           -- one month table of observations that holds them (each month table costs a probe per
-           -- patient otherwise); a later reading is never missed, as none is after the window
-           -- and before upto. The whole history only for a patient without a reading there.
-           COALESCE((SELECT max(v.created_at) FROM observations v
-                      WHERE v.patient_id = p.id AND v.created_at < b.upto
-                        AND v.created_at >= (${monthStart}::date::timestamp AT TIME ZONE 'UTC')
-                        AND v.created_at < ((${monthEnd}::date + 1)::timestamp AT TIME ZONE 'UTC')),
-                    (SELECT max(v.created_at) FROM observations v
-                      WHERE v.patient_id = p.id AND v.created_at < b.upto)) AS last_reading_at,
-           (SELECT max(r.created_at) FROM patient_outreach r
-             WHERE r.patient_id = p.id AND r.created_at < b.upto) AS last_outreach_at
+           ${lastReadingBefore(sql`p.id`, sql`b.upto`, monthStart, monthEnd)} AS last_reading_at,
+           ${lastOutreachBefore(sql`p.id`, sql`b.upto`)} AS last_outreach_at
       FROM patients p
       JOIN organizations o ON o.id = p.organization_id
       CROSS JOIN LATERAL (SELECT ((${monthEnd}::date + 1)::timestamp AT TIME ZONE o.time_zone) AS upto) b

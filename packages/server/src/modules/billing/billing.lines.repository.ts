@@ -1,8 +1,11 @@
 // The kept lines of open billing months (migration 1060): which are stale, keeping them, and
 // reading a page of them with the count and the totals, in the database.
-import { sql } from 'kysely';
+import type { BillingWorklistSort, SortOrder } from '@rpm/contracts';
+import { sql, type RawBuilder } from 'kysely';
 import { kysely } from '../../db/kysely.ts';
 import type { Queryable } from '../../db/pool.ts';
+import { monthBounds } from './billing-rules.ts';
+import { lastOutreachBefore, lastReadingBefore } from './billing.details.repository.ts';
 
 /** A patient whose line of the month must be computed (again), and the version to record. */
 export interface StaleLine {
@@ -116,7 +119,7 @@ export async function keptLinesPage<Line, Outlook>(
   db: Queryable,
   monthStart: string,
   scope: LinesScope,
-  page: { limit: number; offset: number; order: 'report' | 'worklist' },
+  page: { limit: number; offset: number; order: 'report' | 'worklist'; sort?: ColumnSort },
 ): Promise<{
   lines: { patient_id: number; line: Line; outlook: Outlook; active: boolean }[];
   total: number;
@@ -137,8 +140,12 @@ export async function keptLinesPage<Line, Outlook>(
   // The report's order (billingInputs' ORDER BY), after the worklist's rank when asked; both are
   // indexes, so the page is read in order.
   const byName = sql`l.last_key, l.first_key, l.patient_id`;
-  const order =
+  const ranked =
     page.order === 'worklist' ? sql`l.earnable DESC, l.needs_code DESC, l.at_risk DESC, l.slack, ${byName}` : byName;
+  // A column chosen on the worklist sorts every line in scope first (no index: a sort of them all).
+  const order = page.sort
+    ? sql`${columnKey(page.sort.column, { alias: 'l', atRisk: sql`l.at_risk`, monthStart })} ${direction(page.sort.order)}, ${ranked}`
+    : ranked;
   const lines = await sql<{ patient_id: number; line: Line; outlook: Outlook; active: boolean }>`
     SELECT l.patient_id, l.line, l.outlook, l.active FROM billing_month_lines l
      WHERE ${inScope} ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.offset}`.execute(k);
@@ -168,4 +175,45 @@ export async function dropUnreadLines(db: Queryable, oldest: string): Promise<nu
     DELETE FROM billing_month_lines
      WHERE month < ${oldest}::date OR month IN (SELECT month FROM billing_closed_months)`.execute(kysely(db));
   return Number(result.numAffectedRows ?? 0);
+}
+
+/** A column of the worklist to sort every row in scope by, before the page is cut. */
+export interface ColumnSort {
+  column: BillingWorklistSort;
+  order: SortOrder;
+}
+
+/** Missing values (no reading, no outreach) last whichever the direction. */
+export const direction = (order: SortOrder) => (order === 'desc' ? sql`DESC NULLS LAST` : sql`ASC NULLS LAST`);
+
+/**
+ * The sort key of a worklist column for a row of a table of lines (kept lines, or a closed month's
+ * snapshot) under `alias`, with its `line` (BillingRow), `patient_id` and `organization_id`. The
+ * last reading and outreach are those before the month's end in the organization's calendar, as
+ * the worklist's triage columns show them (billing.details.repository.ts).
+ */
+export function columnKey(
+  column: BillingWorklistSort,
+  ref: { alias: string; atRisk: RawBuilder<unknown>; monthStart: string },
+): RawBuilder<unknown> {
+  const row = sql.table(ref.alias);
+  const { start, end } = monthBounds(ref.monthStart.slice(0, 7));
+  const upto = sql`((${end}::date + 1)::timestamp
+                     AT TIME ZONE (SELECT o.time_zone FROM organizations o WHERE o.id = ${row}.organization_id))`;
+  switch (column) {
+    case 'patient':
+      return sql`lower(${row}.line->>'patient_name')`;
+    case 'at_risk':
+      return ref.atRisk;
+    case 'device_days':
+      return sql`(${row}.line->>'device_days')::int`;
+    case 'minutes':
+      return sql`(${row}.line->>'minutes')::int`;
+    case 'interactive':
+      return sql`(${row}.line->>'interactive')::boolean`;
+    case 'last_reading':
+      return lastReadingBefore(sql`${row}.patient_id`, upto, start, end);
+    case 'last_outreach':
+      return lastOutreachBefore(sql`${row}.patient_id`, upto);
+  }
 }

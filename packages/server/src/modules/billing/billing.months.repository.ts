@@ -2,6 +2,7 @@
 import { sql } from 'kysely';
 import { kysely } from '../../db/kysely.ts';
 import type { Queryable } from '../../db/pool.ts';
+import { columnKey, direction, type ColumnSort } from './billing.lines.repository.ts';
 /** When the month was closed and its claims sent, or null while it is open. */
 export async function findClosedMonth(
   db: Queryable,
@@ -157,13 +158,17 @@ export async function monthSnapshotPage<L>(
   db: Queryable,
   monthStart: string,
   scope: SnapshotScope,
-  page: { limit: number; offset: number },
+  page: { limit: number; offset: number; sort?: ColumnSort },
 ): Promise<{ lines: { patient_id: number; line: L }[]; total: number; units: { code: string; units: number }[] }> {
   const k = kysely(db);
   const inScope = snapshotsInScope(monthStart, scope);
+  // A closed month: nothing is at risk any more.
+  const order = page.sort
+    ? sql`${columnKey(page.sort.column, { alias: 's', atRisk: sql`false::boolean`, monthStart })} ${direction(page.sort.order)}, s.position`
+    : sql`s.position`;
   const lines = await sql<{ patient_id: number; line: L }>`
     SELECT s.patient_id, s.line FROM billing_month_snapshots s
-     WHERE ${inScope} ORDER BY s.position LIMIT ${page.limit} OFFSET ${page.offset}`.execute(k);
+     WHERE ${inScope} ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.offset}`.execute(k);
   const counted = await sql<{ total: number }>`
     SELECT count(*)::int AS total FROM billing_month_snapshots s WHERE ${inScope}`.execute(k);
   const units = await sql<{ code: string; units: number }>`
