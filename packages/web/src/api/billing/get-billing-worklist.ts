@@ -13,6 +13,8 @@ export const billingWorklistKey = (scope: UserScope, query: BillingWorklistQuery
     query.organization_id ?? null,
     query.provider_id ?? null,
     query.program ?? null,
+    query.sort ?? null,
+    query.order ?? null,
     query.limit ?? null,
     query.offset ?? 0,
   ] as const;
@@ -27,6 +29,8 @@ export const getBillingWorklist = (query: BillingWorklistQuery) =>
       organization_id: query.organization_id,
       provider_id: query.provider_id,
       program: query.program,
+      sort: query.sort,
+      order: query.order,
       ...billingPageParams(query),
     },
   });

@@ -180,30 +180,40 @@ describe('billing worklist', { timeout: 30_000 }, () => {
     expect(await screen.findByRole('combobox', { name: BillingPageTexts.provider })).toHaveTextContent('Eli Nurse');
   });
 
-  it('sorts by a column heading (its first direction, the other, then the server’s order again)', async () => {
-    answer([]);
+  it('has the server sort every row by a column heading (its first direction, the other, then its own order), from the first page', async () => {
+    const calls: string[] = [];
+    // The server's answer to a sort: the rows in the order it asked for (here, by minutes).
+    const byMinutes = (desc: boolean) => [...rows].sort((a, b) => (a.minutes - b.minutes) * (desc ? -1 : 1));
+    answer(calls, () => {
+      const search = new URLSearchParams(calls.at(-1));
+      const sorted = search.get('sort') === 'minutes' ? byMinutes(search.get('order') === 'desc') : rows;
+      return HttpResponse.json({ ...worklist, rows: sorted, total: 120 } satisfies BillingWorklist);
+    });
     signInForTest(makeUser({ role: 'provider', organization_id: 1 }));
     const user = userEvent.setup();
-    renderApp('/billing');
+    renderApp('/billing?page=2');
     const table = await findWorklist();
     const minutes = () => within(table).getByRole('button', { name: BillingPageTexts.minutes });
     const heading = () => within(table).getByRole('columnheader', { name: BillingPageTexts.minutes });
     expect(heading()).not.toHaveAttribute('aria-sort');
+    expect(calls.at(-1)).toBe('?offset=100');
 
     await user.click(minutes());
-    expect(names(table)).toEqual(['Ada Atrisk', 'Ben Close', 'Cy Done']);
+    await waitFor(() => expect(calls.at(-1)).toBe('?sort=minutes&order=asc'));
+    await waitFor(() => expect(names(table)).toEqual(byMinutes(false).map((r) => r.patient_name)));
     expect(heading()).toHaveAttribute('aria-sort', 'ascending');
     await user.click(minutes());
-    expect(names(table)).toEqual(['Cy Done', 'Ben Close', 'Ada Atrisk']);
+    await waitFor(() => expect(calls.at(-1)).toBe('?sort=minutes&order=desc'));
+    await waitFor(() => expect(names(table)).toEqual(byMinutes(true).map((r) => r.patient_name)));
     expect(heading()).toHaveAttribute('aria-sort', 'descending');
     await user.click(minutes());
+    await waitFor(() => expect(calls.at(-1)).toBe(''));
     expect(heading()).not.toHaveAttribute('aria-sort');
-
-    // The newest reading first; a patient without one goes last.
-    await user.click(within(table).getByRole('button', { name: BillingPageTexts.lastReading }));
-    expect(names(table)).toEqual(['Ben Close', 'Ada Atrisk', 'Cy Done']);
-    await user.click(within(table).getByRole('button', { name: BillingTexts.patient }));
     expect(names(table)).toEqual(['Ada Atrisk', 'Ben Close', 'Cy Done']);
+
+    // The newest reading first: its first click asks for descending.
+    await user.click(within(table).getByRole('button', { name: BillingPageTexts.lastReading }));
+    await waitFor(() => expect(calls.at(-1)).toBe('?sort=last_reading&order=desc'));
   });
 
   it('says when no enrolled patient matches', async () => {

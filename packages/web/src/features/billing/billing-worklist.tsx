@@ -18,6 +18,8 @@ import {
   BillingTexts,
   type BillingWorklistQuery,
   type BillingWorklistRow,
+  type BillingWorklistSort,
+  type SortOrder,
 } from '@rpm/contracts';
 import { Link as RouterLink } from 'react-router';
 import { useBillingWorklist } from '../../api/billing/get-billing-worklist.ts';
@@ -33,7 +35,7 @@ import { FilterBar, MonthField, SelectFilter } from './billing-filters.tsx';
 import { MONTH } from './billing-month.ts';
 import { billingPageOf, BillingPager } from './billing-pager.tsx';
 import type { BillingViewProps } from './billing-page.tsx';
-import { firstOrder, isWorklistSort, sortWorklist, type SortOrder, type WorklistSort } from './worklist-sort.ts';
+import { firstOrder, isWorklistSort } from './worklist-sort.ts';
 
 const PROGRAM = /^[a-z][a-z0-9_]{0,39}$/;
 
@@ -41,18 +43,22 @@ const PROGRAM = /^[a-z][a-z0-9_]{0,39}$/;
  * The month's worklist: for each enrolled patient what the month has earned so far and the
  * cheapest next code with what it needs, flagged when the device days are out of reach. The
  * server ranks the rows by what can still be earned and sends them a page at a time; a column
- * heading sorts the page's rows otherwise.
+ * heading has the server sort every row by that column instead (from the first page).
  */
 export function BillingWorklistView({ search, update, isAdmin, organizationId, organizationFilter }: BillingViewProps) {
   const { user } = useAuth();
   const requested = search.get('month') ?? '';
   const providerParam = Number(search.get('provider_id'));
   const programParam = search.get('program') ?? '';
+  const sortParam = search.get('sort');
+  const sort = isWorklistSort(sortParam) ? sortParam : null;
+  const order: SortOrder = search.get('order') === 'desc' ? 'desc' : 'asc';
   const query: BillingWorklistQuery = {
     ...(MONTH.test(requested) ? { month: requested } : {}),
     ...(organizationId === null ? {} : { organization_id: organizationId }),
     ...(Number.isInteger(providerParam) && providerParam > 0 ? { provider_id: providerParam } : {}),
     ...(PROGRAM.test(programParam) ? { program: programParam } : {}),
+    ...(sort === null ? {} : { sort, order }),
     ...billingPageOf(search),
   };
   const worklist = useBillingWorklist(query);
@@ -63,9 +69,6 @@ export function BillingWorklistView({ search, update, isAdmin, organizationId, o
   const providerScope = isAdmin ? (organizationId ?? onlyOrganization) : (user?.organization_id ?? null);
   const providers = useProviders(providerScope);
   const programs = usePrograms();
-  const sortParam = search.get('sort');
-  const sort = isWorklistSort(sortParam) ? sortParam : null;
-  const order: SortOrder = search.get('order') === 'desc' ? 'desc' : 'asc';
 
   return (
     <>
@@ -105,16 +108,15 @@ export function BillingWorklistView({ search, update, isAdmin, organizationId, o
               {BillingPageTexts.worklistAsOf(data.month, data.today)}
             </Typography>
             <WorklistTable
-              rows={sortWorklist(data.rows, sort, order)}
+              rows={data.rows}
               sort={sort}
               order={order}
               onSort={(column) => {
                 // Each heading cycles: its first direction, the other one, then the server's order.
-                // It sorts the page shown, so the page stays.
-                const page = search.get('page') ?? undefined;
-                if (sort !== column) update({ sort: column, order: firstOrder(column), page });
-                else if (order === firstOrder(column)) update({ order: order === 'asc' ? 'desc' : 'asc', page });
-                else update({ sort: undefined, order: undefined, page });
+                // The server sorts every row, so the first page of the new order is shown.
+                if (sort !== column) update({ sort: column, order: firstOrder(column) });
+                else if (order === firstOrder(column)) update({ order: order === 'asc' ? 'desc' : 'asc' });
+                else update({ sort: undefined, order: undefined });
               }}
             />
             <BillingPager total={data.total} limit={data.limit} offset={data.offset} update={update} />
@@ -127,15 +129,15 @@ export function BillingWorklistView({ search, update, isAdmin, organizationId, o
 
 interface WorklistTableProps {
   rows: BillingWorklistRow[];
-  sort: WorklistSort | null;
+  sort: BillingWorklistSort | null;
   order: SortOrder;
-  onSort: (column: WorklistSort) => void;
+  onSort: (column: BillingWorklistSort) => void;
 }
 
 function WorklistTable({ rows, sort, order, onSort }: WorklistTableProps) {
   const { timezone } = useTimezone();
   const when = (iso: string | null) => (iso ? formatTimestamp(iso, timezone) : BillingPageTexts.never);
-  const head = (column: WorklistSort, label: string) => (
+  const head = (column: BillingWorklistSort, label: string) => (
     <TableCell sortDirection={sort === column ? order : false} sx={{ whiteSpace: 'nowrap' }}>
       <TableSortLabel
         active={sort === column}
