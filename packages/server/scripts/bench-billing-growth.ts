@@ -9,6 +9,7 @@
  * Where the open months' lines are kept, also the read that finds them all stale (5 per run).
  *
  * Flags: --runs=3 --requests=30 --warmup=5; --query='&limit=50' (added to both paths);
+ * --sorts (also the worklist sorted by each column the web offers);
  * --profile (also times the parts one by one: the rules' inputs query, the worklist's triage
  * columns for every row, the rules, the serialization).
  *
@@ -17,6 +18,7 @@
  * work; nothing else of the data is changed.
  */
 import os from 'node:os';
+import { BILLING_WORKLIST_SORTS } from '@rpm/contracts';
 import { parseArgs } from 'node:util';
 import { billingInputs } from '../src/modules/billing/billing.repository.ts';
 import { worklistDetails } from '../src/modules/billing/billing.details.repository.ts';
@@ -33,6 +35,7 @@ const { values: flags } = parseArgs({
     warmup: { type: 'string', default: '5' },
     query: { type: 'string', default: '' },
     profile: { type: 'boolean', default: false },
+    sorts: { type: 'boolean', default: false },
   },
 });
 if (!flags.url) throw new Error('--url=<the kept database> is required');
@@ -112,6 +115,13 @@ try {
     await measure(`GET ${worklist}, every line stale`, () => get(worklist), few);
     await measure(`GET ${report}, every line stale`, () => get(report), few);
   }
+  if (flags.sorts) {
+    for (const column of BILLING_WORKLIST_SORTS) {
+      const sorted = `${worklist}&sort=${column}&order=${column === 'patient' ? 'asc' : 'desc'}`;
+      await measure(`GET ${sorted}`, () => get(sorted));
+    }
+  }
+
   if (flags.profile) {
     const { start, end } = monthBounds(thisMonth);
     const inputs = await billingInputs(pool, { monthStart: start, monthEnd: end, organizationId: null });
