@@ -2,7 +2,8 @@
  * The billing worklist and the month's steps as the care team and the billing admin use them, on
  * the real portal: /billing opens on this month's worklist; a past month (October 2026, fixed
  * dates) shows how it ended, row by row as the server counts it; the provider and program filters
- * live in the address and survive a reload; the table scrolls inside itself on a phone. The
+ * live in the address and survive a reload, and so does a column's sort, done by the server; the
+ * table scrolls inside itself on a phone. The
  * report's month is closed after a dialog naming every organization, reopened with a required
  * reason, closed again and its claims marked sent, after which it cannot be reopened. The evidence
  * page shows the patient block and counts that say what they count, and prints without the chrome.
@@ -186,6 +187,21 @@ describe('billing worklist', () => {
     expect(await rowOf(page, ada).count()).toBe(0);
     await choose(page, BillingPageTexts.program, BillingPageTexts.allPrograms);
     await rowOf(page, ada).waitFor();
+
+    // A column heading has the server sort every row, and the address keeps it: Ben (no minutes)
+    // before Ada (23), then Ada first again; the third click gives the server's own order back.
+    const names = () => worklistTable(page).locator('tbody tr td:first-child').allTextContents();
+    const minutes = worklistTable(page).getByRole('button', { name: BillingPageTexts.minutes });
+    await minutes.click();
+    await page.waitForURL(/sort=minutes&order=asc/);
+    await expect.poll(names, { timeout: 15_000 }).toEqual(['Ben Worklist', 'Ada Worklist']);
+    await minutes.click();
+    await page.waitForURL(/order=desc/);
+    await expect.poll(names, { timeout: 15_000 }).toEqual(['Ada Worklist', 'Ben Worklist']);
+    await page.reload();
+    await expect.poll(names, { timeout: 15_000 }).toEqual(['Ada Worklist', 'Ben Worklist']);
+    await minutes.click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('sort')).toBeNull();
 
     // Providers are listed per organization: two exist, so an admin picks one first.
     const own = (
