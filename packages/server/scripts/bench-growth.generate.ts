@@ -92,7 +92,11 @@ export async function ensureMonthlyPartitions(db: pg.ClientBase, table: string, 
 export interface Generator {
   /** Observations [from, to) of the whole series (patients round robin, oldest first). */
   observations: (from: number, to: number) => Promise<void>;
-  /** Audit records [from, to) of the whole series, oldest first, linked into the chain. */
+  /**
+   * Audit records [from, to) of the whole series, linked into the chain. Record g has id g + 1 and
+   * chain position g + 1 whatever order the ranges are generated in, so the newest records can be
+   * made first and the older history after, with ids and positions still in time order.
+   */
   audit: (from: number, to: number) => Promise<void>;
 }
 
@@ -150,11 +154,11 @@ export async function generator(
     async audit(from, to) {
       for (let a = from; a < to; a += CHUNK) {
         const b = Math.min(to, a + CHUNK);
-        const before = await db.query<{ id: string }>(`SELECT coalesce(max(id), 0)::text AS id FROM audit_logs`);
         await db.query(
-          `INSERT INTO audit_logs ("timestamp", user_id, ip_address, action, resource_type, resource_id, details,
+          `INSERT INTO audit_logs (id, "timestamp", user_id, ip_address, action, resource_type, resource_id, details,
                                    outcome, user_agent, request_id)
-           SELECT $3::timestamptz + make_interval(secs => g * $4::float8), ($5::int[])[1 + g % cardinality($5::int[])],
+           OVERRIDING SYSTEM VALUE
+           SELECT g + 1, $3::timestamptz + make_interval(secs => g * $4::float8), ($5::int[])[1 + g % cardinality($5::int[])],
                   '10.0.' || (g % 250) || '.' || (g % 7), (ARRAY['vitals.read','patient.read','alert.list','note.create',
                   'tracking.create','billing.patient','auth.sign_in','observation.read'])[1 + g % 8],
                   'patient', ($6::int + g % $7::int)::text, CASE WHEN g % 8 = 3 THEN '{"fields":["text"]}'::jsonb END,
@@ -163,17 +167,20 @@ export async function generator(
              FROM generate_series($1::bigint, $2::bigint - 1) g`,
           [a, b, start, auditStep, userIds, patientIds.first, patientIds.count],
         );
-        // The chain's links in bulk, numbered as the sealer would; their hashes are placeholders
+        // The chain's links in bulk, at the records' own place; their hashes are placeholders
         // (generating HMACs for millions of rows measures the sealer, not the reads timed here;
         // `audit:verify` does not pass on this database).
         await db.query(
           `INSERT INTO audit_chain (log_id, prev_hash, hash, position)
-           SELECT id, '\\x'::bytea, '\\x'::bytea,
-                  (SELECT coalesce(max(position), 0) FROM audit_chain) + row_number() OVER (ORDER BY id)
-             FROM audit_logs WHERE id > $1::bigint`,
-          [before.rows[0]!.id],
+           SELECT g + 1, '\\x'::bytea, '\\x'::bytea, g + 1 FROM generate_series($1::bigint, $2::bigint - 1) g`,
+          [a, b],
         );
       }
+      // The portal's own records go on after the highest id generated so far: the sealer links
+      // them after the highest position, so records of a later, older range never collide.
+      await db.query(
+        `SELECT setval(pg_get_serial_sequence('audit_logs', 'id'), greatest(${size.audit}, (SELECT max(id) FROM audit_logs)))`,
+      );
     },
   };
 }
