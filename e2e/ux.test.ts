@@ -168,7 +168,19 @@ describe.each([
     const problems: string[] = [];
     for (const path of signedInPages()) {
       await page.goto(`${portal.url}${path}`);
-      await settled(page);
+      // A page that never settles is named with where the browser ended up, and the walk goes on:
+      // a bare timeout said neither (one CI run timed out here once, and the page was not known).
+      const stuck = await settled(page).then(
+        () => null,
+        async (err: Error) => {
+          const shown = (await page.locator('body').innerText().catch(() => '')).replace(/\s+/g, ' ').slice(0, 200);
+          return `${path}: did not settle (at ${new URL(page.url()).pathname}, showing "${shown}"): ${err.message.split('\n')[0]}`;
+        },
+      );
+      if (stuck) {
+        problems.push(stuck);
+        continue;
+      }
       const overflow = await horizontalOverflow(page);
       if (overflow > 0) problems.push(`${path}: ${overflow}px wider than the window`);
       for (const v of await axeViolations(page)) problems.push(`${path}: ${v}`);
