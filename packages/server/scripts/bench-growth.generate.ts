@@ -246,7 +246,7 @@ export async function recount(db: pg.ClientBase): Promise<void> {
 
 export async function tableSizes(db: pg.ClientBase): Promise<string> {
   const { rows } = await db.query<{ obs: string; audit: string; obs_n: string; audit_n: string; db: string }>(
-    `SELECT (SELECT count(*) FROM observations)::text AS obs_n, (SELECT coalesce(max(position), 0) FROM audit_chain)::text AS audit_n,
+    `SELECT (SELECT count(*) FROM observations)::text AS obs_n, (SELECT count(*) FROM audit_chain)::text AS audit_n,
             pg_size_pretty((SELECT sum(pg_total_relation_size(c.oid)) FROM pg_class c
                              WHERE c.relkind = 'r' AND (c.relname = 'observations' OR c.oid IN (SELECT inhrelid FROM pg_inherits WHERE inhparent = 'observations'::regclass)))) AS obs,
             pg_size_pretty((SELECT sum(pg_total_relation_size(c.oid)) FROM pg_class c
