@@ -1,6 +1,9 @@
 // Load for the HTTP benchmark (bench.ts): fixed-rate and saturated drivers, latency summaries, CPU time of a process.
-import { readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import autocannon from 'autocannon';
 export const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 
@@ -139,4 +142,59 @@ export async function cannon(url: string, headers: Record<string, string>[], sec
   });
   if (bad > 0 || result.errors > 0) throw new Error(`${url}: ${bad} answers not 200, ${result.errors} errors`);
   return summarize(latencies, seconds);
+}
+
+// ---- a driver in C ---------------------------------------------------------------------------------
+
+/** The wrk binary (Debian's package `wrk`) when installed: a saturating driver far cheaper than autocannon. */
+export const WRK = ['/usr/bin/wrk', '/usr/local/bin/wrk'].find((p) => existsSync(p));
+
+/** CPU ms of this process's children that have ended (wrk's, once it exits): /proc's cutime + cstime. */
+export function endedChildrenCpuMs(): number {
+  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[13]) + Number(fields[14])) * TICK_MS;
+}
+
+const wrkMs = (text: string): number => {
+  const m = /^([\d.]+)(us|ms|s)$/.exec(text.trim());
+  if (!m) throw new Error(`wrk: cannot read the latency "${text}"`);
+  return Number(m[1]) * (m[2] === 'us' ? 0.001 : m[2] === 's' ? 1000 : 1);
+};
+
+/**
+ * Saturated load through HTTP with wrk (one thread, CONNECTIONS connections), the requests taking
+ * the users' sessions in turn. wrk is a separate process: its CPU time is read when it has ended
+ * (endedChildrenCpuMs), so the caller counts it as the driver's.
+ */
+export async function wrkLoad(url: string, headers: Record<string, string>[], seconds: number): Promise<Measured> {
+  if (!WRK) throw new Error('wrk is not installed (apt-get install wrk)');
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'rpm-bench-wrk-'));
+  const script = path.join(dir, 'sessions.lua');
+  const lua = (s: string) => JSON.stringify(s); // a JSON string is a valid Lua string for these ASCII values
+  writeFileSync(
+    script,
+    `local sessions = {${headers.map((h) => `{${Object.entries(h).map(([k, v]) => `[${lua(k)}] = ${lua(v)}`).join(', ')}}`).join(', ')}}\n` +
+      `local n = 0\n` +
+      `request = function() n = n + 1; return wrk.format("GET", nil, sessions[(n % #sessions) + 1]) end\n`,
+    { mode: 0o600 },
+  );
+  try {
+    const out = await new Promise<string>((resolve, reject) => {
+      const child = spawn(WRK, ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', '-s', script, url], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      let text = '';
+      child.stdout.on('data', (d: Buffer) => (text += d.toString()));
+      child.once('error', reject);
+      child.once('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`wrk exited with ${code}: ${text}`))));
+    });
+    const bad = /Non-2xx or 3xx responses: (\d+)/.exec(out);
+    const errors = /Socket errors: (.*)/.exec(out);
+    if (bad || errors) throw new Error(`${url}: ${bad?.[1] ?? 0} answers not 2xx; socket errors: ${errors?.[1] ?? 'none'}`);
+    const count = Number(/(\d+) requests in/.exec(out)?.[1]);
+    const pct = (q: string) => wrkMs(new RegExp(`^\\s+${q}%\\s+(\\S+)`, 'm').exec(out)?.[1] ?? '');
+    return { p50: pct('50'), p99: pct('99'), rps: count / seconds, count };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

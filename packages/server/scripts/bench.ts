@@ -16,7 +16,10 @@
  *           logic, no JSON;
  *   floor   the audited-read floor: one indexed page read and one appended audit row in one
  *           transaction of prepared statements, through `pg`;
- *   bare    bare Fastify answering the same bytes from memory, in its own process.
+ *   bare    bare Fastify answering the same bytes from memory, in its own process;
+ *   wrk     the vitals read saturated by wrk (when installed: Debian's package) instead of
+ *           autocannon: the driver shares the two cores, and wrk spends a fraction of
+ *           autocannon's CPU per request, so its row shows how much of the gap is the driver's.
  * Every case is measured BENCH_RUNS times (default 3) and the median of each figure printed.
  *
  *   npm run bench                                               (embedded PostgreSQL)
@@ -41,7 +44,20 @@ import {
   startBenchApp,
   startBuiltPortal,
 } from './bench-support.ts';
-import { cannon, CONNECTIONS, cpuMsOf, drive, paced, RATE, SECONDS, type Measured, type Row } from './bench-load.ts';
+import {
+  cannon,
+  CONNECTIONS,
+  cpuMsOf,
+  drive,
+  endedChildrenCpuMs,
+  paced,
+  RATE,
+  SECONDS,
+  WRK,
+  wrkLoad,
+  type Measured,
+  type Row,
+} from './bench-load.ts';
 import { recording, replayer, type Statement } from './bench-replay.ts';
 
 const READINGS = Number(process.env.BENCH_READINGS ?? 1_000_000);
@@ -63,14 +79,17 @@ async function countingCpu<T extends Measured>(serverPid: number | undefined, wo
     ).rows.map((r) => r.pid);
   const before = new Map((await backends()).map((pid) => [pid, cpuMsOf(pid)]));
   const self0 = process.cpuUsage();
+  const children0 = endedChildrenCpuMs();
   const server0 = serverPid ? cpuMsOf(serverPid) : 0;
   const measured = await work();
   const self = process.cpuUsage(self0);
+  // A driver in its own process (wrk) has ended by now: its CPU time is its parent's children's.
+  const children = endedChildrenCpuMs() - children0;
   const server = serverPid ? cpuMsOf(serverPid) - server0 : 0;
   let database = 0;
   for (const pid of await backends()) database += cpuMsOf(pid) - (before.get(pid) ?? 0);
   const per = (ms: number) => ms / Math.max(1, measured.count);
-  return { measured, cpu: { driver: per((self.user + self.system) / 1000), server: per(server), database: per(database) } };
+  return { measured, cpu: { driver: per((self.user + self.system) / 1000 + children), server: per(server), database: per(database) } };
 }
 
 async function measure(
@@ -232,9 +251,18 @@ try {
     const job = paced(url, hdrs);
     return (s: number, r?: number) => (r ? drive(job, s, r) : cannon(url, hdrs, s));
   };
+  // The same, saturated by wrk: the driver shares the machine's two cores with the portal and the
+  // database, and autocannon's CPU per request is several times wrk's (see the driver column).
+  const overWrk = (url: string, hdrs: Record<string, string>[]) => {
+    const job = paced(url, hdrs);
+    return (s: number, r?: number) => (r ? drive(job, s, r) : wrkLoad(url, hdrs, s));
+  };
   // label, load, the server process whose CPU is counted (none: the replay and the floor).
   const cases: [string, (seconds: number, rate?: number) => Promise<Measured>, number | undefined][] = [
     ['vitals: portal', overHttp(`${portal.url}${vitalsPath}`, headers), portal.pid],
+    ...(WRK
+      ? [['vitals: portal, wrk driving', overWrk(`${portal.url}${vitalsPath}`, headers), portal.pid] as (typeof cases)[number]]
+      : []),
     ['vitals: replay of its SQL', (s, r) => drive(replayer(pool, vitals.map((v) => v.statements)), s, r), undefined],
     ['vitals: bare Fastify', overHttp(`${bare.url}${vitalsPath}`, [{}]), bare.pid],
     ['patient list: portal', overHttp(`${portal.url}${listPath}`, headers), portal.pid],
@@ -269,8 +297,10 @@ try {
   const floorAt = at('audited-read floor (pg)');
   const ratios: Record<number, [string, string]> = {};
   for (const kind of ['vitals', 'patient list']) {
-    const portalAt = at(`${kind}: portal`);
-    if (portalAt >= 0) ratios[portalAt] = [pct(med[portalAt]!.rps, rpsOf(floorAt)), pct(med[portalAt]!.rps, rpsOf(at(`${kind}: replay of its SQL`)))];
+    for (const driver of ['', ', wrk driving']) {
+      const portalAt = at(`${kind}: portal${driver}`);
+      if (portalAt >= 0) ratios[portalAt] = [pct(med[portalAt]!.rps, rpsOf(floorAt)), pct(med[portalAt]!.rps, rpsOf(at(`${kind}: replay of its SQL`)))];
+    }
   }
   console.log(
     `\nmedian of ${RUNS} runs; p50/p99 at ${RATE} req/s, ${CONNECTIONS} connections; saturated: ${CONNECTIONS} connections, no rate;\n` +
@@ -300,7 +330,8 @@ try {
     runs.map((r) => pct(r[at(portal)]?.saturated.rps ?? NaN, r[at(other)]?.saturated.rps ?? NaN)).join(', ');
   console.log(
     `\nper run, saturated: vitals portal / floor ${perRun('vitals: portal', 'audited-read floor (pg)')}; ` +
-      `/ replay ${perRun('vitals: portal', 'vitals: replay of its SQL')}. ` +
+      `/ replay ${perRun('vitals: portal', 'vitals: replay of its SQL')}` +
+      (WRK ? `; driven by wrk / replay ${perRun('vitals: portal, wrk driving', 'vitals: replay of its SQL')}. ` : '. ') +
       `patient list portal / floor ${perRun('patient list: portal', 'audited-read floor (pg)')}; ` +
       `/ replay ${perRun('patient list: portal', 'patient list: replay of its SQL')}`,
   );
