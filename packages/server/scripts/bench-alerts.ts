@@ -85,9 +85,9 @@ try {
       t += 1000;
       await withTransaction(pool, async (tx) => {
         const s0 = performance.now();
-        const { id } = await insertManualVital(tx, patientId, { measuredAt: new Date(t), ...values(i), pulse: 70 });
+        const { id, created_at } = await insertManualVital(tx, patientId, { measuredAt: new Date(t), ...values(i), pulse: 70 });
         const s1 = performance.now();
-        await evaluateStoredReadings(tx, [id]);
+        await evaluateStoredReadings(tx, [{ id, at: created_at }]);
         const s2 = performance.now();
         storeSamples.push(s1 - s0);
         evalSamples.push(s2 - s1);

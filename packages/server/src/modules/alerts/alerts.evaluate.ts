@@ -38,6 +38,7 @@ import {
   readingsToCheck,
   type AlertChange,
   type ReadingToCheck,
+  type StoredReading,
 } from './alerts.repository.ts';
 import { readingsAround, setCleared, weightBaselines, windowsOf, type WindowReading } from './alerts.window.repository.ts';
 
@@ -64,8 +65,8 @@ export type EvaluationMode = { mode: 'reading' } | { mode: 'reevaluate'; raiseNe
  * many they are (the readings with their patients' settings, and their windows). Callers: device ingestion, FHIR, manual
  * readings, the demo seed.
  */
-export async function evaluateStoredReadings(tx: Queryable, vitalIds: number[]): Promise<AlertChange[]> {
-  const readings = await readingsToCheck(tx, vitalIds);
+export async function evaluateStoredReadings(tx: Queryable, stored: StoredReading[]): Promise<AlertChange[]> {
+  const readings = await readingsToCheck(tx, stored);
   if (readings.length === 0) return [];
   const changes = await evaluateReadings(tx, readings, { mode: 'reading' });
   const stale = [...new Set(readings.filter((r) => r.stale_open).map((r) => r.patient_id))];

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { kysely } from '../../db/kysely.ts';
-import { buildAlertSettings, buildOrganization, buildPatient, buildPatientPrograms, buildReadings, type ReadingOptions, setAlertStatus, setPatientThresholds } from '../../../test/support/factories.ts';
+import { buildAlertSettings, buildOrganization, buildPatient, buildPatientPrograms, buildReadings, buildStoredReadings, type ReadingOptions, setAlertStatus, setPatientThresholds } from '../../../test/support/factories.ts';
 import { serviceDatabase } from '../../../test/support/service-database.ts';
 import { evaluateStoredReadings } from './alerts.evaluate.ts';
 import { closeAlertsForEnrollmentEnd, reevaluatePatients } from './alerts.reevaluate.ts';
@@ -32,9 +32,9 @@ const history = (patientId: number, readings: ReadingOptions[]) => buildReadings
 
 /** Stores one reading and evaluates it. */
 async function measure(patientId: number, r: ReadingOptions) {
-  const [id] = await buildReadings(db.pool, patientId, [r]);
-  await evaluateStoredReadings(db.pool, [id!]);
-  return id!;
+  const [stored] = await buildStoredReadings(db.pool, patientId, [r]);
+  await evaluateStoredReadings(db.pool, [stored!]);
+  return stored!.id;
 }
 
 interface Row {
@@ -236,9 +236,9 @@ describe('blood pressure, the window mean', () => {
     const batch = await activePatient();
     const other = await activePatient();
     // Another patient's readings in the same batch, interleaved: windows must not mix.
-    const ids = await buildReadings(db.pool, batch, series);
-    const otherIds = await buildReadings(db.pool, other, bpSeries(6, 0, 85, 55));
-    await evaluateStoredReadings(db.pool, ids.flatMap((id, i) => [id, ...(otherIds[i] ? [otherIds[i]] : [])]));
+    const ids = await buildStoredReadings(db.pool, batch, series);
+    const otherIds = await buildStoredReadings(db.pool, other, bpSeries(6, 0, 85, 55));
+    await evaluateStoredReadings(db.pool, ids.flatMap((r, i) => [r, ...(otherIds[i] ? [otherIds[i]] : [])]));
     const shape = (rows: Row[]) =>
       rows.map((a) => ({ rule: a.rule, status: a.status, count: a.count, cleared: a.cleared_at !== null, values: a.last_values }));
     expect(await alertsOf(single)).toEqual([expect.objectContaining({ rule: 'bp_stage2', count: 6 })]);

@@ -1,17 +1,17 @@
 import { sql } from 'kysely';
 import type { Queryable } from '../../db/pool.ts';
 import { kysely } from '../../db/kysely.ts';
-import type { AlertChange } from './alerts.repository.ts';
+import type { AlertChange, StoredReading } from './alerts.repository.ts';
 
 /** The newest stored reading of each kind of each patient (the observations kind-and-time index, one probe per kind). */
-export async function latestReadingIds(db: Queryable, patientIds: number[]): Promise<number[]> {
+export async function latestReadings(db: Queryable, patientIds: number[]): Promise<StoredReading[]> {
   if (patientIds.length === 0) return [];
-  const { rows } = await sql<{ id: number }>`
-    SELECT DISTINCT ON (o.patient_id, o.kind) o.id::int8 AS id
+  const { rows } = await sql<StoredReading>`
+    SELECT DISTINCT ON (o.patient_id, o.kind) o.id::int8 AS id, o.created_at AS at
       FROM observations o
      WHERE o.patient_id = ANY(${patientIds}::int[])
      ORDER BY o.patient_id, o.kind, o.created_at DESC, o.id DESC`.execute(kysely(db));
-  return rows.map((r) => r.id);
+  return rows;
 }
 
 /** Resolves the patient's open and acknowledged alerts: the enrollment ended, nobody is watching the readings. */

@@ -5,7 +5,7 @@ import { audit } from '../../kernel/audit-writer.ts';
 import { insertAuditLog } from '../../kernel/audit-writer.repository.ts';
 import { evaluateReadings } from './alerts.evaluate.ts';
 import { notifyAlertChanges, readingsToCheck, type AlertChange } from './alerts.repository.ts';
-import { latestReadingIds, resolveForEnrollmentEnd } from './alerts.reevaluate.repository.ts';
+import { latestReadings, resolveForEnrollmentEnd } from './alerts.reevaluate.repository.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -20,7 +20,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * only on readings after the resolution). Answers the alerts that changed (already announced).
  */
 export async function reevaluatePatients(db: Queryable, patientIds: number[]): Promise<AlertChange[]> {
-  const readings = await readingsToCheck(db, await latestReadingIds(db, patientIds));
+  const readings = await readingsToCheck(db, await latestReadings(db, patientIds));
   const now = Date.now();
   return evaluateReadings(db, readings, {
     mode: 'reevaluate',

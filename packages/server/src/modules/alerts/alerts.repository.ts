@@ -64,21 +64,46 @@ export interface ReadingToCheck {
   resolved: Partial<Record<AlertRule, string>>;
 }
 
+/** A stored reading: its id, and its time, which names the month table that holds it. */
+export interface StoredReading {
+  id: number;
+  at: Date;
+}
+
+interface ReadingsToCheckParams {
+  ids: number[];
+  from: Date;
+  /** Exclusive. */
+  to: Date;
+}
+
 /**
  * The readings just stored, each with its patient's settings and alert state, in one query.
  * Prepared once per connection (its text does not depend on the number of readings): it runs in
  * every webhook call, and planning its subqueries cost more than running them.
+ *
+ * The readings' time span rides along with their ids: observations are partitioned by month, and
+ * an id alone is looked up in every month table (one index probe per month and reading: 3 ms a
+ * webhook call at 20 million readings over 13 months, against 1 ms at 1 million). A range on the
+ * partition key prunes the other months when the prepared statement starts, even in its generic plan.
  */
-export async function readingsToCheck(db: Queryable, vitalIds: number[]): Promise<ReadingToCheck[]> {
-  if (vitalIds.length === 0) return [];
-  readingsToCheckTemplate ??= template('alerts_readings_to_check_v1', ['ids'], (p: { ids: number[] }) =>
-    readingsToCheckQuery(p.ids).compile(kysely(db)),
+export async function readingsToCheck(db: Queryable, stored: StoredReading[]): Promise<ReadingToCheck[]> {
+  if (stored.length === 0) return [];
+  readingsToCheckTemplate ??= template('alerts_readings_to_check_v2', ['ids', 'from', 'to'], (p: ReadingsToCheckParams) =>
+    readingsToCheckQuery(p).compile(kysely(db)),
   );
-  return readingsToCheckTemplate.run(db, { ids: vitalIds });
+  const times = stored.map((r) => r.at.getTime());
+  return readingsToCheckTemplate.run(db, {
+    ids: stored.map((r) => r.id),
+    from: new Date(Math.min(...times)),
+    // A stored time may carry microseconds, which a Date read back from the database has cut to
+    // the millisecond below: the span ends a millisecond after the latest.
+    to: new Date(Math.max(...times) + 1),
+  });
 }
-let readingsToCheckTemplate: Template<{ ids: number[] }, ReadingToCheck> | undefined;
+let readingsToCheckTemplate: Template<ReadingsToCheckParams, ReadingToCheck> | undefined;
 
-function readingsToCheckQuery(vitalIds: number[]) {
+function readingsToCheckQuery({ ids, from, to }: ReadingsToCheckParams) {
   return sql<ReadingToCheck>`
     SELECT v.id::int8 AS vital_id, v.patient_id, p.organization_id, v.kind, v.components, v.created_at AS measured_at,
            v.irregular_heartbeat AS irregular,
@@ -100,7 +125,7 @@ function readingsToCheckQuery(vitalIds: number[]) {
       JOIN organizations o ON o.id = p.organization_id
       LEFT JOIN alert_settings s ON s.organization_id = p.organization_id
       LEFT JOIN patient_alert_thresholds t ON t.patient_id = v.patient_id
-     WHERE v.id = ANY(${vitalIds}::int8[])
+     WHERE v.id = ANY(${ids}::int8[]) AND v.created_at >= ${from}::timestamptz AND v.created_at < ${to}::timestamptz
      ORDER BY v.created_at, v.id`;
 }
 

@@ -264,7 +264,7 @@ async function storeWithin(
   const outcomes = await storeReadings(tx, sender, readings, { entry, details, duplicatesBefore });
   await evaluateStoredReadings(
     tx,
-    outcomes.flatMap((o) => (o.status === 'stored' ? [o.vitalId] : [])),
+    outcomes.flatMap((o) => (o.status === 'stored' ? [{ id: o.vitalId, at: o.at }] : [])),
   );
   return outcomes;
 }

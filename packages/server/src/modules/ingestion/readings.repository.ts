@@ -37,7 +37,7 @@ export interface IncomingPulse {
 }
 
 export type ReadingOutcome =
-  | { status: 'stored'; vitalId: number; patientId: number }
+  | { status: 'stored'; vitalId: number; patientId: number; at: Date }
   | { status: 'duplicate'; vitalId: number | null; patientId: number | null }
   | { status: 'unmatched' };
 /** A reading for no patient of the source's organization, refused because the source's unmatched quota is full. */
@@ -59,6 +59,7 @@ interface OutcomeRow {
   admitted: boolean | null;
   patient_id: number | null;
   vital_id: number | null;
+  stored_at: Date | null;
   existing_id: number | null;
   unmatched_id: number | null;
 }
@@ -159,7 +160,7 @@ export async function storeReadings(
           AND lower(btrim(u.device_identifier)) = lower(r.ident) AND u.measured_at = r.measured_at
      )${audit ? auditStep(audit, readings.length) : sql``}
      SELECT r.ord::int, r.ident, r.patient_id IS NOT NULL OR ad.ord IS NOT NULL AS admitted, r.patient_id,
-            s.id AS vital_id, existing.id AS existing_id, p.id AS unmatched_id
+            s.id AS vital_id, s.created_at AS stored_at, existing.id AS existing_id, p.id AS unmatched_id
        FROM resolved r
        LEFT JOIN admitted ad ON ad.ord = r.ord
        LEFT JOIN stored s ON s.device_id = r.device_pk AND s.kind = r.kind AND s.created_at = r.measured_at
@@ -176,8 +177,8 @@ export async function storeReadings(
   );
   return rows.map((r): StoreOutcome => {
     if (!r.admitted) return { status: 'rejected', deviceIdentifier: r.ident };
-    if (r.vital_id !== null && r.patient_id !== null)
-      return { status: 'stored', vitalId: r.vital_id, patientId: r.patient_id };
+    if (r.vital_id !== null && r.patient_id !== null && r.stored_at !== null)
+      return { status: 'stored', vitalId: r.vital_id, patientId: r.patient_id, at: r.stored_at };
     if (r.unmatched_id !== null) return { status: 'unmatched' };
     return { status: 'duplicate', vitalId: r.existing_id, patientId: r.patient_id };
   });

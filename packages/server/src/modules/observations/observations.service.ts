@@ -154,7 +154,7 @@ export async function addManualObservation(deps: Deps, ctx: SignedInContext, pat
         components: check.values,
         unit: primary?.ucum ?? unit,
       });
-      await evaluateStoredReadings(tx, [row.id]);
+      await evaluateStoredReadings(tx, [{ id: row.id, at: row.created_at }]);
       await audit(tx, ctx, { ...target, outcome: 'success', details: { observation_id: row.id, kind: kind.kind, source: row.source } });
       return presentObservation(row);
     });

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { kysely } from '../../db/kysely.ts';
 import type { Actor } from '../../policies/actor.ts';
 import { auditsOf } from '../../../test/support/audit.ts';
-import { buildOrganization, buildPatient, buildReading, buildStaff, contextOf } from '../../../test/support/factories.ts';
+import { buildOrganization, buildPatient, buildStaff, buildStoredReadings, contextOf } from '../../../test/support/factories.ts';
 import { serviceDatabase } from '../../../test/support/service-database.ts';
 import { evaluateStoredReadings } from '../alerts/index.ts';
 import { savePatient } from './patients.service.ts';
@@ -34,7 +34,7 @@ const fields = (o: Partial<PatientUpdate> = {}): PatientUpdate => ({
 /** An active RPM patient with an open crisis alert. */
 async function patientWithAlert(): Promise<number> {
   const id = await buildPatient(db.pool, { organizationId: org, enrolledRpm: true, enrollmentStatus: 'Active' });
-  await evaluateStoredReadings(db.pool, [await buildReading(db.pool, id, { systolic: 200, diastolic: 125 })]);
+  await evaluateStoredReadings(db.pool, await buildStoredReadings(db.pool, id, [{ systolic: 200, diastolic: 125 }]));
   return id;
 }
 const alertsOf = (id: number) =>

@@ -84,7 +84,7 @@ export async function addManualVital(deps: { db: pg.Pool }, ctx: SignedInContext
     }
     const { id, ...row } = await insertManualVital(tx, patientId, { measuredAt, ...pressure, pulse: body.pulse ?? null });
     const vital = presentVital(row);
-    await evaluateStoredReadings(tx, [id]);
+    await evaluateStoredReadings(tx, [{ id, at: row.created_at }]);
     await audit(tx, ctx, { action, outcome: 'success', resourceType: 'patient', resourceId: patientId, details: { vital_id: id, source: vital.source } });
     return vital;
   });

@@ -26,6 +26,15 @@ export interface ReadingOptions {
  * are about): one row each, in the order given. Answers their ids.
  */
 export async function buildReadings(db: Queryable, patientId: number, readings: ReadingOptions[]): Promise<number[]> {
+  return (await buildStoredReadings(db, patientId, readings)).map((r) => r.id);
+}
+
+/** The same, answering each reading's id and time, as the alert check takes them. */
+export async function buildStoredReadings(
+  db: Queryable,
+  patientId: number,
+  readings: ReadingOptions[],
+): Promise<{ id: number; at: Date }[]> {
   if (readings.length === 0) return [];
   const rows = await kysely(db)
     .insertInto('observations')
@@ -37,9 +46,9 @@ export async function buildReadings(db: Queryable, patientId: number, readings: 
         ...(r.source === undefined ? {} : { source: r.source }),
       })),
     )
-    .returning('id')
+    .returning(['id', 'created_at'])
     .execute();
-  return rows.map((r) => r.id);
+  return rows.map((r) => ({ id: r.id, at: r.created_at }));
 }
 
 /** A reading's kind, components and unit as the observations store keeps them. */
