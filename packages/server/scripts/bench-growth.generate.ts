@@ -222,7 +222,7 @@ export async function generateCareData(db: pg.ClientBase, size: GrowthSize, user
             CASE WHEN k = 0 THEN 'phone_call' ELSE 'review_readings' END
        FROM patients p, generate_series(0, $1::int) m, generate_series(0, 2) k
       WHERE (date_trunc('month', now()) - make_interval(months => m) + make_interval(days => 2 + k * 8 + p.id % 5))::date <= current_date`,
-    [size.months, userIds],
+    [Math.ceil(size.months), userIds],
   );
 }
 
