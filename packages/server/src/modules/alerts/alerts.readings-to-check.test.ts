@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildOrganization, buildPatient, buildStoredReadings } from '../../../test/support/factories.ts';
+import { genericPlanOf } from '../../../test/support/plans.ts';
 import { serviceDatabase } from '../../../test/support/service-database.ts';
 import { readingsToCheck } from './alerts.repository.ts';
 
@@ -10,15 +11,6 @@ import { readingsToCheck } from './alerts.repository.ts';
  */
 
 const db = serviceDatabase();
-
-/** Every node of an EXPLAIN (FORMAT JSON) plan. */
-interface PlanNode {
-  'Node Type': string;
-  'Subplans Removed'?: number;
-  'Relation Name'?: string;
-  Plans?: PlanNode[];
-}
-const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
 
 describe('the readings to check', () => {
   it('are the stored readings, the first and last of their span included (to the microsecond), each once', async () => {
@@ -41,32 +33,12 @@ describe('the readings to check', () => {
     const org = (await buildOrganization(db.pool)).id;
     const patient = await buildPatient(db.pool, { organizationId: org, enrolledRpm: true, enrollmentStatus: 'Active' });
     const stored = await buildStoredReadings(db.pool, patient, [{ systolic: 128 }, { systolic: 129 }]);
-    const client = await db.pool.connect();
-    try {
-      await client.query('SET plan_cache_mode = force_generic_plan');
-      const sent: { name?: string; values?: unknown[] }[] = [];
-      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-      client.query = ((...args: unknown[]) => {
-        const config = args[0] as { name?: string; values?: unknown[] };
-        if (config && typeof config === 'object' && config.name) sent.push(config);
-        return query(...args);
-      }) as typeof client.query;
-      expect(await readingsToCheck(client, stored)).toHaveLength(2);
-      const [statement] = sent;
-      const values = statement!.values!.map((v) =>
-        client.escapeLiteral(Array.isArray(v) ? `{${v.join(',')}}` : v instanceof Date ? v.toISOString() : String(v)),
-      );
-      const explained = await client.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(
-        `EXPLAIN (FORMAT JSON) EXECUTE ${statement!.name}(${values.join(', ')})`,
-      );
-      const nodes = nodesOf(explained.rows[0]!['QUERY PLAN'][0]!.Plan);
-      // Observations are read through an Append whose other month tables (and the default one)
-      // were removed when the plan started: one table is left, this month's.
-      const append = nodes.find((n) => n['Node Type'] === 'Append');
-      expect(append?.['Subplans Removed']).toBeGreaterThan(0);
-      expect(append?.Plans).toHaveLength(1);
-    } finally {
-      client.release(true);
-    }
+    const { result, nodes } = await genericPlanOf(db.pool, (client) => readingsToCheck(client, stored));
+    expect(result).toHaveLength(2);
+    // Observations are read through an Append whose other month tables (and the default one)
+    // were removed when the plan started: one table is left, this month's.
+    const append = nodes.find((n) => n['Node Type'] === 'Append');
+    expect(append?.['Subplans Removed']).toBeGreaterThan(0);
+    expect(append?.Plans).toHaveLength(1);
   });
 });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastAuditOf } from '../../../test/support/audit.ts';
 import { buildReadings } from '../../../test/support/factories.ts';
 import { startPatientFixture, type ApiClient, type TestServer } from '../../../test/support/http.ts';
+import { genericPlanOf } from '../../../test/support/plans.ts';
 import { readScopedVitalPage } from './vitals.repository.ts';
 
 let server: TestServer;
@@ -54,52 +55,25 @@ describe('the readings table date filter', () => {
   });
 });
 
-/** Every node of an EXPLAIN (FORMAT JSON) plan. */
-interface PlanNode {
-  'Node Type': string;
-  'Subplan Name'?: string;
-  'Subplans Removed'?: number;
-  'Relation Name'?: string;
-  Plans?: PlanNode[];
-}
-const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
-
 describe('the dated page statement', () => {
   // The portal runs it as a named statement with a generic plan (db/pool.ts): a plan made before
   // the dates are known must still keep to the months of the range, and count the range once.
   it('in its generic plan, leaves out the month tables outside the range and counts the range once', async () => {
-    const client = await server.db.pool.connect();
-    try {
-      await client.query('SET plan_cache_mode = force_generic_plan');
-      const sent: { name?: string; values?: unknown[] }[] = [];
-      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-      client.query = ((...args: unknown[]) => {
-        const config = args[0] as { name?: string; values?: unknown[] };
-        if (config && typeof config === 'object' && config.name) sent.push(config);
-        return query(...args);
-      }) as typeof client.query;
-      const range = { from: '2026-03-01T00:00:00Z', to: '2026-03-10T00:00:00Z' };
-      const read = await readScopedVitalPage(
+    const range = { from: '2026-03-01T00:00:00Z', to: '2026-03-10T00:00:00Z' };
+    const { result: read, nodes } = await genericPlanOf(server.db.pool, (client) =>
+      readScopedVitalPage(
         client,
         { patientId, visibleOrganization: null, limit: 10, offset: 0, ...range },
         { action: 'vitals.list', outcome: 'success', resourceType: 'patient', resourceId: patientId },
-      );
-      expect(read?.total).toBe(2);
-      const [statement] = sent;
-      const literal = (v: unknown) => (v === null || v === undefined ? 'NULL' : typeof v === 'number' ? String(v) : client.escapeLiteral(String(v)));
-      const explained = await client.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(
-        `EXPLAIN (FORMAT JSON) EXECUTE ${statement!.name}(${statement!.values!.map(literal).join(', ')})`,
-      );
-      const nodes = nodesOf(explained.rows[0]!['QUERY PLAN'][0]!.Plan);
-      // The page and the count each read observations through an Append or Merge Append whose
-      // month tables outside March 2026 were removed when the plan started.
-      const appends = nodes.filter((n) => n['Node Type'] === 'Append' || n['Node Type'] === 'Merge Append');
-      expect(appends.length).toBe(2);
-      for (const node of appends) expect(node['Subplans Removed']).toBeGreaterThan(0);
-      // The count is an InitPlan (once), not a SubPlan run again for every row of the page.
-      expect(nodes.filter((n) => n['Subplan Name']?.startsWith('SubPlan'))).toEqual([]);
-    } finally {
-      client.release(true);
-    }
+      ),
+    );
+    expect(read?.total).toBe(2);
+    // The page and the count each read observations through an Append or Merge Append whose
+    // month tables outside March 2026 were removed when the plan started.
+    const appends = nodes.filter((n) => n['Node Type'] === 'Append' || n['Node Type'] === 'Merge Append');
+    expect(appends.length).toBe(2);
+    for (const node of appends) expect(node['Subplans Removed']).toBeGreaterThan(0);
+    // The count is an InitPlan (once), not a SubPlan run again for every row of the page.
+    expect(nodes.filter((n) => n['Subplan Name']?.startsWith('SubPlan'))).toEqual([]);
   });
 });
