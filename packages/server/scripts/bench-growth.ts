@@ -425,7 +425,8 @@ try {
   await app?.close().catch(() => {});
   owner.release();
   if (flags.keep) {
-    await pool.end();
+    // Its connection to the server's admin database too: left open, the process never ended.
+    await database.keep();
     log(`kept the database: ${database.url}`);
   } else await database.drop();
 }

@@ -26,6 +26,8 @@ export interface BenchDatabase {
   /** Its address, for a portal started as another process. */
   url: string;
   drop: () => Promise<void>;
+  /** Closes every connection and keeps the database (a server's only; an embedded one goes with its process). */
+  keep: () => Promise<void>;
 }
 
 /**
@@ -48,6 +50,7 @@ export async function createBenchDatabase(poolSize: number, { embedded = false }
         await server.stop();
         await rm(dir, { recursive: true, force: true });
       },
+      keep: () => Promise.reject(new Error('an embedded database cannot be kept')),
     };
   }
   const name = `rpm_bench_${randomBytes(4).toString('hex')}`;
@@ -62,7 +65,11 @@ export async function createBenchDatabase(poolSize: number, { embedded = false }
     await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await admin.end();
   };
-  return { pool, url: url.toString(), drop };
+  const keep = async () => {
+    await pool.end();
+    await admin.end();
+  };
+  return { pool, url: url.toString(), drop, keep };
 }
 
 /** The portal's keys: one pair for every portal (in process or built) sharing a bench database. */
