@@ -149,16 +149,26 @@ export async function keptLinesPage<Line, Outlook>(
   const lines = await sql<{ patient_id: number; line: Line; outlook: Outlook; active: boolean }>`
     SELECT l.patient_id, l.line, l.outlook, l.active FROM billing_month_lines l
      WHERE ${inScope} ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.offset}`.execute(k);
-  const counted = await sql<{ total: number }>`
-    SELECT count(*)::int AS total FROM billing_month_lines l WHERE ${inScope}`.execute(k);
-  const total = counted.rows[0]?.total ?? 0;
   const rows = lines.rows;
-  if (page.order === 'worklist') return { lines: rows, total, units: [] };
-  const units = await sql<{ code: string; units: number }>`
-    SELECT u.code, sum(u.units)::int AS units
-      FROM billing_month_lines l CROSS JOIN LATERAL unnest(l.codes, l.units) AS u(code, units)
-     WHERE ${inScope} GROUP BY 1`.execute(k);
-  return { lines: rows, total, units: units.rows };
+  if (page.order === 'worklist') {
+    const counted = await sql<{ total: number }>`
+      SELECT count(*)::int AS total FROM billing_month_lines l WHERE ${inScope}`.execute(k);
+    return { lines: rows, total: counted.rows[0]?.total ?? 0, units: [] };
+  }
+  // The report's count and totals in one pass over the lines in scope (an index-only scan of
+  // billing_month_lines_scope_idx, migration 1070): the lines grouped by their codes and units
+  // first, a few distinct groups, so each line's arrays are not unnested one by one.
+  const summed = await sql<{ total: number; units: { code: string; units: number }[] }>`
+    WITH groups AS MATERIALIZED (
+      SELECT l.codes, l.units, count(*) AS n FROM billing_month_lines l WHERE ${inScope} GROUP BY l.codes, l.units
+    )
+    SELECT (SELECT coalesce(sum(n), 0)::int FROM groups) AS total,
+           (SELECT coalesce(json_agg(t ORDER BY t.code), '[]') FROM (
+              SELECT u.code, sum(u.units * g.n)::int AS units
+                FROM groups g CROSS JOIN LATERAL unnest(g.codes, g.units) AS u(code, units) GROUP BY u.code
+           ) t) AS units`.execute(k);
+  const { total = 0, units = [] } = summed.rows[0] ?? {};
+  return { lines: rows, total, units };
 }
 
 /** Every organization and its time zone (each has its own current month). */
