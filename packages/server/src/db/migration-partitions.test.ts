@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/db.ts';
 import { verifyAuditChain } from '../modules/audit/audit-chain.ts';
-import { sealPending } from '../modules/audit/sealer.ts';
+import { sealPending, type UnsealedReader } from '../modules/audit/sealer.ts';
 import { runMigrations } from './migrate.ts';
 import { grantRuntimeRole } from './runtime-role.ts';
 
@@ -87,8 +87,17 @@ beforeAll(async () => {
     `INSERT INTO observation_identifiers (observation_id, organization_id, system, value) VALUES ($1, $2, 'urn:ehr', 'obs-1')`,
     [readingIds[2], org],
   );
-  // The chain is sealed before the migration, over records of four months.
-  expect(await sealPending(db.ownerPool, key)).toBe(28);
+  // The chain is sealed before the migration, over records of four months, from the queue as it
+  // was then (its entries got the record's time in migration 1080).
+  const queueBefore1080: UnsealedReader = async (tx, limit) =>
+    (
+      await tx.query<{ log_id: number; row_hash: Buffer }>(
+        `SELECT u.log_id, audit_row_hash(a) AS row_hash FROM audit_unsealed u JOIN audit_logs a ON a.id = u.log_id
+          ORDER BY u.log_id LIMIT $1`,
+        [limit],
+      )
+    ).rows;
+  expect(await sealPending(db.ownerPool, key, queueBefore1080)).toBe(28);
   before = {
     observations: await observationRows(),
     audit: await auditRows(),

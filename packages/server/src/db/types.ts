@@ -130,6 +130,7 @@ export interface AuditLogs {
 
 export interface AuditUnsealed {
   log_id: number;
+  logged_at: Timestamp;
   queued_at: Generated<Timestamp>;
 }
 

@@ -49,3 +49,46 @@ export async function genericPlanOf<T>(
     client.release(true);
   }
 }
+
+/**
+ * Runs `send` on a connection of `pool` and answers what it answered with every node of the plan
+ * PostgreSQL makes, now, for the first statement it sent, with the values it sent.
+ */
+export async function planOf<T>(
+  pool: pg.Pool,
+  send: (client: pg.PoolClient) => Promise<T>,
+): Promise<{ result: T; nodes: PlanNode[] }> {
+  const client = await pool.connect();
+  try {
+    const sent: { text: string; values?: unknown[] }[] = [];
+    const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+    const recorded = (...args: unknown[]) => {
+      const [first, second] = args;
+      if (typeof first === 'string') sent.push({ text: first, values: Array.isArray(second) ? second : undefined });
+      else if (first && typeof first === 'object' && 'text' in first)
+        sent.push(first as { text: string; values?: unknown[] });
+      return query(...args);
+    };
+    // A stand-in for the client, not the client patched: the typed query layer keeps one instance
+    // per client object, bound to the client's query function as it was when first used.
+    const standIn = new Proxy(client, {
+      get: (target, prop) => {
+        if (prop === 'query') return recorded;
+        const value = Reflect.get(target, prop, target) as unknown;
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const result = await send(standIn);
+    const [statement] = sent;
+    if (!statement) throw new Error('no statement was sent');
+    const explained = (await query({
+      text: `EXPLAIN (FORMAT JSON) ${statement.text}`,
+      values: statement.values,
+    })) as pg.QueryResult<{
+      'QUERY PLAN': { Plan: PlanNode }[];
+    }>;
+    return { result, nodes: nodesOf(explained.rows[0]!['QUERY PLAN'][0]!.Plan) };
+  } finally {
+    client.release();
+  }
+}

@@ -42,13 +42,27 @@ export function linkHash(key: Buffer, position: number, prev: Buffer, rowHash: B
 }
 
 /**
+ * How a batch of queued records is read, with their digests: the queue as the current schema has
+ * it. A test of a migration passes the reader of the schema it starts from.
+ */
+export type UnsealedReader = (
+  tx: pg.PoolClient,
+  limit: number,
+) => Promise<{ log_id: number; row_hash: Buffer | null }[]>;
+
+/**
  * Links one batch of queued records. Answers how many were sealed, or null when another sealer
  * holds the lock.
  */
-export async function sealBatch(pool: pg.Pool, key: Buffer, batch = SEAL_BATCH): Promise<number | null> {
+export async function sealBatch(
+  pool: pg.Pool,
+  key: Buffer,
+  batch = SEAL_BATCH,
+  read: UnsealedReader = readUnsealed,
+): Promise<number | null> {
   return withTransaction(pool, async (tx) => {
     if (!(await trySealerLock(tx))) return null;
-    const pending = await readUnsealed(tx, batch);
+    const pending = await read(tx, batch);
     if (pending.length === 0) return 0;
     const head = await readChainHead(tx);
     let position = head?.position ?? 0;
@@ -72,10 +86,10 @@ export async function sealBatch(pool: pg.Pool, key: Buffer, batch = SEAL_BATCH):
 }
 
 /** Seals until the queue is empty (or another instance holds the lock). */
-export async function sealPending(pool: pg.Pool, key: Buffer): Promise<number> {
+export async function sealPending(pool: pg.Pool, key: Buffer, read?: UnsealedReader): Promise<number> {
   let total = 0;
   for (;;) {
-    const n = await sealBatch(pool, key);
+    const n = await sealBatch(pool, key, SEAL_BATCH, read);
     if (n === null) return total;
     total += n;
     if (n < SEAL_BATCH) return total;
