@@ -18,77 +18,83 @@ function literal(client: pg.PoolClient, v: unknown): string {
   return client.escapeLiteral(text);
 }
 
-/**
- * Runs `send` on a connection that plans generically, as the portal's connections do (db/pool.ts),
- * and answers what it answered with every node of the generic plan of the first named (prepared)
- * statement it sent, for the values it sent: a plan made before the values are known.
- */
-export async function genericPlanOf<T>(
-  pool: pg.Pool,
-  send: (client: pg.PoolClient) => Promise<T>,
-): Promise<{ result: T; nodes: PlanNode[] }> {
-  const client = await pool.connect();
-  try {
-    await client.query('SET plan_cache_mode = force_generic_plan');
-    const sent: { name?: string; values?: unknown[] }[] = [];
-    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-    client.query = ((...args: unknown[]) => {
-      const config = args[0] as { name?: string; values?: unknown[] };
-      if (config && typeof config === 'object' && config.name) sent.push(config);
-      return query(...args);
-    }) as typeof client.query;
-    const result = await send(client);
-    const [statement] = sent;
-    if (!statement) throw new Error('no named statement was sent');
-    const explained = await client.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(
-      `EXPLAIN (FORMAT JSON) EXECUTE ${statement.name}(${(statement.values ?? []).map((v) => literal(client, v)).join(', ')})`,
-    );
-    return { result, nodes: nodesOf(explained.rows[0]!['QUERY PLAN'][0]!.Plan) };
-  } finally {
-    // The connection's plan setting and prepared statements go with it.
-    client.release(true);
-  }
+/** A statement as the driver was given it. */
+interface Sent {
+  name?: string;
+  text: string;
+  values?: unknown[];
 }
 
 /**
- * Runs `send` on a connection of `pool` and answers what it answered with every node of the plan
- * PostgreSQL makes, now, for the first statement it sent, with the values it sent.
+ * Runs `send` on a stand-in for one connection of `pool` that records every statement sent, then
+ * `explain` on the connection itself, which then goes back to the pool, or is closed when `discard`
+ * (a setting or prepared statements left on it). A stand-in rather than the client patched: the
+ * typed query layer keeps one instance per client object, bound to the client's query function
+ * as it was when first used.
  */
-export async function planOf<T>(
+async function recorded<T>(
   pool: pg.Pool,
   send: (client: pg.PoolClient) => Promise<T>,
+  explain: (client: pg.PoolClient, sent: Sent[]) => { text: string; values?: unknown[] },
+  { setup, discard = false }: { setup?: string; discard?: boolean } = {},
 ): Promise<{ result: T; nodes: PlanNode[] }> {
   const client = await pool.connect();
   try {
-    const sent: { text: string; values?: unknown[] }[] = [];
-    const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
-    const recorded = (...args: unknown[]) => {
+    if (setup) await client.query(setup);
+    const sent: Sent[] = [];
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    const record = (...args: unknown[]) => {
       const [first, second] = args;
       if (typeof first === 'string') sent.push({ text: first, values: Array.isArray(second) ? second : undefined });
-      else if (first && typeof first === 'object' && 'text' in first)
-        sent.push(first as { text: string; values?: unknown[] });
+      else if (first && typeof first === 'object' && 'text' in first) sent.push(first as Sent);
       return query(...args);
     };
-    // A stand-in for the client, not the client patched: the typed query layer keeps one instance
-    // per client object, bound to the client's query function as it was when first used.
     const standIn = new Proxy(client, {
       get: (target, prop) => {
-        if (prop === 'query') return recorded;
+        if (prop === 'query') return record;
         const value = Reflect.get(target, prop, target) as unknown;
         return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
       },
     });
     const result = await send(standIn);
-    const [statement] = sent;
-    if (!statement) throw new Error('no statement was sent');
-    const explained = (await query({
-      text: `EXPLAIN (FORMAT JSON) ${statement.text}`,
-      values: statement.values,
-    })) as pg.QueryResult<{
-      'QUERY PLAN': { Plan: PlanNode }[];
-    }>;
+    const explained: pg.QueryResult<{ 'QUERY PLAN': { Plan: PlanNode }[] }> = await client.query(explain(client, sent));
     return { result, nodes: nodesOf(explained.rows[0]!['QUERY PLAN'][0]!.Plan) };
   } finally {
-    client.release();
+    client.release(discard);
   }
 }
+
+/** Runs `send`, then answers what it answered with the plan of a statement it sent. */
+type PlanProbe = <T>(
+  pool: pg.Pool,
+  send: (client: pg.PoolClient) => Promise<T>,
+) => Promise<{ result: T; nodes: PlanNode[] }>;
+
+/**
+ * Runs `send` on a connection that plans generically, as the portal's connections do (db/pool.ts),
+ * and answers what it answered with every node of the generic plan of the first named (prepared)
+ * statement it sent, for the values it sent: a plan made before the values are known.
+ */
+export const genericPlanOf: PlanProbe = (pool, send) =>
+  recorded(
+    pool,
+    send,
+    (client, sent) => {
+      const statement = sent.find((s) => s.name);
+      if (!statement) throw new Error('no named statement was sent');
+      const values = (statement.values ?? []).map((v) => literal(client, v)).join(', ');
+      return { text: `EXPLAIN (FORMAT JSON) EXECUTE ${statement.name}(${values})` };
+    },
+    // The connection's plan setting and prepared statements go with it.
+    { setup: 'SET plan_cache_mode = force_generic_plan', discard: true },
+  );
+
+/**
+ * Runs `send` on a connection of `pool` and answers what it answered with every node of the plan
+ * PostgreSQL makes, now, for the first statement it sent, with the values it sent.
+ */
+export const planOf: PlanProbe = (pool, send) =>
+  recorded(pool, send, (_client, [statement]) => {
+    if (!statement) throw new Error('no statement was sent');
+    return { text: `EXPLAIN (FORMAT JSON) ${statement.text}`, values: statement.values };
+  });
