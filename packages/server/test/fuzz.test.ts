@@ -5,7 +5,7 @@
  * types and hostile path and query values. The server must never answer 5xx, never show a stack
  * trace or SQL, and a rejected request must leave the database exactly as it was.
  *
- * FUZZ_REQUESTS sets how many requests (default 10,000).
+ * FUZZ_REQUESTS sets how many requests (default 6,000).
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,7 +22,10 @@ import {
 } from './support/http.ts';
 import { buildPatient } from './support/factories.ts';
 
-const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 10_000);
+// 6,000 by default: a request with a body hashes every table before and after it, 65-75 ms a
+// request on a slow 2-core machine, and 10,000 ran past the 10-minute limit there, with the code
+// before and after the last change alike. FUZZ_REQUESTS=10000 runs the longer walk.
+const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 6_000);
 const POOL_REQUESTS = Number(process.env.FUZZ_POOL_REQUESTS ?? 3_000);
 // Logout takes no input and would end the callers' sessions half-way through the run.
 // The alert stream stays open for minutes by design: a generated request would wait for it.
