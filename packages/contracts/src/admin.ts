@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Role } from './roles.ts';
 import { UserStatus } from './me.ts';
-import { Timestamp } from './common.ts';
+import { Timestamp, RowId } from './common.ts';
 import { Device } from './devices.ts';
 import { Organization, Provider } from './organizations.ts';
 
@@ -34,7 +34,7 @@ export const CreateUserBody = Type.Object(
     last_name: StaffName,
     title: Type.Optional(OptionalStaffText),
     role: Type.String({ minLength: 1, maxLength: 50 }),
-    organization_id: Type.Integer({ minimum: 1, maximum: 2147483647 }),
+    organization_id: RowId(),
   },
   { additionalProperties: false },
 );

@@ -1,5 +1,5 @@
 import { Type, type Static, type TObject, type TSchema } from 'typebox';
-import { Timestamp } from './common.ts';
+import { Timestamp, RowId } from './common.ts';
 import { ContactTypeSchema } from './tracking.ts';
 import {
   BP_WINDOW_DAYS_MAX,
@@ -119,8 +119,14 @@ const thresholdSchema = (d: ThresholdDefinition) =>
 
 /** Values that may be left to the default (null), for the keys a patient may have. */
 const patientKeys = THRESHOLDS.filter((d) => !ORGANIZATION_ONLY_THRESHOLDS.includes(d.key));
-const patientFields = Object.fromEntries(patientKeys.map((d) => [d.key, nullable(thresholdSchema(d))])) as Record<string, TSchema>;
-const organizationFields = Object.fromEntries(THRESHOLDS.map((d) => [d.key, nullable(thresholdSchema(d))])) as Record<string, TSchema>;
+const patientFields = Object.fromEntries(patientKeys.map((d) => [d.key, nullable(thresholdSchema(d))])) as Record<
+  string,
+  TSchema
+>;
+const organizationFields = Object.fromEntries(THRESHOLDS.map((d) => [d.key, nullable(thresholdSchema(d))])) as Record<
+  string,
+  TSchema
+>;
 export const AlertThresholdOverrides = Type.Object(patientFields, { additionalProperties: false }) as TObject;
 export type AlertThresholdOverrides = ThresholdOverrides;
 export const AlertThresholdSet = Type.Object(
@@ -171,7 +177,7 @@ export const AlertSettingsBody = Type.Object(
   {
     ...organizationFields,
     ...settingFields,
-    escalation_contact_ids: Type.Array(Type.Integer({ minimum: 1, maximum: 2147483647 }), {
+    escalation_contact_ids: Type.Array(RowId(), {
       maxItems: ESCALATION_CONTACTS_MAX,
       uniqueItems: true,
     }),
@@ -269,8 +275,8 @@ export const AlertListQuery = Type.Object(
   {
     status: Type.Optional(AlertStatus),
     severity: Type.Optional(AlertSeverity),
-    provider_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
-    patient_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
+    provider_id: Type.Optional(RowId()),
+    patient_id: Type.Optional(RowId()),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: ALERT_PAGE_MAX, default: 25 })),
     offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0 })),
   },
@@ -293,7 +299,7 @@ export const WorklistQuery = Type.Object(
     status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('open'), Type.Literal('acknowledged')])),
     severity: Type.Optional(AlertSeverity),
     rule: Type.Optional(AlertRule),
-    provider_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
+    provider_id: Type.Optional(RowId()),
     sort: Type.Optional(literals(WORKLIST_SORTS)),
     order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: ALERT_PAGE_MAX, default: 25 })),

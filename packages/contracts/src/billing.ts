@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { IsoDate, Timestamp } from './common.ts';
+import { IsoDate, Timestamp, RowId, PG_INTEGER_MAX } from './common.ts';
 import { SORT_ORDERS, type SortOrder } from './patients.ts';
 
 /**
@@ -42,7 +42,7 @@ export const BillingMonth = Type.String({ pattern: '^\\d{4}-(0[1-9]|1[0-2])$' })
 export const BillingQuery = Type.Object(
   {
     month: BillingMonth,
-    organization_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
+    organization_id: Type.Optional(RowId()),
   },
   { additionalProperties: false },
 );
@@ -66,7 +66,7 @@ export const BILLING_PAGE_MAX = 500;
 export const BILLING_PAGE_SIZE_OPTIONS = [25, 50, 100] as const;
 const BillingPaging = {
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: BILLING_PAGE_MAX, default: BILLING_PAGE_SIZE })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483647, default: 0 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: PG_INTEGER_MAX, default: 0 })),
 };
 /** What every paged billing answer says of its page: all rows in scope, and where this page starts. */
 const BillingPage = { total: Type.Integer({ minimum: 0 }), limit: Type.Integer(), offset: Type.Integer() };
@@ -165,8 +165,8 @@ export type BillingWorklistSort = (typeof BILLING_WORKLIST_SORTS)[number];
 export const BillingWorklistQuery = Type.Object(
   {
     month: Type.Optional(BillingMonth),
-    organization_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
-    provider_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
+    organization_id: Type.Optional(RowId()),
+    provider_id: Type.Optional(RowId()),
     program: Type.Optional(Type.String({ pattern: '^[a-z][a-z0-9_]{0,39}$' })),
     sort: Type.Optional(Type.Unsafe<BillingWorklistSort>({ type: 'string', enum: [...BILLING_WORKLIST_SORTS] })),
     order: Type.Optional(Type.Unsafe<SortOrder>({ type: 'string', enum: [...SORT_ORDERS] })),

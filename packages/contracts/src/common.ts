@@ -12,10 +12,16 @@ export const ErrorBody = Type.Object(
 );
 export type ErrorBody = Static<typeof ErrorBody>;
 
-export const IdParam = Type.Object(
-  { id: Type.Integer({ minimum: 1, maximum: 2147483647 }) },
-  { additionalProperties: false },
-);
+/**
+ * PostgreSQL's integer, the type of most ids: the widest whole number a request may send for one.
+ * JSON Schema counts 1e308 as an integer, so a bound missing here is a server error there.
+ */
+export const PG_INTEGER_MAX = 2147483647;
+
+/** The id of a row in a table keyed by integer. */
+export const RowId = () => Type.Integer({ minimum: 1, maximum: PG_INTEGER_MAX });
+
+export const IdParam = Type.Object({ id: RowId() }, { additionalProperties: false });
 export type IdParam = Static<typeof IdParam>;
 
 export const PageQuery = Type.Object(

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Timestamp, valuesByName } from './common.ts';
+import { Timestamp, valuesByName, RowId, PG_INTEGER_MAX } from './common.ts';
 
 /** Limits a reading must respect, wherever it comes from (webhook, FHIR, manual entry). */
 export const ReadingLimits = {
@@ -87,7 +87,7 @@ export const CreateIngestionSourceBody = Type.Object(
     name: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' }),
     kind: IngestionSourceKind,
     /** The one organization whose devices and patients the source writes and reads for. */
-    organization_id: Type.Integer({ minimum: 1 }),
+    organization_id: RowId(),
     auth_header: Type.Optional(Type.String({ pattern: INGEST_AUTH_HEADER_PATTERN })),
     can_read: Type.Optional(Type.Boolean()),
     /** Days a FHIR read key works; only for read keys, FHIR_READ_KEY_DEFAULT_DAYS when left out. */
@@ -133,10 +133,7 @@ export const IngestionSourcesResponse = Type.Array(IngestionSource);
 export type IngestionSourcesResponse = Static<typeof IngestionSourcesResponse>;
 
 /** PUT /api/integrations/{id}/organization: for a source made before sources had one. */
-export const AssignSourceOrganizationBody = Type.Object(
-  { organization_id: Type.Integer({ minimum: 1 }) },
-  { additionalProperties: false },
-);
+export const AssignSourceOrganizationBody = Type.Object({ organization_id: RowId() }, { additionalProperties: false });
 export type AssignSourceOrganizationBody = Static<typeof AssignSourceOrganizationBody>;
 
 export const SourceIdParam = Type.Object({ id: Type.String({ format: 'uuid' }) }, { additionalProperties: false });
@@ -186,7 +183,7 @@ export const TenoviMeasurement = Type.Object({
     Type.Union([
       Type.Object({
         measurement_index: Type.Optional(
-          Type.Union([Type.Integer({ minimum: 0, maximum: 2_147_483_647 }), Type.Null()]),
+          Type.Union([Type.Integer({ minimum: 0, maximum: PG_INTEGER_MAX }), Type.Null()]),
         ),
       }),
       Type.Null(),

@@ -46,11 +46,19 @@ export type ObservationQuery = Static<typeof ObservationQuery>;
  * (a UCUM code among the kind's unit choices, e.g. '[lb_av]'; the canonical unit when omitted).
  * Out-of-range values answer 400 with the registry's message and nothing is stored.
  */
+/** The widest value a typed-in reading's component may carry before the registry judges it. */
+export const TYPED_VALUE_BOUND = 1_000_000_000;
+
 export const ObservationInput = Type.Object(
   {
     kind: MeasurementKindName,
     created_at: Timestamp,
-    components: valuesByName(Type.Number(), { keys: KIND_NAME_PATTERN, maxProperties: 10 }),
+    // A bound far outside every kind's plausible range in any unit: values beyond the range get the
+    // registry's message; this only keeps numbers like 1e308 from reaching the arithmetic.
+    components: valuesByName(Type.Number({ minimum: -TYPED_VALUE_BOUND, maximum: TYPED_VALUE_BOUND }), {
+      keys: KIND_NAME_PATTERN,
+      maxProperties: 10,
+    }),
     unit: Type.Optional(Type.String({ minLength: 1, maxLength: 20 })),
   },
   { additionalProperties: false },

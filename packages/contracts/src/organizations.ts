@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { PG_INTEGER_MAX } from './common.ts';
 import { OBSERVATION_RETENTION_MONTHS_MAX, OBSERVATION_RETENTION_MONTHS_MIN } from './partitions.ts';
 
 export const Provider = Type.Object({ id: Type.Integer(), name: Type.String() });
@@ -28,7 +29,12 @@ export type Organization = Static<typeof Organization>;
  * by the daily partition maintenance): whole months, from OBSERVATION_RETENTION_MONTHS_MIN (why:
  * partitions.ts) to OBSERVATION_RETENTION_MONTHS_MAX, or null to keep every reading.
  */
-export const ObservationRetentionSchema = Type.Union([Type.Integer(), Type.Null()]);
+// Bounded only by the column's type, so that a value out of the range above gets its own message
+// from observationRetentionError rather than the schema's.
+export const ObservationRetentionSchema = Type.Union([
+  Type.Integer({ minimum: -PG_INTEGER_MAX, maximum: PG_INTEGER_MAX }),
+  Type.Null(),
+]);
 
 export const ObservationRetentionTexts = {
   title: 'Reading retention',

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { IsoDate, Timestamp } from './common.ts';
+import { IsoDate, Timestamp, RowId } from './common.ts';
 import { MAX_PAGE_LIMIT } from './constants.ts';
 import { AssignedDevice } from './devices.ts';
 import { InputDate, InputText, PageOf } from './fields.ts';
@@ -59,8 +59,8 @@ const patientFields = {
   last_name: Type.String({ maxLength: 100 }),
   date_of_birth: InputDate,
   gender: InputGender,
-  organization_id: Type.Integer({ minimum: 1, maximum: 2147483647 }),
-  primary_provider_id: Type.Union([Type.Integer({ minimum: 1, maximum: 2147483647 }), Type.Null()]),
+  organization_id: RowId(),
+  primary_provider_id: Type.Union([RowId(), Type.Null()]),
   enrolled_rpm: Type.Boolean(),
   // '' (nothing chosen) is stored as null, like the form's other empty fields.
   enrollment_status: Type.Unsafe<EnrollmentStatus | '' | null>({ enum: [...ENROLLMENT_STATUSES, '', null] }),
@@ -71,7 +71,7 @@ const patientFields = {
  * one by one (each bad one is named), so the schema only bounds their size.
  */
 const evidenceFields = {
-  ordering_provider_id: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 2147483647 }), Type.Null()])),
+  ordering_provider_id: Type.Optional(Type.Union([RowId(), Type.Null()])),
   consent_date: Type.Optional(InputDate),
   diagnosis_codes: Type.Optional(Type.Array(Type.String({ maxLength: 20 }), { maxItems: 50 })),
   // Optional on PUT as well: a client that does not know the MRN leaves it unchanged; '' or null clears it.
@@ -79,9 +79,7 @@ const evidenceFields = {
 };
 const patientLists = {
   insurances: Type.Optional(Type.Array(InsuranceInput, { maxItems: 20 })),
-  device_ids: Type.Optional(
-    Type.Array(Type.Integer({ minimum: 1, maximum: 2147483647 }), { maxItems: 50, uniqueItems: true }),
-  ),
+  device_ids: Type.Optional(Type.Array(RowId(), { maxItems: 50, uniqueItems: true })),
 };
 
 export const PatientInput = Type.Object(
@@ -107,7 +105,10 @@ export type PatientInput = Static<typeof PatientInput>;
  * so that a client which leaves one out gets a 400 naming it instead of a silently cleared field.
  * `insurances` and `device_ids` may still be left out to keep them unchanged.
  */
-export const PatientUpdate = Type.Object({ ...patientFields, ...evidenceFields, ...patientLists }, { additionalProperties: false });
+export const PatientUpdate = Type.Object(
+  { ...patientFields, ...evidenceFields, ...patientLists },
+  { additionalProperties: false },
+);
 export type PatientUpdate = Static<typeof PatientUpdate>;
 
 /** A row of GET /api/patients. */

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Timestamp } from './common.ts';
+import { Timestamp, RowId } from './common.ts';
 
 /**
  * SMART Backend Services (SMART App Launch 2.x, "Backend Services"): EHRs and integration
@@ -82,7 +82,7 @@ export type SmartScope = Static<typeof SmartScope>;
 export const CreateSmartClientBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' }),
-    organization_id: Type.Integer({ minimum: 1 }),
+    organization_id: RowId(),
     jwks_url: Type.Optional(Type.String({ minLength: 8, maxLength: 2000 })),
     jwks: Type.Optional(SmartJwks),
     scopes: Type.Array(SmartScope, { minItems: 1, maxItems: SMART_SYSTEM_SCOPES.length, uniqueItems: true }),

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { BillingCodeUnits, BillingMonth } from './billing.ts';
-import { IsoDate, Timestamp } from './common.ts';
+import { IsoDate, Timestamp, RowId } from './common.ts';
 
 /**
  * The monthly summary for the patient's physician: one patient's calendar month (in the
@@ -30,7 +30,7 @@ export const SummaryArchiveQuery = Type.Object(
     month: BillingMonth,
     paper: Type.Optional(Type.Union(SUMMARY_PAPER_SIZES.map((p) => Type.Literal(p)))),
     /** An admin names the provider; a provider gets their own patients (another provider's: 403). */
-    provider_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
+    provider_id: Type.Optional(RowId()),
   },
   { additionalProperties: false },
 );
@@ -73,7 +73,9 @@ export const SummaryAlerts = Type.Object({
   /** Of those, the ones not resolved (open or acknowledged). */
   open: Type.Integer({ minimum: 0 }),
   /** Of those, resolved, counted per resolution reason (null: resolved without one). */
-  resolved: Type.Array(Type.Object({ reason: Type.Union([Type.String(), Type.Null()]), count: Type.Integer({ minimum: 1 }) })),
+  resolved: Type.Array(
+    Type.Object({ reason: Type.Union([Type.String(), Type.Null()]), count: Type.Integer({ minimum: 1 }) }),
+  ),
 });
 export type SummaryAlerts = Static<typeof SummaryAlerts>;
 

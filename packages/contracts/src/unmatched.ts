@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { RowId } from './common.ts';
 
 /**
  * The kind under which a metric the measurement registry does not know waits in the unmatched
@@ -15,12 +16,13 @@ export const UNMATCHED_ATTACH_MAX = 500;
 /** An admin attaches chosen unmatched readings to a patient, on purpose and audited. */
 export const AttachUnmatchedBody = Type.Object(
   {
-    reading_ids: Type.Array(Type.Integer({ minimum: 1 }), {
+    // unmatched_readings.id is a bigint; a JavaScript number is exact up to MAX_SAFE_INTEGER.
+    reading_ids: Type.Array(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }), {
       minItems: 1,
       maxItems: UNMATCHED_ATTACH_MAX,
       uniqueItems: true,
     }),
-    patient_id: Type.Integer({ minimum: 1 }),
+    patient_id: RowId(),
   },
   { additionalProperties: false },
 );

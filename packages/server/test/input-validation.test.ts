@@ -1,6 +1,13 @@
 import { ApiErrors, PatientErrors, latestToday } from '@rpm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOrganization, createStaff, signIn, startTestServer, type ApiClient, type TestServer } from './support/http.ts';
+import {
+  createOrganization,
+  createStaff,
+  signIn,
+  startTestServer,
+  type ApiClient,
+  type TestServer,
+} from './support/http.ts';
 
 let server: TestServer;
 let orgId: number;
@@ -43,11 +50,14 @@ async function newPatient(): Promise<number> {
 }
 
 describe('dates of birth', () => {
-  it.each(['0000-01-01', '1899-12-31', addDays(latestToday(), 1), '9999-12-31'])('refuses %s with 400 and says why', async (date) => {
-    const res = await provider.post('/api/patients', fullPatient({ date_of_birth: date }));
-    expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ message: PatientErrors.dateOfBirthOutOfRange });
-  });
+  it.each(['0000-01-01', '1899-12-31', addDays(latestToday(), 1), '9999-12-31'])(
+    'refuses %s with 400 and says why',
+    async (date) => {
+      const res = await provider.post('/api/patients', fullPatient({ date_of_birth: date }));
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ message: PatientErrors.dateOfBirthOutOfRange });
+    },
+  );
 
   it('accepts 1900-01-01 and today, and refuses a policyholder birthdate of year 0', async () => {
     expect((await provider.post('/api/patients', fullPatient({ date_of_birth: '1900-01-01' }))).status).toBe(201);
@@ -78,14 +88,22 @@ describe('tracking time', () => {
     const id = await newPatient();
     const other = await newPatient();
     const day = '2025-03-04';
-    expect((await provider.post(`/api/patients/${id}/sessions`, { date: day, duration_minutes: 1000 })).status).toBe(201);
+    expect((await provider.post(`/api/patients/${id}/sessions`, { date: day, duration_minutes: 1000 })).status).toBe(
+      201,
+    );
     const over = await provider.post(`/api/patients/${id}/sessions`, { date: day, duration_minutes: 441 });
     expect(over.status).toBe(400);
     expect(over.body).toMatchObject({ message: PatientErrors.trackingDayFull });
-    expect((await provider.post(`/api/patients/${id}/sessions`, { date: day, duration_minutes: 440 })).status).toBe(201);
+    expect((await provider.post(`/api/patients/${id}/sessions`, { date: day, duration_minutes: 440 })).status).toBe(
+      201,
+    );
     // Another day, and another patient the same day, have their own allowance.
-    expect((await provider.post(`/api/patients/${id}/sessions`, { date: '2025-03-05', duration_minutes: 1440 })).status).toBe(201);
-    expect((await provider.post(`/api/patients/${other}/sessions`, { date: day, duration_minutes: 1440 })).status).toBe(201);
+    expect(
+      (await provider.post(`/api/patients/${id}/sessions`, { date: '2025-03-05', duration_minutes: 1440 })).status,
+    ).toBe(201);
+    expect((await provider.post(`/api/patients/${other}/sessions`, { date: day, duration_minutes: 1440 })).status).toBe(
+      201,
+    );
   });
 
   it('counts two entries saved at the same moment one after the other', async () => {
@@ -101,7 +119,10 @@ describe('primary provider', () => {
   it('must be an active provider of the patient’s organization', async () => {
     const admin = await createStaff(server, { role: 'admin', organizationId: orgId });
     const disabled = await createStaff(server, { role: 'provider', organizationId: orgId, status: 'disabled' });
-    const elsewhere = await createStaff(server, { role: 'provider', organizationId: (await createOrganization(server)).id });
+    const elsewhere = await createStaff(server, {
+      role: 'provider',
+      organizationId: (await createOrganization(server)).id,
+    });
     for (const candidate of [admin.id, disabled.id, elsewhere.id, 2147483647]) {
       const res = await provider.post('/api/patients', fullPatient({ primary_provider_id: candidate }));
       expect(res.status).toBe(400);
@@ -120,6 +141,26 @@ describe('ids', () => {
   it.each(['limit=1e1', 'limit=0x5', 'offset=+1', 'offset=01'])('refuses the query %s with 400', async (query) => {
     const id = await newPatient();
     expect((await provider.get(`/api/patients/${id}/sessions?${query}`)).status).toBe(400);
+  });
+
+  // JSON Schema counts 1e308 as an integer: without a maximum it reached PostgreSQL and failed there.
+  it.each([1e308, 2147483648])('refuses %s as an id in a body with 400, and saves nothing', async (huge) => {
+    const admin = await signIn(server, await createStaff(server, { role: 'admin', organizationId: null }));
+    const id = await newPatient();
+    const attach = await admin.post('/api/unmatched-readings/attach', { reading_ids: [1], patient_id: huge });
+    expect(attach.status).toBe(400);
+    expect((await admin.post('/api/unmatched-readings/attach', { reading_ids: [huge], patient_id: id })).status).toBe(
+      huge > Number.MAX_SAFE_INTEGER ? 400 : 409, // a bigint id: valid, and no such unmatched reading
+    );
+    expect((await provider.post('/api/patients', fullPatient({ organization_id: huge }))).status).toBe(400);
+    expect((await provider.put(`/api/patients/${id}`, fullPatient({ primary_provider_id: huge }))).status).toBe(400);
+    const typed = await provider.post(`/api/patients/${id}/observations`, {
+      kind: 'weight',
+      created_at: new Date().toISOString(),
+      components: { weight: huge * 1e300 },
+    });
+    expect(typed.status).toBe(400);
+    expect((await provider.get(`/api/patients/${id}/observations?kind=weight`)).body).toMatchObject({ total: 0 });
   });
 
   it('still reads plain decimal ids and page numbers', async () => {
@@ -169,7 +210,10 @@ describe('PUT /api/patients/{id}', () => {
       fullPatient({ insurances: [{ type: 'Medicare', provider_name: 'CMS', policy_number: 'M-1' }] }),
     );
     const id = created.body.id;
-    const saved = await provider.put<{ first_name: string; insurances: unknown[] }>(`/api/patients/${id}`, fullPatient({ first_name: 'Renamed' }));
+    const saved = await provider.put<{ first_name: string; insurances: unknown[] }>(
+      `/api/patients/${id}`,
+      fullPatient({ first_name: 'Renamed' }),
+    );
     expect(saved.status).toBe(200);
     expect(saved.body.first_name).toBe('Renamed');
     expect(saved.body.insurances).toHaveLength(1);

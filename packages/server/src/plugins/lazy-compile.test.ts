@@ -20,8 +20,17 @@ describe('lazily compiled route schemas', () => {
       '/items/:id',
       {
         schema: {
-          params: { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] },
-          body: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'], additionalProperties: false },
+          params: {
+            type: 'object',
+            properties: { id: { type: 'integer', minimum: 1, maximum: 99 } },
+            required: ['id'],
+          },
+          body: {
+            type: 'object',
+            properties: { n: { type: 'integer', minimum: 0, maximum: 9 } },
+            required: ['n'],
+            additionalProperties: false,
+          },
           response: { 200: { type: 'object', properties: { id: { type: 'integer' }, n: { type: 'integer' } } } },
         },
       },
@@ -54,7 +63,9 @@ describe('lazily compiled route schemas', () => {
     // parent object as Fastify calls it (it asks the wrapper for `schemaEnv`).
     app.get(
       '/tags',
-      { schema: { querystring: { type: 'object', properties: { tag: { type: 'array', items: { type: 'string' } } } } } },
+      {
+        schema: { querystring: { type: 'object', properties: { tag: { type: 'array', items: { type: 'string' } } } } },
+      },
       async (request) => request.query,
     );
     const res = await app.inject({ method: 'GET', url: '/tags?tag=a' });
@@ -64,8 +75,52 @@ describe('lazily compiled route schemas', () => {
 
   it('reports a schema that does not compile when everything pending is built, naming the route', async () => {
     const { app, lazy } = build();
-    app.post('/broken', { schema: { body: { type: 'object', properties: { a: { $ref: '#/definitions/missing' } } } } }, async () => ({}));
+    app.post(
+      '/broken',
+      { schema: { body: { type: 'object', properties: { a: { $ref: '#/definitions/missing' } } } } },
+      async () => ({}),
+    );
     await app.ready();
     expect(() => lazy.compilePending()).toThrow(/body of POST \/broken/);
+  });
+});
+
+describe('numbers in request schemas', () => {
+  it('must have both bounds, wherever they sit, or the route is refused at start-up', () => {
+    const { app } = build();
+    const refused = (schema: object) => {
+      try {
+        app.post(`/r${Math.random()}`, { schema }, async () => ({}));
+        return null;
+      } catch (error) {
+        return (error as Error).message;
+      }
+    };
+    const bounded = { type: 'integer', minimum: 1, maximum: 9 };
+    expect(
+      refused({ body: { type: 'object', properties: { a: bounded, b: { type: 'number', minimum: 0 } } } }),
+    ).toMatch(/body\/b is a number without both bounds/);
+    expect(refused({ querystring: { type: 'object', properties: { a: { type: 'integer', maximum: 9 } } } })).toMatch(
+      /querystring\/a is a number/,
+    );
+    expect(
+      refused({ body: { type: 'object', properties: { ids: { type: 'array', items: { type: 'integer' } } } } }),
+    ).toMatch(/body\/ids\/\* is a number/);
+    expect(
+      refused({
+        body: { type: 'object', properties: { x: { anyOf: [{ type: 'null' }, { type: ['integer', 'null'] }] } } },
+      }),
+    ).toMatch(/body\/x is a number/);
+    expect(
+      refused({ body: { type: 'object', additionalProperties: { type: 'number', exclusiveMinimum: 0 } } }),
+    ).toMatch(/body\/\* is a number/);
+    // Bounded, or not a request part: accepted.
+    expect(refused({ params: { type: 'object', properties: { id: bounded } } })).toBeNull();
+    expect(
+      refused({
+        body: { type: 'object', patternProperties: { '^a$': { type: 'number', exclusiveMinimum: 0, maximum: 1 } } },
+      }),
+    ).toBeNull();
+    expect(refused({ response: { 200: { type: 'object', properties: { n: { type: 'integer' } } } } })).toBeNull();
   });
 });

@@ -53,6 +53,44 @@ export function installValidators(app: FastifyInstance, lazy: LazyCompilation): 
   app.setValidatorCompiler(({ schema, httpPart, method, url }) =>
     lazyValidator(lazy, `${httpPart ?? 'input'} of ${method} ${url}`, () => compile(schema, httpPart)),
   );
+  // A number the schema lets through unbounded reaches PostgreSQL as an out-of-range value (1e308
+  // is an integer to JSON Schema) and fails there as a server error; every request number must
+  // have both bounds, checked once at start-up rather than found by a caller.
+  app.addHook('onRoute', (route) => {
+    const schema = route.schema as Record<string, unknown> | undefined;
+    if (!schema) return;
+    for (const part of ['body', 'querystring', 'params', 'headers'] as const) {
+      const where = unboundedNumber(schema[part], part);
+      if (where)
+        throw new Error(`route ${String(route.method)} ${route.url}: ${where} is a number without both bounds`);
+    }
+  });
+}
+
+/** The path of the first integer or number in a request schema without a finite minimum and maximum. */
+export function unboundedNumber(schema: unknown, path: string): string | null {
+  if (schema === null || typeof schema !== 'object') return null;
+  const s = schema as Record<string, unknown>;
+  const types = [s.type].flat();
+  if (
+    (types.includes('integer') || types.includes('number')) &&
+    !(Number.isFinite(s.minimum ?? s.exclusiveMinimum) && Number.isFinite(s.maximum ?? s.exclusiveMaximum))
+  ) {
+    return path;
+  }
+  const children: Array<[string, unknown]> = [];
+  for (const [name, sub] of Object.entries((s.properties as Record<string, unknown> | undefined) ?? {}))
+    children.push([`${path}/${name}`, sub]);
+  for (const key of ['anyOf', 'oneOf', 'allOf', 'prefixItems'] as const)
+    for (const sub of (s[key] as unknown[] | undefined) ?? []) children.push([path, sub]);
+  for (const key of ['items', 'additionalProperties', 'not'] as const) children.push([`${path}/*`, s[key]]);
+  for (const sub of Object.values((s.patternProperties as Record<string, unknown> | undefined) ?? {}))
+    children.push([`${path}/*`, sub]);
+  for (const [where, sub] of children) {
+    const found = unboundedNumber(sub, where);
+    if (found) return found;
+  }
+  return null;
 }
 
 /** Plain decimal integers: no sign, base prefix, exponent, leading zero or white space. */
