@@ -5,7 +5,14 @@
  * Each page is checked with axe-core for serious or critical violations, and photographed.
  */
 import path from 'node:path';
-import { AdminTexts, AlertTexts, BloodPressureTexts, DEFAULT_ALERT_THRESHOLDS, Labels, PatientTexts } from '@rpm/contracts';
+import {
+  AdminTexts,
+  AlertTexts,
+  BloodPressureTexts,
+  DEFAULT_ALERT_THRESHOLDS,
+  Labels,
+  PatientTexts,
+} from '@rpm/contracts';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -163,6 +170,11 @@ describe.each(SIZES)('reading data at $width x $height', (size) => {
     expect(await page.getByTestId('tracking-month-totals').textContent()).toMatch(/: \d{4}-\d{2}: 35 min$/);
     // Times in the one format everywhere.
     expect(await rows.nth(0).locator('td').first().textContent()).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}/);
+    // Every column on screen at every size, on a phone too: no sideways scrolling of the table or page.
+    expect(
+      await vitals.evaluate((t) => t.parentElement!.scrollWidth - t.parentElement!.clientWidth),
+    ).toBeLessThanOrEqual(0);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
     expect(await axeViolations(page)).toEqual([]);
     await shot(page, `${size.name}-patient-detail`);
     expect(errors).toEqual([]);

@@ -82,7 +82,9 @@ interface DataTableProps {
 /** A small MUI table with one heading row. */
 export function DataTable({ label, columns, children, contained = true, containerSx }: DataTableProps) {
   const table = (
-    <Table size="small" aria-label={label}>
+    // On a phone a cell's 16 px sides, ten of them in a five-column row, were what pushed the last
+    // columns out of view.
+    <Table size="small" aria-label={label} sx={{ '& th, & td': { px: { xs: 0.75, sm: 2 } } }}>
       <TableHead>
         <TableRow>
           {columns.map((c) =>

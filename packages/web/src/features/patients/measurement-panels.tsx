@@ -25,7 +25,7 @@ import { useTimezone } from '../../lib/timezone.ts';
 import { AddObservationButton } from './add-observation-button.tsx';
 import { componentUnit, displayNumber, panelKinds, showValue } from './measurement-units.ts';
 import { PagedList, PatientSection, usePaging } from './paged-section.tsx';
-import { LevelMark, ReadingLegend, rowStyle } from './reading-marks.tsx';
+import { ReadingLegend, ReadingTimeCell, rowStyle } from './reading-marks.tsx';
 
 // uPlot and its CSS are fetched when the first panel shows, not with the patient page: beside the
 // panel's readings rather than after them (asked for once the readings had come, the chart's code
@@ -248,12 +248,11 @@ function KindTable({ patientId, kind, displayUnits, programs, thresholds }: Omit
               const mark = kind.classify(o.components, { thresholds, programs });
               return (
                 <TableRow key={o.id} data-level={mark.level} sx={rowStyle(mark.level)}>
-                  <TableCell sx={{ minWidth: 140 }}>
-                    <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
-                      {formatTimestamp(o.created_at, timezone)}
-                    </Box>
-                    {mark.level !== 'normal' && <LevelMark level={mark.level} label={mark.label} />}
-                  </TableCell>
+                  <ReadingTimeCell
+                    time={formatTimestamp(o.created_at, timezone)}
+                    level={mark.level}
+                    label={mark.label}
+                  />
                   {kind.components.map((c) => {
                     const value = o.components[c.code];
                     const unit = componentUnit(kind, c.code, displayUnits);

@@ -1,6 +1,6 @@
 import ReportIcon from '@mui/icons-material/Report';
 import WarningAmberIcon from '@mui/icons-material/WarningAmber';
-import { Box, Stack, Typography, alpha, type Theme } from '@mui/material';
+import { Box, Stack, TableCell, Typography, alpha, type Theme } from '@mui/material';
 import {
   AlertTexts,
   PatientTexts,
@@ -35,6 +35,18 @@ export function rowStyle(level: MeasurementLevel) {
   });
 }
 
+/** Read by screen readers, not shown: on a phone the legend above the table says it once. */
+const ON_PHONE_FOR_SCREEN_READERS_ONLY = (theme: Theme) => ({
+  [theme.breakpoints.down('sm')]: {
+    position: 'absolute',
+    width: '1px',
+    height: '1px',
+    overflow: 'hidden',
+    clip: 'rect(0 0 0 0)',
+    whiteSpace: 'nowrap',
+  },
+});
+
 export function LevelMark({ level, label }: { level: MarkedLevel; label: string }) {
   const { Icon, color } = LEVEL_STYLE[level];
   return (
@@ -43,9 +55,28 @@ export function LevelMark({ level, label }: { level: MarkedLevel; label: string 
       <Icon fontSize="small" sx={{ color }} aria-hidden />
       <Typography component="span" variant="body2" sx={{ fontWeight: 700 }}>
         {AlertTexts.levels[level]}
-        {label ? `: ${label}` : ''}
+        {label && (
+          <Box component="span" sx={ON_PHONE_FOR_SCREEN_READERS_ONLY}>
+            {`: ${label}`}
+          </Box>
+        )}
       </Typography>
     </Box>
+  );
+}
+
+/**
+ * A reading's first cell: when it was measured, and its mark. On a phone the date and the time
+ * take two lines; wider, one.
+ */
+export function ReadingTimeCell({ time, level, label }: { time: string; level: MeasurementLevel; label: string }) {
+  return (
+    <TableCell sx={{ minWidth: { xs: 0, sm: 140 } }}>
+      <Box component="span" sx={{ whiteSpace: { xs: 'normal', sm: 'nowrap' } }}>
+        {time}
+      </Box>
+      {level !== 'normal' && <LevelMark level={level} label={label} />}
+    </TableCell>
   );
 }
 

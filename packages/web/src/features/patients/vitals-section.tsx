@@ -18,7 +18,7 @@ import { useVitalSeries } from '../../api/vitals/get-vital-series.ts';
 import { useVitals } from '../../api/vitals/get-vitals.ts';
 import { formatTimestamp } from '../../lib/format-timestamp.ts';
 import { PagedList, PatientSection, usePaging } from './paged-section.tsx';
-import { LevelMark, ReadingLegend, rowStyle } from './reading-marks.tsx';
+import { ReadingLegend, ReadingTimeCell, rowStyle } from './reading-marks.tsx';
 import { ReadingsDateFilter, useReadingsDates } from './readings-date-filter.tsx';
 import { usePatientPrograms } from '../../api/programs/get-patient-programs.ts';
 
@@ -96,10 +96,11 @@ function VitalsTable({ patientId }: { patientId: number }) {
                 const mark = bloodPressure.classify(values, { thresholds, programs });
                 return (
                   <TableRow key={`${v.created_at}-${i}`} data-level={mark.level} sx={rowStyle(mark.level)}>
-                    <TableCell sx={{ minWidth: 140 }}>
-                      <span style={{ whiteSpace: 'nowrap' }}>{formatTimestamp(v.created_at, timezone)}</span>
-                      {mark.level !== 'normal' && <LevelMark level={mark.level} label={mark.label} />}
-                    </TableCell>
+                    <ReadingTimeCell
+                      time={formatTimestamp(v.created_at, timezone)}
+                      level={mark.level}
+                      label={mark.label}
+                    />
                     <TableCell>{v.systolic ?? PatientTexts.noValue}</TableCell>
                     <TableCell>{v.diastolic ?? PatientTexts.noValue}</TableCell>
                     <TableCell>{v.pulse ?? Labels.notAvailable}</TableCell>
