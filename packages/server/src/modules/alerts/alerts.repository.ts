@@ -83,9 +83,10 @@ interface ReadingsToCheckParams {
  * every webhook call, and planning its subqueries cost more than running them.
  *
  * The readings' time span rides along with their ids: observations are partitioned by month, and
- * an id alone is looked up in every month table (one index probe per month and reading: 3 ms a
- * webhook call at 20 million readings over 13 months, against 1 ms at 1 million). A range on the
- * partition key prunes the other months when the prepared statement starts, even in its generic plan.
+ * an id alone is looked up in every month table (one index probe per month and reading). Timed
+ * on a call that stored 2 of its 10 readings: 2.9 ms at 20 million readings over 13 months against
+ * about 1 ms at 1 million, and 1.0 / 0.6 ms with the span. A range on the partition key prunes the
+ * other months when the prepared statement starts, even in its generic plan.
  */
 export async function readingsToCheck(db: Queryable, stored: StoredReading[]): Promise<ReadingToCheck[]> {
   if (stored.length === 0) return [];
