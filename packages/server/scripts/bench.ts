@@ -246,28 +246,26 @@ try {
   };
 
   // Fixed rate: evenly spaced requests over kept-alive connections (opened by the warm-up rated
-  // second, see measure); saturated: autocannon.
-  const overHttp = (url: string, hdrs: Record<string, string>[]) => {
-    const job = paced(url, hdrs);
-    return (s: number, r?: number) => (r ? drive(job, s, r) : cannon(url, hdrs, s));
-  };
-  // The same, saturated by wrk: the driver shares the machine's two cores with the portal and the
-  // database, and autocannon's CPU per request is several times wrk's (see the driver column).
-  const overWrk = (url: string, hdrs: Record<string, string>[]) => {
-    const job = paced(url, hdrs);
-    return (s: number, r?: number) => (r ? drive(job, s, r) : wrkLoad(url, hdrs, s));
-  };
+  // second, see measure); saturated: autocannon, or wrk. The driver shares the machine's two cores
+  // with the portal and the database, and autocannon's CPU per request is several times wrk's (see
+  // the driver column).
+  const overHttp =
+    (saturate: typeof cannon | typeof wrkLoad = cannon) =>
+    (url: string, hdrs: Record<string, string>[]) => {
+      const job = paced(url, hdrs);
+      return (s: number, r?: number) => (r ? drive(job, s, r) : saturate(url, hdrs, s));
+    };
   // label, load, the server process whose CPU is counted (none: the replay and the floor).
   const cases: [string, (seconds: number, rate?: number) => Promise<Measured>, number | undefined][] = [
-    ['vitals: portal', overHttp(`${portal.url}${vitalsPath}`, headers), portal.pid],
+    ['vitals: portal', overHttp()(`${portal.url}${vitalsPath}`, headers), portal.pid],
     ...(WRK
-      ? [['vitals: portal, wrk driving', overWrk(`${portal.url}${vitalsPath}`, headers), portal.pid] as (typeof cases)[number]]
+      ? [['vitals: portal, wrk driving', overHttp(wrkLoad)(`${portal.url}${vitalsPath}`, headers), portal.pid] as (typeof cases)[number]]
       : []),
     ['vitals: replay of its SQL', (s, r) => drive(replayer(pool, vitals.map((v) => v.statements)), s, r), undefined],
-    ['vitals: bare Fastify', overHttp(`${bare.url}${vitalsPath}`, [{}]), bare.pid],
-    ['patient list: portal', overHttp(`${portal.url}${listPath}`, headers), portal.pid],
+    ['vitals: bare Fastify', overHttp()(`${bare.url}${vitalsPath}`, [{}]), bare.pid],
+    ['patient list: portal', overHttp()(`${portal.url}${listPath}`, headers), portal.pid],
     ['patient list: replay of its SQL', (s, r) => drive(replayer(pool, list.map((v) => v.statements)), s, r), undefined],
-    ['patient list: bare Fastify', overHttp(`${bare.url}${listPath}`, [{}]), bare.pid],
+    ['patient list: bare Fastify', overHttp()(`${bare.url}${listPath}`, [{}]), bare.pid],
     ['audited-read floor (pg)', (s, r) => drive(floor, s, r), undefined],
   ];
   // BENCH_CASES: the cases whose label starts with one of these words (say "vitals,audited" for the
