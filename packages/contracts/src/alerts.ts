@@ -119,14 +119,8 @@ const thresholdSchema = (d: ThresholdDefinition) =>
 
 /** Values that may be left to the default (null), for the keys a patient may have. */
 const patientKeys = THRESHOLDS.filter((d) => !ORGANIZATION_ONLY_THRESHOLDS.includes(d.key));
-const patientFields = Object.fromEntries(patientKeys.map((d) => [d.key, nullable(thresholdSchema(d))])) as Record<
-  string,
-  TSchema
->;
-const organizationFields = Object.fromEntries(THRESHOLDS.map((d) => [d.key, nullable(thresholdSchema(d))])) as Record<
-  string,
-  TSchema
->;
+const patientFields = Object.fromEntries(patientKeys.map((d) => [d.key, nullable(thresholdSchema(d))])) as Record<string, TSchema>;
+const organizationFields = Object.fromEntries(THRESHOLDS.map((d) => [d.key, nullable(thresholdSchema(d))])) as Record<string, TSchema>;
 export const AlertThresholdOverrides = Type.Object(patientFields, { additionalProperties: false }) as TObject;
 export type AlertThresholdOverrides = ThresholdOverrides;
 export const AlertThresholdSet = Type.Object(

@@ -105,10 +105,7 @@ export type PatientInput = Static<typeof PatientInput>;
  * so that a client which leaves one out gets a 400 naming it instead of a silently cleared field.
  * `insurances` and `device_ids` may still be left out to keep them unchanged.
  */
-export const PatientUpdate = Type.Object(
-  { ...patientFields, ...evidenceFields, ...patientLists },
-  { additionalProperties: false },
-);
+export const PatientUpdate = Type.Object({ ...patientFields, ...evidenceFields, ...patientLists }, { additionalProperties: false });
 export type PatientUpdate = Static<typeof PatientUpdate>;
 
 /** A row of GET /api/patients. */

@@ -73,9 +73,7 @@ export const SummaryAlerts = Type.Object({
   /** Of those, the ones not resolved (open or acknowledged). */
   open: Type.Integer({ minimum: 0 }),
   /** Of those, resolved, counted per resolution reason (null: resolved without one). */
-  resolved: Type.Array(
-    Type.Object({ reason: Type.Union([Type.String(), Type.Null()]), count: Type.Integer({ minimum: 1 }) }),
-  ),
+  resolved: Type.Array(Type.Object({ reason: Type.Union([Type.String(), Type.Null()]), count: Type.Integer({ minimum: 1 }) })),
 });
 export type SummaryAlerts = Static<typeof SummaryAlerts>;
 

@@ -1,13 +1,6 @@
 import { ApiErrors, PatientErrors, latestToday } from '@rpm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createOrganization,
-  createStaff,
-  signIn,
-  startTestServer,
-  type ApiClient,
-  type TestServer,
-} from './support/http.ts';
+import { createOrganization, createStaff, signIn, startTestServer, type ApiClient, type TestServer } from './support/http.ts';
 
 let server: TestServer;
 let orgId: number;
@@ -50,14 +43,11 @@ async function newPatient(): Promise<number> {
 }
 
 describe('dates of birth', () => {
-  it.each(['0000-01-01', '1899-12-31', addDays(latestToday(), 1), '9999-12-31'])(
-    'refuses %s with 400 and says why',
-    async (date) => {
-      const res = await provider.post('/api/patients', fullPatient({ date_of_birth: date }));
-      expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ message: PatientErrors.dateOfBirthOutOfRange });
-    },
-  );
+  it.each(['0000-01-01', '1899-12-31', addDays(latestToday(), 1), '9999-12-31'])('refuses %s with 400 and says why', async (date) => {
+    const res = await provider.post('/api/patients', fullPatient({ date_of_birth: date }));
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ message: PatientErrors.dateOfBirthOutOfRange });
+  });
 
   it('accepts 1900-01-01 and today, and refuses a policyholder birthdate of year 0', async () => {
     expect((await provider.post('/api/patients', fullPatient({ date_of_birth: '1900-01-01' }))).status).toBe(201);
@@ -88,22 +78,14 @@ describe('tracking time', () => {
     const id = await newPatient();
     const other = await newPatient();
     const day = '2025-03-04';
-    expect((await provider.post(`/api/patients/${id}/sessions`, { date: day, duration_minutes: 1000 })).status).toBe(
-      201,
-    );
+    expect((await provider.post(`/api/patients/${id}/sessions`, { date: day, duration_minutes: 1000 })).status).toBe(201);
     const over = await provider.post(`/api/patients/${id}/sessions`, { date: day, duration_minutes: 441 });
     expect(over.status).toBe(400);
     expect(over.body).toMatchObject({ message: PatientErrors.trackingDayFull });
-    expect((await provider.post(`/api/patients/${id}/sessions`, { date: day, duration_minutes: 440 })).status).toBe(
-      201,
-    );
+    expect((await provider.post(`/api/patients/${id}/sessions`, { date: day, duration_minutes: 440 })).status).toBe(201);
     // Another day, and another patient the same day, have their own allowance.
-    expect(
-      (await provider.post(`/api/patients/${id}/sessions`, { date: '2025-03-05', duration_minutes: 1440 })).status,
-    ).toBe(201);
-    expect((await provider.post(`/api/patients/${other}/sessions`, { date: day, duration_minutes: 1440 })).status).toBe(
-      201,
-    );
+    expect((await provider.post(`/api/patients/${id}/sessions`, { date: '2025-03-05', duration_minutes: 1440 })).status).toBe(201);
+    expect((await provider.post(`/api/patients/${other}/sessions`, { date: day, duration_minutes: 1440 })).status).toBe(201);
   });
 
   it('counts two entries saved at the same moment one after the other', async () => {
@@ -119,10 +101,7 @@ describe('primary provider', () => {
   it('must be an active provider of the patient’s organization', async () => {
     const admin = await createStaff(server, { role: 'admin', organizationId: orgId });
     const disabled = await createStaff(server, { role: 'provider', organizationId: orgId, status: 'disabled' });
-    const elsewhere = await createStaff(server, {
-      role: 'provider',
-      organizationId: (await createOrganization(server)).id,
-    });
+    const elsewhere = await createStaff(server, { role: 'provider', organizationId: (await createOrganization(server)).id });
     for (const candidate of [admin.id, disabled.id, elsewhere.id, 2147483647]) {
       const res = await provider.post('/api/patients', fullPatient({ primary_provider_id: candidate }));
       expect(res.status).toBe(400);
@@ -210,10 +189,7 @@ describe('PUT /api/patients/{id}', () => {
       fullPatient({ insurances: [{ type: 'Medicare', provider_name: 'CMS', policy_number: 'M-1' }] }),
     );
     const id = created.body.id;
-    const saved = await provider.put<{ first_name: string; insurances: unknown[] }>(
-      `/api/patients/${id}`,
-      fullPatient({ first_name: 'Renamed' }),
-    );
+    const saved = await provider.put<{ first_name: string; insurances: unknown[] }>(`/api/patients/${id}`, fullPatient({ first_name: 'Renamed' }));
     expect(saved.status).toBe(200);
     expect(saved.body.first_name).toBe('Renamed');
     expect(saved.body.insurances).toHaveLength(1);
