@@ -13,6 +13,8 @@ export const ApiErrors = {
   signInTooOld: 'Your sign-in is too old, please sign in again',
   nulCharacter: 'Invalid request: text must not contain NUL characters',
   unavailable: 'The service is briefly unavailable, please retry shortly',
+  badAddress: 'Invalid request: the address is not valid',
+  addressPartTooLong: 'Invalid request: a part of the address is too long',
 } as const;
 
 /** Seconds a caller is asked to wait (Retry-After) when the database is unreachable for a moment. */

@@ -39,7 +39,7 @@ import { trackingRoutes } from './modules/tracking/index.ts';
 import { usersRoutes } from './modules/users/index.ts';
 import { vitalsRoutes } from './modules/vitals/index.ts';
 import { installAccessControl } from './plugins/access.ts';
-import { installErrorHandler } from './plugins/errors.ts';
+import { answerFrameworkError, installErrorHandler } from './plugins/errors.ts';
 import { createMetrics, installMetrics, serveMetrics } from './plugins/metrics.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
 import { registerSecurity } from './plugins/security.ts';
@@ -96,6 +96,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: trustProxyOption(config.trustProxy),
     routerOptions: { maxParamLength: 200 },
+    frameworkErrors: answerFrameworkError,
     requestTimeout: config.timeouts.requestMs,
     connectionTimeout: config.timeouts.connectionMs,
     keepAliveTimeout: config.timeouts.keepAliveMs,

@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { CSRF_HEADER, CSRF_HEADER_VALUE, SESSION_COOKIE } from '@rpm/contracts';
+import { ApiErrors, CSRF_HEADER, CSRF_HEADER_VALUE, SESSION_COOKIE } from '@rpm/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiClient,
@@ -49,6 +49,30 @@ describe('body-less POSTs', () => {
       rawBody: '{"token":',
     });
     expect(malformed.status).toBe(400);
+  });
+});
+
+describe('addresses the router cannot take', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => server?.close());
+
+  // Fastify wrote these itself, before any hook: its own codes, and the address repeated back
+  // (a generated-input test caught one with "pg_a" in it).
+  it.each([
+    ['a path part over 200 characters', `/api/admin/users/pg_a${'%20'.repeat(300)}/reset-mfa`, 414, ApiErrors.addressPartTooLong],
+    ['bad percent-encoding', '/api/patients/%E0%A4%A/pg_x', 400, ApiErrors.badAddress],
+  ])('answer %s in the shape of every error, with the request id, and nothing of the address', async (_name, url, status, message) => {
+    const res = await server.app.inject({ method: 'POST', url, headers: { [CSRF_HEADER]: CSRF_HEADER_VALUE } });
+    expect(res.statusCode).toBe(status);
+    const body = res.json();
+    expect(body).toEqual({ statusCode: status, error: expect.any(String), message, requestId: expect.any(String) });
+    expect(res.headers['x-request-id']).toBe(body.requestId);
+    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.body).not.toMatch(/pg_|FST_ERR/);
   });
 });
 

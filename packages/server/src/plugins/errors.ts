@@ -1,5 +1,5 @@
 import { ApiErrors, BillingErrors, DATABASE_UNAVAILABLE_RETRY_AFTER_SECONDS } from '@rpm/contracts';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError, isClosedMonthRefusal, isDatabaseUnavailable } from '../kernel/errors.ts';
 
 const STATUS_TEXT: Record<number, string> = {
@@ -11,6 +11,7 @@ const STATUS_TEXT: Record<number, string> = {
   406: 'Not Acceptable',
   409: 'Conflict',
   413: 'Payload Too Large',
+  414: 'URI Too Long',
   415: 'Unsupported Media Type',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
@@ -53,4 +54,24 @@ export function installErrorHandler(app: FastifyInstance): void {
       requestId: request.id,
     });
   });
+}
+
+/**
+ * Fastify's own answers for an address its router cannot take (bad percent-encoding, a path part
+ * longer than maxParamLength) are written before any hook, in another shape, and repeat the
+ * address back. Passed as the server's `frameworkErrors`, they leave like every other error:
+ * the shape above, the request id, and nothing of what was sent.
+ */
+export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const known: Record<string, [number, string]> = {
+    FST_ERR_BAD_URL: [400, ApiErrors.badAddress],
+    FST_ERR_MAX_PARAM_LENGTH: [414, ApiErrors.addressPartTooLong],
+  };
+  const [status, message] = known[error.code] ?? [500, ApiErrors.internal];
+  if (status === 500) request.log.error({ err: error }, 'request failed');
+  // No hook runs for these answers: the headers every other answer gets are set here.
+  void reply
+    .headers({ ...reply.server.securityHeaders, 'x-request-id': request.id, 'cache-control': 'no-store' })
+    .status(status)
+    .send({ statusCode: status, error: STATUS_TEXT[status], message, requestId: request.id });
 }

@@ -2,6 +2,13 @@ import helmet from 'helmet';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The headers every answer carries, for answers written outside the hooks (errors.ts). */
+    securityHeaders: Readonly<Record<string, string>>;
+  }
+}
+
 /**
  * Security headers for every answer. The built app loads only its own scripts, so scripts are
  * 'self' alone; MUI's emotion injects <style> elements at run time, which needs inline styles.
@@ -38,6 +45,7 @@ export async function registerSecurity(app: FastifyInstance, config: Config): Pr
     crossOriginEmbedderPolicy: false,
   });
   const headers = helmetHeaders(middleware);
+  app.decorate('securityHeaders', headers);
   app.addHook('onRequest', (_request, reply, done) => {
     void reply.headers(headers);
     done();
