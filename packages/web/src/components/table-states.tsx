@@ -77,14 +77,19 @@ interface DataTableProps {
   /** Wrap the table in a Paper container (page-level lists) or not (sections inside a card). */
   contained?: boolean;
   containerSx?: SxProps<Theme>;
+  /** Rules for the table's cells, set once on the table rather than on each cell (a cell's own
+   * sx is styled again for every row, on every render). */
+  tableSx?: SxProps<Theme>;
 }
 
+// On a phone a cell's 16 px sides, ten of them in a five-column row, were what pushed the last
+// columns out of view.
+const PHONE_CELLS: SxProps<Theme> = { '& th, & td': { px: { xs: 0.75, sm: 2 } } };
+
 /** A small MUI table with one heading row. */
-export function DataTable({ label, columns, children, contained = true, containerSx }: DataTableProps) {
+export function DataTable({ label, columns, children, contained = true, containerSx, tableSx }: DataTableProps) {
   const table = (
-    // On a phone a cell's 16 px sides, ten of them in a five-column row, were what pushed the last
-    // columns out of view.
-    <Table size="small" aria-label={label} sx={{ '& th, & td': { px: { xs: 0.75, sm: 2 } } }}>
+    <Table size="small" aria-label={label} sx={tableSx ? [PHONE_CELLS, tableSx].flat() : PHONE_CELLS}>
       <TableHead>
         <TableRow>
           {columns.map((c) =>

@@ -25,7 +25,7 @@ import { useTimezone } from '../../lib/timezone.ts';
 import { AddObservationButton } from './add-observation-button.tsx';
 import { componentUnit, displayNumber, panelKinds, showValue } from './measurement-units.ts';
 import { PagedList, PatientSection, usePaging } from './paged-section.tsx';
-import { ReadingLegend, ReadingTimeCell, rowStyle } from './reading-marks.tsx';
+import { READING_TABLE_SX, ReadingLegend, ReadingTimeCell, rowStyle } from './reading-marks.tsx';
 
 // uPlot and its CSS are fetched when the first panel shows, not with the patient page: beside the
 // panel's readings rather than after them (asked for once the readings had come, the chart's code
@@ -243,7 +243,7 @@ function KindTable({ patientId, kind, displayUnits, programs, thresholds }: Omit
       {(items) => (
         <>
           <ReadingLegend kind={kind} thresholds={thresholds ?? effectiveThresholds(null, null, programs)} />
-          <DataTable label={kind.label} columns={columns} contained={false}>
+          <DataTable label={kind.label} columns={columns} contained={false} tableSx={READING_TABLE_SX}>
             {items.map((o) => {
               const mark = kind.classify(o.components, { thresholds, programs });
               return (

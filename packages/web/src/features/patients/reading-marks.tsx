@@ -35,15 +35,27 @@ export function rowStyle(level: MeasurementLevel) {
   });
 }
 
-/** Read by screen readers, not shown: on a phone the legend above the table says it once. */
-const ON_PHONE_FOR_SCREEN_READERS_ONLY = (theme: Theme) => ({
-  [theme.breakpoints.down('sm')]: {
-    position: 'absolute',
-    width: '1px',
-    height: '1px',
-    overflow: 'hidden',
-    clip: 'rect(0 0 0 0)',
-    whiteSpace: 'nowrap',
+const TIME_CELL = 'reading-time';
+const TIME_TEXT = 'reading-time-text';
+const MARK_MEANING = 'reading-mark-meaning';
+
+/**
+ * The readings tables' rules, given to the table once (DataTable's tableSx): the first cell is
+ * 140 px wide at least and its time on one line; on a phone the date and the time take two lines,
+ * and a mark's meaning, which the legend above the table says once, is left to screen readers.
+ */
+export const READING_TABLE_SX = (theme: Theme) => ({
+  [`& td.${TIME_CELL}`]: { minWidth: 140, [theme.breakpoints.down('sm')]: { minWidth: 0 } },
+  [`& .${TIME_TEXT}`]: { whiteSpace: 'nowrap', [theme.breakpoints.down('sm')]: { whiteSpace: 'normal' } },
+  [`& .${MARK_MEANING}`]: {
+    [theme.breakpoints.down('sm')]: {
+      position: 'absolute',
+      width: '1px',
+      height: '1px',
+      overflow: 'hidden',
+      clip: 'rect(0 0 0 0)',
+      whiteSpace: 'nowrap',
+    },
   },
 });
 
@@ -55,26 +67,17 @@ export function LevelMark({ level, label }: { level: MarkedLevel; label: string 
       <Icon fontSize="small" sx={{ color }} aria-hidden />
       <Typography component="span" variant="body2" sx={{ fontWeight: 700 }}>
         {AlertTexts.levels[level]}
-        {label && (
-          <Box component="span" sx={ON_PHONE_FOR_SCREEN_READERS_ONLY}>
-            {`: ${label}`}
-          </Box>
-        )}
+        {label && <span className={MARK_MEANING}>{`: ${label}`}</span>}
       </Typography>
     </Box>
   );
 }
 
-/**
- * A reading's first cell: when it was measured, and its mark. On a phone the date and the time
- * take two lines; wider, one.
- */
+/** A reading's first cell: when it was measured, and its mark (styled by READING_TABLE_SX). */
 export function ReadingTimeCell({ time, level, label }: { time: string; level: MeasurementLevel; label: string }) {
   return (
-    <TableCell sx={{ minWidth: { xs: 0, sm: 140 } }}>
-      <Box component="span" sx={{ whiteSpace: { xs: 'normal', sm: 'nowrap' } }}>
-        {time}
-      </Box>
+    <TableCell className={TIME_CELL}>
+      <span className={TIME_TEXT}>{time}</span>
       {level !== 'normal' && <LevelMark level={level} label={label} />}
     </TableCell>
   );

@@ -18,7 +18,7 @@ import { useVitalSeries } from '../../api/vitals/get-vital-series.ts';
 import { useVitals } from '../../api/vitals/get-vitals.ts';
 import { formatTimestamp } from '../../lib/format-timestamp.ts';
 import { PagedList, PatientSection, usePaging } from './paged-section.tsx';
-import { ReadingLegend, ReadingTimeCell, rowStyle } from './reading-marks.tsx';
+import { READING_TABLE_SX, ReadingLegend, ReadingTimeCell, rowStyle } from './reading-marks.tsx';
 import { ReadingsDateFilter, useReadingsDates } from './readings-date-filter.tsx';
 import { usePatientPrograms } from '../../api/programs/get-patient-programs.ts';
 
@@ -86,7 +86,7 @@ function VitalsTable({ patientId }: { patientId: number }) {
         {(items) => (
           <>
             <ReadingLegend kind={bloodPressure} thresholds={thresholds} />
-            <DataTable label={PatientTexts.vitals} columns={vitalsColumns} contained={false}>
+            <DataTable label={PatientTexts.vitals} columns={vitalsColumns} contained={false} tableSx={READING_TABLE_SX}>
               {items.map((v, i) => {
                 // A heart rate alone has no pressure to grade: the classifier answers normal.
                 const values: Record<string, number> = {};
