@@ -63,9 +63,7 @@ describe('lazily compiled route schemas', () => {
     // parent object as Fastify calls it (it asks the wrapper for `schemaEnv`).
     app.get(
       '/tags',
-      {
-        schema: { querystring: { type: 'object', properties: { tag: { type: 'array', items: { type: 'string' } } } } },
-      },
+      { schema: { querystring: { type: 'object', properties: { tag: { type: 'array', items: { type: 'string' } } } } } },
       async (request) => request.query,
     );
     const res = await app.inject({ method: 'GET', url: '/tags?tag=a' });
@@ -75,11 +73,7 @@ describe('lazily compiled route schemas', () => {
 
   it('reports a schema that does not compile when everything pending is built, naming the route', async () => {
     const { app, lazy } = build();
-    app.post(
-      '/broken',
-      { schema: { body: { type: 'object', properties: { a: { $ref: '#/definitions/missing' } } } } },
-      async () => ({}),
-    );
+    app.post('/broken', { schema: { body: { type: 'object', properties: { a: { $ref: '#/definitions/missing' } } } } }, async () => ({}));
     await app.ready();
     expect(() => lazy.compilePending()).toThrow(/body of POST \/broken/);
   });
