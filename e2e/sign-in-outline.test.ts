@@ -18,7 +18,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await portal?.stop();
+  await portal?.dispose();
 });
 
 /** Outline part → the element of the live page it stands for. */
