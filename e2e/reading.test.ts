@@ -202,6 +202,11 @@ describe.each(SIZES)('reading data at $width x $height', (size) => {
     const cell = table.locator('tbody tr').first().locator('td').first();
     expect(await cell.getAttribute('title')).toMatch(/^\d{4}-\d{2}-\d{2}T/);
     expect(await cell.textContent()).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
+    // Shown whole at every size, not cut to its date (the table scrolls sideways instead).
+    expect(await cell.evaluate((td) => td.scrollWidth - td.clientWidth)).toBeLessThanOrEqual(0);
+    // The pager wraps: its last button is on screen without scrolling anything sideways.
+    const last = await page.getByRole('button', { name: 'Go to last page' }).boundingBox();
+    expect(last!.x + last!.width).toBeLessThanOrEqual(size.width);
     if (size.width >= 1280) {
       // At 1280 px every column is on screen: no sideways scrolling.
       const overflow = await table.evaluate((t) => t.parentElement!.scrollWidth - t.parentElement!.clientWidth);

@@ -35,6 +35,7 @@ import { errorMessage } from '../../api/errors.ts';
 import { useProviders } from '../../api/organizations/get-providers.ts';
 import { AlertStateMarks, alertReadingText, SeverityChip } from '../../components/alert-display.tsx';
 import { LoadingState } from '../../components/loading-state.tsx';
+import { WRAPPING_PAGER_SX } from '../../components/pager-sx.ts';
 import { useAuth } from '../../lib/auth/auth-context.tsx';
 import { formatTimestamp } from '../../lib/format-timestamp.ts';
 import { useTimezone } from '../../lib/timezone.ts';
@@ -300,6 +301,7 @@ export function AlertsWorklist({ organizationId }: { organizationId: number | nu
           onRowsPerPageChange={(e) =>
             update({ rows: Number(e.target.value) === DEFAULT_ROWS ? undefined : e.target.value })
           }
+          sx={WRAPPING_PAGER_SX}
         />
       )}
       {/* Acknowledging asks one thing more: until when (if at all) the alert may wait. */}

@@ -23,6 +23,7 @@ import {
 } from '@rpm/contracts';
 import { useSnackbar } from '../../lib/toast/toast.ts';
 import { useEffect, useRef, useState } from 'react';
+import { WRAPPING_PAGER_SX } from '../../components/pager-sx.ts';
 import { LoadingState, PageHeader } from '../../components/table-states.tsx';
 import { useAuditLogs } from '../../api/audit/get-audit-logs.ts';
 import { formatTimestamp } from '../../lib/format-timestamp.ts';
@@ -33,6 +34,11 @@ import { useTimezone } from '../../lib/timezone.ts';
  * beside the sidebar: values stay on one line, cut with an ellipsis, the full value in the title.
  */
 const WIDTHS = [12, 5, 9, 11, 8, 6, 13, 6, 7, 8, 8, 7];
+/**
+ * Narrower screens scroll the table sideways rather than shrink it below the width it has at
+ * 1280 px: at 900 px a phone cut every timestamp to its date ("2026-11-27 20:…").
+ */
+const AUDIT_TABLE_MIN_WIDTH = 1000;
 
 const text = (v: string | number | null) => (v === null ? '' : String(v));
 
@@ -101,7 +107,7 @@ export default function AuditLogsPage() {
               aria-label={AdminTexts.auditLogsTitle}
               // Fixed layout: the widths below hold whatever the values; narrower screens scroll
               // inside this container rather than squeezing words apart.
-              sx={{ tableLayout: 'fixed', width: '100%', minWidth: 900, '& th, & td': { px: 0.75 } }}
+              sx={{ tableLayout: 'fixed', width: '100%', minWidth: AUDIT_TABLE_MIN_WIDTH, '& th, & td': { px: 0.75 } }}
             >
               <colgroup>
                 {WIDTHS.map((w, i) => (
@@ -164,6 +170,7 @@ export default function AuditLogsPage() {
             }}
             showFirstButton
             showLastButton
+            sx={WRAPPING_PAGER_SX}
           />
         </Paper>
       )}

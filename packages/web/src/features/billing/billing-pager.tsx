@@ -1,5 +1,6 @@
 import { TablePagination } from '@mui/material';
 import { BILLING_PAGE_SIZE, BILLING_PAGE_SIZE_OPTIONS, BillingPageTexts } from '@rpm/contracts';
+import { WRAPPING_PAGER_SX } from '../../components/pager-sx.ts';
 
 /** The page the address asks for: `page` (from 0) and `rows` per page, one of the offered sizes. */
 export function billingPageOf(search: URLSearchParams): { limit: number; offset: number } {
@@ -39,7 +40,7 @@ export function BillingPager({ total, limit, offset, update }: Props) {
       // A new page size starts again at the first page (any change but the page does).
       onRowsPerPageChange={(e) => update({ rows: Number(e.target.value) })}
       slotProps={{ displayedRows: { role: 'status', 'aria-live': 'polite' } }}
-      sx={{ '& .MuiTablePagination-toolbar': { flexWrap: 'wrap', justifyContent: 'flex-end' } }}
+      sx={WRAPPING_PAGER_SX}
     />
   );
 }

@@ -1,4 +1,5 @@
 import { TablePagination } from '@mui/material';
+import { WRAPPING_PAGER_SX } from '../../components/pager-sx.ts';
 
 interface Props {
   total: number;
@@ -23,6 +24,7 @@ export function Pager({ total, page, rowsPerPage, options, onPage, onRowsPerPage
         onRowsPerPage(Number(e.target.value));
         onPage(0);
       }}
+      sx={WRAPPING_PAGER_SX}
     />
   );
 }

@@ -35,6 +35,7 @@ import { useEffect, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useSearchParamsUpdate } from '../../lib/search-params.ts';
 import { paths } from '../../config/paths.ts';
+import { WRAPPING_PAGER_SX } from '../../components/pager-sx.ts';
 import { LoadingState, PageHeader } from '../../components/table-states.tsx';
 import { errorMessage } from '../../api/errors.ts';
 import { useAuth } from '../../lib/auth/auth-context.tsx';
@@ -224,6 +225,7 @@ export function PatientList({ isAdmin }: { isAdmin: boolean }) {
             rowsPerPageOptions={[...PATIENT_LIST_PAGE_SIZE_OPTIONS]}
             onPageChange={(_e, p) => update({ page: p })}
             onRowsPerPageChange={(e) => update({ rows: Number(e.target.value) })}
+            sx={WRAPPING_PAGER_SX}
           />
         </Paper>
       )}
