@@ -59,12 +59,17 @@ export function summarize(latencies: number[], seconds: number): Measured {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * Calls `job` from `connections` workers for `seconds`: as fast as they can, or at `rate` per
+ * Calls `job` from `workers` workers (BENCH_CONNECTIONS) for `seconds`: as fast as they can, or at `rate` per
  * second overall, each call at its own evenly spaced slot (open loop). Latency in ms: at a fixed
  * rate from the slot's due time, so a call held back by a slow one counts its wait (no
  * coordinated omission); saturated from the call's start.
  */
-export async function drive(job: (worker: number) => Promise<void>, seconds: number, rate?: number): Promise<Measured> {
+export async function drive(
+  job: (worker: number) => Promise<void>,
+  seconds: number,
+  rate?: number,
+  workers = CONNECTIONS,
+): Promise<Measured> {
   const latencies: number[] = [];
   const t0 = performance.now();
   const end = t0 + seconds * 1000;
@@ -84,7 +89,7 @@ export async function drive(job: (worker: number) => Promise<void>, seconds: num
       latencies.push(performance.now() - start);
     }
   };
-  await Promise.all(Array.from({ length: CONNECTIONS }, (_, i) => worker(i)));
+  await Promise.all(Array.from({ length: workers }, (_, i) => worker(i)));
   return summarize(latencies, (performance.now() - t0) / 1000);
 }
 
