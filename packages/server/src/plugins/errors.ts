@@ -35,25 +35,24 @@ export function installErrorHandler(app: FastifyInstance): void {
     const clientError = status >= 400 && status < 500;
     if (!clientError && isDatabaseUnavailable(error)) {
       request.log.warn({ error: error.message }, 'request failed: database unavailable');
-      void reply.header('retry-after', String(DATABASE_UNAVAILABLE_RETRY_AFTER_SECONDS)).status(503).send({
-        statusCode: 503,
-        error: STATUS_TEXT[503],
-        message: ApiErrors.unavailable,
-        requestId: request.id,
-      });
+      void reply
+        .header('retry-after', String(DATABASE_UNAVAILABLE_RETRY_AFTER_SECONDS))
+        .status(503)
+        .send(errorBody(503, ApiErrors.unavailable, request));
       return;
     }
     if (!clientError) request.log.error({ err: error }, 'request failed');
     let message = closedMonth ? BillingErrors.monthClosed : clientError ? error.message : ApiErrors.internal;
     if (error.validation) message = `Invalid request: ${error.message}`;
     if (status === 429) message = ApiErrors.rateLimited;
-    void reply.status(clientError ? status : 500).send({
-      statusCode: clientError ? status : 500,
-      error: STATUS_TEXT[clientError ? status : 500] ?? 'Error',
-      message,
-      requestId: request.id,
-    });
+    const answered = clientError ? status : 500;
+    void reply.status(answered).send(errorBody(answered, message, request));
   });
+}
+
+/** Every error answer's body: status, its name, the message, and the request id to quote. */
+function errorBody(status: number, message: string, request: FastifyRequest) {
+  return { statusCode: status, error: STATUS_TEXT[status] ?? 'Error', message, requestId: request.id };
 }
 
 /**
@@ -73,5 +72,5 @@ export function answerFrameworkError(error: FastifyError, request: FastifyReques
   void reply
     .headers({ ...reply.server.securityHeaders, 'x-request-id': request.id, 'cache-control': 'no-store' })
     .status(status)
-    .send({ statusCode: status, error: STATUS_TEXT[status], message, requestId: request.id });
+    .send(errorBody(status, message, request));
 }
