@@ -59,10 +59,10 @@ export function summarize(latencies: number[], seconds: number): Measured {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * Calls `job` from `workers` workers (BENCH_CONNECTIONS) for `seconds`: as fast as they can, or at `rate` per
- * second overall, each call at its own evenly spaced slot (open loop). Latency in ms: at a fixed
- * rate from the slot's due time, so a call held back by a slow one counts its wait (no
- * coordinated omission); saturated from the call's start.
+ * Calls `job` from `workers` workers (BENCH_CONNECTIONS) for `seconds`: as fast as they can, or
+ * at `rate` per second overall, each call at its own evenly spaced slot (open loop). Latency in
+ * ms: at a fixed rate from the slot's due time, so a call held back by a slow one counts its wait
+ * (no coordinated omission); saturated from the call's start.
  */
 export async function drive(
   job: (worker: number) => Promise<void>,
