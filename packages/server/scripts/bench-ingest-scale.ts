@@ -39,6 +39,19 @@
  * speed and then waits, closed-loop: a burst's queue, not a steady rate's, and a slow answer held
  * back the calls behind it without counting their wait. The paced load is now evenly spaced and
  * open-loop, as the HTTP benchmark's fixed rate is, see bench-ingest-paced.mjs.)
+ *
+ * 2026-11-28, a quiet machine (load average about 1 before each), BENCH_RUNS=3 BENCH_SECONDS=8,
+ * alternately in one sitting: before, the script as it was; after, each measurement starting
+ * with the tables analyzed (see `drained`). Readings/s stored, median of 3 (share of the floor,
+ * p99 per webhook); for the paced run, p99 per webhook (range):
+ *
+ *                    batch 1              batch 10                batch 100                 paced p99
+ *   before, round 1   140 (0.6 %, 109 ms)  1,091 ( 4.7 %, 179 ms)   3,888 (20.2 %, 451 ms)   2,651 (459–3,535) ms
+ *   after,  round 1   622 (3.2 %,  31 ms)  4,314 (17.9 %,  41 ms)  14,263 (52.2 %, 113 ms)      28 (17–62) ms
+ *   before, round 2   166 (0.8 %,  98 ms)  1,479 ( 6.5 %, 155 ms)   5,988 (23.7 %, 341 ms)   1,278 (720–1,434) ms
+ *   after,  round 2   767 (3.4 %,  22 ms)  4,083 (15.4 %,  46 ms)  12,813 (50.2 %, 121 ms)      33 (12–42) ms
+ *
+ * So every earlier figure here measured the portal with plans made for a nearly empty table.
  * What does not depend on the load: a call sends one round trip fewer (five: BEGIN with the
  * source, store with its audit record, the readings to check, their windows, COMMIT) and plans
  * them once per connection (tenovi-trust.test.ts). Small batches stay far from the floor: each call still
@@ -120,6 +133,13 @@ try {
   const drained = async () => {
     for (let waited = 0; waited < 60_000 && (await count('audit_unsealed')) > 0; waited += 200)
       await new Promise((r) => setTimeout(r, 200));
+    // Nor with statistics of a table a fraction of its size. A run writes 50,000 to 150,000 rows
+    // in seconds, faster than autovacuum (a minute apart at best) follows; the portal's statements
+    // are planned once per connection, and a plan made while the readings' table was nearly empty
+    // is replaced only when the table is analyzed. Measured right after the saturated runs, the
+    // paced run paid for that: its p50 was either 6 ms or about a second, run by run (p99 71 to
+    // 2,972 ms); with the tables analyzed first, p99 15 to 35 ms. Every figure gained (see the top).
+    await pool.query('ANALYZE observations, audit_logs');
   };
 
   // 1. The floor: the rows of `readings` readings in webhook batches of `batch`, by COPY, in one
