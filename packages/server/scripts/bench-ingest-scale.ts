@@ -139,6 +139,11 @@ try {
     // is replaced only when the table is analyzed. Measured right after the saturated runs, the
     // paced run paid for that: its p50 was either 6 ms or about a second, run by run (p99 71 to
     // 2,972 ms); with the tables analyzed first, p99 15 to 35 ms. Every figure gained (see the top).
+    // The plan at fault was the storing statement's lookup of a duplicate's stored reading, which
+    // hashed a scan of the whole table (readings.repository.ts). Since it probes the key instead,
+    // the script without this ANALYZE gives the same figures as with it (2026-11-28, alternately:
+    // batch 100 at 52 and 53 % of the floor and paced p99 26 and 14 ms, against 24 and 20 % and
+    // 1,131 and 1,690 ms before that change); the ANALYZE stays, for the statements not yet looked at.
     await pool.query('ANALYZE observations, audit_logs');
   };
 

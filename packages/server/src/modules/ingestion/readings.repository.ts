@@ -165,8 +165,16 @@ export async function storeReadings(
        LEFT JOIN admitted ad ON ad.ord = r.ord
        LEFT JOIN stored s ON s.device_id = r.device_pk AND s.kind = r.kind AND s.created_at = r.measured_at
        LEFT JOIN parked p ON p.ident_key = lower(r.ident) AND p.kind = r.kind AND p.measured_at = r.measured_at
-       LEFT JOIN observations existing ON s.id IS NULL AND r.patient_id IS NOT NULL AND existing.device_id = r.device_pk
-        AND existing.kind = r.kind AND existing.created_at = r.measured_at
+       -- A duplicate's reading already stored: one probe of the reading key per reading, as the
+       -- device lookup above. As a plain join, a plan made while the month's table was nearly empty
+       -- (a new month, a new install; plans are made once per connection) hashed a scan of the whole
+       -- table on every call until the table was next analyzed: after 150,000 readings in a minute,
+       -- webhooks of 10 took 40 to 1,000 ms. The key is unique, so LIMIT 1 changes no answer.
+       LEFT JOIN LATERAL (
+         SELECT e.id FROM observations e
+          WHERE s.id IS NULL AND r.patient_id IS NOT NULL AND e.device_id = r.device_pk
+            AND e.kind = r.kind AND e.created_at = r.measured_at
+          LIMIT 1) existing ON true
       ORDER BY r.ord`;
   // Its text does not depend on the number of readings (they travel as arrays): prepared once
   // per connection, the server skips parsing and analysing it on every webhook call.
