@@ -14,7 +14,10 @@ const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).fla
 function literal(client: pg.PoolClient, v: unknown): string {
   if (v === null || v === undefined) return 'NULL';
   if (typeof v === 'number') return String(v);
-  const text = Array.isArray(v) ? `{${v.join(',')}}` : v instanceof Date ? v.toISOString() : String(v);
+  const scalar = (x: unknown) => (x instanceof Date ? x.toISOString() : String(x));
+  // Array elements quoted, so that times and JSON (with their commas and quotes) stay one element.
+  const element = (x: unknown) => (x === null || x === undefined ? 'NULL' : `"${scalar(x).replace(/[\\"]/g, '\\$&')}"`);
+  const text = Array.isArray(v) ? `{${v.map(element).join(',')}}` : scalar(v);
   return client.escapeLiteral(text);
 }
 

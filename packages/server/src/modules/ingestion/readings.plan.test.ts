@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { buildDevice, buildOrganization, buildPatient, unique } from '../../../test/support/factories.ts';
+import { genericPlanOf } from '../../../test/support/plans.ts';
+import { serviceDatabase } from '../../../test/support/service-database.ts';
+import { storeReadings } from './readings.repository.ts';
+
+/*
+ * The webhook's storing statement is planned once per connection (generically), often while the
+ * month's readings table is nearly empty: a new month, a new install. A step that joined the
+ * readings table was then planned as a hash of a scan of all of it, and kept that plan while the
+ * table grew (readings.repository.ts has the figures). Here the tables are as small as at that
+ * moment, so the plan is the one such a connection would keep.
+ */
+
+const db = serviceDatabase();
+
+describe('the storing statement, in the generic plan the portal runs', () => {
+  it('never scans a month table of readings: a duplicate is found by a probe of its key', async () => {
+    const org = (await buildOrganization(db.pool)).id;
+    const patient = await buildPatient(db.pool, { organizationId: org, enrolledRpm: true, enrollmentStatus: 'Active' });
+    const deviceIdentifier = unique('PLAN');
+    await buildDevice(db.pool, { deviceId: deviceIdentifier, patientId: patient, assignedFrom: { ago: '30 days' } });
+    const now = Date.now();
+    const reading = (minutesAgo: number, index: number) => ({
+      deviceIdentifier,
+      measuredAt: new Date(now - minutesAgo * 60_000),
+      index,
+      kind: 'blood_pressure',
+      components: { systolic: 120, diastolic: 80 },
+      unit: 'mm[Hg]',
+      irregular: null,
+    });
+    const sender = { sourceId: null, organizationId: org, unmatchedQuota: null };
+    await storeReadings(db.pool, sender, [reading(10, 1)]);
+    // The second call repeats the first reading: a duplicate, found through that lookup.
+    const { result, nodes } = await genericPlanOf(db.pool, (client) => storeReadings(client, sender, [reading(10, 1), reading(5, 2)]));
+    expect(result.map((r) => r.status)).toEqual(['duplicate', 'stored']);
+    const scanned = nodes.filter((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name']?.startsWith('observations'));
+    expect(scanned.map((n) => n['Relation Name'])).toEqual([]);
+  });
+});
