@@ -33,9 +33,13 @@ describe('the storing statement, in the generic plan the portal runs', () => {
     const sender = { sourceId: null, organizationId: org, unmatchedQuota: null };
     await storeReadings(db.pool, sender, [reading(10, 1)]);
     // The second call repeats the first reading: a duplicate, found through that lookup.
-    const { result, nodes } = await genericPlanOf(db.pool, (client) => storeReadings(client, sender, [reading(10, 1), reading(5, 2)]));
+    const { result, nodes } = await genericPlanOf(db.pool, (client) =>
+      storeReadings(client, sender, [reading(10, 1), reading(5, 2)]),
+    );
     expect(result.map((r) => r.status)).toEqual(['duplicate', 'stored']);
-    const scanned = nodes.filter((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name']?.startsWith('observations'));
+    const scanned = nodes.filter(
+      (n) => n['Node Type'] === 'Seq Scan' && n['Relation Name']?.startsWith('observations'),
+    );
     expect(scanned.map((n) => n['Relation Name'])).toEqual([]);
   });
 });
