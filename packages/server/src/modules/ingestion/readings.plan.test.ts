@@ -1,3 +1,4 @@
+import { bloodPressure } from '@rpm/contracts';
 import { describe, expect, it } from 'vitest';
 import { buildDevice, buildOrganization, buildPatient, unique } from '../../../test/support/factories.ts';
 import { genericPlanOf } from '../../../test/support/plans.ts';
@@ -25,9 +26,9 @@ describe('the storing statement, in the generic plan the portal runs', () => {
       deviceIdentifier,
       measuredAt: new Date(now - minutesAgo * 60_000),
       index,
-      kind: 'blood_pressure',
+      kind: bloodPressure.kind,
       components: { systolic: 120, diastolic: 80 },
-      unit: 'mm[Hg]',
+      unit: bloodPressure.components[0]!.ucum,
       irregular: null,
     });
     const sender = { sourceId: null, organizationId: org, unmatchedQuota: null };
