@@ -10,6 +10,15 @@ export interface PlanNode {
 }
 const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
 
+/**
+ * The tables of `base` (its month tables and default one included) a plan reads whole: what a
+ * generic plan made while they were nearly empty must never do, as they grow by the month.
+ */
+export const seqScanned = (nodes: PlanNode[], base: string): string[] =>
+  nodes.flatMap((n) =>
+    n['Node Type'] === 'Seq Scan' && n['Relation Name']?.startsWith(base) ? [n['Relation Name']] : [],
+  );
+
 /** A value as a SQL literal, for EXECUTE: arrays as array literals, times in ISO form. */
 function literal(client: pg.PoolClient, v: unknown): string {
   if (v === null || v === undefined) return 'NULL';

@@ -1,9 +1,9 @@
 import { bloodPressure } from '@rpm/contracts';
 import { describe, expect, it } from 'vitest';
 import { buildDevice, buildOrganization, buildPatient, unique } from '../../../test/support/factories.ts';
-import { genericPlanOf } from '../../../test/support/plans.ts';
+import { genericPlanOf, seqScanned } from '../../../test/support/plans.ts';
 import { serviceDatabase } from '../../../test/support/service-database.ts';
-import { storeReadings } from './readings.repository.ts';
+import { storeLonePulses, storeReadings } from './readings.repository.ts';
 
 /*
  * The webhook's storing statement is planned once per connection (generically), often while the
@@ -38,9 +38,33 @@ describe('the storing statement, in the generic plan the portal runs', () => {
       storeReadings(client, sender, [reading(10, 1), reading(5, 2)]),
     );
     expect(result.map((r) => r.status)).toEqual(['duplicate', 'stored']);
-    const scanned = nodes.filter(
-      (n) => n['Node Type'] === 'Seq Scan' && n['Relation Name']?.startsWith('observations'),
+    expect(seqScanned(nodes, 'observations')).toEqual([]);
+  });
+});
+
+describe('the lone pulses statement, in the generic plan the portal runs', () => {
+  it('finds the stored reading a pulse belongs to by its key, never by a scan of a month table', async () => {
+    const org = (await buildOrganization(db.pool)).id;
+    const patient = await buildPatient(db.pool, { organizationId: org, enrolledRpm: true, enrollmentStatus: 'Active' });
+    const deviceIdentifier = unique('PULSE');
+    await buildDevice(db.pool, { deviceId: deviceIdentifier, patientId: patient, assignedFrom: { ago: '30 days' } });
+    const measuredAt = new Date(Date.now() - 10 * 60_000);
+    const sender = { sourceId: null, organizationId: org, unmatchedQuota: null };
+    await storeReadings(db.pool, sender, [
+      {
+        deviceIdentifier,
+        measuredAt,
+        index: 1,
+        kind: bloodPressure.kind,
+        components: { systolic: 120, diastolic: 80 },
+        unit: bloodPressure.components[0]!.ucum,
+        irregular: null,
+      },
+    ]);
+    const { result, nodes } = await genericPlanOf(db.pool, (client) =>
+      storeLonePulses(client, sender, [{ deviceIdentifier, measuredAt, index: 1, pulse: 64, irregular: null }]),
     );
-    expect(scanned.map((n) => n['Relation Name'])).toEqual([]);
+    expect(result.merged).toBe(1);
+    expect(seqScanned(nodes, 'observations')).toEqual([]);
   });
 });
