@@ -21,11 +21,29 @@ const preparedPools = new WeakMap<pg.Pool, pg.Pool>();
  */
 const CONNECTION_OPTIONS = '-c jit=off';
 
-export function createPool(url: string, max = 10): pg.Pool {
+/**
+ * How long a connection serves before it is closed and replaced (when next idle). A connection
+ * keeps the plan it made for each prepared statement (the hot reads and the webhook's statements,
+ * planned generically) until a table it reads is analyzed. A plan made while the month's readings
+ * table was nearly empty (a new month, a new install) reads all of that table, which was cheap
+ * then, and goes on doing so as the table grows for as long as autovacuum has not analyzed it: a
+ * burst of readings outruns it, and a server with autovacuum off never does. The storing
+ * statement did this (readings.repository.ts: webhooks of 10 took up to a second); the alert
+ * windows' plan is made the same way. A new connection plans for the table's size as it is then.
+ * A minute bounds any plan's age at the price of a reconnect a minute per connection.
+ */
+const CONNECTION_LIFETIME_SECONDS = 60;
+
+export function createPool(
+  url: string,
+  max = 10,
+  { maxLifetimeSeconds = CONNECTION_LIFETIME_SECONDS }: { maxLifetimeSeconds?: number } = {},
+): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
     max,
     connectionTimeoutMillis: 10_000,
+    maxLifetimeSeconds,
     options: CONNECTION_OPTIONS,
   });
   // An idle client losing its connection must not crash the process; the next query reconnects.
@@ -41,6 +59,7 @@ export function createPool(url: string, max = 10): pg.Pool {
     connectionString: url,
     max,
     connectionTimeoutMillis: 10_000,
+    maxLifetimeSeconds,
     options: `${CONNECTION_OPTIONS} -c plan_cache_mode=force_generic_plan`,
   });
   prepared.on('error', () => {});

@@ -1,3 +1,4 @@
+import { bloodPressure, heartRate } from '@rpm/contracts';
 import { sql } from 'kysely';
 import type { Queryable } from '../../../src/db/pool.ts';
 import { kysely } from '../../../src/db/kysely.ts';
@@ -124,7 +125,8 @@ export async function buildManyReadings(
   patientId: number,
   r: {
     count: number;
-    kind: 'blood_pressure' | 'heart_rate';
+    /** bloodPressure.kind or heartRate.kind (contracts). */
+    kind: string;
     pairs?: boolean;
     every: string;
     from?: Moment;
@@ -132,13 +134,13 @@ export async function buildManyReadings(
 ): Promise<void> {
   const step = r.pairs ? sql`(g / 2)` : sql`g`;
   const from = r.from === undefined ? sql`now()` : momentSql(r.from);
-  const components =
-    r.kind === 'blood_pressure'
-      ? sql`jsonb_build_object('systolic', 110 + g % 40, 'diastolic', 70 + g % 20, 'pulse', 60 + g % 30)`
-      : sql`jsonb_build_object('pulse', 60 + g % 30)`;
+  const isPressure = r.kind === bloodPressure.kind;
+  const components = isPressure
+    ? sql`jsonb_build_object('systolic', 110 + g % 40, 'diastolic', 70 + g % 20, 'pulse', 60 + g % 30)`
+    : sql`jsonb_build_object('pulse', 60 + g % 30)`;
   await sql`
     INSERT INTO observations (patient_id, kind, components, unit, created_at)
-    SELECT ${patientId}, ${r.kind}, ${components}, ${r.kind === 'blood_pressure' ? 'mm[Hg]' : '/min'},
+    SELECT ${patientId}, ${r.kind}, ${components}, ${(isPressure ? bloodPressure : heartRate).components[0]!.ucum},
            ${from} - ${step} * ${r.every}::interval
       FROM generate_series(1, ${r.count}::int) g`.execute(kysely(db));
 }

@@ -1,0 +1,52 @@
+import { bloodPressure } from '@rpm/contracts';
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPool, preparedStatementTarget } from '../../db/pool.ts';
+import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
+import { buildManyReadings, buildOrganization, buildPatient, buildReadings } from '../../../test/support/factories.ts';
+import { genericPlanOf, seqScanned } from '../../../test/support/plans.ts';
+import { windowsOf } from './alerts.window.repository.ts';
+
+/*
+ * The alert check's window read runs in every webhook call, as a statement each connection plans
+ * once (generically). Planned while the month's readings table is nearly empty (a new month, a new
+ * install), it reads all of that table, the cheapest way then, and a connection keeps that plan
+ * as the table grows until the table is analyzed. Connections are therefore replaced after a
+ * lifetime (db/pool.ts); a new one plans for the table as it is.
+ */
+
+let db: TestDatabase;
+let pool: pg.Pool;
+beforeAll(async () => {
+  db = await createTestDatabase();
+  // One connection of each kind, replaced after a second instead of the portal's minute.
+  pool = createPool(db.url, 1, { maxLifetimeSeconds: 1 });
+});
+afterAll(async () => {
+  await pool?.end();
+  await db?.drop();
+});
+
+describe('the alert windows, in the generic plan the portal runs', () => {
+  it('are read over the patient-and-time index once the table has grown, by the connection that replaced the one that planned them empty', async () => {
+    const org = (await buildOrganization(db.pool)).id;
+    const patient = await buildPatient(db.pool, { organizationId: org, enrolledRpm: true, enrollmentStatus: 'Active' });
+    const other = await buildPatient(db.pool, { organizationId: org });
+    await buildReadings(db.pool, patient, [
+      { at: { ago: '2 days' }, systolic: 141 },
+      { at: { ago: '1 day' }, systolic: 142 },
+      { at: { ago: '1 hour' }, systolic: 143 },
+    ]);
+    const window = [{ patientId: patient, at: new Date(), timeZone: 'UTC', days: 7 }];
+    // Planned now, on the pool's prepared connection, with the readings table nearly empty.
+    await windowsOf(pool, window);
+    // The table grows, as in a month's first hours, faster than anything analyzes it.
+    await buildManyReadings(db.pool, other, { count: 20_000, kind: bloodPressure.kind, every: '1 minute' });
+    await new Promise((r) => setTimeout(r, 1_500));
+    const { result, nodes } = await genericPlanOf(preparedStatementTarget(pool) as pg.Pool, (client) =>
+      windowsOf(client, window),
+    );
+    expect(result[0]!.readings.map((r) => r.systolic)).toEqual([141, 142, 143]);
+    expect(seqScanned(nodes, 'observations')).toEqual([]);
+  });
+});
