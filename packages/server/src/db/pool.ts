@@ -22,28 +22,42 @@ const preparedPools = new WeakMap<pg.Pool, pg.Pool>();
 const CONNECTION_OPTIONS = '-c jit=off';
 
 /**
- * How long a connection serves before it is closed and replaced (when next idle). A connection
- * keeps the plan it made for each prepared statement (the hot reads and the webhook's statements,
- * planned generically) until a table it reads is analyzed. A plan made while the month's readings
- * table was nearly empty (a new month, a new install) reads all of that table, which was cheap
- * then, and goes on doing so as the table grows for as long as autovacuum has not analyzed it: a
- * burst of readings outruns it, and a server with autovacuum off never does. The storing
- * statement did this (readings.repository.ts: webhooks of 10 took up to a second); the alert
- * windows' plan is made the same way. A new connection plans for the table's size as it is then.
- * A minute bounds any plan's age at the price of a reconnect a minute per connection.
+ * How long a connection keeps its plans. A connection plans each prepared statement once (the hot
+ * reads and the webhook's statements, generically) and keeps the plan until a table it reads is
+ * analyzed. A plan made while the month's readings table was nearly empty (a new month, a new
+ * install) reads all of that table, the cheapest way then, and goes on doing so as the table grows
+ * for as long as autovacuum has not analyzed it: a burst of readings outruns it, and a server with
+ * autovacuum off never does. The storing statement did this (readings.repository.ts: webhooks of
+ * 10 took up to a second); the alert windows' plan is made the same way. So after a minute (half
+ * to a whole one, so that a pool's connections do not all replan at once) a connection drops its
+ * plans (DISCARD PLANS, before the next caller's first statement, outside any transaction) and
+ * plans again for the tables as they are. Cheaper than a new connection: no sign-in to the
+ * server, and the statements stay prepared.
  */
-const CONNECTION_LIFETIME_SECONDS = 60;
+const PLAN_LIFETIME_MS = 60_000;
+
+/** Drops each connection's cached plans once they are older than `lifetimeMs` (see PLAN_LIFETIME_MS). */
+function renewPlans(pool: pg.Pool, lifetimeMs: number): void {
+  const due = new WeakMap<pg.PoolClient, number>();
+  const next = () => Date.now() + lifetimeMs * (0.5 + Math.random() / 2);
+  pool.on('connect', (client) => due.set(client, next()));
+  // 'acquire' comes before the caller has the client: the statement is queued ahead of its own.
+  pool.on('acquire', (client) => {
+    if (Date.now() < (due.get(client) ?? Infinity)) return;
+    due.set(client, next());
+    client.query('DISCARD PLANS').catch(() => {});
+  });
+}
 
 export function createPool(
   url: string,
   max = 10,
-  { maxLifetimeSeconds = CONNECTION_LIFETIME_SECONDS }: { maxLifetimeSeconds?: number } = {},
+  { planLifetimeMs = PLAN_LIFETIME_MS }: { planLifetimeMs?: number } = {},
 ): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
     max,
     connectionTimeoutMillis: 10_000,
-    maxLifetimeSeconds,
     options: CONNECTION_OPTIONS,
   });
   // An idle client losing its connection must not crash the process; the next query reconnects.
@@ -59,7 +73,6 @@ export function createPool(
     connectionString: url,
     max,
     connectionTimeoutMillis: 10_000,
-    maxLifetimeSeconds,
     options: `${CONNECTION_OPTIONS} -c plan_cache_mode=force_generic_plan`,
   });
   prepared.on('error', () => {});
@@ -67,7 +80,10 @@ export function createPool(
   // (PostgreSQL restarted, a failover) emits 'error' as well as failing its query, and an 'error'
   // nobody listens to ends the process: every request and job in flight would die with it. The
   // query's own failure is what callers handle, and the pool drops the broken client on release.
-  for (const p of [pool, prepared]) p.on('connect', (client) => client.on('error', () => {}));
+  for (const p of [pool, prepared]) {
+    p.on('connect', (client) => client.on('error', () => {}));
+    renewPlans(p, planLifetimeMs);
+  }
   preparedPools.set(pool, prepared);
   const endPool = pool.end.bind(pool) as () => Promise<void>;
   pool.end = (async () => {

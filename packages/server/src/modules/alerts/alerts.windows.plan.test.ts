@@ -11,16 +11,16 @@ import { windowsOf } from './alerts.window.repository.ts';
  * The alert check's window read runs in every webhook call, as a statement each connection plans
  * once (generically). Planned while the month's readings table is nearly empty (a new month, a new
  * install), it reads all of that table, the cheapest way then, and a connection keeps that plan
- * as the table grows until the table is analyzed. Connections are therefore replaced after a
- * lifetime (db/pool.ts); a new one plans for the table as it is.
+ * as the table grows until the table is analyzed. A connection's plans are therefore dropped after a
+ * lifetime (db/pool.ts), and made again for the table as it is.
  */
 
 let db: TestDatabase;
 let pool: pg.Pool;
 beforeAll(async () => {
   db = await createTestDatabase();
-  // One connection of each kind, replaced after a second instead of the portal's minute.
-  pool = createPool(db.url, 1, { maxLifetimeSeconds: 1 });
+  // One connection of each kind, whose plans are renewed after a second instead of the portal's minute.
+  pool = createPool(db.url, 1, { planLifetimeMs: 1_000 });
 });
 afterAll(async () => {
   await pool?.end();
@@ -28,7 +28,7 @@ afterAll(async () => {
 });
 
 describe('the alert windows, in the generic plan the portal runs', () => {
-  it('are read over the patient-and-time index once the table has grown, by the connection that replaced the one that planned them empty', async () => {
+  it('are read over the patient-and-time index once the table has grown, once the plan made on the empty table has had its lifetime', async () => {
     const org = (await buildOrganization(db.pool)).id;
     const patient = await buildPatient(db.pool, { organizationId: org, enrolledRpm: true, enrollmentStatus: 'Active' });
     const other = await buildPatient(db.pool, { organizationId: org });
