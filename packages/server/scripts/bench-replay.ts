@@ -1,7 +1,7 @@
 // The benchmark's replay of a request's SQL: its statements recorded as the pg driver sends them, then sent again.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
-import { preparedStatementTarget } from '../src/db/pool.ts';
+import { PLAN_RENEWAL, preparedStatementTarget } from '../src/db/pool.ts';
 // ---- recording the statements of one request -------------------------------------------------
 
 export interface Statement {
@@ -16,7 +16,9 @@ const clientQuery = pg.Client.prototype.query;
 // transactions all end in Client#query).
 pg.Client.prototype.query = function recorded(this: pg.Client, ...args: unknown[]) {
   const statements = recording.getStore();
-  if (statements) {
+  // A connection's plan renewal (db/pool.ts) may fall in a recorded request: it is the pool's
+  // upkeep, once a minute, not the request's work, and is not replayed with every request.
+  if (statements && args[0] !== PLAN_RENEWAL) {
     const [first, second] = args;
     if (typeof first === 'string') statements.push({ text: first, values: Array.isArray(second) ? second : undefined });
     else if (first && typeof first === 'object' && 'text' in first) {

@@ -35,6 +35,8 @@ const CONNECTION_OPTIONS = '-c jit=off';
  * server, and the statements stay prepared.
  */
 const PLAN_LIFETIME_MS = 60_000;
+/** The statement that drops a connection's plans: upkeep of the connection, not a caller's work. */
+export const PLAN_RENEWAL = 'DISCARD PLANS';
 
 /** Drops each connection's cached plans once they are older than `lifetimeMs` (see PLAN_LIFETIME_MS). */
 function renewPlans(pool: pg.Pool, lifetimeMs: number): void {
@@ -45,7 +47,7 @@ function renewPlans(pool: pg.Pool, lifetimeMs: number): void {
   pool.on('acquire', (client) => {
     if (Date.now() < (due.get(client) ?? Infinity)) return;
     due.set(client, next());
-    client.query('DISCARD PLANS').catch(() => {});
+    client.query(PLAN_RENEWAL).catch(() => {});
   });
 }
 
