@@ -67,8 +67,9 @@
  *   batch 100  12,180 (10,646–12,832)   10,560 (10,044–13,221)    6,575 (6,375–6,988)      54.0 % / 62.3 %           214 ms
  *   paced 1,000 readings/s: all stored, p99 50 (31–174) ms
  *
- * A COPY of one row is itself an expensive way to store it (each COPY sets up its partition
- * routing and triggers): the floor per batch of 1 is about a fifteenth of the bulk one.
+ * A COPY of one row is itself an expensive way to store it: the floor per batch of 1 is about a
+ * fifteenth of the bulk one. Each such COPY fires the statement triggers of observations (billing
+ * months, the per-patient counter, the closed months) for one row, and each transaction commits.
  * What does not depend on the load: a call sends one round trip fewer (five: BEGIN with the
  * source, store with its audit record, the readings to check, their windows, COMMIT) and plans
  * them once per connection (tenovi-trust.test.ts). Small batches stay far from the floor: each call still
@@ -96,7 +97,7 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 8);
 const pacedBatch = Number(process.env.BENCH_PACED_BATCH ?? 10);
 const batches = (process.env.BENCH_BATCHES ?? '1,10,100').split(',').map(Number);
 const FLOOR_READINGS = Number(process.env.BENCH_FLOOR_READINGS ?? 20_000);
-// Transactions of the per-batch floor per run: at batch 1, 4,000 commits (about a second or two).
+// Transactions of the per-batch floor per run: at batch 1, 4,000 commits (about seven seconds).
 const PER_BATCH_FLOOR_TRANSACTIONS = Number(process.env.BENCH_FLOOR_TRANSACTIONS ?? 4_000);
 const PACED_RATE = 1000;
 const DEVICES = 1000;
