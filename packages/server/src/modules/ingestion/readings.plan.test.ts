@@ -15,14 +15,17 @@ import { storeLonePulses, storeReadings } from './readings.repository.ts';
 
 const db = serviceDatabase();
 
-describe('the storing statement, in the generic plan the portal runs', () => {
-  it('never scans a month table of readings: a duplicate is found by a probe of its key', async () => {
-    const org = (await buildOrganization(db.pool)).id;
-    const patient = await buildPatient(db.pool, { organizationId: org, enrolledRpm: true, enrollmentStatus: 'Active' });
-    const deviceIdentifier = unique('PLAN');
-    await buildDevice(db.pool, { deviceId: deviceIdentifier, patientId: patient, assignedFrom: { ago: '30 days' } });
-    const now = Date.now();
-    const reading = (minutesAgo: number, index: number) => ({
+/** A cuff of an active patient, the source that sends for its organization, and its readings. */
+async function activeCuff(prefix: string) {
+  const org = (await buildOrganization(db.pool)).id;
+  const patient = await buildPatient(db.pool, { organizationId: org, enrolledRpm: true, enrollmentStatus: 'Active' });
+  const deviceIdentifier = unique(prefix);
+  await buildDevice(db.pool, { deviceId: deviceIdentifier, patientId: patient, assignedFrom: { ago: '30 days' } });
+  const now = Date.now();
+  return {
+    deviceIdentifier,
+    sender: { sourceId: null, organizationId: org, unmatchedQuota: null },
+    pressure: (minutesAgo: number, index: number) => ({
       deviceIdentifier,
       measuredAt: new Date(now - minutesAgo * 60_000),
       index,
@@ -30,12 +33,17 @@ describe('the storing statement, in the generic plan the portal runs', () => {
       components: { systolic: 120, diastolic: 80 },
       unit: bloodPressure.components[0]!.ucum,
       irregular: null,
-    });
-    const sender = { sourceId: null, organizationId: org, unmatchedQuota: null };
-    await storeReadings(db.pool, sender, [reading(10, 1)]);
+    }),
+  };
+}
+
+describe('the storing statement, in the generic plan the portal runs', () => {
+  it('never scans a month table of readings: a duplicate is found by a probe of its key', async () => {
+    const { sender, pressure } = await activeCuff('PLAN');
+    await storeReadings(db.pool, sender, [pressure(10, 1)]);
     // The second call repeats the first reading: a duplicate, found through that lookup.
     const { result, nodes } = await genericPlanOf(db.pool, (client) =>
-      storeReadings(client, sender, [reading(10, 1), reading(5, 2)]),
+      storeReadings(client, sender, [pressure(10, 1), pressure(5, 2)]),
     );
     expect(result.map((r) => r.status)).toEqual(['duplicate', 'stored']);
     expect(seqScanned(nodes, 'observations')).toEqual([]);
@@ -44,26 +52,11 @@ describe('the storing statement, in the generic plan the portal runs', () => {
 
 describe('the lone pulses statement, in the generic plan the portal runs', () => {
   it('finds the stored reading a pulse belongs to by its key, never by a scan of a month table', async () => {
-    const org = (await buildOrganization(db.pool)).id;
-    const patient = await buildPatient(db.pool, { organizationId: org, enrolledRpm: true, enrollmentStatus: 'Active' });
-    const deviceIdentifier = unique('PULSE');
-    await buildDevice(db.pool, { deviceId: deviceIdentifier, patientId: patient, assignedFrom: { ago: '30 days' } });
-    const measuredAt = new Date(Date.now() - 10 * 60_000);
-    const sender = { sourceId: null, organizationId: org, unmatchedQuota: null };
-    await storeReadings(db.pool, sender, [
-      {
-        deviceIdentifier,
-        measuredAt,
-        index: 1,
-        kind: bloodPressure.kind,
-        components: { systolic: 120, diastolic: 80 },
-        unit: bloodPressure.components[0]!.ucum,
-        irregular: null,
-      },
-    ]);
-    const { result, nodes } = await genericPlanOf(db.pool, (client) =>
-      storeLonePulses(client, sender, [{ deviceIdentifier, measuredAt, index: 1, pulse: 64, irregular: null }]),
-    );
+    const { deviceIdentifier, sender, pressure } = await activeCuff('PULSE');
+    const stored = pressure(10, 1);
+    await storeReadings(db.pool, sender, [stored]);
+    const pulse = { deviceIdentifier, measuredAt: stored.measuredAt, index: 1, pulse: 64, irregular: null };
+    const { result, nodes } = await genericPlanOf(db.pool, (client) => storeLonePulses(client, sender, [pulse]));
     expect(result.merged).toBe(1);
     expect(seqScanned(nodes, 'observations')).toEqual([]);
   });
