@@ -128,11 +128,9 @@ describe('patients, as a provider', () => {
     const vitalsTable = page.getByRole('table', { name: PatientTexts.vitals });
     await vitalsTable.waitFor();
     expect(await vitalsTable.locator('tbody tr').count()).toBe(10);
-    await page.getByRole('combobox', { name: /rows per page/i }).first().click();
-    await page.getByRole('option', { name: '20' }).click();
+    await page.getByRole('combobox', { name: /rows per page/i }).first().selectOption('20');
     await expect.poll(() => vitalsTable.locator('tbody tr').count()).toBe(20);
-    await page.getByRole('combobox', { name: /rows per page/i }).first().click();
-    await page.getByRole('option', { name: '10' }).click();
+    await page.getByRole('combobox', { name: /rows per page/i }).first().selectOption('10');
     for (let i = 0; i < 20; i++) await page.getByRole('button', { name: /next page/i }).first().click();
     await vitalsTable.getByText('2026-01-10 12:00').waitFor();
     await page.getByLabel(AuthLabels.timezone).selectOption('Asia/Tokyo');

@@ -36,6 +36,7 @@ import { useProviders } from '../../api/organizations/get-providers.ts';
 import { AlertStateMarks, alertReadingText, SeverityChip } from '../../components/alert-display.tsx';
 import { LoadingState } from '../../components/loading-state.tsx';
 import { WRAPPING_PAGER_SX } from '../../components/pager-sx.ts';
+import { usePagerSelect } from '../../components/pager-select.ts';
 import { useAuth } from '../../lib/auth/auth-context.tsx';
 import { formatTimestamp } from '../../lib/format-timestamp.ts';
 import { useTimezone } from '../../lib/timezone.ts';
@@ -63,6 +64,7 @@ export default function AlertsPage() {
 
 /** The page's content; the provider filter lists the providers of `organizationId`. */
 export function AlertsWorklist({ organizationId }: { organizationId: number | null }) {
+  const pagerSelect = usePagerSelect();
   const { timezone } = useTimezone();
   const theme = useTheme();
   // Below md the columns do not fit a phone: each patient becomes a stacked card.
@@ -302,6 +304,7 @@ export function AlertsWorklist({ organizationId }: { organizationId: number | nu
             update({ rows: Number(e.target.value) === DEFAULT_ROWS ? undefined : e.target.value })
           }
           sx={WRAPPING_PAGER_SX}
+          slotProps={{ select: pagerSelect }}
         />
       )}
       {/* Acknowledging asks one thing more: until when (if at all) the alert may wait. */}

@@ -24,6 +24,7 @@ import {
 import { useSnackbar } from '../../lib/toast/toast.ts';
 import { useEffect, useRef, useState } from 'react';
 import { WRAPPING_PAGER_SX } from '../../components/pager-sx.ts';
+import { usePagerSelect } from '../../components/pager-select.ts';
 import { LoadingState, PageHeader } from '../../components/table-states.tsx';
 import { useAuditLogs } from '../../api/audit/get-audit-logs.ts';
 import { formatTimestamp } from '../../lib/format-timestamp.ts';
@@ -61,6 +62,7 @@ function cells(log: AuditLog, timezone: string): string[] {
 
 /** /audit-logs: the audit trail, newest first, paged by the server (spec section 9). */
 export default function AuditLogsPage() {
+  const pagerSelect = usePagerSelect();
   const [page, setPage] = useState(0);
   const [rowsPerPage, setRowsPerPage] = useState<number>(AUDIT_PAGE_SIZE);
   const { enqueueSnackbar } = useSnackbar();
@@ -171,6 +173,7 @@ export default function AuditLogsPage() {
             showFirstButton
             showLastButton
             sx={WRAPPING_PAGER_SX}
+            slotProps={{ select: pagerSelect }}
           />
         </Paper>
       )}

@@ -1,6 +1,7 @@
 import { TablePagination } from '@mui/material';
 import { BILLING_PAGE_SIZE, BILLING_PAGE_SIZE_OPTIONS, BillingPageTexts } from '@rpm/contracts';
 import { WRAPPING_PAGER_SX } from '../../components/pager-sx.ts';
+import { usePagerSelect } from '../../components/pager-select.ts';
 
 /** The page the address asks for: `page` (from 0) and `rows` per page, one of the offered sizes. */
 export function billingPageOf(search: URLSearchParams): { limit: number; offset: number } {
@@ -23,6 +24,7 @@ interface Props {
  * buttons carry their names; the bar wraps on a phone instead of running off the screen.
  */
 export function BillingPager({ total, limit, offset, update }: Props) {
+  const pagerSelect = usePagerSelect();
   return (
     <TablePagination
       component="nav"
@@ -39,7 +41,7 @@ export function BillingPager({ total, limit, offset, update }: Props) {
       onPageChange={(_e, page) => update({ page })}
       // A new page size starts again at the first page (any change but the page does).
       onRowsPerPageChange={(e) => update({ rows: Number(e.target.value) })}
-      slotProps={{ displayedRows: { role: 'status', 'aria-live': 'polite' } }}
+      slotProps={{ select: pagerSelect, displayedRows: { role: 'status', 'aria-live': 'polite' } }}
       sx={WRAPPING_PAGER_SX}
     />
   );

@@ -286,8 +286,7 @@ describe('billing worklist', { timeout: 30_000 }, () => {
     expect(await within(pager).findByText(BillingPageTexts.showing(101, 120, 120))).toBeInTheDocument();
     expect(within(pager).getByRole('button', { name: BillingPageTexts.pageButton.next })).toBeDisabled();
 
-    await user.click(within(pager).getByRole('combobox', { name: BillingPageTexts.rowsPerPage }));
-    await user.click(await screen.findByRole('option', { name: '100' }));
+    await user.selectOptions(within(pager).getByRole('combobox', { name: BillingPageTexts.rowsPerPage }), '100');
     await waitFor(() => expect(calls.at(-1)).toBe('?limit=100'));
 
     await user.click(within(pager).getByRole('button', { name: BillingPageTexts.pageButton.next }));

@@ -1,5 +1,6 @@
 import { TablePagination } from '@mui/material';
 import { WRAPPING_PAGER_SX } from '../../components/pager-sx.ts';
+import { usePagerSelect } from '../../components/pager-select.ts';
 
 interface Props {
   total: number;
@@ -12,6 +13,7 @@ interface Props {
 
 /** The pager under the vitals and notes tables (server paging: only the shown page is loaded). */
 export function Pager({ total, page, rowsPerPage, options, onPage, onRowsPerPage }: Props) {
+  const select = usePagerSelect();
   return (
     <TablePagination
       component="div"
@@ -25,6 +27,7 @@ export function Pager({ total, page, rowsPerPage, options, onPage, onRowsPerPage
         onPage(0);
       }}
       sx={WRAPPING_PAGER_SX}
+      slotProps={{ select }}
     />
   );
 }

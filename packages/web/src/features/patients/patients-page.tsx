@@ -36,6 +36,7 @@ import { Link as RouterLink } from 'react-router';
 import { useSearchParamsUpdate } from '../../lib/search-params.ts';
 import { paths } from '../../config/paths.ts';
 import { WRAPPING_PAGER_SX } from '../../components/pager-sx.ts';
+import { usePagerSelect } from '../../components/pager-select.ts';
 import { LoadingState, PageHeader } from '../../components/table-states.tsx';
 import { errorMessage } from '../../api/errors.ts';
 import { useAuth } from '../../lib/auth/auth-context.tsx';
@@ -73,6 +74,7 @@ export default function PatientsPage() {
 
 /** The list itself; `isAdmin` adds the organization column (the server decides the rows). */
 export function PatientList({ isAdmin }: { isAdmin: boolean }) {
+  const pagerSelect = usePagerSelect();
   const { query, page, limit, update } = useListQuery();
   const [search, setSearch] = useState(query.q ?? '');
   const patients = usePatients(query);
@@ -226,6 +228,7 @@ export function PatientList({ isAdmin }: { isAdmin: boolean }) {
             onPageChange={(_e, p) => update({ page: p })}
             onRowsPerPageChange={(e) => update({ rows: Number(e.target.value) })}
             sx={WRAPPING_PAGER_SX}
+            slotProps={{ select: pagerSelect }}
           />
         </Paper>
       )}
