@@ -34,10 +34,18 @@ describe('prepared statements', () => {
       expect(await mode(preparedStatementTarget(pool))).toBe('force_generic_plan');
 
       // A statement whose custom plans PostgreSQL would keep choosing: LIMIT and OFFSET parameters.
-      const page = template<{ limit: number; offset: number }, { n: number }>('pool_test_page', ['limit', 'offset'], (p) =>
-        sql<{ n: number }>`SELECT g AS n FROM generate_series(1, 100000) g ORDER BY g LIMIT ${p.limit} OFFSET ${p.offset}`.compile(kysely(pool)),
+      const page = template<{ limit: number; offset: number }, { n: number }>(
+        'pool_test_page',
+        ['limit', 'offset'],
+        (p) =>
+          sql<{
+            n: number;
+          }>`SELECT g AS n FROM generate_series(1, 100000) g ORDER BY g LIMIT ${p.limit} OFFSET ${p.offset}`.compile(
+            kysely(pool),
+          ),
       );
-      for (let i = 0; i < 8; i++) expect((await page.run(pool, { limit: 2, offset: i })).map((r) => r.n)).toEqual([i + 1, i + 2]);
+      for (let i = 0; i < 8; i++)
+        expect((await page.run(pool, { limit: 2, offset: i })).map((r) => r.n)).toEqual([i + 1, i + 2]);
       // The prepared connection answered (the pool holds one), and planned the statement once.
       const target = preparedStatementTarget(pool);
       const client = await (target as typeof pool).connect();

@@ -40,13 +40,20 @@ import {
   type ReadingToCheck,
   type StoredReading,
 } from './alerts.repository.ts';
-import { readingsAround, setCleared, weightBaselines, windowsOf, type WindowReading } from './alerts.window.repository.ts';
+import {
+  readingsAround,
+  setCleared,
+  weightBaselines,
+  windowsOf,
+  type WindowReading,
+} from './alerts.window.repository.ts';
 
 /**
  * What one evaluation says of a rule: met (with the values the alert shows), not met (an open
  * alert of the rule is marked cleared), or nothing (not enough readings to say: left as it is).
  */
-type Verdict = { rule: AlertRule; met: true; values: AlertValues; confirmed?: boolean } | { rule: AlertRule; met: false };
+type Verdict =
+  { rule: AlertRule; met: true; values: AlertValues; confirmed?: boolean } | { rule: AlertRule; met: false };
 
 /**
  * How verdicts are applied. `reading`: a new reading, each met rule raises its alert or counts
@@ -79,7 +86,11 @@ export async function evaluateStoredReadings(tx: Queryable, stored: StoredReadin
 }
 
 /** Evaluates each reading of an active patient and applies the verdicts; answers the alerts that changed. */
-export async function evaluateReadings(db: Queryable, readings: ReadingToCheck[], how: EvaluationMode): Promise<AlertChange[]> {
+export async function evaluateReadings(
+  db: Queryable,
+  readings: ReadingToCheck[],
+  how: EvaluationMode,
+): Promise<AlertChange[]> {
   const changes: AlertChange[] = [];
   // The open rules as this batch changes them (a batch may hold several readings of a patient).
   const openRules = new Map<number, Set<AlertRule>>();
@@ -101,7 +112,10 @@ export async function evaluateReadings(db: Queryable, readings: ReadingToCheck[]
     if (!r.active) continue;
     const open = openRules.get(r.patient_id) ?? new Set(r.open_rules);
     openRules.set(r.patient_id, open);
-    const o: ClassifyOptions = { thresholds: effectiveThresholds(r.organization, r.patient, r.programs), programs: r.programs };
+    const o: ClassifyOptions = {
+      thresholds: effectiveThresholds(r.organization, r.patient, r.programs),
+      programs: r.programs,
+    };
     const verdicts = await verdictsOf(db, r, o, windows.get(r));
     changes.push(...(await apply(db, r, open, verdicts, how)));
   }
@@ -119,17 +133,28 @@ const pick = (rule: AlertRule, met: boolean, values: AlertValues, confirmed?: bo
   met ? { rule, met, values, ...(confirmed === undefined ? {} : { confirmed }) } : { rule, met };
 
 /** Whether the window rules judge a reading of these components (a blood pressure or a pulse). */
-const hasWindow = (c: Record<string, number>) => (c.systolic !== undefined && c.diastolic !== undefined) || c.pulse !== undefined;
+const hasWindow = (c: Record<string, number>) =>
+  (c.systolic !== undefined && c.diastolic !== undefined) || c.pulse !== undefined;
 
 type Window = { from: Date; readings: WindowReading[] };
 
-async function verdictsOf(db: Queryable, r: ReadingToCheck, o: ClassifyOptions, window: Window | undefined): Promise<Verdict[]> {
+async function verdictsOf(
+  db: Queryable,
+  r: ReadingToCheck,
+  o: ClassifyOptions,
+  window: Window | undefined,
+): Promise<Verdict[]> {
   const c = r.components;
   const at = r.measured_at.toISOString();
   const out: Verdict[] = [];
   const hasPressure = c.systolic !== undefined && c.diastolic !== undefined;
   if (hasPressure) {
-    const values: AlertValues = { systolic: c.systolic!, diastolic: c.diastolic!, pulse: c.pulse ?? null, measured_at: at };
+    const values: AlertValues = {
+      systolic: c.systolic!,
+      diastolic: c.diastolic!,
+      pulse: c.pulse ?? null,
+      measured_at: at,
+    };
     const one = bpReadingRules(bpCategory(c, o));
     let confirmed: boolean | undefined;
     if (one.bp_crisis) {
@@ -144,7 +169,8 @@ async function verdictsOf(db: Queryable, r: ReadingToCheck, o: ClassifyOptions, 
       confirmed = around.some((x) => bpReadingRules(bpCategory(x.components, o)).bp_crisis);
     }
     out.push(pick('bp_crisis', one.bp_crisis, values, confirmed), pick('bp_low_severe', one.bp_low_severe, values));
-    if (r.irregular !== null) out.push(pick('irregular_heartbeat', r.irregular, { ...values, irregular_heartbeat: true }));
+    if (r.irregular !== null)
+      out.push(pick('irregular_heartbeat', r.irregular, { ...values, irregular_heartbeat: true }));
   }
   if (window) out.push(...windowVerdicts(window, r, o, hasPressure, c.pulse !== undefined));
   if (c.weight !== undefined) {
@@ -161,7 +187,9 @@ async function verdictsOf(db: Queryable, r: ReadingToCheck, o: ClassifyOptions, 
   if (c.glucose !== undefined) out.push(...(await glucoseVerdicts(db, r, o, c.glucose)));
   if (c.spo2 !== undefined) out.push(...(await spo2Verdicts(db, r, o, c.spo2)));
   if (c.temperature !== undefined) {
-    out.push(pick('fever', isFever(temperatureCategory(c.temperature, o)), { temperature: c.temperature, measured_at: at }));
+    out.push(
+      pick('fever', isFever(temperatureCategory(c.temperature, o)), { temperature: c.temperature, measured_at: at }),
+    );
   }
   return out;
 }
@@ -172,7 +200,13 @@ async function verdictsOf(db: Queryable, r: ReadingToCheck, o: ClassifyOptions, 
  * rule counting only readings after its own last resolution. Fewer readings than the minimum say
  * nothing (no alert, and an open one is neither cleared nor un-cleared).
  */
-function windowVerdicts(w: Window, r: ReadingToCheck, o: ClassifyOptions, pressure: boolean, pulse: boolean): Verdict[] {
+function windowVerdicts(
+  w: Window,
+  r: ReadingToCheck,
+  o: ClassifyOptions,
+  pressure: boolean,
+  pulse: boolean,
+): Verdict[] {
   const min = r.bp_window_min_readings ?? DEFAULT_BP_WINDOW_MIN_READINGS;
   const out: Verdict[] = [];
   const windowOf = (rule: AlertRule, has: (x: WindowReading) => boolean) => {
@@ -205,7 +239,12 @@ function windowVerdicts(w: Window, r: ReadingToCheck, o: ClassifyOptions, pressu
 }
 
 /** ADA 2025 section 6: hypoglycemia levels 1 and 2 and very high on one reading; high on two within 24 hours. */
-async function glucoseVerdicts(db: Queryable, r: ReadingToCheck, o: ClassifyOptions, value: number): Promise<Verdict[]> {
+async function glucoseVerdicts(
+  db: Queryable,
+  r: ReadingToCheck,
+  o: ClassifyOptions,
+  value: number,
+): Promise<Verdict[]> {
   const values: AlertValues = { glucose: value, measured_at: r.measured_at.toISOString() };
   const category = glucoseCategory(value, o);
   const one = glucoseReadingRules(category);
@@ -225,7 +264,9 @@ async function glucoseVerdicts(db: Queryable, r: ReadingToCheck, o: ClassifyOpti
     minutes: GLUCOSE_HIGH_PAIR_HOURS * 60,
     exceptId: r.vital_id,
   });
-  const paired = around.some((x) => isAfter(x.at) && x.components.glucose !== undefined && partner(glucoseCategory(x.components.glucose, o)));
+  const paired = around.some(
+    (x) => isAfter(x.at) && x.components.glucose !== undefined && partner(glucoseCategory(x.components.glucose, o)),
+  );
   if (paired) out.push(pick('glucose_high', true, values));
   return out;
 }
@@ -245,7 +286,11 @@ async function spo2Verdicts(db: Queryable, r: ReadingToCheck, o: ClassifyOptions
     exceptId: r.vital_id,
   });
   // One low reading may be a poor probe contact: a second within the hour makes it an alert.
-  if (around.some((x) => isAfter(x.at) && x.components.spo2 !== undefined && spo2BelowTarget(spo2Category(x.components.spo2, o)))) {
+  if (
+    around.some(
+      (x) => isAfter(x.at) && x.components.spo2 !== undefined && spo2BelowTarget(spo2Category(x.components.spo2, o)),
+    )
+  ) {
     out.push(pick('spo2_low', true, values));
   }
   return out;

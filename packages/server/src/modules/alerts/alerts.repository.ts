@@ -90,8 +90,10 @@ interface ReadingsToCheckParams {
  */
 export async function readingsToCheck(db: Queryable, stored: StoredReading[]): Promise<ReadingToCheck[]> {
   if (stored.length === 0) return [];
-  readingsToCheckTemplate ??= template('alerts_readings_to_check_v2', ['ids', 'from', 'to'], (p: ReadingsToCheckParams) =>
-    readingsToCheckQuery(p).compile(kysely(db)),
+  readingsToCheckTemplate ??= template(
+    'alerts_readings_to_check_v2',
+    ['ids', 'from', 'to'],
+    (p: ReadingsToCheckParams) => readingsToCheckQuery(p).compile(kysely(db)),
   );
   const times = stored.map((r) => r.at.getTime());
   return readingsToCheckTemplate.run(db, {

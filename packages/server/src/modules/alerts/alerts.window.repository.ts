@@ -104,7 +104,10 @@ export async function setCleared(
     .where('patient_id', '=', c.patientId)
     .where('rule', 'in', c.rules)
     .where('status', '<>', 'resolved');
-  q = c.clearedAt === null ? q.where('cleared_at', 'is not', null) : q.where('cleared_at', 'is', null).where('last_at', '<=', c.at);
+  q =
+    c.clearedAt === null
+      ? q.where('cleared_at', 'is not', null)
+      : q.where('cleared_at', 'is', null).where('last_at', '<=', c.at);
   const rows = await q.returning(['id', 'patient_id', 'organization_id', 'severity', 'status']).execute();
   return rows as AlertChange[];
 }
