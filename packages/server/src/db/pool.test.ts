@@ -65,3 +65,41 @@ describe('prepared statements', () => {
     await expect(preparedStatementTarget(pool).query('SELECT 1')).rejects.toThrow();
   });
 });
+
+describe('plan renewal', () => {
+  // A connection keeps a statement's generic plan until something invalidates it, and growth of a
+  // table does not until it is analyzed (the alert windows' own statement once
+  // scanned every month table that way). The plan's staleness is simulated here by the planner's
+  // own switches, which a cached plan also ignores: planned with index scans off, the statement
+  // keeps its seq scan after they are back on, until the connection's plans are dropped.
+  const planOf = async (lifetimeMs: number): Promise<string> => {
+    const pool = createPool(db.url, 1, { planLifetimeMs: lifetimeMs });
+    const target = preparedStatementTarget(pool) as typeof pool;
+    try {
+      const first = await target.connect();
+      try {
+        await first.query('SET enable_indexscan = off; SET enable_bitmapscan = off');
+        await first.query({ name: 'pool_test_renewal', text: 'SELECT id FROM patients WHERE id = $1', values: [1] });
+        await first.query('SET enable_indexscan = on; SET enable_bitmapscan = on; SET enable_seqscan = off');
+      } finally {
+        first.release();
+      }
+      await new Promise((r) => setTimeout(r, lifetimeMs === Infinity ? 1_100 : lifetimeMs + 100));
+      const again = await target.connect();
+      try {
+        const { rows } = await again.query<{ 'QUERY PLAN': string }>('EXPLAIN EXECUTE pool_test_renewal(1)');
+        return rows.map((r) => r['QUERY PLAN']).join('\n');
+      } finally {
+        again.release();
+      }
+    } finally {
+      await pool.end();
+    }
+  };
+
+  it("drops a connection's cached plans once they are older than their lifetime, and plans again for the tables as they are", async () => {
+    expect(await planOf(1_000)).toMatch(/Index (Only )?Scan/);
+    // Without a lifetime the stale plan stays: what the test above would see without renewal.
+    expect(await planOf(Infinity)).toMatch(/Seq Scan/);
+  });
+});

@@ -1,7 +1,6 @@
 import {
   ALERT_SEVERITY_RANK,
   BP_CRISIS_CONFIRM_MINUTES,
-  DEFAULT_BP_WINDOW_DAYS,
   DEFAULT_BP_WINDOW_MIN_READINGS,
   effectiveThresholds,
   GLUCOSE_HIGH_PAIR_HOURS,
@@ -39,14 +38,9 @@ import {
   type AlertChange,
   type ReadingToCheck,
   type StoredReading,
-} from './alerts.repository.ts';
-import {
-  readingsAround,
-  setCleared,
-  weightBaselines,
-  windowsOf,
   type WindowReading,
-} from './alerts.window.repository.ts';
+} from './alerts.repository.ts';
+import { readingsAround, setCleared, weightBaselines } from './alerts.window.repository.ts';
 
 /**
  * What one evaluation says of a rule: met (with the values the alert shows), not met (an open
@@ -68,8 +62,8 @@ export type EvaluationMode = { mode: 'reading' } | { mode: 'reevaluate'; raiseNe
  * kind with the patient's thresholds: each met rule raises its alert or counts on the open one,
  * a rule no longer met marks its open alert cleared, an open stale-data alert ends, and every
  * instance hears of the changes once the transaction commits. Only patients enrolled in RPM with
- * status Active are checked. Blood-pressure readings that break nothing cost two queries however
- * many they are (the readings with their patients' settings, and their windows). Callers: device ingestion, FHIR, manual
+ * status Active are checked. Blood-pressure readings that break nothing cost one query however
+ * many they are (the readings with their patients' settings and their windows). Callers: device ingestion, FHIR, manual
  * readings, the demo seed.
  */
 export async function evaluateStoredReadings(tx: Queryable, stored: StoredReading[]): Promise<AlertChange[]> {
@@ -94,20 +88,8 @@ export async function evaluateReadings(
   const changes: AlertChange[] = [];
   // The open rules as this batch changes them (a batch may hold several readings of a patient).
   const openRules = new Map<number, Set<AlertRule>>();
-  // The blood-pressure and pulse windows of all the batch's readings in one query. Each holds
-  // what the reading's own query would have found: the readings are all stored before any is
-  // evaluated, and evaluating writes alerts only, never readings.
-  const windowed = readings.filter((r) => r.active && hasWindow(r.components));
-  const fetched = await windowsOf(
-    db,
-    windowed.map((r) => ({
-      patientId: r.patient_id,
-      at: r.measured_at,
-      timeZone: r.time_zone,
-      days: r.bp_window_days ?? DEFAULT_BP_WINDOW_DAYS,
-    })),
-  );
-  const windows = new Map(windowed.map((r, i) => [r, fetched[i]!]));
+  // Each reading's blood-pressure and pulse window came with it (readingsToCheck), read after
+  // all the batch's readings were stored; evaluating writes alerts only, never readings.
   for (const r of readings) {
     if (!r.active) continue;
     const open = openRules.get(r.patient_id) ?? new Set(r.open_rules);
@@ -116,7 +98,7 @@ export async function evaluateReadings(
       thresholds: effectiveThresholds(r.organization, r.patient, r.programs),
       programs: r.programs,
     };
-    const verdicts = await verdictsOf(db, r, o, windows.get(r));
+    const verdicts = await verdictsOf(db, r, o, r.window ?? undefined);
     changes.push(...(await apply(db, r, open, verdicts, how)));
   }
   return changes;
@@ -131,10 +113,6 @@ const after = (r: ReadingToCheck, rule: AlertRule) => {
 const round1 = (v: number) => Math.round(v * 10) / 10;
 const pick = (rule: AlertRule, met: boolean, values: AlertValues, confirmed?: boolean): Verdict =>
   met ? { rule, met, values, ...(confirmed === undefined ? {} : { confirmed }) } : { rule, met };
-
-/** Whether the window rules judge a reading of these components (a blood pressure or a pulse). */
-const hasWindow = (c: Record<string, number>) =>
-  (c.systolic !== undefined && c.diastolic !== undefined) || c.pulse !== undefined;
 
 type Window = { from: Date; readings: WindowReading[] };
 

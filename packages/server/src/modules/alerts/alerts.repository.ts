@@ -1,4 +1,5 @@
 import {
+  DEFAULT_BP_WINDOW_DAYS,
   type AlertRule,
   type AlertThresholdKey,
   type AlertSeverity,
@@ -62,7 +63,24 @@ export interface ReadingToCheck {
   open_rules: AlertRule[];
   /** The last resolution of each rule for the patient (ISO time): a rule is met again only on readings after it. */
   resolved: Partial<Record<AlertRule, string>>;
+  /**
+   * The blood-pressure and pulse window the reading's means are taken over; null when the reading
+   * is not judged by the window rules (the patient is not active, or it has neither a pressure nor
+   * a pulse).
+   */
+  window: { from: Date; readings: WindowReading[] } | null;
 }
+
+/** One reading of the blood-pressure and pulse window. */
+export interface WindowReading {
+  at: Date;
+  systolic: number | null;
+  diastolic: number | null;
+  pulse: number | null;
+}
+
+/** The window as the statement answers it: times as JSON text, each reading [at, systolic, diastolic, pulse]. */
+type WindowJson = { from: string; readings: [string, number | null, number | null, number | null][] } | null;
 
 /** A stored reading: its id, and its time, which names the month table that holds it. */
 export interface StoredReading {
@@ -91,23 +109,59 @@ interface ReadingsToCheckParams {
 export async function readingsToCheck(db: Queryable, stored: StoredReading[]): Promise<ReadingToCheck[]> {
   if (stored.length === 0) return [];
   readingsToCheckTemplate ??= template(
-    'alerts_readings_to_check_v2',
+    'alerts_readings_to_check_v3',
     ['ids', 'from', 'to'],
     (p: ReadingsToCheckParams) => readingsToCheckQuery(p).compile(kysely(db)),
   );
   const times = stored.map((r) => r.at.getTime());
-  return readingsToCheckTemplate.run(db, {
+  const rows = await readingsToCheckTemplate.run(db, {
     ids: stored.map((r) => r.id),
     from: new Date(Math.min(...times)),
     // A stored time may carry microseconds, which a Date read back from the database has cut to
     // the millisecond below: the span ends a millisecond after the latest.
     to: new Date(Math.max(...times) + 1),
   });
+  return rows.map(({ window, ...r }) => ({
+    ...r,
+    window: window && {
+      from: new Date(window.from),
+      readings: window.readings.map(([at, systolic, diastolic, pulse]) => ({
+        at: new Date(at),
+        systolic,
+        diastolic,
+        pulse,
+      })),
+    },
+  }));
 }
-let readingsToCheckTemplate: Template<ReadingsToCheckParams, ReadingToCheck> | undefined;
+type ReadingToCheckRow = Omit<ReadingToCheck, 'window'> & { window: WindowJson };
+let readingsToCheckTemplate: Template<ReadingsToCheckParams, ReadingToCheckRow> | undefined;
+
+/**
+ * The window of a reading `v` of patient `p` (organization `o`, alert settings `s`): the patient's
+ * readings with a blood pressure or a pulse (any kind's pulse component), measured from the start
+ * of the first of the organization's window days ending with the reading's day, in its time zone,
+ * up to the reading itself. The day's start is computed by PostgreSQL (`AT TIME ZONE`), so a window
+ * across a daylight-saving change starts at local midnight, not 24-hour steps back. Read over the
+ * patient-and-time index, in the statement that reads the readings, so that a webhook call pays no
+ * round trip of its own for its windows. The readings of the same
+ * call are all stored before, so each window holds them, as a query per reading would.
+ */
+const windowColumn = sql`
+  CASE WHEN p.enrolled_rpm AND p.enrollment_status IS NOT DISTINCT FROM 'Active'
+            AND (v.pulse IS NOT NULL OR (v.systolic IS NOT NULL AND v.diastolic IS NOT NULL))
+       THEN (SELECT jsonb_build_object('from', w.window_from, 'readings', coalesce((
+                      SELECT jsonb_agg(jsonb_build_array(x.created_at, x.systolic, x.diastolic, x.pulse) ORDER BY x.created_at)
+                        FROM observations x
+                       WHERE x.patient_id = v.patient_id AND x.created_at >= w.window_from AND x.created_at <= v.created_at
+                         AND (x.pulse IS NOT NULL OR (x.systolic IS NOT NULL AND x.diastolic IS NOT NULL))), '[]'::jsonb))
+               FROM (SELECT (date_trunc('day', v.created_at AT TIME ZONE o.time_zone)
+                              - make_interval(days => coalesce(s.bp_window_days, ${sql.lit(DEFAULT_BP_WINDOW_DAYS)}) - 1))
+                             AT TIME ZONE o.time_zone AS window_from) w)
+  END AS "window"`;
 
 function readingsToCheckQuery({ ids, from, to }: ReadingsToCheckParams) {
-  return sql<ReadingToCheck>`
+  return sql<ReadingToCheckRow>`
     SELECT v.id::int8 AS vital_id, v.patient_id, p.organization_id, v.kind, v.components, v.created_at AS measured_at,
            v.irregular_heartbeat AS irregular,
            (p.enrolled_rpm AND p.enrollment_status IS NOT DISTINCT FROM 'Active') AS active,
@@ -122,7 +176,8 @@ function readingsToCheckQuery({ ids, from, to }: ReadingsToCheckParams) {
              AS open_rules,
            coalesce((SELECT jsonb_object_agg(x.rule, x.at) FROM (
                        SELECT a.rule, max(a.resolved_at) AS at FROM alerts a
-                        WHERE a.patient_id = v.patient_id AND a.status = 'resolved' GROUP BY a.rule) x), '{}') AS resolved
+                        WHERE a.patient_id = v.patient_id AND a.status = 'resolved' GROUP BY a.rule) x), '{}') AS resolved,
+           ${windowColumn}
       FROM observations v
       JOIN patients p ON p.id = v.patient_id
       JOIN organizations o ON o.id = p.organization_id

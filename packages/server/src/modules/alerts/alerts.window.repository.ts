@@ -1,49 +1,8 @@
 import { weight, type AlertRule } from '@rpm/contracts';
 import { sql } from 'kysely';
 import type { Queryable } from '../../db/pool.ts';
-import { kysely, template, type Template } from '../../db/kysely.ts';
+import { kysely } from '../../db/kysely.ts';
 import type { AlertChange } from './alerts.repository.ts';
-
-/** One reading of the blood-pressure and pulse window. */
-export interface WindowReading {
-  at: Date;
-  systolic: number | null;
-  diastolic: number | null;
-  pulse: number | null;
-}
-
-/**
- * The window's readings: those of the patient with blood pressure or a pulse (any kind's pulse
- * component), measured from the start of the first of `days` calendar days ending with the
- * reading's day, in the organization's time zone, up to the reading itself. The day's start is
- * computed by PostgreSQL (`AT TIME ZONE`), so a window across a daylight-saving change starts at
- * local midnight, not 24-hour steps back. Read over the patient-and-time index, for several
- * readings in one query whatever their number: a webhook call of a hundred readings costs one
- * round trip for its windows, not a hundred. Answers them in the order asked.
- */
-export async function windowsOf(
-  db: Queryable,
-  windows: { patientId: number; at: Date; timeZone: string; days: number }[],
-): Promise<{ from: Date; readings: WindowReading[] }[]> {
-  if (windows.length === 0) return [];
-  // Prepared once per connection, as readingsToCheck: its text does not depend on the number.
-  windowsTemplate ??= template('alerts_windows_v1', ['patientIds', 'ats', 'timeZones', 'days'], (p: WindowsParams) =>
-    windowsQuery(p).compile(kysely(db)),
-  );
-  const rows = await windowsTemplate.run(db, {
-    patientIds: windows.map((w) => w.patientId),
-    ats: windows.map((w) => w.at),
-    timeZones: windows.map((w) => w.timeZone),
-    days: windows.map((w) => w.days),
-  });
-  const out = windows.map(() => ({ from: new Date(0), readings: [] as WindowReading[] }));
-  for (const { ord, window_from, at, systolic, diastolic, pulse } of rows) {
-    const w = out[ord - 1]!;
-    w.from = window_from;
-    if (at !== null) w.readings.push({ at, systolic, diastolic, pulse });
-  }
-  return out;
-}
 
 /** The patient's other readings of a kind measured within `minutes` either side of `at`. */
 export async function readingsAround(
@@ -110,28 +69,4 @@ export async function setCleared(
       : q.where('cleared_at', 'is', null).where('last_at', '<=', c.at);
   const rows = await q.returning(['id', 'patient_id', 'organization_id', 'severity', 'status']).execute();
   return rows as AlertChange[];
-}
-
-interface WindowsParams {
-  patientIds: number[];
-  ats: Date[];
-  timeZones: string[];
-  days: number[];
-}
-type WindowRow = WindowReading & { ord: number; window_from: Date };
-let windowsTemplate: Template<WindowsParams, WindowRow> | undefined;
-
-function windowsQuery(p: WindowsParams) {
-  return sql<WindowRow>`
-    SELECT w.ord::int AS ord, w.window_from, o.created_at AS at, o.systolic, o.diastolic, o.pulse
-      FROM (SELECT i.ord, i.patient_id, i.at,
-                   ((date_trunc('day', i.at AT TIME ZONE i.tz) - make_interval(days => i.days - 1)) AT TIME ZONE i.tz)
-                     AS window_from
-              FROM unnest(${p.patientIds}::int[], ${p.ats}::timestamptz[], ${p.timeZones}::text[], ${p.days}::int[])
-                   WITH ORDINALITY AS i(patient_id, at, tz, days, ord)) w
-      LEFT JOIN LATERAL (
-        SELECT o.created_at, o.systolic, o.diastolic, o.pulse FROM observations o
-         WHERE o.patient_id = w.patient_id AND o.created_at >= w.window_from AND o.created_at <= w.at
-           AND (o.pulse IS NOT NULL OR (o.systolic IS NOT NULL AND o.diastolic IS NOT NULL))) o ON true
-     ORDER BY w.ord, o.created_at`;
 }

@@ -3,16 +3,23 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool, preparedStatementTarget } from '../../db/pool.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
-import { buildManyReadings, buildOrganization, buildPatient, buildReadings } from '../../../test/support/factories.ts';
+import {
+  buildManyReadings,
+  buildOrganization,
+  buildPatient,
+  buildStoredReadings,
+} from '../../../test/support/factories.ts';
 import { genericPlanOf, seqScanned } from '../../../test/support/plans.ts';
-import { windowsOf } from './alerts.window.repository.ts';
+import { readingsToCheck } from './alerts.repository.ts';
 
 /*
  * The alert check's window read runs in every webhook call, as a statement each connection plans
- * once (generically). Planned while the month's readings table is nearly empty (a new month, a new
- * install), it reads all of that table, the cheapest way then, and a connection keeps that plan
- * as the table grows until the table is analyzed. A connection's plans are therefore dropped after a
- * lifetime (db/pool.ts), and made again for the table as it is.
+ * once (generically). When it was a statement of its own, its plan made while the month's readings
+ * table was nearly empty (a new month, a new install) read all of that table, and a connection kept
+ * that plan as the table grew until the table was analyzed. It is now read beside each reading's
+ * settings (readingsToCheck), keyed by the reading's patient and time, and that statement keeps to
+ * the patient-and-time index even in a plan made on the empty table, with no renewal of plans at
+ * all (db/pool.ts renews them anyway, pool.test.ts).
  */
 
 let db: TestDatabase;
@@ -28,8 +35,8 @@ beforeAll(async () => {
         EXECUTE format('ALTER TABLE %s SET (autovacuum_enabled = false)', t);
       END LOOP;
     END $$`);
-  // One connection of each kind, whose plans are renewed after a second instead of the portal's minute.
-  pool = createPool(db.url, 1, { planLifetimeMs: 1_000 });
+  // One connection of each kind, whose plans are never renewed.
+  pool = createPool(db.url, 1, { planLifetimeMs: Infinity });
 });
 afterAll(async () => {
   await pool?.end();
@@ -37,25 +44,24 @@ afterAll(async () => {
 });
 
 describe('the alert windows, in the generic plan the portal runs', () => {
-  it('are read over the patient-and-time index once the table has grown, once the plan made on the empty table has had its lifetime', async () => {
+  it('are read over the patient-and-time index once the table has grown, by the plan made on the nearly empty table', async () => {
     const org = (await buildOrganization(db.pool)).id;
     const patient = await buildPatient(db.pool, { organizationId: org, enrolledRpm: true, enrollmentStatus: 'Active' });
     const other = await buildPatient(db.pool, { organizationId: org });
-    await buildReadings(db.pool, patient, [
+    const stored = await buildStoredReadings(db.pool, patient, [
       { at: { ago: '2 days' }, systolic: 141 },
       { at: { ago: '1 day' }, systolic: 142 },
       { at: { ago: '1 hour' }, systolic: 143 },
     ]);
-    const window = [{ patientId: patient, at: new Date(), timeZone: 'UTC', days: 7 }];
+    const latest = [stored.at(-1)!];
     // Planned now, on the pool's prepared connection, with the readings table nearly empty.
-    await windowsOf(pool, window);
+    await readingsToCheck(pool, latest);
     // The table grows, as in a month's first hours, faster than anything analyzes it.
     await buildManyReadings(db.pool, other, { count: 20_000, kind: bloodPressure.kind, every: '1 minute' });
-    await new Promise((r) => setTimeout(r, 1_500));
     const { result, nodes } = await genericPlanOf(preparedStatementTarget(pool) as pg.Pool, (client) =>
-      windowsOf(client, window),
+      readingsToCheck(client, latest),
     );
-    expect(result[0]!.readings.map((r) => r.systolic)).toEqual([141, 142, 143]);
+    expect(result[0]!.window!.readings.map((r) => r.systolic)).toEqual([141, 142, 143]);
     expect(seqScanned(nodes, 'observations')).toEqual([]);
   });
 });
