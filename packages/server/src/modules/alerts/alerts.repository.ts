@@ -150,11 +150,11 @@ let readingsToCheckTemplate: Template<ReadingsToCheckParams, ReadingToCheckRow> 
 const windowColumn = sql`
   CASE WHEN p.enrolled_rpm AND p.enrollment_status IS NOT DISTINCT FROM 'Active'
             AND (v.pulse IS NOT NULL OR (v.systolic IS NOT NULL AND v.diastolic IS NOT NULL))
-       THEN (SELECT jsonb_build_object('from', w.window_from, 'readings', coalesce((
-                      SELECT jsonb_agg(jsonb_build_array(x.created_at, x.systolic, x.diastolic, x.pulse) ORDER BY x.created_at)
+       THEN (SELECT json_build_object('from', w.window_from, 'readings', coalesce((
+                      SELECT json_agg(json_build_array(x.created_at, x.systolic, x.diastolic, x.pulse) ORDER BY x.created_at)
                         FROM observations x
                        WHERE x.patient_id = v.patient_id AND x.created_at >= w.window_from AND x.created_at <= v.created_at
-                         AND (x.pulse IS NOT NULL OR (x.systolic IS NOT NULL AND x.diastolic IS NOT NULL))), '[]'::jsonb))
+                         AND (x.pulse IS NOT NULL OR (x.systolic IS NOT NULL AND x.diastolic IS NOT NULL))), '[]'::json))
                FROM (SELECT (date_trunc('day', v.created_at AT TIME ZONE o.time_zone)
                               - make_interval(days => coalesce(s.bp_window_days, ${sql.lit(DEFAULT_BP_WINDOW_DAYS)}) - 1))
                              AT TIME ZONE o.time_zone AS window_from) w)
