@@ -63,8 +63,8 @@ export type EvaluationMode = { mode: 'reading' } | { mode: 'reevaluate'; raiseNe
  * a rule no longer met marks its open alert cleared, an open stale-data alert ends, and every
  * instance hears of the changes once the transaction commits. Only patients enrolled in RPM with
  * status Active are checked. Blood-pressure readings that break nothing cost one query however
- * many they are (the readings with their patients' settings and their windows). Callers: device ingestion, FHIR, manual
- * readings, the demo seed.
+ * many they are (the readings with their patients' settings and their windows). Callers: device
+ * ingestion, FHIR, manual readings, the demo seed.
  */
 export async function evaluateStoredReadings(tx: Queryable, stored: StoredReading[]): Promise<AlertChange[]> {
   const readings = await readingsToCheck(tx, stored);

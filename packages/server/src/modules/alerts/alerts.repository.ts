@@ -144,8 +144,8 @@ let readingsToCheckTemplate: Template<ReadingsToCheckParams, ReadingToCheckRow> 
  * up to the reading itself. The day's start is computed by PostgreSQL (`AT TIME ZONE`), so a window
  * across a daylight-saving change starts at local midnight, not 24-hour steps back. Read over the
  * patient-and-time index, in the statement that reads the readings, so that a webhook call pays no
- * round trip of its own for its windows. The readings of the same
- * call are all stored before, so each window holds them, as a query per reading would.
+ * round trip of its own for its windows. The readings of the same call are all stored before, so
+ * each window holds them, as a query per reading would.
  */
 const windowColumn = sql`
   CASE WHEN p.enrolled_rpm AND p.enrollment_status IS NOT DISTINCT FROM 'Active'
