@@ -88,6 +88,8 @@ describe('patients, as a provider', () => {
     patientId = Number(new URL(page.url()).pathname.split('/').pop());
     await page.getByRole('heading', { name: 'Grace Hopper' }).waitFor();
     const cards = page.getByTestId('insurance-card');
+    // The insurance is drawn right after the first screen (AfterFirstScreen), not with the heading.
+    await cards.nth(1).waitFor();
     expect(await cards.count()).toBe(2);
     expect(await cards.nth(0).innerText()).toContain('Grace Hopper');
     expect(await cards.nth(1).innerText()).not.toContain(PatientTexts.policyholder);
