@@ -220,6 +220,40 @@ describe('administration', () => {
     await row.getByRole('cell', { name: 'active', exact: true }).waitFor();
   });
 
+  it('on a phone, each user is a block of labelled lines, with its actions on screen', async () => {
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    try {
+      const page = await phone.newPage();
+      const errors = collectConsoleErrors(page);
+      await signInAs(page, portal, portal.adminEmail, portal.adminPassword);
+      await page.goto(`${portal.url}/users`);
+      const row = userRow(page, providerEmail);
+      const disable = row.getByRole('button', { name: Labels.disable });
+      await disable.waitFor();
+      // Nothing is off the side: not the page, not the table in its card.
+      const box = (await disable.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(390);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      const table = page.getByRole('table', { name: AdminTexts.usersTitle });
+      expect(await table.evaluate((t) => t.parentElement!.scrollWidth <= t.parentElement!.clientWidth)).toBe(true);
+      // Each value is led by its column's label; the headings stay for screen readers.
+      const email = row.getByRole('cell', { name: providerEmail, exact: true });
+      expect(await email.evaluate((td) => getComputedStyle(td, '::before').content)).toContain(UsersTableColumns[1]);
+      for (const column of UsersTableColumns) expect(await table.getByRole('columnheader', { name: column, exact: true }).count()).toBe(1);
+      // The admin's own row offers no action, so it shows no empty Action line.
+      const ownActions = userRow(page, portal.adminEmail).locator('td').last();
+      expect(await ownActions.isVisible()).toBe(false);
+      await disable.click();
+      const dialog = page.getByRole('dialog', { name: UserActionConfirmations.disable.title });
+      await dialog.getByRole('button', { name: Labels.cancel }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      expect(errors).toEqual([]);
+    } finally {
+      await phone.close();
+    }
+  });
+
   it('adds an organization and a device, and refuses a duplicate device', async () => {
     await openFromSidebar(admin, Labels.addOrg, '/organizations/add');
     await admin.getByLabel(AdminTexts.organizationName).fill(orgName);

@@ -80,16 +80,81 @@ interface DataTableProps {
   /** Rules for the table's cells, set once on the table rather than on each cell (a cell's own
    * sx is styled again for every row, on every render). */
   tableSx?: SxProps<Theme>;
+  /** On a phone, each row is drawn as a block of "column: value" lines instead of a wide row
+   * (admin lists whose last columns, their actions among them, were off the screen). */
+  stackOnPhone?: boolean;
 }
 
 // On a phone a cell's 16 px sides, ten of them in a five-column row, were what pushed the last
 // columns out of view.
 const PHONE_CELLS: SxProps<Theme> = { '& th, & td': { px: { xs: 0.75, sm: 2 } } };
 
+/** A CSS string holding `text` (column labels are plain words: quotes and backslashes escaped). */
+const cssString = (text: string) => `"${text.replace(/["\\]/g, '\\$&')}"`;
+
+/**
+ * A phone's view of a table: every row a block, every cell a line led by its column's label. The
+ * heading row is hidden from the eye only, so that screen readers still name each cell by it, and
+ * the labels drawn before the cells carry empty alternative text (`content: "…" / ""`) where the
+ * browser knows that syntax, so that they are not read a second time. Empty cells are left out.
+ */
+function stackedOnPhone(columns: readonly ColumnSpec[]): SxProps<Theme> {
+  const labels: Record<string, { content: string }> = {};
+  const silentLabels: Record<string, { content: string }> = {};
+  columns.forEach((c, i) => {
+    const text = typeof c === 'string' ? c : c.label;
+    if (!text) return;
+    const selector = `& td:nth-of-type(${i + 1})::before`;
+    labels[selector] = { content: cssString(`${text}: `) };
+    silentLabels[selector] = { content: `${cssString(`${text}: `)} / ""` };
+  });
+  return (theme) => ({
+    [theme.breakpoints.down('sm')]: {
+      display: 'block',
+      '& thead': {
+        position: 'absolute',
+        width: '1px',
+        height: '1px',
+        overflow: 'hidden',
+        clip: 'rect(0 0 0 0)',
+        whiteSpace: 'nowrap',
+      },
+      '& tbody, & tr, & td': { display: 'block' },
+      '& tr': { py: 1, borderBottom: `1px solid ${theme.palette.divider}` },
+      '& tr:last-of-type': { borderBottom: 0 },
+      // With the cell's class: MUI sizes a small checkbox cell by a rule of two classes.
+      '& td.MuiTableCell-root': {
+        borderBottom: 0,
+        py: 0.25,
+        px: 1.5,
+        width: 'auto',
+        textAlign: 'left',
+        overflowWrap: 'anywhere',
+      },
+      // A full-size target for a finger (MUI's small checkbox cell takes its padding away).
+      '& td.MuiTableCell-root > .MuiCheckbox-root': { p: 1 },
+      // A cell with nothing in it, or only an empty group (a row that offers no action).
+      '& td:empty, & td:has(> :only-child:empty)': { display: 'none' },
+      '& td::before': { fontWeight: 600, color: theme.palette.text.secondary },
+      ...labels,
+      '@supports (content: "a" / "")': silentLabels,
+    },
+  });
+}
+
 /** A small MUI table with one heading row. */
-export function DataTable({ label, columns, children, contained = true, containerSx, tableSx }: DataTableProps) {
+export function DataTable({
+  label,
+  columns,
+  children,
+  contained = true,
+  containerSx,
+  tableSx,
+  stackOnPhone = false,
+}: DataTableProps) {
+  const sx = [PHONE_CELLS, stackOnPhone ? stackedOnPhone(columns) : {}, tableSx ?? {}].flat();
   const table = (
-    <Table size="small" aria-label={label} sx={tableSx ? [PHONE_CELLS, tableSx].flat() : PHONE_CELLS}>
+    <Table size="small" aria-label={label} sx={sx}>
       <TableHead>
         <TableRow>
           {columns.map((c) =>

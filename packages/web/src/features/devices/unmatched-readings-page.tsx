@@ -114,7 +114,7 @@ export default function UnmatchedReadingsPage() {
                 {UnmatchedTexts.attach}
               </Button>
             </Stack>
-            <DataTable label={IngestionTexts.unmatchedTitle} columns={COLUMNS}>
+            <DataTable label={IngestionTexts.unmatchedTitle} columns={COLUMNS} stackOnPhone>
               {page.items.map((r) => {
                 const time = formatTimestamp(r.measured_at, timezone);
                 return (

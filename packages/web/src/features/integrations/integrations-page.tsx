@@ -51,7 +51,7 @@ export default function IntegrationsPage() {
       )}
       <ListStates query={sources} errorFallback={IngestionTexts.integrationsTitle} emptyText={IngestionTexts.noSources}>
         {(list) => (
-          <DataTable label={IngestionTexts.integrationsTitle} columns={COLUMNS}>
+          <DataTable label={IngestionTexts.integrationsTitle} columns={COLUMNS} stackOnPhone>
             {list.map((s) => (
               <SourceRow
                 key={s.id}

@@ -65,7 +65,7 @@ export function SmartClientsSection({
         isEmpty={(d) => d.clients.length === 0}
       >
         {(data) => (
-          <DataTable label={SmartTexts.title} columns={COLUMNS}>
+          <DataTable label={SmartTexts.title} columns={COLUMNS} stackOnPhone>
             {data.clients.map((c) => (
               <SmartClientRow key={c.id} client={c} organization={organizationName(c.organization_id)} />
             ))}

@@ -61,7 +61,7 @@ export function UsersList({ currentUserId }: { currentUserId: number | null }) {
       <PageHeader title={AdminTexts.usersTitle} />
       <ListStates query={users} errorFallback={AdminTexts.failedToLoadUsers} emptyText={AdminTexts.noUsers}>
         {(list) => (
-          <DataTable label={AdminTexts.usersTitle} columns={UsersTableColumns}>
+          <DataTable label={AdminTexts.usersTitle} columns={UsersTableColumns} stackOnPhone>
             {list.map((u) => (
               <TableRow key={u.id} hover data-testid={`user-row-${u.id}`}>
                 <TableCell>{u.id}</TableCell>
