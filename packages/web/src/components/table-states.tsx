@@ -18,6 +18,7 @@ import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { errorMessage } from '../api/errors.ts';
 import { LoadingState } from './loading-state.tsx';
+import { VISUALLY_HIDDEN } from './visually-hidden.ts';
 
 export { LoadingState };
 
@@ -111,14 +112,7 @@ function stackedOnPhone(columns: readonly ColumnSpec[]): SxProps<Theme> {
   return (theme) => ({
     [theme.breakpoints.down('sm')]: {
       display: 'block',
-      '& thead': {
-        position: 'absolute',
-        width: '1px',
-        height: '1px',
-        overflow: 'hidden',
-        clip: 'rect(0 0 0 0)',
-        whiteSpace: 'nowrap',
-      },
+      '& thead': VISUALLY_HIDDEN,
       '& tbody, & tr, & td': { display: 'block' },
       '& tr': { py: 1, borderBottom: `1px solid ${theme.palette.divider}` },
       '& tr:last-of-type': { borderBottom: 0 },

@@ -9,6 +9,7 @@ import {
   type MeasurementLevel,
   type ThresholdValues,
 } from '@rpm/contracts';
+import { VISUALLY_HIDDEN } from '../../components/visually-hidden.ts';
 
 /**
  * The marks of the patient's tables: the level and words of the kind's one classifier (the same
@@ -48,14 +49,7 @@ export const READING_TABLE_SX = (theme: Theme) => ({
   [`& td.${TIME_CELL}`]: { minWidth: 140, [theme.breakpoints.down('sm')]: { minWidth: 0 } },
   [`& .${TIME_TEXT}`]: { whiteSpace: 'nowrap', [theme.breakpoints.down('sm')]: { whiteSpace: 'normal' } },
   [`& .${MARK_MEANING}`]: {
-    [theme.breakpoints.down('sm')]: {
-      position: 'absolute',
-      width: '1px',
-      height: '1px',
-      overflow: 'hidden',
-      clip: 'rect(0 0 0 0)',
-      whiteSpace: 'nowrap',
-    },
+    [theme.breakpoints.down('sm')]: VISUALLY_HIDDEN,
   },
 });
 
