@@ -123,6 +123,8 @@ function stackedOnPhone(columns: readonly ColumnSpec[]): SxProps<Theme> {
         px: 1.5,
         width: 'auto',
         textAlign: 'left',
+        // A line may wrap even where a wide row kept a cell on one line (a SMART client's id).
+        whiteSpace: 'normal',
         overflowWrap: 'anywhere',
       },
       // A full-size target for a finger (MUI's small checkbox cell takes its padding away).
