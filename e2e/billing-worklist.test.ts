@@ -2,8 +2,8 @@
  * The billing worklist and the month's steps as the care team and the billing admin use them, on
  * the real portal: /billing opens on this month's worklist; a past month (October 2026, fixed
  * dates) shows how it ended, row by row as the server counts it; the provider and program filters
- * live in the address and survive a reload, and so does a column's sort, done by the server; the
- * table scrolls inside itself on a phone. The
+ * live in the address and survive a reload, and so does a column's sort, done by the server; on a
+ * phone each patient is a block of labelled lines, sorted with fields of its own. The
  * report's month is closed after a dialog naming every organization, reopened with a required
  * reason, closed again and its claims marked sent, after which it cannot be reopened. The evidence
  * page shows the patient block and counts that say what they count, and prints without the chrome.
@@ -28,6 +28,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   adminOrganizationId,
   apiAs,
+  axeViolations,
   buildDevice,
   buildOrganization,
   buildPatient,
@@ -176,6 +177,10 @@ describe('billing worklist', () => {
       ]);
     const benRow = worklist.rows.find((r) => r.patient_id === ben)!;
     expect(await rowOf(page, ben).textContent()).toContain(billingNeedsText(benRow.needs));
+    // Beside the menu on a laptop the nine columns fit: nothing to scroll sideways for.
+    expect(
+      await worklistTable(page).evaluate((t) => t.parentElement!.scrollWidth <= t.parentElement!.clientWidth),
+    ).toBe(true);
 
     // The program filter goes to the server and into the address; a reload keeps it.
     await choose(page, BillingPageTexts.program, program('heart_failure')!.label);
@@ -220,22 +225,40 @@ describe('billing worklist', () => {
     await close();
   });
 
-  it('fits a phone (390x844): the filters stack and the table scrolls inside itself without losing columns', async () => {
+  it('on a phone (390x844) each patient is a block of labelled lines, and the sort has fields of its own', async () => {
     const { page, errors, close } = await signedInPage(390, 844);
     await page.goto(`${portal.url}/billing?view=worklist&month=${MONTH}`);
     await rowOf(page, ada).waitFor();
+    // Nothing is off the side: not the page, not the table in its frame, not a row's last line.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-    const frame = await worklistTable(page).evaluate((table) => {
-      const container = table.parentElement!;
-      return {
-        scroll: container.scrollWidth,
-        client: container.clientWidth,
-        columns: table.querySelectorAll('thead th').length,
-      };
-    });
-    expect(frame.scroll).toBeGreaterThan(frame.client);
-    expect(frame.columns).toBe(9);
+    const table = worklistTable(page);
+    expect(await table.evaluate((t) => t.parentElement!.scrollWidth <= t.parentElement!.clientWidth)).toBe(true);
+    const provider = rowOf(page, ada).getByRole('cell', { name: 'Dana Doctor', exact: true });
+    const box = (await provider.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    expect(await provider.evaluate((td) => getComputedStyle(td, '::before').content)).toContain(
+      BillingPageTexts.provider,
+    );
+    // The headings stay for screen readers, but are no buttons one could tab to without seeing them.
+    expect(await table.locator('thead th').count()).toBe(9);
+    expect(await table.getByRole('columnheader', { name: BillingPageTexts.minutes, exact: true }).count()).toBe(1);
+    expect(await table.getByRole('button').count()).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
     await shot(page, 'phone');
+
+    // The sort fields do what the headings do on a wider screen, and the address keeps them.
+    const names = () => table.locator('tbody tr td:first-child').allTextContents();
+    await choose(page, BillingPageTexts.sortBy, BillingPageTexts.minutes);
+    await page.waitForURL(/sort=minutes&order=asc/);
+    await expect.poll(names, { timeout: 15_000 }).toEqual(['Ben Worklist', 'Ada Worklist']);
+    await choose(page, BillingPageTexts.sortOrder, BillingPageTexts.orderNames.desc);
+    await page.waitForURL(/order=desc/);
+    await expect.poll(names, { timeout: 15_000 }).toEqual(['Ada Worklist', 'Ben Worklist']);
+    await page.reload();
+    await expect.poll(names, { timeout: 15_000 }).toEqual(['Ada Worklist', 'Ben Worklist']);
+    await choose(page, BillingPageTexts.sortBy, BillingPageTexts.serverOrder);
+    await expect.poll(() => new URL(page.url()).searchParams.get('sort')).toBeNull();
+    await page.getByRole('combobox', { name: BillingPageTexts.sortOrder }).waitFor({ state: 'detached' });
     expect(errors).toEqual([]);
     await close();
   });

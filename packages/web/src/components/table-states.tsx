@@ -99,7 +99,7 @@ const cssString = (text: string) => `"${text.replace(/["\\]/g, '\\$&')}"`;
  * the labels drawn before the cells carry empty alternative text (`content: "…" / ""`) where the
  * browser knows that syntax, so that they are not read a second time. Empty cells are left out.
  */
-function stackedOnPhone(columns: readonly ColumnSpec[]): SxProps<Theme> {
+export function stackedOnPhone(columns: readonly ColumnSpec[]): SxProps<Theme> {
   const labels: Record<string, { content: string }> = {};
   const silentLabels: Record<string, { content: string }> = {};
   columns.forEach((c, i) => {

@@ -10,7 +10,12 @@ import {
   TableHead,
   TableRow,
   TableSortLabel,
+  TextField,
   Typography,
+  useMediaQuery,
+  MenuItem,
+  type SxProps,
+  type Theme,
 } from '@mui/material';
 import {
   billingNeedsText,
@@ -19,6 +24,7 @@ import {
   type BillingWorklistQuery,
   type BillingWorklistRow,
   type BillingWorklistSort,
+  SORT_ORDERS,
   type SortOrder,
 } from '@rpm/contracts';
 import { Link as RouterLink } from 'react-router';
@@ -27,7 +33,7 @@ import { useOrganizations } from '../../api/organizations/get-organizations.ts';
 import { useProviders } from '../../api/organizations/get-providers.ts';
 import { usePrograms } from '../../api/programs/get-programs.ts';
 import { paths } from '../../config/paths.ts';
-import { QueryStates } from '../../components/table-states.tsx';
+import { QueryStates, stackedOnPhone } from '../../components/table-states.tsx';
 import { useAuth } from '../../lib/auth/auth-context.tsx';
 import { formatTimestamp } from '../../lib/format-timestamp.ts';
 import { useTimezone } from '../../lib/timezone.ts';
@@ -69,6 +75,8 @@ export function BillingWorklistView({ search, update, isAdmin, organizationId, o
   const providerScope = isAdmin ? (organizationId ?? onlyOrganization) : (user?.organization_id ?? null);
   const providers = useProviders(providerScope);
   const programs = usePrograms();
+  // On a phone the heading row is read by screen readers only, so the sort has fields of its own.
+  const phone = useMediaQuery((t: Theme) => t.breakpoints.down('sm'), { noSsr: true });
 
   return (
     <>
@@ -94,6 +102,7 @@ export function BillingWorklistView({ search, update, isAdmin, organizationId, o
           options={programs.data?.items.map((p) => ({ value: p.id, label: p.label }))}
           onChange={(value) => update({ program: value })}
         />
+        {phone && <PhoneSortFields sort={sort} order={order} update={update} />}
       </FilterBar>
       {worklist.isFetching && !worklist.isPending && <LinearProgress sx={{ mb: 1 }} aria-label="Loading" />}
       <QueryStates
@@ -111,6 +120,7 @@ export function BillingWorklistView({ search, update, isAdmin, organizationId, o
               rows={data.rows}
               sort={sort}
               order={order}
+              sortable={!phone}
               onSort={(column) => {
                 // Each heading cycles: its first direction, the other one, then the server's order.
                 // The server sorts every row, so the first page of the new order is shown.
@@ -127,48 +137,119 @@ export function BillingWorklistView({ search, update, isAdmin, organizationId, o
   );
 }
 
+/** The worklist's columns in order, with the sort each heading asks the server for (if any). */
+const COLUMNS: readonly { label: string; sort: BillingWorklistSort | null }[] = [
+  { label: BillingTexts.patient, sort: 'patient' },
+  { label: BillingPageTexts.atRisk, sort: 'at_risk' },
+  { label: BillingPageTexts.deviceDays, sort: 'device_days' },
+  { label: BillingPageTexts.minutes, sort: 'minutes' },
+  { label: BillingPageTexts.liveContact, sort: 'interactive' },
+  { label: BillingPageTexts.action, sort: null },
+  { label: BillingPageTexts.lastReading, sort: 'last_reading' },
+  { label: BillingPageTexts.lastOutreach, sort: 'last_outreach' },
+  { label: BillingPageTexts.provider, sort: null },
+];
+const SORTABLE = COLUMNS.flatMap((c) => (c.sort === null ? [] : [{ value: c.sort, label: c.label }]));
+/**
+ * The table's cell rules, set once on the table rather than on each cell of every row. On a laptop
+ * beside the menu nine columns fit when the cells keep narrow sides and a date may put its time on a
+ * second line; the minutes stay on one. On a phone they do not fit at all:
+ * each patient becomes a block of labelled lines.
+ */
+const CELLS: SxProps<Theme> = [
+  {
+    '& th, & td': { px: 1 },
+    '& td:nth-of-type(4)': { whiteSpace: 'nowrap' },
+    '& td:nth-of-type(3)': { minWidth: 170 },
+    '& td:nth-of-type(6)': { minWidth: 170 },
+  },
+  stackedOnPhone(COLUMNS.map((c) => c.label)),
+].flat();
+
+/**
+ * The phone's sort: a column (or the server's ranking) and its direction. Choosing a column starts
+ * in the direction its heading's first click would.
+ */
+function PhoneSortFields({
+  sort,
+  order,
+  update,
+}: {
+  sort: BillingWorklistSort | null;
+  order: SortOrder;
+  update: BillingViewProps['update'];
+}) {
+  return (
+    <>
+      <SelectFilter
+        label={BillingPageTexts.sortBy}
+        allLabel={BillingPageTexts.serverOrder}
+        value={sort ?? ''}
+        options={SORTABLE}
+        onChange={(value) =>
+          isWorklistSort(value)
+            ? update({ sort: value, order: firstOrder(value) })
+            : update({ sort: undefined, order: undefined })
+        }
+      />
+      {sort !== null && (
+        <TextField
+          select
+          label={BillingPageTexts.sortOrder}
+          value={order}
+          onChange={(e) => update({ order: e.target.value })}
+          size="small"
+          sx={{ minWidth: 200 }}
+        >
+          {SORT_ORDERS.map((o) => (
+            <MenuItem key={o} value={o}>
+              {BillingPageTexts.orderNames[o]}
+            </MenuItem>
+          ))}
+        </TextField>
+      )}
+    </>
+  );
+}
+
 interface WorklistTableProps {
   rows: BillingWorklistRow[];
   sort: BillingWorklistSort | null;
   order: SortOrder;
+  /** The headings are buttons that sort (not on a phone, where they are not shown). */
+  sortable: boolean;
   onSort: (column: BillingWorklistSort) => void;
 }
 
-function WorklistTable({ rows, sort, order, onSort }: WorklistTableProps) {
+function WorklistTable({ rows, sort, order, sortable, onSort }: WorklistTableProps) {
   const { timezone } = useTimezone();
   const when = (iso: string | null) => (iso ? formatTimestamp(iso, timezone) : BillingPageTexts.never);
-  const head = (column: BillingWorklistSort, label: string) => (
-    <TableCell sortDirection={sort === column ? order : false} sx={{ whiteSpace: 'nowrap' }}>
-      <TableSortLabel
-        active={sort === column}
-        direction={sort === column ? order : firstOrder(column)}
-        onClick={() => onSort(column)}
-      >
-        {label}
-      </TableSortLabel>
-    </TableCell>
-  );
   return (
-    // The table scrolls sideways inside its frame on a phone rather than losing columns.
-    <TableContainer component={Paper} variant="outlined" sx={{ overflowX: 'auto' }}>
-      <Table size="small" aria-label={BillingPageTexts.worklistTitle}>
+    <TableContainer component={Paper} variant="outlined">
+      <Table size="small" aria-label={BillingPageTexts.worklistTitle} sx={CELLS}>
         <TableHead>
           <TableRow>
-            {head('patient', BillingTexts.patient)}
-            {head('at_risk', BillingPageTexts.atRisk)}
-            {head('device_days', BillingPageTexts.deviceDays)}
-            {head('minutes', BillingPageTexts.minutes)}
-            {head('interactive', BillingPageTexts.liveContact)}
-            <TableCell>{BillingPageTexts.action}</TableCell>
-            {head('last_reading', BillingPageTexts.lastReading)}
-            {head('last_outreach', BillingPageTexts.lastOutreach)}
-            <TableCell>{BillingPageTexts.provider}</TableCell>
+            {COLUMNS.map(({ label, sort: column }) => (
+              <TableCell key={label} sortDirection={column !== null && sort === column ? order : false}>
+                {column !== null && sortable ? (
+                  <TableSortLabel
+                    active={sort === column}
+                    direction={sort === column ? order : firstOrder(column)}
+                    onClick={() => onSort(column)}
+                  >
+                    {label}
+                  </TableSortLabel>
+                ) : (
+                  label
+                )}
+              </TableCell>
+            ))}
           </TableRow>
         </TableHead>
         <TableBody>
           {rows.map((r) => (
             <TableRow key={r.patient_id} data-testid={`worklist-row-${r.patient_id}`}>
-              <TableCell sx={{ whiteSpace: 'nowrap' }}>
+              <TableCell>
                 <Link component={RouterLink} to={paths.patient(r.patient_id)}>
                   {r.patient_name}
                 </Link>
@@ -176,20 +257,18 @@ function WorklistTable({ rows, sort, order, onSort }: WorklistTableProps) {
               <TableCell>
                 {r.at_risk && <Chip size="small" color="warning" label={BillingPageTexts.atRisk} />}
               </TableCell>
-              <TableCell sx={{ minWidth: 200 }}>
+              <TableCell>
                 {BillingPageTexts.deviceDaysCell(r.device_days, r.days_left)}
                 <Typography variant="body2" color="text.secondary">
                   {BillingPageTexts.outlook[r.device_outlook]}
                 </Typography>
               </TableCell>
-              <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                {BillingPageTexts.minutesCell(r.minutes, r.next_minutes)}
-              </TableCell>
+              <TableCell>{BillingPageTexts.minutesCell(r.minutes, r.next_minutes)}</TableCell>
               <TableCell>{r.interactive ? BillingTexts.yes : BillingTexts.no}</TableCell>
-              <TableCell sx={{ minWidth: 220 }}>{billingNeedsText(r.needs)}</TableCell>
-              <TableCell sx={{ whiteSpace: 'nowrap' }}>{when(r.last_reading_at)}</TableCell>
-              <TableCell sx={{ whiteSpace: 'nowrap' }}>{when(r.last_outreach_at)}</TableCell>
-              <TableCell sx={{ whiteSpace: 'nowrap' }}>{r.primary_provider ?? '—'}</TableCell>
+              <TableCell>{billingNeedsText(r.needs)}</TableCell>
+              <TableCell>{when(r.last_reading_at)}</TableCell>
+              <TableCell>{when(r.last_outreach_at)}</TableCell>
+              <TableCell>{r.primary_provider ?? '—'}</TableCell>
             </TableRow>
           ))}
         </TableBody>
