@@ -95,6 +95,8 @@ export const BillingPageTexts = {
   atRisk: 'At risk',
   deviceDays: 'Days with device data',
   deviceDaysCell: (n: number, left: number) => `${days(n)}, ${days(left)} left in the period`,
+  /** No 30-day period yet: it starts with the first device reading (typed-in readings do not count). */
+  noDevicePeriod: 'No device readings yet',
   outlook: {
     full_earned: `${DEVICE_DAYS_FULL} days reached (${BillingCodes.device})`,
     full_reachable: `${DEVICE_DAYS_FULL} days still reachable (${BillingCodes.device})`,

@@ -82,7 +82,14 @@ const rows: BillingWorklistRow[] = [
   }),
 ];
 
-const worklist: BillingWorklist = { month: '2026-11', today: '2026-11-26', rows, total: rows.length, limit: 50, offset: 0 };
+const worklist: BillingWorklist = {
+  month: '2026-11',
+  today: '2026-11-26',
+  rows,
+  total: rows.length,
+  limit: 50,
+  offset: 0,
+};
 
 function answer(calls: string[], reply: () => Response = () => HttpResponse.json(worklist)) {
   server.use(
@@ -214,6 +221,25 @@ describe('billing worklist', { timeout: 30_000 }, () => {
     // The newest reading first: its first click asks for descending.
     await user.click(within(table).getByRole('button', { name: BillingPageTexts.lastReading }));
     await waitFor(() => expect(calls.at(-1)).toBe('?sort=last_reading&order=desc'));
+  });
+
+  it('says when a patient has no device reading yet, rather than a period with no days left', async () => {
+    const waiting = row({
+      patient_id: 24,
+      patient_name: 'Dee New',
+      period_start: null,
+      period_end: null,
+      device_days: 0,
+      days_left: 0,
+      needs: { code: '99454', minutes: 0, contact: false, days: 16, within_days: 30 },
+    });
+    answer([], () => HttpResponse.json({ ...worklist, rows: [waiting], total: 1 } satisfies BillingWorklist));
+    signInForTest(makeUser({ role: 'provider', organization_id: 1 }));
+    renderApp('/billing');
+    await findWorklist();
+    expect(within(screen.getByTestId('worklist-row-24')).getAllByRole('cell')[2]).toHaveTextContent(
+      `${BillingPageTexts.noDevicePeriod}${BillingPageTexts.outlook.full_reachable}`,
+    );
   });
 
   it('says when no enrolled patient matches', async () => {

@@ -258,7 +258,9 @@ function WorklistTable({ rows, sort, order, sortable, onSort }: WorklistTablePro
                 {r.at_risk && <Chip size="small" color="warning" label={BillingPageTexts.atRisk} />}
               </TableCell>
               <TableCell>
-                {BillingPageTexts.deviceDaysCell(r.device_days, r.days_left)}
+                {r.period_start === null
+                  ? BillingPageTexts.noDevicePeriod
+                  : BillingPageTexts.deviceDaysCell(r.device_days, r.days_left)}
                 <Typography variant="body2" color="text.secondary">
                   {BillingPageTexts.outlook[r.device_outlook]}
                 </Typography>
