@@ -19,6 +19,7 @@ import {
   ContactTypeLabels,
   program,
   TrackingActivityLabels,
+  UxTexts,
   type BillingReport,
   type BillingWorklist,
   type PatientBilling,
@@ -248,17 +249,17 @@ describe('billing worklist', () => {
 
     // The sort fields do what the headings do on a wider screen, and the address keeps them.
     const names = () => table.locator('tbody tr td:first-child').allTextContents();
-    await choose(page, BillingPageTexts.sortBy, BillingPageTexts.minutes);
+    await choose(page, UxTexts.sortBy, BillingPageTexts.minutes);
     await page.waitForURL(/sort=minutes&order=asc/);
     await expect.poll(names, { timeout: 15_000 }).toEqual(['Ben Worklist', 'Ada Worklist']);
-    await choose(page, BillingPageTexts.sortOrder, BillingPageTexts.orderNames.desc);
+    await choose(page, UxTexts.sortOrder, UxTexts.sortOrderNames.desc);
     await page.waitForURL(/order=desc/);
     await expect.poll(names, { timeout: 15_000 }).toEqual(['Ada Worklist', 'Ben Worklist']);
     await page.reload();
     await expect.poll(names, { timeout: 15_000 }).toEqual(['Ada Worklist', 'Ben Worklist']);
-    await choose(page, BillingPageTexts.sortBy, BillingPageTexts.serverOrder);
+    await choose(page, UxTexts.sortBy, BillingPageTexts.serverOrder);
     await expect.poll(() => new URL(page.url()).searchParams.get('sort')).toBeNull();
-    await page.getByRole('combobox', { name: BillingPageTexts.sortOrder }).waitFor({ state: 'detached' });
+    await page.getByRole('combobox', { name: UxTexts.sortOrder }).waitFor({ state: 'detached' });
     expect(errors).toEqual([]);
     await close();
   });

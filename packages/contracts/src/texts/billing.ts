@@ -6,7 +6,6 @@ import {
   MANAGEMENT_MINUTES_SHORT,
   type DeviceOutlook,
 } from '../billing.ts';
-import type { SortOrder } from '../patients.ts';
 
 /** RPM billing: the report page, the patient page's progress and evidence, and the server's refusals. */
 export const BillingTexts = {
@@ -110,11 +109,8 @@ export const BillingPageTexts = {
   action: 'Action',
   lastReading: 'Last reading',
   lastOutreach: 'Last outreach',
-  /** On a phone, where the heading row is not shown, the worklist is sorted with these two fields. */
-  sortBy: 'Sort by',
+  /** The phone's sort field's choice of no column: the worklist's own ranking. */
   serverOrder: 'Most still to earn first',
-  sortOrder: 'Order',
-  orderNames: { asc: 'Ascending', desc: 'Descending' } satisfies Record<SortOrder, string>,
   never: 'Never',
   noWorklistRows: 'No enrolled patients match these filters.',
   failedToLoadWorklist: 'Failed to load the worklist',

@@ -1,3 +1,5 @@
+import type { SortOrder } from '../patients.ts';
+
 /** Texts of the shell, the error pages, the discard confirmations and field checks beyond the spec's own. */
 export const UxTexts = {
   openNavigation: 'Open navigation menu',
@@ -22,4 +24,8 @@ export const UxTexts = {
   badLinkBody: 'The address does not name a patient. It may have been cut off or mistyped.',
   backToPatients: 'Back to patients',
   backToDashboard: 'Back to the dashboard',
+  /** A list's sort where its heading row is not shown (a phone): the column, then the direction. */
+  sortBy: 'Sort by',
+  sortOrder: 'Order',
+  sortOrderNames: { asc: 'Ascending', desc: 'Descending' } satisfies Record<SortOrder, string>,
 } as const;

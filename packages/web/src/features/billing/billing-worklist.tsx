@@ -10,10 +10,8 @@ import {
   TableHead,
   TableRow,
   TableSortLabel,
-  TextField,
   Typography,
   useMediaQuery,
-  MenuItem,
   type SxProps,
   type Theme,
 } from '@mui/material';
@@ -24,7 +22,6 @@ import {
   type BillingWorklistQuery,
   type BillingWorklistRow,
   type BillingWorklistSort,
-  SORT_ORDERS,
   type SortOrder,
 } from '@rpm/contracts';
 import { Link as RouterLink } from 'react-router';
@@ -33,6 +30,7 @@ import { useOrganizations } from '../../api/organizations/get-organizations.ts';
 import { useProviders } from '../../api/organizations/get-providers.ts';
 import { usePrograms } from '../../api/programs/get-programs.ts';
 import { paths } from '../../config/paths.ts';
+import { SortFields } from '../../components/sort-fields.tsx';
 import { QueryStates, stackedOnPhone } from '../../components/table-states.tsx';
 import { useAuth } from '../../lib/auth/auth-context.tsx';
 import { formatTimestamp } from '../../lib/format-timestamp.ts';
@@ -102,7 +100,21 @@ export function BillingWorklistView({ search, update, isAdmin, organizationId, o
           options={programs.data?.items.map((p) => ({ value: p.id, label: p.label }))}
           onChange={(value) => update({ program: value })}
         />
-        {phone && <PhoneSortFields sort={sort} order={order} update={update} />}
+        {phone && (
+          <SortFields
+            options={SORTABLE}
+            sort={sort}
+            order={order}
+            ownOrderLabel={BillingPageTexts.serverOrder}
+            onSort={(column) =>
+              // A column starts in the direction its heading's first click would.
+              update(
+                column === null ? { sort: undefined, order: undefined } : { sort: column, order: firstOrder(column) },
+              )
+            }
+            onOrder={(next) => update({ order: next })}
+          />
+        )}
       </FilterBar>
       {worklist.isFetching && !worklist.isPending && <LinearProgress sx={{ mb: 1 }} aria-label="Loading" />}
       <QueryStates
@@ -165,52 +177,6 @@ const CELLS: SxProps<Theme> = [
   },
   stackedOnPhone(COLUMNS.map((c) => c.label)),
 ].flat();
-
-/**
- * The phone's sort: a column (or the server's ranking) and its direction. Choosing a column starts
- * in the direction its heading's first click would.
- */
-function PhoneSortFields({
-  sort,
-  order,
-  update,
-}: {
-  sort: BillingWorklistSort | null;
-  order: SortOrder;
-  update: BillingViewProps['update'];
-}) {
-  return (
-    <>
-      <SelectFilter
-        label={BillingPageTexts.sortBy}
-        allLabel={BillingPageTexts.serverOrder}
-        value={sort ?? ''}
-        options={SORTABLE}
-        onChange={(value) =>
-          isWorklistSort(value)
-            ? update({ sort: value, order: firstOrder(value) })
-            : update({ sort: undefined, order: undefined })
-        }
-      />
-      {sort !== null && (
-        <TextField
-          select
-          label={BillingPageTexts.sortOrder}
-          value={order}
-          onChange={(e) => update({ order: e.target.value })}
-          size="small"
-          sx={{ minWidth: 200 }}
-        >
-          {SORT_ORDERS.map((o) => (
-            <MenuItem key={o} value={o}>
-              {BillingPageTexts.orderNames[o]}
-            </MenuItem>
-          ))}
-        </TextField>
-      )}
-    </>
-  );
-}
 
 interface WorklistTableProps {
   rows: BillingWorklistRow[];
