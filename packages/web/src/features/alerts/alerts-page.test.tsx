@@ -1,8 +1,8 @@
-import { AlertTexts, type Alert, type AlertRule, type AlertSeverity, type WorklistRow } from '@rpm/contracts';
+import { AlertTexts, UxTexts, type Alert, type AlertRule, type AlertSeverity, type WorklistRow } from '@rpm/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Route, Routes, useLocation } from 'react-router';
 import { renderPage } from '../../lib/testing/render-page.tsx';
 import { setupTestServer } from '../../lib/testing/test-server.ts';
@@ -176,6 +176,38 @@ describe('alerts worklist', { timeout: 30_000 }, () => {
     await waitFor(() => expect(address().get('status')).toBe('open'));
     await waitFor(() => expect(requests.at(-1)!.searchParams.get('status')).toBe('open'));
     expect(address().get('severity')).toBe('critical');
+  });
+
+  it('on a narrow screen, where each patient is a card, sorts with a Sort by and an Order field', async () => {
+    // The browser's answer to the page's width query: narrower than md (jsdom has no layout).
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      matches: query.includes('max-width'),
+      media: query,
+      onchange: null,
+      addListener: () => {},
+      removeListener: () => {},
+      addEventListener: () => {},
+      removeEventListener: () => {},
+      dispatchEvent: () => false,
+    }));
+    try {
+      const user = userEvent.setup();
+      renderWorklist();
+      expect(await screen.findByRole('list', { name: AlertTexts.pageTitle })).toBeInTheDocument();
+      expect(screen.queryByRole('table')).not.toBeInTheDocument();
+      expect(screen.getByRole('combobox', { name: UxTexts.sortBy })).toHaveTextContent(AlertTexts.colPriority);
+      await user.click(screen.getByRole('combobox', { name: UxTexts.sortBy }));
+      await user.click(await screen.findByRole('option', { name: AlertTexts.colWaiting }));
+      await waitFor(() => expect(address().get('sort')).toBe('waiting'));
+      expect(address().get('order')).toBe('asc');
+      await user.click(screen.getByRole('combobox', { name: UxTexts.sortOrder }));
+      await user.click(await screen.findByRole('option', { name: UxTexts.sortOrderNames.desc }));
+      await waitFor(() => expect(address().get('order')).toBe('desc'));
+      await waitFor(() => expect(requests.at(-1)!.searchParams.get('order')).toBe('desc'));
+      expect(requests.at(-1)!.searchParams.get('sort')).toBe('waiting');
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it('acknowledges with a snooze, sending when it ends, then moves focus to the next patient', async () => {

@@ -35,6 +35,7 @@ import { errorMessage } from '../../api/errors.ts';
 import { useProviders } from '../../api/organizations/get-providers.ts';
 import { AlertStateMarks, alertReadingText, SeverityChip } from '../../components/alert-display.tsx';
 import { LoadingState } from '../../components/loading-state.tsx';
+import { SortFields } from '../../components/sort-fields.tsx';
 import { WRAPPING_PAGER_SX } from '../../components/pager-sx.ts';
 import { usePagerSelect } from '../../components/pager-select.ts';
 import { useAuth } from '../../lib/auth/auth-context.tsx';
@@ -48,6 +49,7 @@ import {
   DEFAULT_ROWS,
   PAGE_SIZES,
   SORT_LABEL,
+  SORT_OPTIONS,
   STATUS_FILTERS,
   STATUS_LABEL,
   useWorklistQuery,
@@ -290,6 +292,16 @@ export function AlertsWorklist({ organizationId }: { organizationId: number | nu
           options={(providers.data ?? []).map((p) => ({ value: String(p.id), label: p.name }))}
           any
         />
+        {narrow && (
+          <SortFields
+            options={SORT_OPTIONS}
+            sort={query.sort ?? null}
+            order={query.order ?? 'asc'}
+            // As a heading's first click: ascending.
+            onSort={(sort) => sort && update({ sort, order: 'asc' })}
+            onOrder={(order) => update({ order })}
+          />
+        )}
       </Stack>
       {content}
       {(worklist.data?.total ?? 0) > 0 && (

@@ -24,6 +24,8 @@ export const SORT_LABEL: Record<WorklistSort, string> = {
   waiting: AlertTexts.colWaiting,
   last_reading: AlertTexts.colLastReading,
 };
+/** The columns as the phone's sort field offers them, in the table's order. */
+export const SORT_OPTIONS = WORKLIST_SORTS.map((value) => ({ value, label: SORT_LABEL[value] }));
 
 const oneOf = <T extends string>(list: readonly T[], value: string | null): T | undefined =>
   (list as readonly string[]).includes(value ?? '') ? (value as T) : undefined;
