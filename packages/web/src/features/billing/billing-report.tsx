@@ -4,7 +4,6 @@ import {
   Button,
   Chip,
   LinearProgress,
-  Link,
   Paper,
   Table,
   TableBody,
@@ -15,10 +14,8 @@ import {
   Typography,
 } from '@mui/material';
 import { BillingPageTexts, BillingTexts, type BillingReportQuery, type BillingRow } from '@rpm/contracts';
-import { Link as RouterLink } from 'react-router';
 import { billingExportUrl } from '../../api/billing/export-billing-csv.ts';
 import { useBillingReport } from '../../api/billing/get-billing-report.ts';
-import { paths } from '../../config/paths.ts';
 import { QueryStates } from '../../components/table-states.tsx';
 import { formatTimestamp } from '../../lib/format-timestamp.ts';
 import { useTimezone } from '../../lib/timezone.ts';
@@ -27,6 +24,7 @@ import { FilterBar, MonthField } from './billing-filters.tsx';
 import { currentMonth, MONTH } from './billing-month.ts';
 import { billingPageOf, BillingPager } from './billing-pager.tsx';
 import type { BillingViewProps } from './billing-page.tsx';
+import { PatientCell } from './patient-cell.tsx';
 
 const COLUMNS = [
   BillingTexts.patient,
@@ -110,11 +108,7 @@ function ReportTable({ rows }: { rows: BillingRow[] }) {
         <TableBody>
           {rows.map((r) => (
             <TableRow key={r.patient_id} data-testid={`billing-row-${r.patient_id}`}>
-              <TableCell>
-                <Link component={RouterLink} to={paths.patient(r.patient_id)}>
-                  {r.patient_name}
-                </Link>
-              </TableCell>
+              <PatientCell row={r} />
               <TableCell sx={{ whiteSpace: 'nowrap' }}>
                 {r.period_start ? `${r.period_start} – ${r.period_end}` : '—'}
               </TableCell>

@@ -1,7 +1,6 @@
 import {
   Chip,
   LinearProgress,
-  Link,
   Paper,
   Table,
   TableBody,
@@ -24,12 +23,10 @@ import {
   type BillingWorklistSort,
   type SortOrder,
 } from '@rpm/contracts';
-import { Link as RouterLink } from 'react-router';
 import { useBillingWorklist } from '../../api/billing/get-billing-worklist.ts';
 import { useOrganizations } from '../../api/organizations/get-organizations.ts';
 import { useProviders } from '../../api/organizations/get-providers.ts';
 import { usePrograms } from '../../api/programs/get-programs.ts';
-import { paths } from '../../config/paths.ts';
 import { SortFields } from '../../components/sort-fields.tsx';
 import { QueryStates, stackedOnPhone } from '../../components/table-states.tsx';
 import { useAuth } from '../../lib/auth/auth-context.tsx';
@@ -40,6 +37,7 @@ import { MONTH } from './billing-month.ts';
 import { billingPageOf, BillingPager } from './billing-pager.tsx';
 import type { BillingViewProps } from './billing-page.tsx';
 import { firstOrder, isWorklistSort } from './worklist-sort.ts';
+import { PatientCell } from './patient-cell.tsx';
 
 const PROGRAM = /^[a-z][a-z0-9_]{0,39}$/;
 
@@ -215,11 +213,7 @@ function WorklistTable({ rows, sort, order, sortable, onSort }: WorklistTablePro
         <TableBody>
           {rows.map((r) => (
             <TableRow key={r.patient_id} data-testid={`worklist-row-${r.patient_id}`}>
-              <TableCell>
-                <Link component={RouterLink} to={paths.patient(r.patient_id)}>
-                  {r.patient_name}
-                </Link>
-              </TableCell>
+              <PatientCell row={r} />
               <TableCell>
                 {r.at_risk && <Chip size="small" color="warning" label={BillingPageTexts.atRisk} />}
               </TableCell>
