@@ -1,4 +1,7 @@
 import {
+  BILLING_PERIOD_DAYS,
+  BillingCodes,
+  DEVICE_DAYS_FULL,
   BILLING_PAGE_SIZE,
   billingNeedsText,
   BillingPageTexts,
@@ -231,7 +234,13 @@ describe('billing worklist', { timeout: 30_000 }, () => {
       period_end: null,
       device_days: 0,
       days_left: 0,
-      needs: { code: '99454', minutes: 0, contact: false, days: 16, within_days: 30 },
+      needs: {
+        code: BillingCodes.device,
+        minutes: 0,
+        contact: false,
+        days: DEVICE_DAYS_FULL,
+        within_days: BILLING_PERIOD_DAYS,
+      },
     });
     answer([], () => HttpResponse.json({ ...worklist, rows: [waiting], total: 1 } satisfies BillingWorklist));
     signInForTest(makeUser({ role: 'provider', organization_id: 1 }));
