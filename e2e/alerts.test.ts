@@ -1,9 +1,10 @@
-import { AlertTexts, Labels, PatientTexts, type IngestionSourceWithSecret } from '@rpm/contracts';
-import type { Browser } from 'playwright-core';
+import { AlertTexts, Labels, PatientTexts, UxTexts, type IngestionSourceWithSecret } from '@rpm/contracts';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simulatedDevice, tenoviMeasurement } from '../packages/server/src/modules/ingestion/tenovi-simulator.ts';
 import {
   adminOrganizationId,
+  axeViolations,
   buildDevice,
   buildPatient,
   buildReadings,
@@ -22,13 +23,14 @@ let browser: Browser;
 let provider: { email: string; password: string };
 let patientId: number;
 let source: IngestionSourceWithSecret;
+let orgId: number;
 const SHOTS = process.env.ALERT_SCREENSHOTS;
 
 beforeAll(async () => {
   portal = await startPortal();
   browser = await launchBrowser();
   const adminCookie = await signInViaApi(portal, portal.adminEmail, portal.adminPassword);
-  const orgId = await adminOrganizationId(portal);
+  orgId = await adminOrganizationId(portal);
   provider = await createProvider(portal, adminCookie, {
     emailPrefix: 'alert-provider',
     firstName: 'Avery',
@@ -62,6 +64,23 @@ afterAll(async () => {
   await browser?.close();
   await portal?.dispose();
 });
+
+/** A crisis blood pressure (and its pulse) from the device, through the Tenovi webhook. */
+async function sendCrisis(deviceId: string, at: Date) {
+  const device = { ...simulatedDevice(deviceId, 1), baseSystolic: 215, baseDiastolic: 125 };
+  const res = await fetch(`${portal.url}/api/ingest/tenovi/${source.id}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-rpm-ingest-secret': source.secret },
+    // Without the simulator's random irregular-heartbeat flag, which would open a second alert.
+    body: JSON.stringify(tenoviMeasurement(device, at).filter((m) => m.metric !== 'irregular_heartbeat')),
+  });
+  expect(res.status).toBe(200);
+}
+
+async function choose(page: Page, label: string, option: string) {
+  await page.getByRole('combobox', { name: label }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
 
 describe('clinical alerts', () => {
   it('a crisis reading sent through ingestion appears on an open worklist within 5 s; resolving adds a note and 5 minutes', async () => {
@@ -155,6 +174,56 @@ describe('clinical alerts', () => {
       await page.waitForTimeout(1000);
       await page.screenshot({ path: `${SHOTS}/dashboard-390x844.png` });
     }
+    await context.close();
+  }, 120_000);
+  it('on a phone (390x844) each patient is a card, sorted with a Sort by and an Order field', async () => {
+    const ids: Record<string, number> = {};
+    for (const [firstName, lastName, deviceId, minutesAgo] of [
+      ['Zoe', 'Zimmer', 'SIM-PHONE-Z', 3],
+      ['Anna', 'Abbott', 'SIM-PHONE-A', 2],
+    ] as const) {
+      const id = await buildPatient(portal.db, {
+        firstName,
+        lastName,
+        organizationId: orgId,
+        enrolledRpm: true,
+        enrollmentStatus: 'Active',
+      });
+      await buildDevice(portal.db, { deviceId, model: 'Tenovi BPM', patientId: id, assignedFrom: { ago: '1 day' } });
+      await sendCrisis(deviceId, new Date(Date.now() - minutesAgo * 60_000));
+      ids[lastName] = id;
+    }
+    const context = await browser.newContext({ timezoneId: 'UTC', viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    const errors = collectConsoleErrors(page);
+    await signInAs(page, portal, provider.email, provider.password);
+    await page.goto(`${portal.url}/alerts`);
+    const cards = page.getByRole('list', { name: AlertTexts.pageTitle });
+    await cards.getByRole('listitem', { name: AlertTexts.worklistRowLabel('Anna Abbott', 1) }).waitFor();
+    // Cards, not a table; nothing is off the side of the page.
+    expect(await page.getByRole('table').count()).toBe(0);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await axeViolations(page)).toEqual([]);
+
+    // This test's two patients, in the order their cards stand.
+    const order = async () =>
+      (
+        await cards
+          .locator('li[data-patient-id]')
+          .evaluateAll((li) => li.map((e) => Number(e.getAttribute('data-patient-id'))))
+      ).filter((id) => id === ids.Abbott || id === ids.Zimmer);
+    expect(await page.getByRole('combobox', { name: UxTexts.sortBy }).textContent()).toContain(AlertTexts.colPriority);
+    await choose(page, UxTexts.sortBy, AlertTexts.colPatient);
+    await page.waitForURL(/sort=patient&order=asc/);
+    await expect.poll(order, { timeout: 15_000 }).toEqual([ids.Abbott, ids.Zimmer]);
+    await choose(page, UxTexts.sortOrder, UxTexts.sortOrderNames.desc);
+    await page.waitForURL(/order=desc/);
+    await expect.poll(order, { timeout: 15_000 }).toEqual([ids.Zimmer, ids.Abbott]);
+    // The address keeps the sort: a reload shows the same order and the same fields.
+    await page.reload();
+    await expect.poll(order, { timeout: 15_000 }).toEqual([ids.Zimmer, ids.Abbott]);
+    expect(await page.getByRole('combobox', { name: UxTexts.sortBy }).textContent()).toContain(AlertTexts.colPatient);
+    expect(errors).toEqual([]);
     await context.close();
   }, 120_000);
 });
