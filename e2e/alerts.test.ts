@@ -94,18 +94,8 @@ describe('clinical alerts', () => {
     // The worklist is open and idle; its live stream is connected before the reading arrives.
     await page.waitForTimeout(500);
 
-    const device = { ...simulatedDevice('SIM-ALERT-1', 1), baseSystolic: 215, baseDiastolic: 125 };
     const sentAt = Date.now();
-    const res = await fetch(`${portal.url}/api/ingest/tenovi/${source.id}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-rpm-ingest-secret': source.secret },
-      // The blood pressure and pulse only: the simulator adds an irregular-heartbeat flag to 3 % of
-      // measurements at random, which would open a second (info) alert for this patient.
-      body: JSON.stringify(
-        tenoviMeasurement(device, new Date(Date.now() - 60_000)).filter((m) => m.metric !== 'irregular_heartbeat'),
-      ),
-    });
-    expect(res.status).toBe(200);
+    await sendCrisis('SIM-ALERT-1', new Date(Date.now() - 60_000));
 
     const row = page.getByRole('row').filter({ hasText: 'Crisis Cuffwearer' });
     await row.waitFor({ timeout: 5_000 });
@@ -143,11 +133,7 @@ describe('clinical alerts', () => {
 
     if (SHOTS) {
       // A second crisis for the phone-sized screenshot of the worklist.
-      await fetch(`${portal.url}/api/ingest/tenovi/${source.id}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-rpm-ingest-secret': source.secret },
-        body: JSON.stringify(tenoviMeasurement(device, new Date(Date.now() - 30_000))),
-      });
+      await sendCrisis('SIM-ALERT-1', new Date(Date.now() - 30_000));
       await page.goto(`${portal.url}/patients/${patientId}`);
       await page.waitForTimeout(1500);
       await page.screenshot({ path: `${SHOTS}/patient-1280x800.png`, fullPage: true });
