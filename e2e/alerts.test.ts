@@ -1,5 +1,13 @@
-import { AlertTexts, Labels, PatientTexts, UxTexts, type IngestionSourceWithSecret } from '@rpm/contracts';
-import type { Browser, Page } from 'playwright-core';
+import {
+  AlertTexts,
+  DEFAULT_INGEST_AUTH_HEADER,
+  DEFAULT_THRESHOLDS,
+  Labels,
+  PatientTexts,
+  UxTexts,
+  type IngestionSourceWithSecret,
+} from '@rpm/contracts';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simulatedDevice, tenoviMeasurement } from '../packages/server/src/modules/ingestion/tenovi-simulator.ts';
 import {
@@ -9,6 +17,7 @@ import {
   buildPatient,
   buildReadings,
   callApi,
+  chooseOption,
   collectConsoleErrors,
   createProvider,
   launchBrowser,
@@ -65,21 +74,23 @@ afterAll(async () => {
   await portal?.dispose();
 });
 
-/** A crisis blood pressure (and its pulse) from the device, through the Tenovi webhook. */
+/**
+ * A crisis blood pressure (and its pulse) from the device, through the Tenovi webhook: 35 mmHg
+ * above the default crisis systolic, so that the simulator's noise (at most 21 either way) stays above it.
+ */
 async function sendCrisis(deviceId: string, at: Date) {
-  const device = { ...simulatedDevice(deviceId, 1), baseSystolic: 215, baseDiastolic: 125 };
+  const device = {
+    ...simulatedDevice(deviceId, 1),
+    baseSystolic: DEFAULT_THRESHOLDS.crisis_systolic + 35,
+    baseDiastolic: DEFAULT_THRESHOLDS.crisis_diastolic + 5,
+  };
   const res = await fetch(`${portal.url}/api/ingest/tenovi/${source.id}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-rpm-ingest-secret': source.secret },
+    headers: { 'content-type': 'application/json', [DEFAULT_INGEST_AUTH_HEADER]: source.secret },
     // Without the simulator's random irregular-heartbeat flag, which would open a second alert.
     body: JSON.stringify(tenoviMeasurement(device, at).filter((m) => m.metric !== 'irregular_heartbeat')),
   });
   expect(res.status).toBe(200);
-}
-
-async function choose(page: Page, label: string, option: string) {
-  await page.getByRole('combobox', { name: label }).click();
-  await page.getByRole('option', { name: option, exact: true }).click();
 }
 
 describe('clinical alerts', () => {
@@ -132,8 +143,9 @@ describe('clinical alerts', () => {
     console.log(`alert seen on the open worklist ${seenAfterMs} ms after the reading was sent`);
 
     if (SHOTS) {
-      // A second crisis for the phone-sized screenshot of the worklist.
-      await sendCrisis('SIM-ALERT-1', new Date(Date.now() - 30_000));
+      // A second crisis for the phone-sized screenshot of the worklist, measured now: a rule is met
+      // again only by readings measured after its last resolution, a few seconds ago.
+      await sendCrisis('SIM-ALERT-1', new Date());
       await page.goto(`${portal.url}/patients/${patientId}`);
       await page.waitForTimeout(1500);
       await page.screenshot({ path: `${SHOTS}/patient-1280x800.png`, fullPage: true });
@@ -199,10 +211,10 @@ describe('clinical alerts', () => {
           .evaluateAll((li) => li.map((e) => Number(e.getAttribute('data-patient-id'))))
       ).filter((id) => id === ids.Abbott || id === ids.Zimmer);
     expect(await page.getByRole('combobox', { name: UxTexts.sortBy }).textContent()).toContain(AlertTexts.colPriority);
-    await choose(page, UxTexts.sortBy, AlertTexts.colPatient);
+    await chooseOption(page, UxTexts.sortBy, AlertTexts.colPatient);
     await page.waitForURL(/sort=patient&order=asc/);
     await expect.poll(order, { timeout: 15_000 }).toEqual([ids.Abbott, ids.Zimmer]);
-    await choose(page, UxTexts.sortOrder, UxTexts.sortOrderNames.desc);
+    await chooseOption(page, UxTexts.sortOrder, UxTexts.sortOrderNames.desc);
     await page.waitForURL(/order=desc/);
     await expect.poll(order, { timeout: 15_000 }).toEqual([ids.Zimmer, ids.Abbott]);
     // The address keeps the sort: a reload shows the same order and the same fields.

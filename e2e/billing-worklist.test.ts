@@ -36,6 +36,7 @@ import {
   buildPatientPrograms,
   buildReadings,
   buildTrackingEntry,
+  chooseOption,
   collectConsoleErrors,
   launchBrowser,
   type Portal,
@@ -135,11 +136,6 @@ const shot = (page: Page, name: string) =>
 const worklistTable = (page: Page) => page.getByRole('table', { name: BillingPageTexts.worklistTitle });
 const rowOf = (page: Page, id: number) => page.getByTestId(`worklist-row-${id}`);
 
-async function choose(page: Page, label: string, option: string) {
-  await page.getByRole('combobox', { name: label }).click();
-  await page.getByRole('option', { name: option, exact: true }).click();
-}
-
 describe('billing worklist', () => {
   it('opens on this month’s worklist; a past month shows each patient as the server counts it; filters survive a reload', async () => {
     const { page, errors, close } = await signedInPage(1280, 800);
@@ -184,14 +180,14 @@ describe('billing worklist', () => {
     ).toBe(true);
 
     // The program filter goes to the server and into the address; a reload keeps it.
-    await choose(page, BillingPageTexts.program, program('heart_failure')!.label);
+    await chooseOption(page, BillingPageTexts.program, program('heart_failure')!.label);
     await page.waitForURL(/program=heart_failure/);
     await rowOf(page, ada).waitFor({ state: 'detached' });
     await rowOf(page, ben).waitFor();
     await page.reload();
     await rowOf(page, ben).waitFor();
     expect(await rowOf(page, ada).count()).toBe(0);
-    await choose(page, BillingPageTexts.program, BillingPageTexts.allPrograms);
+    await chooseOption(page, BillingPageTexts.program, BillingPageTexts.allPrograms);
     await rowOf(page, ada).waitFor();
 
     // A column heading has the server sort every row, and the address keeps it: Ben (no minutes)
@@ -216,8 +212,8 @@ describe('billing worklist', () => {
         [portal.adminEmail],
       )
     ).rows[0]!.name;
-    await choose(page, BillingTexts.organization, own);
-    await choose(page, BillingPageTexts.provider, 'Dana Doctor');
+    await chooseOption(page, BillingTexts.organization, own);
+    await chooseOption(page, BillingPageTexts.provider, 'Dana Doctor');
     await page.waitForURL(/provider_id=\d+/);
     await rowOf(page, ben).waitFor({ state: 'detached' });
     await rowOf(page, ada).waitFor();
@@ -249,15 +245,15 @@ describe('billing worklist', () => {
 
     // The sort fields do what the headings do on a wider screen, and the address keeps them.
     const names = () => table.locator('tbody tr td:first-child').allTextContents();
-    await choose(page, UxTexts.sortBy, BillingPageTexts.minutes);
+    await chooseOption(page, UxTexts.sortBy, BillingPageTexts.minutes);
     await page.waitForURL(/sort=minutes&order=asc/);
     await expect.poll(names, { timeout: 15_000 }).toEqual(['Ben Worklist', 'Ada Worklist']);
-    await choose(page, UxTexts.sortOrder, UxTexts.sortOrderNames.desc);
+    await chooseOption(page, UxTexts.sortOrder, UxTexts.sortOrderNames.desc);
     await page.waitForURL(/order=desc/);
     await expect.poll(names, { timeout: 15_000 }).toEqual(['Ada Worklist', 'Ben Worklist']);
     await page.reload();
     await expect.poll(names, { timeout: 15_000 }).toEqual(['Ada Worklist', 'Ben Worklist']);
-    await choose(page, UxTexts.sortBy, BillingPageTexts.serverOrder);
+    await chooseOption(page, UxTexts.sortBy, BillingPageTexts.serverOrder);
     await expect.poll(() => new URL(page.url()).searchParams.get('sort')).toBeNull();
     await page.getByRole('combobox', { name: UxTexts.sortOrder }).waitFor({ state: 'detached' });
     expect(errors).toEqual([]);

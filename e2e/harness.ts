@@ -310,6 +310,12 @@ export async function createProvider(
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
+/** Picks `option` in the select labelled `label`, as a person does: open it, click the option. */
+export async function chooseOption(page: Page, label: string, option: string): Promise<void> {
+  await page.getByRole('combobox', { name: label }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
 /**
  * Serious and critical accessibility violations axe-core finds on the page once its finite CSS
  * transitions and animations have ended (a label caught half-way through its colour transition
