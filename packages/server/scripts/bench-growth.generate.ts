@@ -185,6 +185,9 @@ export async function generator(
   };
 }
 
+/** One patient in OPEN_ALERTS_EVERY (by id) has an open alert (bench-growth.ts writes to the others). */
+export const OPEN_ALERTS_EVERY = 5;
+
 /** Alerts (open ones for a fifth of the patients, resolved ones over the year) and tracking time. */
 export async function generateCareData(db: pg.ClientBase, size: GrowthSize, userIds: number[]): Promise<void> {
   await db.query(
@@ -211,7 +214,8 @@ export async function generateCareData(db: pg.ClientBase, size: GrowthSize, user
             LATERAL (SELECT (ARRAY['bp_crisis','bp_stage2','pulse_low','stale_data'])[1 + p.id % 4] AS rule,
                             (ARRAY['critical','warning','warning','info'])[1 + p.id % 4] AS severity,
                             (ARRAY[0, 1, 1, 2])[1 + p.id % 4]::smallint AS rank) r
-      WHERE p.id % 5 = 0`,
+      WHERE p.id % $1::int = 0`,
+    [OPEN_ALERTS_EVERY],
   );
   // Three entries a month per patient, the first an interactive phone call.
   await db.query(
