@@ -7,6 +7,7 @@
  */
 const devices = Number(process.env.BENCH_DEVICES);
 const start = Number(process.env.BENCH_START);
+const step = Number(process.env.BENCH_STEP_MS);
 const batch = Number(process.env.BENCH_BATCH);
 const header = process.env.BENCH_AUTH_HEADER;
 /** [{ id, secret }]: the sources of this run. */
@@ -21,8 +22,8 @@ module.exports = function setupRequest(req) {
     n++;
     body.push({
       hwi_device_id: `BENCH-${1 + (n % devices)}`,
-      // One second apart per reading: every reading is a new measurement key.
-      timestamp: new Date(start + n * 1000).toISOString(),
+      // BENCH_STEP_MS apart per reading: every reading is a new measurement key.
+      timestamp: new Date(start + n * step).toISOString(),
       filter_params: { measurement_index: n },
       metric: 'blood_pressure',
       value_1: 110 + (n % 25),

@@ -261,15 +261,17 @@ export async function seedBenchClinics(
 /**
  * One clinic of `devices` patients with enrollment status `status`, each with a cuff BENCH-1 …
  * BENCH-n assigned 400 days ago (so readings of the last months are theirs). Answers the
- * organization's id.
+ * organization's id. With a status, the patients are also enrolled in RPM: the alert rules judge
+ * only the readings of patients enrolled and Active, so a fleet of status 'Active' without the
+ * enrollment had every reading's check end before its rules and window.
  */
 export async function seedCuffFleet(pool: pg.Pool, devices: number, status: string | null = null): Promise<number> {
   const org = (
     await pool.query<{ id: number }>(`INSERT INTO organizations (name) VALUES ('Bench Clinic') RETURNING id`)
   ).rows[0]!.id;
   await pool.query(
-    `WITH p AS (INSERT INTO patients (first_name, last_name, organization_id, enrollment_status)
-                SELECT 'P' || g, 'Bench', $1, $3 FROM generate_series(1, $2::int) g RETURNING id)
+    `WITH p AS (INSERT INTO patients (first_name, last_name, organization_id, enrollment_status, enrolled_rpm)
+                SELECT 'P' || g, 'Bench', $1, $3, $3::text IS NOT NULL FROM generate_series(1, $2::int) g RETURNING id)
      INSERT INTO devices (device_id, model, patient_id) SELECT 'BENCH-' || row_number() OVER (ORDER BY id), 'BPM', id FROM p`,
     [org, devices, status],
   );
