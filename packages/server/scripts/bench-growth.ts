@@ -180,7 +180,7 @@ interface Webhook {
 
 /**
  * A webhook batch of BATCH blood pressure readings of as many patients, each new (times between the
- * generated ones). Call n's readings were taken n seconds after `start`: within the last hour, as a
+ * generated ones). Call n's readings were taken n seconds after `start`: within the two hours before the bench started, as a
  * device sends them, so they land in this month's table, the one stage 1 fills as stage 2 does.
  * (Dated 60 days back, they landed in a month that was empty at 1M readings and full at 20M.)
  * Each figure makes well under WEBHOOK_SPACING calls, so the four figures' readings never meet;
