@@ -340,6 +340,21 @@ try {
   // its patients' week of readings (the alert window), so patients shared by the figures would
   // give each later figure larger windows than the one before.
   const sendersOf = (figure: number) => senderPatients.filter((_, k) => k % 4 === figure);
+  // The write path at one size (`stage` 0 at 1M, 1 at full size), as left and then with the
+  // months it writes in read into the cache; each after a checkpoint, so that neither pays for
+  // another figure's dirty pages.
+  const writePath = async (hook: Webhook, stage: 0 | 1, label: string) => {
+    const out: Measured[] = [];
+    for (const [way, how] of ['as left', 'months read in'].entries()) {
+      if (way === 1) await warmWrittenMonths(owner);
+      await owner.query('CHECKPOINT');
+      const figure = 2 * stage + way;
+      const m = await measure(webhookCall(hook, sendersOf(figure), figure * WEBHOOK_SPACING));
+      log(`  webhook at ${label}, ${how}: median ${m.median.toFixed(1)} ms, p99 ${m.p99.toFixed(1)} ms`);
+      out.push(m);
+    }
+    return { asLeft: out[0]!, warm: out[1]! };
+  };
 
   // The bulk rows: the audit chain's sealer queue, the observation counters and the closed-month
   // checks are statement triggers that would make generating millions of rows slow (or, for the
@@ -370,23 +385,11 @@ try {
   });
   app = await startBenchApp(pool, { keys });
   const compareLabel = `${(COMPARE_AT / 1e6).toLocaleString('en')}M obs / ${(auditAtCompare / 1e6).toLocaleString('en')}M audit`;
-  // Every webhook figure starts after a checkpoint, so none pays for another's dirty pages.
-  await owner.query('CHECKPOINT');
-  const atCompare = await measure(webhookCall(hookOf(app), sendersOf(0), 0));
-  log(`  webhook at ${compareLabel}, as left: median ${atCompare.median.toFixed(1)} ms, p99 ${atCompare.p99.toFixed(1)} ms`);
-  await warmWrittenMonths(owner);
-  await owner.query('CHECKPOINT');
-  const atCompareWarm = await measure(webhookCall(hookOf(app), sendersOf(1), WEBHOOK_SPACING));
-  log(`  webhook at ${compareLabel}, months read in: median ${atCompareWarm.median.toFixed(1)} ms, p99 ${atCompareWarm.p99.toFixed(1)} ms`);
+  const atCompare = await writePath(hookOf(app), 0, compareLabel);
+  const writeName = (how: string) => `webhook batch of ${BATCH} readings (write path), ${how}`;
   figures.push(
-    { name: `webhook batch of ${BATCH} readings (write path), as left`, size: compareLabel, ...atCompare, limit: 'baseline', pass: null },
-    {
-      name: `webhook batch of ${BATCH} readings (write path), months read in`,
-      size: compareLabel,
-      ...atCompareWarm,
-      limit: 'baseline',
-      pass: null,
-    },
+    { name: writeName('as left'), size: compareLabel, ...atCompare.asLeft, limit: 'baseline', pass: null },
+    { name: writeName('months read in'), size: compareLabel, ...atCompare.warm, limit: 'baseline', pass: null },
   );
   await app.close();
   app = undefined;
@@ -444,24 +447,18 @@ try {
       ),
     ),
   );
-  await owner.query('CHECKPOINT');
-  const atFull = await measure(webhookCall(hookOf(app), sendersOf(2), 2 * WEBHOOK_SPACING));
-  log(`  webhook at full size, as left: median ${atFull.median.toFixed(1)} ms, p99 ${atFull.p99.toFixed(1)} ms`);
-  await warmWrittenMonths(owner);
-  await owner.query('CHECKPOINT');
-  const atFullWarm = await measure(webhookCall(hookOf(app), sendersOf(3), 3 * WEBHOOK_SPACING));
-  log(`  webhook at full size, months read in: median ${atFullWarm.median.toFixed(1)} ms, p99 ${atFullWarm.p99.toFixed(1)} ms`);
+  const atFull = await writePath(hookOf(app), 1, 'full size');
   // Not slower than at 1M, each way against its own baseline: the margin is the noise two runs
   // minutes apart show on a shared machine.
   const margin = 1.2;
   const versus = (m: Measured, baseline: Measured, how: string): Figure => ({
-    name: `webhook batch of ${BATCH} readings (write path), ${how}`,
+    name: writeName(how),
     size: fullLabel,
     ...m,
     limit: `≤ ${(baseline.median * margin).toFixed(1)} (baseline median +20 %) / ${LIMIT.p99}`,
     pass: m.median <= baseline.median * margin && m.p99 <= LIMIT.p99,
   });
-  figures.splice(2, 0, versus(atFull, atCompare, 'as left'), versus(atFullWarm, atCompareWarm, 'months read in'));
+  figures.splice(2, 0, versus(atFull.asLeft, atCompare.asLeft, 'as left'), versus(atFull.warm, atCompare.warm, 'months read in'));
 
   const title =
     `Growth bench, ${new Date().toISOString().slice(0, 16)}Z: ${sizes}; ${size.patients.toLocaleString('en')} patients, ${size.providers} providers; ` +
