@@ -127,6 +127,24 @@
  * batches of 1 and 10 (few readings per statement, few comparisons) moved within the noise. The
  * share of the floor fell at 100 because the COPY floor fires the same trigger and gained more:
  * a change that makes both cheaper lowers the ratio when the webhook's own work stays.
+ *
+ * 2026-11-29, the same code, on a day when the machine did about half the work: the audited-read
+ * floor of bench.ts was 1,243 req/s against 2,650 the evening before, and every growth figure
+ * took about twice as long. BENCH_RUNS=3 BENCH_SECONDS=8, load average about 1 before; readings/s,
+ * median (range):
+ *
+ *              floor per batch        webhook               share of the floor   p50 / p99 per webhook
+ *   batch   1      477 (445–501)         201 (177–204)      42.1 %                38 /  78 ms
+ *   batch  10    3,078 (2,864–3,118)   1,286 (1,136–1,336)  41.8 %                60 / 128 ms
+ *   batch 100    6,473 (5,686–7,455)   2,763 (2,575–3,038)  42.7 %               283 / 437 ms
+ *   paced 1,000 readings/s: all stored, p99 124 (105–166) ms, over the 100 ms target
+ *
+ * Where a call of 10 readings goes, one call at a time (auto_explain with ANALYZE and triggers,
+ * `bench:growth --scale=small`): the storing statement 7.7 ms, of which the billing months'
+ * trigger 4.4 ms (its count 1.0, updating the ten month rows 1.9, the starts trigger 1.5) and the
+ * statement's own lookups and inserts 1.7 ms; the readings to check 2.4 ms. The trigger is the
+ * COPY floor's too. The readings here are dated from 80 days back, before the month tables a new
+ * database makes, so floor and webhook both write into the DEFAULT partition.
  */
 import { once } from 'node:events';
 import os from 'node:os';
