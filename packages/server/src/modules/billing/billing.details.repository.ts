@@ -1,7 +1,7 @@
 // What the billing report shows about each patient beside the counts: CSV details, claim evidence,
 // the worklist's columns and the month's tracking entries.
 import { sql, type RawBuilder } from 'kysely';
-import { kysely } from '../../db/kysely.ts';
+import { kysely, template, type Template } from '../../db/kysely.ts';
 import type { Queryable } from '../../db/pool.ts';
 /** What the CSV export adds about each patient: birth date, first insurance, provider, organization. */
 export interface BillingPatientDetails {
@@ -104,14 +104,11 @@ export interface WorklistDetailsRow {
 }
 
 /**
- * The worklist's extra columns for these patients, up to the month's end: the primary provider,
- * the programs (in the order of enrollment), the last reading of any kind and source (one probe
- * of observations_patient_time_idx) and the last outreach.
- */
-/**
  * A patient's last reading before `upto` (the month's end in the organization's calendar), looked
- * for in the days around the month first: constant bounds let the planner keep the one or two month
- * tables of observations that hold them (each month table costs a probe per patient otherwise).
+ * for in the days around the month first: bounds known before the statement runs (constants, or a
+ * prepared statement's parameters) let PostgreSQL keep the one or two month tables of observations
+ * that hold them, when planning or when starting a generic plan (each month table costs a probe per
+ * patient otherwise).
  * The window reaches a day past the month's last UTC day, so no reading before `upto` in a time
  * zone west of UTC is after it: when the window has one, it has the last. The whole history only
  * for a patient without a reading there.
@@ -132,6 +129,19 @@ export const lastReadingBefore = (
 export const lastOutreachBefore = (patientId: RawBuilder<unknown>, upto: RawBuilder<unknown>) =>
   sql`(SELECT max(r.created_at) FROM patient_outreach r WHERE r.patient_id = ${patientId} AND r.created_at < ${upto})`;
 
+interface WorklistDetailsParams {
+  monthStart: string;
+  monthEnd: string;
+  patientIds: number[];
+}
+
+let detailsTemplate: Template<WorklistDetailsParams, WorklistDetailsRow> | undefined;
+
+/**
+ * The worklist's extra columns for these patients, up to the month's end: the primary provider,
+ * the programs (in the order of enrollment), the last reading of any kind and source (one probe
+ * of observations_patient_time_idx) and the last outreach.
+ */
 export async function worklistDetails(
   db: Queryable,
   monthStart: string,
@@ -139,21 +149,27 @@ export async function worklistDetails(
   patientIds: number[],
 ): Promise<WorklistDetailsRow[]> {
   if (patientIds.length === 0) return [];
-  const result = await sql<WorklistDetailsRow>`
+  // A named statement: planning this one (two probes of every month table of observations) took
+  // about three times as long as running it (2.2 and 0.7 ms at 10,000 patients). Prepared, each
+  // connection plans it a few times and then keeps the generic plan, whose month tables are
+  // pruned when it starts, from the bound month.
+  detailsTemplate ??= template('billing_worklist_details_v1', ['monthStart', 'monthEnd', 'patientIds'], (p) =>
+    sql<WorklistDetailsRow>`
     SELECT p.id AS patient_id,
            rpm_patient_active_at(p.id, now()) AS active,
            p.primary_provider_id,
            NULLIF(btrim(concat_ws(' ', u.first_name, u.last_name)), '') AS primary_provider,
            COALESCE((SELECT array_agg(pp.program_id ORDER BY pp.enrolled_at, pp.program_id)
                        FROM patient_programs pp WHERE pp.patient_id = p.id), '{}') AS programs,
-           ${lastReadingBefore(sql`p.id`, sql`b.upto`, monthStart, monthEnd)} AS last_reading_at,
+           ${lastReadingBefore(sql`p.id`, sql`b.upto`, p.monthStart, p.monthEnd)} AS last_reading_at,
            ${lastOutreachBefore(sql`p.id`, sql`b.upto`)} AS last_outreach_at
       FROM patients p
       JOIN organizations o ON o.id = p.organization_id
-      CROSS JOIN LATERAL (SELECT ((${monthEnd}::date + 1)::timestamp AT TIME ZONE o.time_zone) AS upto) b
+      CROSS JOIN LATERAL (SELECT ((${p.monthEnd}::date + 1)::timestamp AT TIME ZONE o.time_zone) AS upto) b
       LEFT JOIN users u ON u.id = p.primary_provider_id
-     WHERE p.id = ANY(${patientIds}::int[])`.execute(kysely(db));
-  return result.rows;
+     WHERE p.id = ANY(${p.patientIds}::int[])`.compile(kysely(db)),
+  );
+  return detailsTemplate.run(db, { monthStart, monthEnd, patientIds });
 }
 
 export interface TimeEntryRow {
