@@ -143,8 +143,9 @@
  * `bench:growth --scale=small`): the storing statement 7.7 ms, of which the billing months'
  * trigger 4.4 ms (its count 1.0, updating the ten month rows 1.9, the starts trigger 1.5) and the
  * statement's own lookups and inserts 1.7 ms; the readings to check 2.4 ms. The trigger is the
- * COPY floor's too. The readings here are dated from 80 days back, before the month tables a new
- * database makes, so floor and webhook both write into the DEFAULT partition.
+ * COPY floor's too. The readings here are dated from 80 days back; until 2026-11-29 that was before
+ * the month tables a new database makes, so floor and webhook both wrote into the DEFAULT partition.
+ * The bench now makes those months' tables first, as a clinic with that history has them.
  */
 import { once } from 'node:events';
 import os from 'node:os';
@@ -156,6 +157,7 @@ import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { DEFAULT_INGEST_AUTH_HEADER } from '@rpm/contracts';
 import { runMigrations } from '../src/db/migrate.ts';
+import { ensureMonthlyPartitions } from './bench-growth.generate.ts';
 import { hashSecret, newSourceSecret } from '../src/modules/ingestion/source-secret.ts';
 import type { Measured } from './bench-load.ts';
 import { createBenchDatabase, seedCuffFleet, startBenchApp } from './bench-support.ts';
@@ -222,6 +224,14 @@ try {
   // Every reading of the whole bench a new measurement key: STEP_MS apart from here on, within
   // READING_MAX_AGE_DAYS (90 by default): 2.16 s apart, 80 days hold 3.2 million readings.
   const start = Date.now() - 80 * 86_400_000;
+  // Those days' months in month tables, as at a clinic with that history: a new database makes
+  // them from its first month on, and the readings would all go to the DEFAULT partition.
+  const owner = await pool.connect();
+  try {
+    await ensureMonthlyPartitions(owner, 'observations', new Date(start), new Date());
+  } finally {
+    owner.release();
+  }
   let n = 0;
   const count = async (table: string) =>
     (await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0]!.n;
