@@ -1,4 +1,53 @@
 import type pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
+import { createPool, preparedStatementTarget } from '../../src/db/pool.ts';
+import { createTestDatabase, type TestDatabase } from '../db.ts';
+
+/**
+ * The database of a test of a plan a connection keeps while the month tables of observations grow
+ * (opened in beforeAll, dropped in afterAll), and a pool on it of one connection of each kind whose
+ * plans are never renewed. Nothing analyzes the month tables during the test: an ANALYZE by
+ * autovacuum (on in the embedded server) would do two things the test must not depend on: drop the
+ * stale plan itself, and tell the planner that the one grown patient owns nearly every row, so
+ * that a seq scan is right.
+ */
+export function growingTablesDatabase(): {
+  readonly db: TestDatabase;
+  readonly pool: pg.Pool;
+  /** The pool's connections for named statements (preparedStatementTarget). */
+  readonly prepared: pg.Pool;
+} {
+  let opened: { db: TestDatabase; pool: pg.Pool } | undefined;
+  beforeAll(async () => {
+    const db = await createTestDatabase();
+    await db.ownerPool.query(`
+      DO $$ DECLARE t regclass; BEGIN
+        FOR t IN SELECT inhrelid::regclass FROM pg_inherits WHERE inhparent = 'observations'::regclass LOOP
+          EXECUTE format('ALTER TABLE %s SET (autovacuum_enabled = false)', t);
+        END LOOP;
+      END $$`);
+    opened = { db, pool: createPool(db.url, 1, { planLifetimeMs: Infinity }) };
+  });
+  afterAll(async () => {
+    await opened?.pool.end();
+    await opened?.db.drop();
+  });
+  const get = () => {
+    if (!opened) throw new Error('the plan test database is opened in beforeAll');
+    return opened;
+  };
+  return {
+    get db() {
+      return get().db;
+    },
+    get pool() {
+      return get().pool;
+    },
+    get prepared() {
+      return preparedStatementTarget(get().pool) as pg.Pool;
+    },
+  };
+}
 
 /** Every node of an EXPLAIN (FORMAT JSON) plan. */
 export interface PlanNode {

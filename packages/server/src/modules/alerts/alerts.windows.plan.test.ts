@@ -1,15 +1,14 @@
 import { bloodPressure } from '@rpm/contracts';
 import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPool, preparedStatementTarget } from '../../db/pool.ts';
-import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
+import { describe, expect, it } from 'vitest';
+import { preparedStatementTarget } from '../../db/pool.ts';
 import {
   buildManyReadings,
   buildOrganization,
   buildPatient,
   buildStoredReadings,
 } from '../../../test/support/factories.ts';
-import { genericPlanOf, seqScanned } from '../../../test/support/plans.ts';
+import { genericPlanOf, growingTablesDatabase, seqScanned } from '../../../test/support/plans.ts';
 import { readingsToCheck } from './alerts.repository.ts';
 
 /*
@@ -22,43 +21,24 @@ import { readingsToCheck } from './alerts.repository.ts';
  * all (db/pool.ts renews them anyway, pool.test.ts).
  */
 
-let db: TestDatabase;
-let pool: pg.Pool;
-beforeAll(async () => {
-  db = await createTestDatabase();
-  // Nothing analyzes the month tables during the test. An ANALYZE by autovacuum (on in the embedded
-  // server) would do two things the test must not depend on: drop the stale plan itself, and tell
-  // the planner that the one grown patient owns nearly every row, so that a seq scan is right.
-  await db.ownerPool.query(`
-    DO $$ DECLARE t regclass; BEGIN
-      FOR t IN SELECT inhrelid::regclass FROM pg_inherits WHERE inhparent = 'observations'::regclass LOOP
-        EXECUTE format('ALTER TABLE %s SET (autovacuum_enabled = false)', t);
-      END LOOP;
-    END $$`);
-  // One connection of each kind, whose plans are never renewed.
-  pool = createPool(db.url, 1, { planLifetimeMs: Infinity });
-});
-afterAll(async () => {
-  await pool?.end();
-  await db?.drop();
-});
+const tables = growingTablesDatabase();
 
 describe('the alert windows, in the generic plan the portal runs', () => {
   it('are read over the patient-and-time index once the table has grown, by the plan made on the nearly empty table', async () => {
-    const org = (await buildOrganization(db.pool)).id;
-    const patient = await buildPatient(db.pool, { organizationId: org, enrolledRpm: true, enrollmentStatus: 'Active' });
-    const other = await buildPatient(db.pool, { organizationId: org });
-    const stored = await buildStoredReadings(db.pool, patient, [
+    const org = (await buildOrganization(tables.db.pool)).id;
+    const patient = await buildPatient(tables.db.pool, { organizationId: org, enrolledRpm: true, enrollmentStatus: 'Active' });
+    const other = await buildPatient(tables.db.pool, { organizationId: org });
+    const stored = await buildStoredReadings(tables.db.pool, patient, [
       { at: { ago: '2 days' }, systolic: 141 },
       { at: { ago: '1 day' }, systolic: 142 },
       { at: { ago: '1 hour' }, systolic: 143 },
     ]);
     const latest = [stored.at(-1)!];
     // Planned now, on the pool's prepared connection, with the readings table nearly empty.
-    await readingsToCheck(pool, latest);
+    await readingsToCheck(tables.pool, latest);
     // The table grows, as in a month's first hours, faster than anything analyzes it.
-    await buildManyReadings(db.pool, other, { count: 20_000, kind: bloodPressure.kind, every: '1 minute' });
-    const { result, nodes } = await genericPlanOf(preparedStatementTarget(pool) as pg.Pool, (client) =>
+    await buildManyReadings(tables.db.pool, other, { count: 20_000, kind: bloodPressure.kind, every: '1 minute' });
+    const { result, nodes } = await genericPlanOf(preparedStatementTarget(tables.pool) as pg.Pool, (client) =>
       readingsToCheck(client, latest),
     );
     expect(result[0]!.window!.readings.map((r) => r.systolic)).toEqual([141, 142, 143]);
