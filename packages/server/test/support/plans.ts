@@ -1,7 +1,15 @@
 import type pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { createPool, preparedStatementTarget } from '../../src/db/pool.ts';
+import { bloodPressure } from '@rpm/contracts';
 import { createTestDatabase, type TestDatabase } from '../db.ts';
+import {
+  buildManyReadings,
+  buildOrganization,
+  buildPatient,
+  buildStoredReadings,
+  type ReadingOptions,
+} from './factories.ts';
 
 /**
  * The database of a test of a plan a connection keeps while the month tables of observations grow
@@ -16,6 +24,16 @@ export function growingTablesDatabase(): {
   readonly pool: pg.Pool;
   /** The pool's connections for named statements (preparedStatementTarget). */
   readonly prepared: pg.Pool;
+  /**
+   * The scenario of such a test: an enrolled patient's `readings` stored, a statement planned once
+   * for them on the pool while the month tables are nearly empty (`plan`), then the tables grown
+   * by another patient's 20,000 readings, ten seconds apart back from now (a month's first hours),
+   * faster than anything analyzes them.
+   */
+  plannedThenGrown(
+    readings: ReadingOptions[],
+    plan: (pool: pg.Pool, patient: number, stored: { id: number; at: Date }[]) => Promise<unknown>,
+  ): Promise<{ patient: number; other: number; stored: { id: number; at: Date }[] }>;
 } {
   let opened: { db: TestDatabase; pool: pg.Pool } | undefined;
   beforeAll(async () => {
@@ -45,6 +63,20 @@ export function growingTablesDatabase(): {
     },
     get prepared() {
       return preparedStatementTarget(get().pool) as pg.Pool;
+    },
+    async plannedThenGrown(readings, plan) {
+      const { db, pool } = get();
+      const org = (await buildOrganization(db.pool)).id;
+      const patient = await buildPatient(db.pool, {
+        organizationId: org,
+        enrolledRpm: true,
+        enrollmentStatus: 'Active',
+      });
+      const other = await buildPatient(db.pool, { organizationId: org });
+      const stored = await buildStoredReadings(db.pool, patient, readings);
+      await plan(pool, patient, stored);
+      await buildManyReadings(db.pool, other, { count: 20_000, kind: bloodPressure.kind, every: '10 seconds' });
+      return { patient, other, stored };
     },
   };
 }

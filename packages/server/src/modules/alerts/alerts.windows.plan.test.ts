@@ -1,13 +1,4 @@
-import { bloodPressure } from '@rpm/contracts';
-import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { preparedStatementTarget } from '../../db/pool.ts';
-import {
-  buildManyReadings,
-  buildOrganization,
-  buildPatient,
-  buildStoredReadings,
-} from '../../../test/support/factories.ts';
 import { genericPlanOf, growingTablesDatabase, seqScanned } from '../../../test/support/plans.ts';
 import { readingsToCheck } from './alerts.repository.ts';
 
@@ -25,22 +16,16 @@ const tables = growingTablesDatabase();
 
 describe('the alert windows, in the generic plan the portal runs', () => {
   it('are read over the patient-and-time index once the table has grown, by the plan made on the nearly empty table', async () => {
-    const org = (await buildOrganization(tables.db.pool)).id;
-    const patient = await buildPatient(tables.db.pool, { organizationId: org, enrolledRpm: true, enrollmentStatus: 'Active' });
-    const other = await buildPatient(tables.db.pool, { organizationId: org });
-    const stored = await buildStoredReadings(tables.db.pool, patient, [
-      { at: { ago: '2 days' }, systolic: 141 },
-      { at: { ago: '1 day' }, systolic: 142 },
-      { at: { ago: '1 hour' }, systolic: 143 },
-    ]);
-    const latest = [stored.at(-1)!];
-    // Planned now, on the pool's prepared connection, with the readings table nearly empty.
-    await readingsToCheck(tables.pool, latest);
-    // The table grows, as in a month's first hours, faster than anything analyzes it.
-    await buildManyReadings(tables.db.pool, other, { count: 20_000, kind: bloodPressure.kind, every: '1 minute' });
-    const { result, nodes } = await genericPlanOf(preparedStatementTarget(tables.pool) as pg.Pool, (client) =>
-      readingsToCheck(client, latest),
+    const { stored } = await tables.plannedThenGrown(
+      [
+        { at: { ago: '2 days' }, systolic: 141 },
+        { at: { ago: '1 day' }, systolic: 142 },
+        { at: { ago: '1 hour' }, systolic: 143 },
+      ],
+      (pool, _patient, readings) => readingsToCheck(pool, [readings.at(-1)!]),
     );
+    const latest = [stored.at(-1)!];
+    const { result, nodes } = await genericPlanOf(tables.prepared, (client) => readingsToCheck(client, latest));
     expect(result[0]!.window!.readings.map((r) => r.systolic)).toEqual([141, 142, 143]);
     expect(seqScanned(nodes, 'observations')).toEqual([]);
   });

@@ -1,11 +1,4 @@
-import { bloodPressure } from '@rpm/contracts';
 import { describe, expect, it } from 'vitest';
-import {
-  buildManyReadings,
-  buildOrganization,
-  buildPatient,
-  buildStoredReadings,
-} from '../../../test/support/factories.ts';
 import { genericPlanOf, growingTablesDatabase, seqScanned } from '../../../test/support/plans.ts';
 import { monthBounds } from './billing-rules.ts';
 import { worklistDetails } from './billing.details.repository.ts';
@@ -21,14 +14,12 @@ const tables = growingTablesDatabase();
 
 describe("the worklist's triage columns, in the generic plan a connection keeps", () => {
   it('probe the month tables by patient and time, and only those of the window, after the tables grew', async () => {
-    const org = (await buildOrganization(tables.db.pool)).id;
-    const patient = await buildPatient(tables.db.pool, { organizationId: org, enrolledRpm: true, enrollmentStatus: 'Active' });
-    const other = await buildPatient(tables.db.pool, { organizationId: org, enrolledRpm: true, enrollmentStatus: 'Active' });
-    const [latest] = (await buildStoredReadings(tables.db.pool, patient, [{ at: { ago: '1 hour' }, systolic: 141 }])).slice(-1);
     const { start, end } = monthBounds(new Date().toISOString().slice(0, 7));
-    // Planned now, on the pool's prepared connection, with the month tables nearly empty.
-    await worklistDetails(tables.pool, start, end, [patient]);
-    await buildManyReadings(tables.db.pool, other, { count: 20_000, kind: bloodPressure.kind, every: '10 seconds' });
+    const { patient, other, stored } = await tables.plannedThenGrown(
+      [{ at: { ago: '1 hour' }, systolic: 141 }],
+      (pool, id) => worklistDetails(pool, start, end, [id]),
+    );
+    const latest = stored.at(-1);
 
     const { result, nodes } = await genericPlanOf(tables.prepared, (client) =>
       worklistDetails(client, start, end, [patient, other]),
